@@ -1,0 +1,114 @@
+/* The command line: one file per subcommand, shared option handling. */
+#ifndef GULLY_CLI_H
+#define GULLY_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/params.h"
+#include "core/world.h"
+
+/* Exit statuses: 0 success, 1 a failure (bad file, I/O), 2 a usage error. */
+#define EXIT_USAGE 2
+
+struct cli_command {
+	const char *name;
+	const char *args;    /* usage after the name */
+	const char *summary; /* one line for `gully --help` */
+	int (*exec)(int argc, char **argv);
+};
+
+/* main.c */
+extern const char *cli_program;
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* options.c: options shared by the explorer, run and sweep. */
+struct sim_options {
+	const char *process;  /* --process NAME */
+	uint64_t particles;   /* --particles/--steps N */
+	bool particles_set;
+	long seed;            /* --seed S; -1 when not given */
+	int width, height;    /* --size WxH; 0 when not given */
+	const char **sets;    /* --set KEY=VALUE, in order */
+	int nsets;
+	const char *output;   /* -o FILE */
+	bool json, quiet;
+};
+
+/* The getopt_long entries every simulation command accepts; values >= 0x100. */
+enum {
+	OPT_PROCESS = 0x100, OPT_PARTICLES, OPT_SEED, OPT_SIZE, OPT_SET,
+	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION,
+};
+#define SIM_LONG_OPTIONS \
+	{"process", required_argument, NULL, OPT_PROCESS}, \
+	{"particles", required_argument, NULL, OPT_PARTICLES}, \
+	{"steps", required_argument, NULL, OPT_PARTICLES}, \
+	{"seed", required_argument, NULL, OPT_SEED}, \
+	{"size", required_argument, NULL, OPT_SIZE}, \
+	{"set", required_argument, NULL, OPT_SET}, \
+	{"output", required_argument, NULL, 'o'}, \
+	{"json", no_argument, NULL, OPT_JSON}, \
+	{"quiet", no_argument, NULL, OPT_QUIET}, \
+	{"help", no_argument, NULL, OPT_HELP}, \
+	{"version", no_argument, NULL, OPT_VERSION}
+
+#define SIM_OPTIONS_HELP \
+	"  --process NAME       the erosion process: %s\n" \
+	"  --particles N        droplets (or time steps) to run; --steps is the same\n" \
+	"  --seed S             random seed (world.seed)\n" \
+	"  --size WxH           map size (world.width, world.height)\n" \
+	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
+	"  -o, --output FILE    write the final map as a snapshot (.gsnap)\n" \
+	"  --json               print metrics as one JSON object instead of TSV\n" \
+	"  --quiet              no progress bar\n" \
+	"  --help, --version\n"
+
+void sim_options_init(struct sim_options *o);
+void sim_options_free(struct sim_options *o);
+/* Handles one shared option; 1 if handled, 0 if not ours, -1 on a usage error
+ * (already reported for command `cmd`). */
+int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char *arg);
+/* Applies --seed, --size and every --set onto p, in that order; reports the
+ * first bad one and returns EXIT_USAGE, else 0. */
+int sim_options_apply(const struct sim_options *o, const char *cmd, struct params *p);
+/* Strict whole-string parses for option values. */
+bool parse_u64(const char *s, uint64_t *out);
+bool parse_size(const char *s, int *w, int *h);
+/* "KEY: value out of range (min to max)" style text for a params error. */
+void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
+
+/* metrics.c: the table `gully run` prints, from one list of columns. */
+struct run_metrics {
+	const char *process;
+	long seed;
+	int width, height;
+	uint64_t particles, steps;
+	double seconds;
+	const struct world *world;
+	struct world_stats stats;
+};
+void metrics_collect(struct run_metrics *m, const struct world *w);
+void metrics_print_header(FILE *fp);
+void metrics_print_row(FILE *fp, const struct run_metrics *m);
+void metrics_print_json(FILE *fp, const struct run_metrics *m);
+
+/* progress.c: a bar on stderr when it is a terminal. */
+struct progress {
+	bool enabled;
+	uint64_t total;
+	const char *unit;
+	double started, last_draw;
+};
+void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet);
+void progress_update(struct progress *pg, uint64_t done);
+void progress_end(struct progress *pg);
+double clock_seconds(void);
+
+/* One per subcommand. */
+int cmd_run(int argc, char **argv);
+
+#endif

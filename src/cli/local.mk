@@ -1,0 +1,10 @@
+bin_PROGRAMS += gully
+gully_SOURCES = \
+	src/cli/main.c src/cli/cli.h \
+	src/cli/options.c \
+	src/cli/metrics.c \
+	src/cli/progress.c \
+	src/cli/cmd_run.c
+gully_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
+	$(NCURSES_LIBS) $(CYAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
+gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

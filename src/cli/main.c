@@ -1,0 +1,79 @@
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "core/process.h"
+
+const char *cli_program = "gully";
+
+static const struct cli_command commands[] = {
+	{"run", "[options] [SNAPSHOT]", "simulate headless and print a row of metrics", cmd_run},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", cli_program);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s%s%s: ", cli_program, cmd ? " " : "", cmd ? cmd : "");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry '%s%s%s --help'.\n", cli_program, cmd ? " " : "", cmd ? cmd : "");
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+static void print_help(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: %s [options] [PRESET|SNAPSHOT]   the explorer\n"
+		"       %s COMMAND [options] ...\n\n"
+		"A terminal explorer for terrain-erosion simulations.\n\nCommands:\n",
+		cli_program, cli_program);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-8s %-24s %s\n", commands[i].name, commands[i].args,
+			commands[i].summary);
+	fprintf(fp, "\nProcesses: %s\n"
+		"Run '%s COMMAND --help' for a command's options; see gully(1).\n",
+		process_names(), cli_program);
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	/* Numbers in presets, --set and output are always C-locale decimals. */
+	setlocale(LC_NUMERIC, "C");
+
+	if (argc >= 2) {
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				return commands[i].exec(argc - 1, argv + 1);
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			print_help(stdout);
+			return 0;
+		}
+		if (strcmp(argv[1], "--version") == 0) {
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 0;
+		}
+		if (argv[1][0] == '-')
+			return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+	}
+	/* Until the explorer lands, the built-in default runs headless. */
+	char *args[] = {argv[0], NULL};
+	return cmd_run(1, args);
+}

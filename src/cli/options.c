@@ -1,0 +1,167 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/error.h"
+#include "core/process.h"
+
+void sim_options_init(struct sim_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = -1;
+}
+
+void sim_options_free(struct sim_options *o)
+{
+	free(o->sets);
+	o->sets = NULL;
+	o->nsets = 0;
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_size(const char *s, int *w, int *h)
+{
+	const char *x = strchr(s, 'x');
+	if (!x)
+		return false;
+	char buf[32];
+	size_t n = (size_t)(x - s);
+	if (n == 0 || n >= sizeof buf)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	uint64_t a, b;
+	if (!parse_u64(buf, &a) || !parse_u64(x + 1, &b) || a > 1000000 || b > 1000000)
+		return false;
+	*w = (int)a;
+	*h = (int)b;
+	return true;
+}
+
+void describe_param_error(char *buf, size_t len, int err, int index, const char *text)
+{
+	const struct param_def *d = params_def(index);
+	if (!d) {
+		snprintf(buf, len, "unknown parameter");
+		return;
+	}
+	if (d->type == PARAM_ENUM) {
+		snprintf(buf, len, "%s: '%s' is not one of %s", d->key, text, d->choices);
+	} else if (d->type == PARAM_BOOL) {
+		snprintf(buf, len, "%s: '%s' is not true or false", d->key, text);
+	} else if (err == GULLY_ERANGE) {
+		snprintf(buf, len, "%s: %s is out of range (%g to %g)", d->key, text, d->min, d->max);
+	} else {
+		snprintf(buf, len, "%s: '%s' is not %s number", d->key, text,
+			 d->type == PARAM_INT ? "a whole decimal" : "a finite decimal");
+	}
+}
+
+int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_PROCESS:
+		if (!process_find(arg)) {
+			cli_usage_error(cmd, "--process: no process named '%s' (one of %s)",
+					arg, process_names());
+			return -1;
+		}
+		o->process = arg;
+		return 1;
+	case OPT_PARTICLES:
+		if (!parse_u64(arg, &o->particles) || o->particles > 1000000000000ULL) {
+			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12", arg);
+			return -1;
+		}
+		o->particles_set = true;
+		return 1;
+	case OPT_SEED: {
+		uint64_t s;
+		if (!parse_u64(arg, &s) || s > 2147483647u) {
+			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", arg);
+			return -1;
+		}
+		o->seed = (long)s;
+		return 1;
+	}
+	case OPT_SIZE:
+		if (!parse_size(arg, &o->width, &o->height)) {
+			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_SET: {
+		const char **n = realloc(o->sets, (size_t)(o->nsets + 1) * sizeof *n);
+		if (!n) {
+			cli_error("out of memory");
+			return -1;
+		}
+		o->sets = n;
+		o->sets[o->nsets++] = arg;
+		return 1;
+	}
+	case 'o':
+		o->output = arg;
+		return 1;
+	case OPT_JSON:
+		o->json = true;
+		return 1;
+	case OPT_QUIET:
+		o->quiet = true;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int set_int(const char *cmd, struct params *p, const char *key, long v, const char *opt)
+{
+	int i = params_find(key);
+	int err = params_set(p, i, (double)v);
+	if (err) {
+		const struct param_def *d = params_def(i);
+		return cli_usage_error(cmd, "%s: %ld is out of range for %s (%g to %g)", opt, v,
+				       key, d->min, d->max);
+	}
+	return 0;
+}
+
+int sim_options_apply(const struct sim_options *o, const char *cmd, struct params *p)
+{
+	if (o->seed >= 0 && set_int(cmd, p, "world.seed", o->seed, "--seed"))
+		return EXIT_USAGE;
+	if (o->width && (set_int(cmd, p, "world.width", o->width, "--size") ||
+			 set_int(cmd, p, "world.height", o->height, "--size")))
+		return EXIT_USAGE;
+	for (int i = 0; i < o->nsets; i++) {
+		int bad;
+		int err = params_assign(p, o->sets[i], &bad);
+		if (err == GULLY_EKEY || (err && bad < 0)) {
+			const char *eq = strchr(o->sets[i], '=');
+			if (!eq)
+				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", o->sets[i]);
+			return cli_usage_error(cmd, "--set: unknown parameter '%.*s' (see `gully params`)",
+					       (int)(eq - o->sets[i]), o->sets[i]);
+		}
+		if (err) {
+			char msg[256];
+			describe_param_error(msg, sizeof msg, err, bad, strchr(o->sets[i], '=') + 1);
+			return cli_usage_error(cmd, "--set %s", msg);
+		}
+	}
+	return 0;
+}

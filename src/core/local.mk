@@ -1,0 +1,12 @@
+noinst_LIBRARIES += src/core/libgullycore.a
+src_core_libgullycore_a_SOURCES = \
+	src/core/error.c src/core/error.h \
+	src/core/rng.c src/core/rng.h \
+	src/core/world.c src/core/world.h \
+	src/core/noise.c src/core/noise.h \
+	src/core/terrain.c src/core/terrain.h \
+	src/core/params.c src/core/params.h src/core/params.def \
+	src/core/process.c src/core/process.h \
+	src/core/particles.c src/core/particles.h
+# The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
+src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3

@@ -1,0 +1,44 @@
+/* Process 1: particle hydraulic erosion (N. McDonald, seeds 000 and 002).
+ * Droplets slide down the surface normal, trade sediment with the ground by
+ * a mass-transfer law and evaporate. */
+#ifndef GULLY_PARTICLES_H
+#define GULLY_PARTICLES_H
+
+#include <stdbool.h>
+
+#include "core/process.h"
+
+extern const struct process_ops particles_process;
+
+/* The droplet's state; exposed so hydrology and the explorer's tracer share it. */
+struct droplet {
+	float x, y;      /* position, cells */
+	float vx, vy;    /* speed */
+	float volume;
+	float sediment;  /* the seed's sediment concentration */
+	double carried;  /* soil actually taken from the ground, net: what deposit
+			  * on death returns, so mass is kept exactly */
+	uint32_t age;
+};
+
+/* The constants a droplet step needs, taken from params once per batch. */
+struct droplet_params {
+	float dt, density, friction, deposition_rate, evap_rate, min_volume;
+	float scale;     /* terrain.vertical_scale */
+	uint32_t max_steps;
+	bool deposit_on_death, symmetric_normal;
+};
+
+void droplet_params_from(struct droplet_params *dp, const struct params *p);
+
+/* Surface normal at cell (x, y), as in the seed: eight neighbour slopes, axes
+ * weighted 0.15 and diagonals 0.1. Off-map neighbours are extended linearly
+ * from the two nearest cells, so edges neither block nor pull. n = {x, y, z}
+ * with y up. */
+void particles_normal(const float *h, int width, int height, int x, int y,
+		      float scale, bool symmetric, float n[3]);
+
+/* Runs one droplet from a spawn point to its end; returns the steps taken. */
+uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
+
+#endif

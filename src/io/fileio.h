@@ -1,0 +1,29 @@
+/* File helpers shared by snapshots, presets and exports. */
+#ifndef GULLY_FILEIO_H
+#define GULLY_FILEIO_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+/* An atomic save: write into a temporary file beside `path`, then
+ * atomic_commit() fsyncs and renames it over `path`, so a failed or
+ * interrupted save never leaves a half-written file where the old one was. */
+struct atomic_file {
+	FILE *fp;
+	char *path;
+	char *tmp_path;
+};
+
+/* Returns 0, or -1 with errno set. */
+int atomic_open(struct atomic_file *af, const char *path);
+/* Flushes, fsyncs, closes and renames; -1 with errno set on failure, in which
+ * case the temporary file is removed and `path` is untouched. */
+int atomic_commit(struct atomic_file *af);
+/* Gives up: closes and removes the temporary file. */
+void atomic_abort(struct atomic_file *af);
+
+/* Reads a whole file of at most max_size bytes into a NUL-terminated buffer.
+ * Returns 0; -1 with errno set (EFBIG when larger than max_size). */
+int file_read_all(const char *path, size_t max_size, char **data, size_t *len);
+
+#endif

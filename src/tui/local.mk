@@ -1,0 +1,1 @@
+# tui: the ncurses explorer. Filled in by the explorer work.

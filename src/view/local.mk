@@ -1,0 +1,1 @@
+# view: maps -> RGB pixels (curses-free). Filled in by the explorer work.

@@ -1,0 +1,15 @@
+if HAVE_CMOCKA
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+TEST_CORE_LIBS = src/core/libgullycore.a $(CMOCKA_LIBS) -lm
+
+check_PROGRAMS += tests/test_params tests/test_particles
+TESTS += tests/test_params tests/test_particles
+
+tests_test_params_SOURCES = tests/test_params.c
+tests_test_params_CFLAGS = $(TEST_CFLAGS)
+tests_test_params_LDADD = $(TEST_CORE_LIBS)
+
+tests_test_particles_SOURCES = tests/test_particles.c
+tests_test_particles_CFLAGS = $(TEST_CFLAGS)
+tests_test_particles_LDADD = $(TEST_CORE_LIBS)
+endif

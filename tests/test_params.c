@@ -1,0 +1,159 @@
+/* The parameter registry: consistent, strict, and round-trips as text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/params.h"
+#include "core/terrain.h"
+
+static void test_defaults_are_valid_and_in_range(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	int bad;
+	assert_int_equal(params_validate(&p, &bad), GULLY_OK);
+	for (int i = 0; i < params_count(); i++) {
+		const struct param_def *d = params_def(i);
+		assert_non_null(d->help);
+		assert_true(strlen(d->help) > 5);
+		assert_double_equal(params_get(&p, i), d->def, 0);
+		if (d->type == PARAM_DOUBLE || d->type == PARAM_INT) {
+			assert_true(d->min <= d->def && d->def <= d->max);
+			assert_true(d->step > 0);
+		}
+	}
+}
+
+static void test_keys_unique_and_sections_cover_registry(void **state)
+{
+	(void)state;
+	for (int i = 0; i < params_count(); i++)
+		for (int j = i + 1; j < params_count(); j++)
+			assert_string_not_equal(params_def(i)->key, params_def(j)->key);
+	int covered = 0;
+	for (int s = 0; s < params_section_count(); s++) {
+		struct param_section sec;
+		assert_true(params_section(s, &sec));
+		assert_int_equal(sec.first, covered);
+		for (int i = sec.first; i < sec.first + sec.count; i++)
+			assert_string_equal(params_def(i)->section, sec.name);
+		covered += sec.count;
+	}
+	assert_int_equal(covered, params_count());
+}
+
+static void test_set_text_is_strict(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	int dt = params_find("particles.dt");
+	int oct = params_find("terrain.octaves");
+	int gen = params_find("terrain.generator");
+	int dod = params_find("particles.deposit_on_death");
+	assert_true(dt >= 0 && oct >= 0 && gen >= 0 && dod >= 0);
+	assert_int_equal(params_find("particles.nope"), -1);
+
+	assert_int_equal(params_set_text(&p, dt, "0.5"), GULLY_OK);
+	assert_double_equal(p.particles.dt, 0.5, 0);
+	const char *bad_numbers[] = {"0.25x", "", "nan", "inf", "-inf", "0x10", " 1", "1 ", "1e999", "e5", ".", "--1"};
+	for (size_t i = 0; i < sizeof bad_numbers / sizeof *bad_numbers; i++)
+		assert_int_equal(params_set_text(&p, dt, bad_numbers[i]), GULLY_EINVAL);
+	assert_double_equal(p.particles.dt, 0.5, 0);
+	assert_int_equal(params_set_text(&p, dt, "100"), GULLY_ERANGE);
+	assert_int_equal(params_set_text(&p, dt, "-1"), GULLY_ERANGE);
+
+	assert_int_equal(params_set_text(&p, oct, "010"), GULLY_EINVAL);
+	assert_int_equal(params_set_text(&p, oct, "2.5"), GULLY_EINVAL);
+	assert_int_equal(params_set_text(&p, oct, "3"), GULLY_OK);
+	assert_int_equal(p.terrain.octaves, 3);
+	assert_int_equal(params_set_text(&p, oct, "0"), GULLY_ERANGE);
+
+	assert_int_equal(params_set_text(&p, gen, "cone"), GULLY_OK);
+	assert_int_equal(p.terrain.generator, TERRAIN_CONE);
+	assert_int_equal(params_set_text(&p, gen, "volcano"), GULLY_EINVAL);
+	assert_int_equal(params_set_text(&p, dod, "off"), GULLY_OK);
+	assert_false(p.particles.deposit_on_death);
+	assert_int_equal(params_set_text(&p, dod, "maybe"), GULLY_EINVAL);
+}
+
+static void test_assign(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	int bad;
+	assert_int_equal(params_assign(&p, "particles.friction=0.2", &bad), GULLY_OK);
+	assert_double_equal(p.particles.friction, 0.2, 0);
+	assert_int_equal(params_assign(&p, "particles.frictio=0.2", &bad), GULLY_EKEY);
+	assert_int_equal(params_assign(&p, "particles.friction", &bad), GULLY_EINVAL);
+	assert_int_equal(params_assign(&p, "particles.friction=9", &bad), GULLY_ERANGE);
+	assert_int_equal(bad, params_find("particles.friction"));
+}
+
+static void test_format_round_trips(void **state)
+{
+	(void)state;
+	struct params p, q;
+	params_defaults(&p);
+	p.particles.dt = 0.1 + 0.2; /* not a short decimal */
+	p.terrain.persistence = 1.0 / 3.0;
+	p.terrain.generator = TERRAIN_VALLEY;
+	p.particles.symmetric_normal = false;
+	params_defaults(&q);
+	for (int i = 0; i < params_count(); i++) {
+		char buf[64];
+		params_format(&p, i, buf, sizeof buf);
+		assert_int_equal(params_set_text(&q, i, buf), GULLY_OK);
+	}
+	assert_memory_equal(&p.particles, &q.particles, sizeof p.particles);
+	assert_memory_equal(&p.terrain, &q.terrain, sizeof p.terrain);
+}
+
+static void test_enum_order_matches_c_enum(void **state)
+{
+	(void)state;
+	const struct param_def *d = params_def(params_find("terrain.generator"));
+	assert_int_equal(params_choice_count(d), TERRAIN_GENERATOR_COUNT);
+	assert_int_equal(params_choice_find(d, "fbm"), TERRAIN_FBM);
+	assert_int_equal(params_choice_find(d, "ridged"), TERRAIN_RIDGED);
+	assert_int_equal(params_choice_find(d, "cone"), TERRAIN_CONE);
+	assert_int_equal(params_choice_find(d, "valley"), TERRAIN_VALLEY);
+	assert_int_equal(params_choice_find(d, "plane"), TERRAIN_PLANE);
+	assert_int_equal(params_choice_find(d, "flat"), TERRAIN_FLAT);
+}
+
+static void test_nudge_clamps(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	int i = params_find("particles.friction");
+	params_nudge(&p, i, -1000);
+	assert_double_equal(p.particles.friction, 0.0, 0);
+	params_nudge(&p, i, 3);
+	assert_double_equal(p.particles.friction, 0.03, 1e-12);
+	params_nudge(&p, i, 1e9);
+	assert_double_equal(p.particles.friction, 0.5, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_are_valid_and_in_range),
+		cmocka_unit_test(test_keys_unique_and_sections_cover_registry),
+		cmocka_unit_test(test_set_text_is_strict),
+		cmocka_unit_test(test_assign),
+		cmocka_unit_test(test_format_round_trips),
+		cmocka_unit_test(test_enum_order_matches_c_enum),
+		cmocka_unit_test(test_nudge_clamps),
+	};
+	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
+}
