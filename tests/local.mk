@@ -5,7 +5,7 @@ TEST_CORE_LIBS = src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_params tests/test_particles
 TESTS += tests/test_params tests/test_particles
 
-tests_test_params_SOURCES = tests/test_params.c
+tests_test_params_SOURCES = tests/test_params.c tests/testutil.h
 tests_test_params_CFLAGS = $(TEST_CFLAGS)
 tests_test_params_LDADD = $(TEST_CORE_LIBS)
 

@@ -1,9 +1,5 @@
 /* The parameter registry: consistent, strict, and round-trips as text. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "testutil.h"
 
 #include <math.h>
 #include <string.h>

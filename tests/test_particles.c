@@ -1,9 +1,5 @@
 /* Particle erosion: determinism, mass balance, bounds, and an unbiased normal. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "testutil.h"
 
 #include <math.h>
 #include <string.h>
