@@ -126,6 +126,20 @@ static void test_enum_order_matches_c_enum(void **state)
 	assert_int_equal(params_choice_find(d, "flat"), TERRAIN_FLAT);
 }
 
+static void test_world_size_range_matches_world(void **state)
+{
+	(void)state;
+	const char *keys[] = {"world.width", "world.height"};
+	for (int k = 0; k < 2; k++) {
+		const struct param_def *d = params_def(params_find(keys[k]));
+		assert_double_equal(d->min, WORLD_MIN_SIZE, 0);
+		assert_double_equal(d->max, WORLD_MAX_SIZE, 0);
+	}
+	assert_int_equal(world_check_size(WORLD_MAX_SIZE, WORLD_MAX_SIZE), GULLY_OK);
+	assert_int_equal(world_check_size(WORLD_MAX_SIZE + 1, 16), GULLY_ESIZE);
+	assert_int_equal(world_check_size(16, WORLD_MIN_SIZE - 1), GULLY_ESIZE);
+}
+
 static void test_nudge_clamps(void **state)
 {
 	(void)state;
@@ -150,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_format_round_trips),
 		cmocka_unit_test(test_enum_order_matches_c_enum),
 		cmocka_unit_test(test_nudge_clamps),
+		cmocka_unit_test(test_world_size_range_matches_world),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

@@ -110,5 +110,6 @@ double clock_seconds(void);
 
 /* One per subcommand. */
 int cmd_run(int argc, char **argv);
+int cmd_params(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ const char *cli_program = "gully";
 
 static const struct cli_command commands[] = {
 	{"run", "[options] [SNAPSHOT]", "simulate headless and print a row of metrics", cmd_run},
+	{"params", "[--man] [SECTION]", "list every parameter with its default and range", cmd_params},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -9,7 +9,7 @@
 #include "core/rng.h"
 
 #define WORLD_MIN_SIZE 16
-#define WORLD_MAX_SIZE 8192
+#define WORLD_MAX_SIZE 4096
 
 enum world_layer {
 	LAYER_HEIGHT,     /* terrain height, nominally 0..1 */

@@ -1,0 +1,110 @@
+/* gully params: the parameter registry, as a table or as the man page's list. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define CMD "params"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s params [--man] [SECTION]\n\n"
+		"Lists every parameter: key, type, default, range and what it does.\n"
+		"Set one with --set KEY=VALUE or in a preset's SECTION mapping.\n\n"
+		"  --man     print the list as roff, for the manual page\n", cli_program);
+}
+
+static void range_text(const struct param_def *d, char *buf, size_t len)
+{
+	switch (d->type) {
+	case PARAM_DOUBLE:
+		snprintf(buf, len, "%g..%g", d->min, d->max);
+		break;
+	case PARAM_INT:
+		snprintf(buf, len, "%.0f..%.0f", d->min, d->max);
+		break;
+	case PARAM_BOOL:
+		snprintf(buf, len, "true|false");
+		break;
+	case PARAM_ENUM:
+		snprintf(buf, len, "%s", d->choices);
+		break;
+	}
+}
+
+/* roff needs backslashes doubled and a leading dot or quote escaped. */
+static void roff_text(FILE *fp, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", fp);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", fp);
+		else if (*s == '-')
+			fputs("\\-", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+int cmd_params(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"man", no_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool man = false;
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			return 0;
+		} else if (opt == 'm') {
+			man = true;
+		} else {
+			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	const char *only = optind < argc ? argv[optind] : NULL;
+	if (only && params_section_find(only) < 0)
+		return cli_usage_error(CMD, "no section named '%s'", only);
+	if (optind + 1 < argc)
+		return cli_usage_error(CMD, "one section at most");
+
+	struct params defaults;
+	params_defaults(&defaults);
+	for (int s = 0; s < params_section_count(); s++) {
+		struct param_section sec;
+		params_section(s, &sec);
+		if (only && strcmp(only, sec.name) != 0)
+			continue;
+		if (man) {
+			fprintf(stdout, ".SS %s \\(em ", sec.name);
+			roff_text(stdout, sec.help);
+			fputc('\n', stdout);
+		} else {
+			printf("%s%s: %s\n", s ? "\n" : "", sec.name, sec.help);
+		}
+		for (int i = sec.first; i < sec.first + sec.count; i++) {
+			const struct param_def *d = params_def(i);
+			char def[64], range[160];
+			params_format(&defaults, i, def, sizeof def);
+			range_text(d, range, sizeof range);
+			if (man) {
+				printf(".TP\n.B %s\n", d->key);
+				roff_text(stdout, d->help);
+				printf("\n.br\ndefault ");
+				roff_text(stdout, def);
+				printf(", range ");
+				roff_text(stdout, range);
+				fputc('\n', stdout);
+			} else {
+				printf("  %-30s %-10s %-24s %s\n", d->key, def, range, d->help);
+			}
+		}
+	}
+	return 0;
+}
