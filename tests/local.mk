@@ -13,3 +13,14 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Snapshots and image exports (src/io): unit tests, then the command line.
+if HAVE_CMOCKA
+TEST_IO_LIBS = src/io/libgullyio.a src/view/libgullyview.a src/core/libgullycore.a \
+	$(PNG_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+check_PROGRAMS += tests/test_snapshot
+TESTS += tests/test_snapshot
+tests_test_snapshot_SOURCES = tests/test_snapshot.c
+tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+endif
