@@ -24,3 +24,10 @@ tests_test_snapshot_SOURCES = tests/test_snapshot.c
 tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
 endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_image
+TESTS += tests/test_image
+tests_test_image_SOURCES = tests/test_image.c
+tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_image_LDADD = $(TEST_IO_LIBS)
+endif
