@@ -614,6 +614,12 @@ int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **ou
 	if (err && errlen)
 		err[0] = '\0';
 
+	/* Sizes are checked against the file's real size, so it must have one
+	 * (fmemopen streams have no descriptor and a fixed size). */
+	struct stat st;
+	int fd = fileno(fp);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
+		return fail(err, errlen, GULLY_EIO, label, "not a regular file");
 	if (fseeko(fp, 0, SEEK_END) != 0)
 		return fail(err, errlen, GULLY_EIO, label, "cannot seek (not a regular file?): %s",
 			    strerror(errno));
@@ -658,11 +664,6 @@ int snapshot_load(const char *path, struct world **out, struct snapshot_info *in
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
 		return fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
-	struct stat st;
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(fp);
-		return fail(err, errlen, GULLY_EIO, path, "not a regular file");
-	}
 	int e = snapshot_read(fp, path, 0, out, info, NULL, err, errlen);
 	fclose(fp);
 	return e;
