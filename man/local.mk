@@ -1,0 +1,2 @@
+# Manual pages.
+dist_man_MANS += man/gully-snapshot.5

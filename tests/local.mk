@@ -31,3 +31,9 @@ tests_test_image_SOURCES = tests/test_image.c
 tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif
+
+# The command line, end to end, from the build tree (VPATH builds too).
+TESTS += tests/cli.test
+EXTRA_DIST += tests/cli.test
+TEST_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
