@@ -11,3 +11,5 @@ man/gully.1: $(srcdir)/man/gully.1.in gully$(EXEEXT)
 	    -e '/@PARAMETERS@/{r man/gully.1.params' -e 'd;}' \
 	    $(srcdir)/man/gully.1.in > $@.tmp && \
 	rm -f man/gully.1.params && mv $@.tmp $@
+# Manual pages.
+dist_man_MANS += man/gully-snapshot.5

@@ -13,3 +13,27 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Snapshots and image exports (src/io): unit tests, then the command line.
+if HAVE_CMOCKA
+TEST_IO_LIBS = src/io/libgullyio.a src/view/libgullyview.a src/core/libgullycore.a \
+	$(PNG_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS) -lm
+check_PROGRAMS += tests/test_snapshot
+TESTS += tests/test_snapshot
+tests_test_snapshot_SOURCES = tests/test_snapshot.c
+tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_image
+TESTS += tests/test_image
+tests_test_image_SOURCES = tests/test_image.c
+tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
+tests_test_image_LDADD = $(TEST_IO_LIBS)
+endif
+
+# The command line, end to end, from the build tree (VPATH builds too).
+TESTS += tests/cli.test
+EXTRA_DIST += tests/cli.test
+TEST_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;

@@ -111,5 +111,10 @@ double clock_seconds(void);
 /* One per subcommand. */
 int cmd_run(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+
+/* cmd_render.c: the layer names as "height|base|...", for help and errors. */
+const char *cli_layer_names(void);
 
 #endif

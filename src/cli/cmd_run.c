@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/process.h"
 #include "core/terrain.h"
+#include "io/image.h"
+#include "io/snapshot.h"
 
 #define CMD "run"
 /* Droplets per step() call: small enough for a lively progress bar. */
@@ -17,8 +19,129 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: %s run [options] [SNAPSHOT]\n\n"
 		"Simulates without a screen and prints a TSV header and one row of metrics\n"
-		"(or one JSON object with --json). Given a snapshot, continues from it.\n\n"
+		"(or one JSON object with --json). Given a snapshot (.gsnap), continues\n"
+		"from it exactly: its map, parameters, random stream and process, with\n"
+		"--set on top (--size is refused; --seed restarts its random stream).\n"
+		"Given a height map (.r16, .pgm, .f32), starts from that terrain.\n"
+		"-o FILE writes a snapshot, or the height layer when FILE ends in\n"
+		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
 		"Options:\n" SIM_OPTIONS_HELP, cli_program, process_names());
+}
+
+/* Defaults, then --seed, --size and --set: a new terrain. */
+static int open_fresh(const struct sim_options *o, struct params *p, struct world **w)
+{
+	params_defaults(p);
+	int status = sim_options_apply(o, CMD, p);
+	if (status)
+		return status;
+	int err = world_from_params(w, p);
+	if (err) {
+		cli_error("cannot make a %dx%d world: %s", p->world.width, p->world.height,
+			  gully_strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* A snapshot's world, parameters and random stream, with the options on top.
+ * Its map size is fixed; --seed restarts its random stream from that seed. */
+static int open_snapshot(const struct sim_options *o, const char *path, struct params *p,
+			 struct world **w, struct snapshot_info *snap)
+{
+	if (o->width)
+		return cli_usage_error(CMD, "--size cannot resize the snapshot '%s'", path);
+	char err[512];
+	if (snapshot_load(path, w, snap, err, sizeof err)) {
+		cli_error("%s", err);
+		return 1;
+	}
+	*p = snap->params;
+	int status = sim_options_apply(o, CMD, p);
+	if (!status && (p->world.width != (*w)->width || p->world.height != (*w)->height))
+		status = cli_usage_error(CMD, "--set cannot resize the snapshot '%s' (%dx%d)", path,
+					 (*w)->width, (*w)->height);
+	if (status) {
+		world_destroy(*w);
+		*w = NULL;
+		snapshot_info_free(snap);
+		return status;
+	}
+	if (o->seed >= 0)
+		rng_seed(&(*w)->rng, (uint64_t)o->seed, (*w)->rng.inc >> 1);
+	return 0;
+}
+
+/* A height map (.r16, .pgm, .f32) as the starting terrain; its size is the map's. */
+static int open_heightmap(const struct sim_options *o, const char *path, struct params *p,
+			  struct world **w)
+{
+	if (o->width)
+		return cli_usage_error(CMD, "--size: the height map '%s' sets the size", path);
+	params_defaults(p);
+	int status = sim_options_apply(o, CMD, p);
+	if (status)
+		return status;
+	char err[512];
+	int iw, ih;
+	float *h;
+	if (image_import(path, &iw, &ih, &h, err, sizeof err)) {
+		cli_error("%s", err);
+		return 1;
+	}
+	if (params_set(p, params_find("world.width"), iw) ||
+	    params_set(p, params_find("world.height"), ih)) {
+		cli_error("%s: a %dx%d map is larger than world.width and world.height allow", path,
+			  iw, ih);
+		free(h);
+		return 1;
+	}
+	/* Made as usual (so the random stream starts as for any run), then the
+	 * height map replaces the generated terrain. */
+	int e = world_from_params(w, p);
+	if (e) {
+		cli_error("cannot make a %dx%d world: %s", iw, ih, gully_strerror(e));
+		free(h);
+		return 1;
+	}
+	memcpy((*w)->layer[LAYER_HEIGHT], h, world_cells(*w) * sizeof *h);
+	memcpy((*w)->layer[LAYER_BASE], h, world_cells(*w) * sizeof *h);
+	free(h);
+	return 0;
+}
+
+/* -o: a snapshot, or the height layer as a picture when the name says so. */
+static int write_output(const char *path, const struct world *w, const struct params *p,
+			const struct process_ops *proc, void *state, char *preset_yaml)
+{
+	char err[512];
+	if (image_format_from_path(path) != IMAGE_NONE) {
+		if (image_export(path, w, LAYER_HEIGHT, (float)p->terrain.vertical_scale, err,
+				 sizeof err)) {
+			cli_error("%s", err);
+			return 1;
+		}
+		return 0;
+	}
+	struct snapshot_info out;
+	memset(&out, 0, sizeof out);
+	snprintf(out.process, sizeof out.process, "%s", proc->name);
+	out.params = *p;
+	out.preset_yaml = preset_yaml;
+	if (proc->save_state) {
+		int e = proc->save_state(state, &out.state, &out.state_len);
+		if (e) {
+			cli_error("%s: cannot save the %s state: %s", path, proc->name, gully_strerror(e));
+			return 1;
+		}
+	}
+	int e = snapshot_save(path, w, &out, err, sizeof err);
+	free(out.state);
+	if (e) {
+		cli_error("%s", err);
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -55,36 +178,52 @@ int cmd_run(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
+	if (optind + 1 < argc) {
 		sim_options_free(&o);
-		return cli_usage_error(CMD, "snapshots are not supported yet: '%s'", argv[optind]);
+		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
 	}
+	const char *from = optind < argc ? argv[optind] : NULL;
 
 	struct params p;
-	params_defaults(&p);
-	status = sim_options_apply(&o, CMD, &p);
+	struct world *w = NULL;
+	struct snapshot_info snap;
+	memset(&snap, 0, sizeof snap);
+	if (from && image_format_from_path(from) != IMAGE_NONE)
+		status = open_heightmap(&o, from, &p, &w);
+	else if (from)
+		status = open_snapshot(&o, from, &p, &w, &snap);
+	else
+		status = open_fresh(&o, &p, &w);
 	if (status) {
 		sim_options_free(&o);
 		return status;
 	}
-	const struct process_ops *proc = process_find(o.process ? o.process : "particles");
+	const char *pname = o.process ? o.process : snap.process[0] ? snap.process : "particles";
+	const struct process_ops *proc = process_find(pname);
 	uint64_t budget = o.particles_set ? o.particles : 200000;
 
-	struct world *w = NULL;
 	void *state = NULL;
-	int err = world_from_params(&w, &p);
-	if (err) {
-		cli_error("cannot make a %dx%d world: %s", p.world.width, p.world.height,
-			  gully_strerror(err));
-		sim_options_free(&o);
-		return 1;
-	}
-	err = proc->create(&state, w, &p);
+	int err = proc->create(&state, w, &p);
 	if (err) {
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		world_destroy(w);
+		snapshot_info_free(&snap);
 		sim_options_free(&o);
 		return 1;
+	}
+	/* The saved state belongs to the process that saved it. */
+	if (snap.state && strcmp(snap.process, proc->name) == 0) {
+		err = proc->load_state ? proc->load_state(state, snap.state, snap.state_len)
+				       : GULLY_EFORMAT;
+		if (err) {
+			cli_error("%s: the %s process cannot take this snapshot's state: %s", from,
+				  proc->name, gully_strerror(err));
+			proc->destroy(state);
+			world_destroy(w);
+			snapshot_info_free(&snap);
+			sim_options_free(&o);
+			return 1;
+		}
 	}
 
 	struct progress pg;
@@ -113,9 +252,13 @@ int cmd_run(int argc, char **argv)
 			metrics_print_header(stdout);
 			metrics_print_row(stdout, &m);
 		}
+		fflush(stdout);
+		if (o.output)
+			status = write_output(o.output, w, &p, proc, state, snap.preset_yaml);
 	}
 	proc->destroy(state);
 	world_destroy(w);
+	snapshot_info_free(&snap);
 	sim_options_free(&o);
 	return status;
 }

@@ -5,7 +5,9 @@ gully_SOURCES = \
 	src/cli/metrics.c \
 	src/cli/progress.c \
 	src/cli/cmd_run.c \
-	src/cli/cmd_params.c
-gully_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
+	src/cli/cmd_params.c \
+	src/cli/cmd_info.c \
+	src/cli/cmd_render.c
+gully_LDADD = src/io/libgullyio.a src/view/libgullyview.a src/core/libgullycore.a \
 	$(NCURSES_LIBS) $(CYAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

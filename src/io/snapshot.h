@@ -3,7 +3,10 @@
 #ifndef GULLY_SNAPSHOT_H
 #define GULLY_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "core/params.h"
 #include "core/world.h"
@@ -27,5 +30,42 @@ int snapshot_save(const char *path, const struct world *w,
 int snapshot_load(const char *path, struct world **out, struct snapshot_info *info,
 		  char *err, size_t errlen);
 void snapshot_info_free(struct snapshot_info *info);
+
+/* The format's constants and the limits a loader enforces (gully-snapshot(5)). */
+#define SNAPSHOT_MAGIC "\x89GSNAP\r\n" /* 8 bytes, no terminator in the file */
+#define SNAPSHOT_MAGIC_LEN 8
+#define SNAPSHOT_VERSION 1u
+#define SNAPSHOT_MAX_NAME 63u             /* tally and layer names */
+#define SNAPSHOT_MAX_PROCESS 31u          /* fits snapshot_info.process */
+#define SNAPSHOT_MAX_TALLIES 256u
+#define SNAPSHOT_MAX_LAYERS 64u
+#define SNAPSHOT_MAX_PARAMS_TEXT (1u << 20)
+#define SNAPSHOT_MAX_PRESET_TEXT (16u << 20)
+#define SNAPSHOT_MAX_STATE (1u << 30)
+
+/* What a load found beyond the world itself, for `gully info`. */
+struct snapshot_report {
+	uint32_t version;
+	uint64_t file_size;
+	bool present[LAYER_COUNT];   /* the layer was in the file */
+	bool crc_ok[LAYER_COUNT];
+	uint32_t crc_stored[LAYER_COUNT], crc_computed[LAYER_COUNT];
+	int bad_crcs;                /* layers whose CRC did not match */
+};
+
+/* snapshot_read flags. */
+enum {
+	/* Load layers whose CRC does not match (and say so in the report)
+	 * instead of failing: `gully info` shows what is there. */
+	SNAPSHOT_KEEP_BAD_CRC = 1u,
+};
+
+/* The same on an open stream, for tests and fuzzing (fmemopen works): the
+ * stream must be seekable; `label` names it in messages; rep may be NULL. */
+int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **out,
+		  struct snapshot_info *info, struct snapshot_report *rep,
+		  char *err, size_t errlen);
+int snapshot_write(FILE *fp, const char *label, const struct world *w,
+		   const struct snapshot_info *info, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,171 @@
+/* gully info: what a snapshot holds, readable at a glance. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "io/snapshot.h"
+
+#define CMD "info"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s info FILE\n\n"
+		"Prints what a snapshot holds: size, process, counters, tallies, the\n"
+		"parameters that differ from the defaults, the embedded preset text, and\n"
+		"each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
+		"file is damaged (a layer whose CRC does not match is shown, then reported).\n\n"
+		"Options:\n  --help, --version\n", cli_program);
+}
+
+/* File text to the terminal: no escape sequences or other control bytes. */
+static void print_text(const char *s, const char *indent)
+{
+	fputs(indent, stdout);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n') {
+			if (s[1])
+				printf("\n%s", indent);
+		} else {
+			putchar(c == '\t' || c >= 0x20 ? c : '?');
+		}
+	}
+	putchar('\n');
+}
+
+static void print_layers(const struct world *w, const struct snapshot_report *rep)
+{
+	printf("layers:           %14s %14s %14s  crc\n", "min", "max", "mean");
+	size_t n = world_cells(w);
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		printf("  %-15s", world_layer_name((enum world_layer)l));
+		if (!rep->present[l]) {
+			printf(" (not in the file: zero)\n");
+			continue;
+		}
+		const float *v = w->layer[l];
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		size_t bad = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!isfinite(v[i])) {
+				bad++;
+				continue;
+			}
+			sum += v[i];
+			mn = v[i] < mn ? v[i] : mn;
+			mx = v[i] > mx ? v[i] : mx;
+		}
+		if (bad == n)
+			printf(" %14s %14s %14s", "-", "-", "-");
+		else
+			printf(" %14.6g %14.6g %14.6g", mn, mx, sum / (double)(n - bad));
+		if (rep->crc_ok[l])
+			printf("  ok");
+		else
+			printf("  BAD (stored %08" PRIx32 ", computed %08" PRIx32 ")",
+			       rep->crc_stored[l], rep->crc_computed[l]);
+		if (bad)
+			printf("  %zu cells not finite", bad);
+		putchar('\n');
+	}
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, OPT_HELP},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == OPT_HELP) {
+			usage(stdout);
+			return 0;
+		}
+		if (opt == OPT_VERSION) {
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			return 0;
+		}
+		return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind >= argc)
+		return cli_usage_error(CMD, "which file? (info FILE)");
+	if (optind + 1 < argc)
+		return cli_usage_error(CMD, "one file at a time ('%s' is extra)", argv[optind + 1]);
+	const char *path = argv[optind];
+
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		cli_error("%s: cannot open: %s", path, strerror(errno));
+		return 1;
+	}
+	struct world *w;
+	struct snapshot_info info;
+	struct snapshot_report rep;
+	char err[512];
+	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC, &w, &info, &rep, err, sizeof err);
+	fclose(fp);
+	if (e) {
+		cli_error("%s", err);
+		return 1;
+	}
+
+	printf("file:             %s (%" PRIu64 " bytes, snapshot format %" PRIu32 ")\n", path,
+	       rep.file_size, rep.version);
+	printf("size:             %dx%d\n", w->width, w->height);
+	printf("process:          %s\n", info.process);
+	printf("particles:        %" PRIu64 "\n", w->particles);
+	printf("steps:            %" PRIu64 "\n", w->steps);
+	printf("rng:              state %016" PRIx64 ", increment %016" PRIx64 "\n", w->rng.state,
+	       w->rng.inc);
+	printf("tallies:\n");
+	for (int t = 0; t < TALLY_COUNT; t++)
+		printf("  %-24s %.9g\n", world_tally_name((enum world_tally)t), w->tally[t]);
+
+	printf("parameters that differ from the defaults:\n");
+	struct params def;
+	params_defaults(&def);
+	int differ = 0;
+	for (int i = 0; i < params_count(); i++) {
+		char a[128], b[128];
+		params_format(&info.params, i, a, sizeof a);
+		params_format(&def, i, b, sizeof b);
+		if (strcmp(a, b) != 0) {
+			printf("  %s=%s\n", params_def(i)->key, a);
+			differ++;
+		}
+	}
+	if (!differ)
+		printf("  (none)\n");
+	printf("preset:\n");
+	if (info.preset_yaml)
+		print_text(info.preset_yaml, "  | ");
+	else
+		printf("  (none)\n");
+	if (info.state)
+		printf("process state:    %zu bytes\n", info.state_len);
+	else
+		printf("process state:    none\n");
+	print_layers(w, &rep);
+	fflush(stdout);
+
+	int status = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (rep.present[l] && !rep.crc_ok[l]) {
+			cli_error("%s: bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
+				  path, world_layer_name((enum world_layer)l), rep.crc_stored[l],
+				  rep.crc_computed[l]);
+			status = 1;
+		}
+	snapshot_info_free(&info);
+	world_destroy(w);
+	return status;
+}

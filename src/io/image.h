@@ -1,0 +1,35 @@
+/* Exports of one layer by file extension: pictures (.png, .ppm: shaded
+ * colour; .pgm: 16-bit grey) and raw height data (.r16: 16-bit little-endian,
+ * .f32: float32 little-endian), and imports of height maps (.r16, .pgm, .f32). */
+#ifndef GULLY_IMAGE_H
+#define GULLY_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/world.h"
+
+enum image_format { IMAGE_NONE = -1, IMAGE_PNG, IMAGE_PPM, IMAGE_PGM, IMAGE_R16, IMAGE_F32 };
+
+/* From the path's extension, case-insensitive; IMAGE_NONE when unknown. */
+int image_format_from_path(const char *path);
+/* "png|ppm|pgm|r16|f32", for messages. */
+const char *image_format_names(void);
+
+/* The finite values' range (0, 0 when there are none). */
+void image_range(const float *v, size_t n, float *mn, float *mx);
+/* v mapped from mn..mx onto 0..65535, rounded; 0 for NaN or mn == mx. */
+uint16_t image_to_u16(float v, float mn, float mx);
+
+/* Writes `layer` of w to path, atomically; `scale` (terrain.vertical_scale)
+ * sets the hill shading's relief. Returns a gully_err code; err names the file. */
+int image_export(const char *path, const struct world *w, int layer, float scale,
+		 char *err, size_t errlen);
+
+/* Reads a height map: .pgm (8 or 16 bits, scaled to 0..1), .r16 (square,
+ * scaled to 0..1) or .f32 (square, as stored). Sizes are checked against the
+ * file's size and world_check_size() before allocating; *data is malloc'd. */
+int image_import(const char *path, int *width, int *height, float **data,
+		 char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,679 @@
+/* .gsnap snapshots. The layout is in man/gully-snapshot.5; keep them in step.
+ *
+ * The loader trusts nothing it has not checked: every length is compared with
+ * its limit and with the bytes the file really has left before anything is
+ * allocated for it, and the layers are walked once without their data (names,
+ * sizes, trailing bytes) before the world is allocated. */
+#include "io/snapshot.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <zlib.h>
+
+#include "core/error.h"
+#include "core/process.h"
+#include "io/bytes.h"
+#include "io/fileio.h"
+
+/* ---------------------------------------------------------------- errors */
+
+static int fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
+{
+	if (err && errlen) {
+		int n = snprintf(err, errlen, "%s: ", label);
+		if (n >= 0 && (size_t)n < errlen) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return code;
+}
+
+/* Names from a file go into one-line messages: no control bytes, no length. */
+static void printable(char *dst, size_t dstlen, const unsigned char *src, size_t n)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n && j + 1 < dstlen; i++)
+		dst[j++] = src[i] >= 0x20 && src[i] < 0x7f ? (char)src[i] : '?';
+	if (dstlen)
+		dst[j] = '\0';
+}
+
+/* A CRC-32 over any length: zlib takes uInt chunks. */
+static uint32_t crc_update(uint32_t crc, const unsigned char *p, size_t n)
+{
+	uLong c = crc;
+	while (n > 0) {
+		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+		c = crc32(c, p, k);
+		p += k;
+		n -= k;
+	}
+	return (uint32_t)c;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+struct writer {
+	FILE *fp;
+	uint32_t crc; /* of everything written so far, for the header CRC */
+	bool failed;
+};
+
+static void put(struct writer *wr, const void *p, size_t n)
+{
+	if (wr->failed || n == 0)
+		return;
+	if (fwrite(p, 1, n, wr->fp) != n)
+		wr->failed = true;
+	wr->crc = crc_update(wr->crc, p, n);
+}
+
+static void put32(struct writer *wr, uint32_t v)
+{
+	unsigned char b[4];
+	put_u32le(b, v);
+	put(wr, b, 4);
+}
+
+static void put64(struct writer *wr, uint64_t v)
+{
+	unsigned char b[8];
+	put_u64le(b, v);
+	put(wr, b, 8);
+}
+
+static void put_string(struct writer *wr, const void *s, size_t n)
+{
+	put32(wr, (uint32_t)n);
+	put(wr, s, n);
+}
+
+/* Floats go out in chunks converted to little-endian bytes. */
+#define CHUNK_FLOATS 4096
+
+static uint32_t layer_crc(const float *v, size_t n)
+{
+	unsigned char buf[CHUNK_FLOATS * 4];
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	for (size_t i = 0; i < n; i += CHUNK_FLOATS) {
+		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
+		for (size_t j = 0; j < k; j++)
+			put_f32le(buf + 4 * j, v[i + j]);
+		crc = crc_update(crc, buf, 4 * k);
+	}
+	return crc;
+}
+
+static void put_floats(struct writer *wr, const float *v, size_t n)
+{
+	unsigned char buf[CHUNK_FLOATS * 4];
+	for (size_t i = 0; i < n && !wr->failed; i += CHUNK_FLOATS) {
+		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
+		for (size_t j = 0; j < k; j++)
+			put_f32le(buf + 4 * j, v[i + j]);
+		if (fwrite(buf, 1, 4 * k, wr->fp) != 4 * k)
+			wr->failed = true;
+	}
+}
+
+/* "key=value\n" for every parameter, with the world's own size: the text
+ * params_set_text reads back to the same struct. */
+static int params_text(const struct params *in, const struct world *w, char **out, size_t *len)
+{
+	struct params p = *in;
+	int wi = params_find("world.width"), hi = params_find("world.height");
+	if (params_set(&p, wi, w->width) || params_set(&p, hi, w->height))
+		return GULLY_ESIZE;
+	size_t cap = 256, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return GULLY_ENOMEM;
+	for (int i = 0; i < params_count(); i++) {
+		char value[128];
+		params_format(&p, i, value, sizeof value);
+		const char *key = params_def(i)->key;
+		size_t need = strlen(key) + strlen(value) + 3;
+		if (n + need > cap) {
+			while (n + need > cap)
+				cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return GULLY_ENOMEM;
+			}
+			buf = nb;
+		}
+		n += (size_t)snprintf(buf + n, cap - n, "%s=%s\n", key, value);
+	}
+	*out = buf;
+	*len = n;
+	return GULLY_OK;
+}
+
+int snapshot_write(FILE *fp, const char *label, const struct world *w,
+		   const struct snapshot_info *info, char *err, size_t errlen)
+{
+	size_t plen = strnlen(info->process, sizeof info->process);
+	if (plen == 0 || plen > SNAPSHOT_MAX_PROCESS)
+		return fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
+	size_t ylen = info->preset_yaml ? strlen(info->preset_yaml) : 0;
+	if (ylen > SNAPSHOT_MAX_PRESET_TEXT)
+		return fail(err, errlen, GULLY_ESIZE, label, "preset text of %zu bytes is over the limit of %u",
+			    ylen, SNAPSHOT_MAX_PRESET_TEXT);
+	size_t slen = info->state ? info->state_len : 0;
+	if (slen > SNAPSHOT_MAX_STATE)
+		return fail(err, errlen, GULLY_ESIZE, label, "process state of %zu bytes is over the limit of %u",
+			    slen, SNAPSHOT_MAX_STATE);
+	if (world_check_size(w->width, w->height))
+		return fail(err, errlen, GULLY_ESIZE, label, "map size %dx%d is not supported",
+			    w->width, w->height);
+	char *ptext;
+	size_t ptlen;
+	int e = params_text(&info->params, w, &ptext, &ptlen);
+	if (e)
+		return fail(err, errlen, e, label, "the parameters cannot describe a %dx%d map: %s",
+			    w->width, w->height, gully_strerror(e));
+
+	struct writer wr = {fp, (uint32_t)crc32(0L, Z_NULL, 0), false};
+	put(&wr, SNAPSHOT_MAGIC, SNAPSHOT_MAGIC_LEN);
+	put32(&wr, SNAPSHOT_VERSION);
+	put32(&wr, (uint32_t)w->width);
+	put32(&wr, (uint32_t)w->height);
+	put64(&wr, w->particles);
+	put64(&wr, w->steps);
+	put32(&wr, TALLY_COUNT);
+	for (int t = 0; t < TALLY_COUNT; t++) {
+		const char *name = world_tally_name((enum world_tally)t);
+		put_string(&wr, name, strlen(name));
+		unsigned char b[8];
+		put_f64le(b, w->tally[t]);
+		put(&wr, b, 8);
+	}
+	put64(&wr, w->rng.state);
+	put64(&wr, w->rng.inc);
+	put_string(&wr, info->process, plen);
+	put_string(&wr, ptext, ptlen);
+	put_string(&wr, info->preset_yaml, ylen);
+	put_string(&wr, info->state, slen);
+	put32(&wr, LAYER_COUNT);
+	put32(&wr, wr.crc);
+	free(ptext);
+
+	size_t cells = world_cells(w);
+	for (int l = 0; l < LAYER_COUNT && !wr.failed; l++) {
+		const char *name = world_layer_name((enum world_layer)l);
+		put_string(&wr, name, strlen(name));
+		put32(&wr, layer_crc(w->layer[l], cells));
+		put_floats(&wr, w->layer[l], cells);
+	}
+	if (wr.failed)
+		return fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
+	return GULLY_OK;
+}
+
+int snapshot_save(const char *path, const struct world *w,
+		  const struct snapshot_info *info, char *err, size_t errlen)
+{
+	struct atomic_file af;
+	if (atomic_open(&af, path) != 0)
+		return fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+	int e = snapshot_write(af.fp, path, w, info, err, errlen);
+	if (e) {
+		atomic_abort(&af);
+		return e;
+	}
+	if (atomic_commit(&af) != 0)
+		return fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+	return GULLY_OK;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+struct reader {
+	FILE *fp;
+	const char *label;
+	uint64_t pos, size;
+	uint32_t crc;
+	char *err;
+	size_t errlen;
+};
+
+/* Reads exactly n bytes of `what`, or says where the file ends. */
+static int get(struct reader *rd, void *buf, size_t n, const char *what)
+{
+	if (n > rd->size - rd->pos)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "truncated in %s at byte %" PRIu64 " (needs %zu bytes, the file ends at byte %" PRIu64 ")",
+			    what, rd->pos, n, rd->size);
+	if (n && fread(buf, 1, n, rd->fp) != n)
+		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in %s at byte %" PRIu64 "%s%s",
+			    what, rd->pos, ferror(rd->fp) ? ": " : " (the file shrank)",
+			    ferror(rd->fp) ? strerror(errno) : "");
+	rd->crc = crc_update(rd->crc, buf, n);
+	rd->pos += n;
+	return GULLY_OK;
+}
+
+static int get32(struct reader *rd, uint32_t *v, const char *what)
+{
+	unsigned char b[4];
+	int e = get(rd, b, 4, what);
+	if (!e)
+		*v = get_u32le(b);
+	return e;
+}
+
+static int get64(struct reader *rd, uint64_t *v, const char *what)
+{
+	unsigned char b[8];
+	int e = get(rd, b, 8, what);
+	if (!e)
+		*v = get_u64le(b);
+	return e;
+}
+
+/* A length-prefixed field: its length is checked against `limit` (absurd)
+ * and then against the bytes left (truncated) before anything is allocated.
+ * Gives a NUL-terminated buffer of *len bytes plus the NUL. */
+static int get_blob(struct reader *rd, const char *what, uint32_t min, uint32_t limit,
+		    unsigned char **out, uint32_t *len)
+{
+	*out = NULL;
+	uint32_t n;
+	char where[96];
+	snprintf(where, sizeof where, "the length of %s", what);
+	int e = get32(rd, &n, where);
+	if (e)
+		return e;
+	if (n < min || n > limit)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "%s has an absurd length of %" PRIu32 " bytes at byte %" PRIu64 " (allowed %" PRIu32 " to %" PRIu32 ")",
+			    what, n, rd->pos - 4, min, limit);
+	if (n > rd->size - rd->pos)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "truncated in %s at byte %" PRIu64 " (needs %" PRIu32 " bytes, the file ends at byte %" PRIu64 ")",
+			    what, rd->pos, n, rd->size);
+	unsigned char *buf = malloc((size_t)n + 1);
+	if (!buf)
+		return fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory for %s", what);
+	e = get(rd, buf, n, what);
+	if (e) {
+		free(buf);
+		return e;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return GULLY_OK;
+}
+
+/* A name field (tally, layer, process) into a fixed buffer. */
+static int get_name(struct reader *rd, const char *what, uint32_t limit, char *name, size_t cap)
+{
+	unsigned char *buf;
+	uint32_t n;
+	int e = get_blob(rd, what, 1, limit, &buf, &n);
+	if (e)
+		return e;
+	if (memchr(buf, '\0', n)) {
+		free(buf);
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
+	}
+	memcpy(name, buf, n + 1 <= cap ? n + 1 : cap);
+	name[cap - 1] = '\0';
+	free(buf);
+	return GULLY_OK;
+}
+
+static int text_field(struct reader *rd, const char *what, uint32_t limit, char **out)
+{
+	unsigned char *buf;
+	uint32_t n;
+	int e = get_blob(rd, what, 0, limit, &buf, &n);
+	if (e)
+		return e;
+	if (memchr(buf, '\0', n)) {
+		free(buf);
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
+	}
+	*out = (char *)buf;
+	return GULLY_OK;
+}
+
+/* The parameters: "key=value" lines onto the defaults. Every key must be
+ * known (a file from a newer gully with more keys is refused, by name);
+ * keys the file lacks keep their defaults (a file from an older gully). */
+static int parse_params(struct reader *rd, char *text, struct params *p)
+{
+	params_defaults(p);
+	bool *seen = calloc((size_t)params_count(), sizeof *seen);
+	if (!seen)
+		return fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory");
+	int e = GULLY_OK, line = 0;
+	for (char *s = text; *s && !e;) {
+		char *nl = strchr(s, '\n');
+		if (nl)
+			*nl = '\0';
+		line++;
+		char shown[80];
+		char *eq = strchr(s, '=');
+		if (*s && !eq) {
+			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
+			e = fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				 "parameters line %d: '%s' is not key=value", line, shown);
+		} else if (*s) {
+			*eq = '\0';
+			int i = params_find(s);
+			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
+			if (i < 0) {
+				e = fail(rd->err, rd->errlen, GULLY_EKEY, rd->label,
+					 "unknown parameter '%s' (parameters line %d)", shown, line);
+			} else if (seen[i]) {
+				e = fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+					 "parameter '%s' given twice (parameters line %d)", shown, line);
+			} else {
+				seen[i] = true;
+				e = params_set_text(p, i, eq + 1);
+				if (e) {
+					char val[80];
+					printable(val, sizeof val, (unsigned char *)eq + 1, strlen(eq + 1));
+					fail(rd->err, rd->errlen, e, rd->label,
+					     "parameter '%s': bad value '%s' (%s)", shown, val,
+					     gully_strerror(e));
+				}
+			}
+		}
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	free(seen);
+	return e;
+}
+
+struct layer_entry {
+	int layer;
+	uint32_t crc;
+	uint64_t offset; /* of the data */
+};
+
+/* Walks the layer directory without reading any data: every name known and
+ * unique, every layer's data within the file, nothing after the last one. */
+static int scan_layers(struct reader *rd, uint32_t count, size_t bytes, struct layer_entry *ent)
+{
+	bool seen[LAYER_COUNT] = {false};
+	for (uint32_t i = 0; i < count; i++) {
+		char what[64], name[SNAPSHOT_MAX_NAME + 1];
+		snprintf(what, sizeof what, "the name of layer %" PRIu32, i + 1);
+		int e = get_name(rd, what, SNAPSHOT_MAX_NAME, name, sizeof name);
+		if (e)
+			return e;
+		char shown[SNAPSHOT_MAX_NAME + 1];
+		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
+		int l = world_layer_find(name);
+		if (l < 0)
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				    "unknown layer '%s' (layer %" PRIu32 ")", shown, i + 1);
+		if (seen[l])
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				    "duplicate layer '%s' (layer %" PRIu32 ")", shown, i + 1);
+		seen[l] = true;
+		char where[96];
+		snprintf(where, sizeof where, "the CRC of layer '%s'", shown);
+		e = get32(rd, &ent[i].crc, where);
+		if (e)
+			return e;
+		if (bytes > rd->size - rd->pos)
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				    "truncated in layer '%s' at byte %" PRIu64 " (its data needs %zu bytes, the file ends at byte %" PRIu64 ")",
+				    shown, rd->pos, bytes, rd->size);
+		ent[i].layer = l;
+		ent[i].offset = rd->pos;
+		rd->pos += bytes;
+		if (fseeko(rd->fp, (off_t)rd->pos, SEEK_SET) != 0)
+			return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
+	}
+	if (rd->pos != rd->size)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "%" PRIu64 " bytes of trailing data after the last layer (at byte %" PRIu64 ")",
+			    rd->size - rd->pos, rd->pos);
+	if (!seen[LAYER_HEIGHT])
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "no 'height' layer");
+	return GULLY_OK;
+}
+
+static int read_layer(struct reader *rd, struct world *w, const struct layer_entry *le,
+		      unsigned flags, struct snapshot_report *rep)
+{
+	const char *name = world_layer_name((enum world_layer)le->layer);
+	size_t cells = world_cells(w);
+	unsigned char *bytes = (unsigned char *)w->layer[le->layer];
+	if (fseeko(rd->fp, (off_t)le->offset, SEEK_SET) != 0)
+		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
+	if (fread(bytes, 4, cells, rd->fp) != cells)
+		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
+			    name, ferror(rd->fp) ? "" : " (the file shrank)");
+	uint32_t crc = crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
+	/* In place: element i's four bytes are read before they are rewritten. */
+	float *v = w->layer[le->layer];
+	for (size_t i = 0; i < cells; i++)
+		v[i] = get_f32le(bytes + 4 * i);
+	rep->present[le->layer] = true;
+	rep->crc_stored[le->layer] = le->crc;
+	rep->crc_computed[le->layer] = crc;
+	rep->crc_ok[le->layer] = crc == le->crc;
+	if (crc != le->crc) {
+		rep->bad_crcs++;
+		if (!(flags & SNAPSHOT_KEEP_BAD_CRC))
+			return fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
+				    "bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
+				    name, le->crc, crc);
+	}
+	return GULLY_OK;
+}
+
+static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
+		       uint32_t *version, uint32_t *layers)
+{
+	/* The magic first, so any other file is called what it is, not "truncated". */
+	unsigned char magic[SNAPSHOT_MAGIC_LEN];
+	size_t have = rd->size < SNAPSHOT_MAGIC_LEN ? (size_t)rd->size : SNAPSHOT_MAGIC_LEN;
+	int e = get(rd, magic, have, "the magic");
+	if (e)
+		return e;
+	if (memcmp(magic, SNAPSHOT_MAGIC, have) != 0)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "not a gully snapshot (wrong magic)");
+	if (have < SNAPSHOT_MAGIC_LEN)
+		return get(rd, magic + have, SNAPSHOT_MAGIC_LEN - have, "the magic");
+
+	if ((e = get32(rd, version, "the version")))
+		return e;
+	if (*version != SNAPSHOT_VERSION)
+		return fail(rd->err, rd->errlen, GULLY_EVERSION, rd->label,
+			    "format version %" PRIu32 " is not supported (this gully reads version %u)",
+			    *version, SNAPSHOT_VERSION);
+	uint32_t width, height;
+	if ((e = get32(rd, &width, "the width")) || (e = get32(rd, &height, "the height")))
+		return e;
+	if (width < WORLD_MIN_SIZE || width > WORLD_MAX_SIZE || height < WORLD_MIN_SIZE ||
+	    height > WORLD_MAX_SIZE)
+		return fail(rd->err, rd->errlen, GULLY_ESIZE, rd->label,
+			    "absurd map size %" PRIu32 "x%" PRIu32 " (gully supports %d to %d cells a side)",
+			    width, height, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
+	hdr->width = (int)width;
+	hdr->height = (int)height;
+	if ((e = get64(rd, &hdr->particles, "the particle counter")) ||
+	    (e = get64(rd, &hdr->steps, "the step counter")))
+		return e;
+
+	uint32_t ntally;
+	if ((e = get32(rd, &ntally, "the tally count")))
+		return e;
+	if (ntally > SNAPSHOT_MAX_TALLIES)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "absurd tally count %" PRIu32 " (at most %u)", ntally, SNAPSHOT_MAX_TALLIES);
+	bool seen[TALLY_COUNT] = {false};
+	for (uint32_t i = 0; i < ntally; i++) {
+		char what[96], name[SNAPSHOT_MAX_NAME + 1], shown[SNAPSHOT_MAX_NAME + 1];
+		snprintf(what, sizeof what, "the name of tally %" PRIu32, i + 1);
+		if ((e = get_name(rd, what, SNAPSHOT_MAX_NAME, name, sizeof name)))
+			return e;
+		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
+		int t = world_tally_find(name);
+		if (t < 0)
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "unknown tally '%s'", shown);
+		if (seen[t])
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "duplicate tally '%s'", shown);
+		seen[t] = true;
+		unsigned char b[8];
+		snprintf(what, sizeof what, "tally '%s'", shown);
+		if ((e = get(rd, b, 8, what)))
+			return e;
+		hdr->tally[t] = get_f64le(b);
+		if (!isfinite(hdr->tally[t]))
+			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				    "tally '%s' is not a finite number", shown);
+	}
+	if ((e = get64(rd, &hdr->rng.state, "the RNG state")) ||
+	    (e = get64(rd, &hdr->rng.inc, "the RNG increment")))
+		return e;
+	if (!(hdr->rng.inc & 1u))
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "the RNG increment is even (PCG32 needs it odd)");
+
+	if ((e = get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
+			  sizeof info->process)))
+		return e;
+	if (!process_find(info->process)) {
+		char shown[sizeof info->process];
+		printable(shown, sizeof shown, (unsigned char *)info->process, strlen(info->process));
+		return fail(rd->err, rd->errlen, GULLY_ENOTFOUND, rd->label,
+			    "unknown process '%s' (this gully has %s)", shown, process_names());
+	}
+	char *ptext = NULL;
+	if ((e = text_field(rd, "the parameters", SNAPSHOT_MAX_PARAMS_TEXT, &ptext)))
+		return e;
+	e = parse_params(rd, ptext, &info->params);
+	free(ptext);
+	if (e)
+		return e;
+	if (info->params.world.width != hdr->width || info->params.world.height != hdr->height)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "the parameters say %dx%d but the header says %dx%d",
+			    info->params.world.width, info->params.world.height, hdr->width, hdr->height);
+	if ((e = text_field(rd, "the preset text", SNAPSHOT_MAX_PRESET_TEXT, &info->preset_yaml)))
+		return e;
+	if (info->preset_yaml && !info->preset_yaml[0]) {
+		free(info->preset_yaml);
+		info->preset_yaml = NULL;
+	}
+	uint32_t slen;
+	if ((e = get_blob(rd, "the process state", 0, SNAPSHOT_MAX_STATE, &info->state, &slen)))
+		return e;
+	info->state_len = slen;
+	if (slen == 0) {
+		free(info->state);
+		info->state = NULL;
+	}
+	if ((e = get32(rd, layers, "the layer count")))
+		return e;
+	if (*layers < 1 || *layers > SNAPSHOT_MAX_LAYERS)
+		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			    "absurd layer count %" PRIu32 " (1 to %u)", *layers, SNAPSHOT_MAX_LAYERS);
+	uint32_t computed = rd->crc, stored;
+	if ((e = get32(rd, &stored, "the header CRC")))
+		return e;
+	if (stored != computed)
+		return fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
+			    "bad CRC in the header (stored %08" PRIx32 ", computed %08" PRIx32 ")",
+			    stored, computed);
+	return GULLY_OK;
+}
+
+int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **out,
+		  struct snapshot_info *info, struct snapshot_report *rep_out,
+		  char *err, size_t errlen)
+{
+	*out = NULL;
+	memset(info, 0, sizeof *info);
+	struct snapshot_report rep_local, *rep = rep_out ? rep_out : &rep_local;
+	memset(rep, 0, sizeof *rep);
+	if (err && errlen)
+		err[0] = '\0';
+
+	/* Sizes are checked against the file's real size, so it must have one
+	 * (fmemopen streams have no descriptor and a fixed size). */
+	struct stat st;
+	int fd = fileno(fp);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
+		return fail(err, errlen, GULLY_EIO, label, "not a regular file");
+	if (fseeko(fp, 0, SEEK_END) != 0)
+		return fail(err, errlen, GULLY_EIO, label, "cannot seek (not a regular file?): %s",
+			    strerror(errno));
+	off_t end = ftello(fp);
+	if (end < 0 || fseeko(fp, 0, SEEK_SET) != 0)
+		return fail(err, errlen, GULLY_EIO, label, "cannot seek: %s", strerror(errno));
+
+	struct reader rd = {fp, label, 0, (uint64_t)end, (uint32_t)crc32(0L, Z_NULL, 0), err, errlen};
+	rep->file_size = rd.size;
+	struct world hdr;
+	memset(&hdr, 0, sizeof hdr);
+	uint32_t nlayers = 0;
+	int e = read_header(&rd, &hdr, info, &rep->version, &nlayers);
+	struct layer_entry ent[SNAPSHOT_MAX_LAYERS];
+	if (!e)
+		e = scan_layers(&rd, nlayers, (size_t)hdr.width * (size_t)hdr.height * 4, ent);
+	/* Only now, with every size known to fit the file, the world. */
+	struct world *w = NULL;
+	if (!e && (e = world_create(&w, hdr.width, hdr.height)))
+		fail(err, errlen, e, label, "cannot make a %dx%d world: %s", hdr.width, hdr.height,
+		     gully_strerror(e));
+	for (uint32_t i = 0; !e && i < nlayers; i++)
+		e = read_layer(&rd, w, &ent[i], flags, rep);
+	if (e) {
+		world_destroy(w);
+		snapshot_info_free(info);
+		return e;
+	}
+	w->particles = hdr.particles;
+	w->steps = hdr.steps;
+	memcpy(w->tally, hdr.tally, sizeof w->tally);
+	w->rng = hdr.rng;
+	*out = w;
+	return GULLY_OK;
+}
+
+int snapshot_load(const char *path, struct world **out, struct snapshot_info *info,
+		  char *err, size_t errlen)
+{
+	*out = NULL;
+	memset(info, 0, sizeof *info);
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
+	int e = snapshot_read(fp, path, 0, out, info, NULL, err, errlen);
+	fclose(fp);
+	return e;
+}
+
+void snapshot_info_free(struct snapshot_info *info)
+{
+	if (!info)
+		return;
+	free(info->preset_yaml);
+	free(info->state);
+	memset(info, 0, sizeof *info);
+}
