@@ -12,6 +12,18 @@ tests_test_params_LDADD = $(TEST_CORE_LIBS)
 tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
+
+check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import
+TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import
+tests_test_emitter_SOURCES = tests/test_emitter.c tests/testutil.h
+tests_test_emitter_CFLAGS = $(TEST_CFLAGS)
+tests_test_emitter_LDADD = $(TEST_CORE_LIBS)
+tests_test_hardness_SOURCES = tests/test_hardness.c tests/testutil.h
+tests_test_hardness_CFLAGS = $(TEST_CFLAGS)
+tests_test_hardness_LDADD = $(TEST_CORE_LIBS)
+tests_test_layer_import_SOURCES = tests/test_layer_import.c tests/testutil.h
+tests_test_layer_import_CFLAGS = $(TEST_CFLAGS)
+tests_test_layer_import_LDADD = src/io/libgullyio.a $(TEST_CORE_LIBS)
 endif
 
 # Snapshots and image exports (src/io): unit tests, then the command line.

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/hardness.h"
 #include "core/noise.h"
 
 /* Stream numbers keep terrain and simulation draws independent of each other. */
@@ -78,6 +79,7 @@ int world_from_params(struct world **out, const struct params *p)
 	if (err)
 		return err;
 	terrain_generate(*out, p);
+	hardness_generate(*out, p);
 	rng_seed(&(*out)->rng, (uint64_t)p->world.seed, SIMULATION_STREAM);
 	return 0;
 }

@@ -20,8 +20,9 @@ enum terrain_generator {
  * to base. Noise terrains are normalised to span [0, 1]. */
 void terrain_generate(struct world *w, const struct params *p);
 
-/* A world sized and seeded from params, with its terrain made: what every
- * fresh run starts from. The simulation RNG is seeded from world.seed. */
+/* A world sized and seeded from params, with its terrain and hardness map
+ * made (hardness.h says why here): what every fresh run starts from.
+ * The simulation RNG is seeded from world.seed. */
 int world_from_params(struct world **out, const struct params *p);
 
 #endif
