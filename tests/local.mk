@@ -23,7 +23,7 @@ tests_test_hardness_CFLAGS = $(TEST_CFLAGS)
 tests_test_hardness_LDADD = $(TEST_CORE_LIBS)
 tests_test_layer_import_SOURCES = tests/test_layer_import.c tests/testutil.h
 tests_test_layer_import_CFLAGS = $(TEST_CFLAGS)
-tests_test_layer_import_LDADD = src/io/libgullyio.a $(TEST_CORE_LIBS)
+tests_test_layer_import_LDADD = $(TEST_IO_LIBS)
 endif
 
 # Snapshots and image exports (src/io): unit tests, then the command line.

@@ -35,13 +35,14 @@ struct sim_options {
 	const char **sets;    /* --set KEY=VALUE, in order */
 	int nsets;
 	const char *output;   /* -o FILE */
+	const char *hardness; /* --hardness FILE[.gsnap[:LAYER]] */
 	bool json, quiet;
 };
 
 /* The getopt_long entries every simulation command accepts; values >= 0x100. */
 enum {
 	OPT_PROCESS = 0x100, OPT_PARTICLES, OPT_SEED, OPT_SIZE, OPT_SET,
-	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION,
+	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_HARDNESS,
 };
 #define SIM_LONG_OPTIONS \
 	{"process", required_argument, NULL, OPT_PROCESS}, \
@@ -50,6 +51,7 @@ enum {
 	{"seed", required_argument, NULL, OPT_SEED}, \
 	{"size", required_argument, NULL, OPT_SIZE}, \
 	{"set", required_argument, NULL, OPT_SET}, \
+	{"hardness", required_argument, NULL, OPT_HARDNESS}, \
 	{"output", required_argument, NULL, 'o'}, \
 	{"json", no_argument, NULL, OPT_JSON}, \
 	{"quiet", no_argument, NULL, OPT_QUIET}, \
@@ -62,6 +64,8 @@ enum {
 	"  --seed S             random seed (world.seed)\n" \
 	"  --size WxH           map size (world.width, world.height)\n" \
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
+	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
+	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER]\n" \
 	"  -o, --output FILE    write the final map as a snapshot (.gsnap)\n" \
 	"  --json               print metrics as one JSON object instead of TSV\n" \
 	"  --quiet              no progress bar\n" \
@@ -78,6 +82,10 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 /* Strict whole-string parses for option values. */
 bool parse_u64(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
+/* Loads --hardness into w (setting hardness.generator=file), or refuses
+ * hardness.generator=file without it; 0, or an exit status (reported). */
+int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
+			 struct world *w, bool from_snapshot);
 /* "KEY: value out of range (min to max)" style text for a params error. */
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
 

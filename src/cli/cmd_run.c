@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/error.h"
+#include "core/hardness.h"
 #include "core/process.h"
 #include "core/terrain.h"
 #include "io/image.h"
@@ -107,6 +108,8 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 	memcpy((*w)->layer[LAYER_HEIGHT], h, world_cells(*w) * sizeof *h);
 	memcpy((*w)->layer[LAYER_BASE], h, world_cells(*w) * sizeof *h);
 	free(h);
+	/* Strata follow heights: remake the hardness map over the imported ones. */
+	hardness_generate(*w, p);
 	return 0;
 }
 
@@ -194,7 +197,11 @@ int cmd_run(int argc, char **argv)
 		status = open_snapshot(&o, from, &p, &w, &snap);
 	else
 		status = open_fresh(&o, &p, &w);
+	if (!status)
+		status = sim_options_hardness(&o, CMD, &p, w, from && image_format_from_path(from) == IMAGE_NONE);
 	if (status) {
+		world_destroy(w);
+		snapshot_info_free(&snap);
 		sim_options_free(&o);
 		return status;
 	}

@@ -5,6 +5,8 @@
 
 #include "cli/cli.h"
 #include "core/error.h"
+#include "core/hardness.h"
+#include "io/layer_import.h"
 #include "core/process.h"
 
 void sim_options_init(struct sim_options *o)
@@ -117,6 +119,9 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case 'o':
 		o->output = arg;
 		return 1;
+	case OPT_HARDNESS:
+		o->hardness = arg;
+		return 1;
 	case OPT_JSON:
 		o->json = true;
 		return 1;
@@ -163,5 +168,23 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 			return cli_usage_error(cmd, "--set %s", msg);
 		}
 	}
+	return 0;
+}
+
+int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
+			 struct world *w, bool from_snapshot)
+{
+	if (o->hardness) {
+		char err[512];
+		if (layer_import_hardness(w, o->hardness, err, sizeof err)) {
+			cli_error("--hardness %s", err);
+			return 1;
+		}
+		p->hardness.generator = HARDNESS_FILE;
+		return 0;
+	}
+	/* A snapshot carries its hardness layer; a fresh map needs the file. */
+	if (p->hardness.generator == HARDNESS_FILE && !from_snapshot)
+		return cli_usage_error(cmd, "hardness.generator=file needs --hardness FILE");
 	return 0;
 }

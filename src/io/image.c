@@ -253,6 +253,12 @@ static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *ou
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
+	return image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
+}
+
+int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,
+		      char *err, size_t errlen)
+{
 	*data = NULL;
 	int fmt = image_format_from_path(path);
 	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
@@ -295,10 +301,10 @@ int image_import(const char *path, int *width, int *height, float **data, char *
 				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
 		w = h = (size_t)side;
 	}
-	if (!e && (w < WORLD_MIN_SIZE || w > WORLD_MAX_SIZE || h < WORLD_MIN_SIZE ||
+	if (!e && (w < (size_t)min_side || w > WORLD_MAX_SIZE || h < (size_t)min_side ||
 		   h > WORLD_MAX_SIZE))
 		e = fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			 w, h, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
+			 w, h, min_side, WORLD_MAX_SIZE);
 	if (!e && len - pos != w * h * bytes)
 		e = fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
 			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,

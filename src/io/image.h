@@ -31,5 +31,9 @@ int image_export(const char *path, const struct world *w, int layer, float scale
  * file's size and world_check_size() before allocating; *data is malloc'd. */
 int image_import(const char *path, int *width, int *height, float **data,
 		 char *err, size_t errlen);
+/* The same for any grid of at least min_side (>= 1) a side, such as a small
+ * hardness map that will be stretched over the world. */
+int image_import_grid(const char *path, int min_side, int *width, int *height,
+		      float **data, char *err, size_t errlen);
 
 #endif

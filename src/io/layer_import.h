@@ -1,8 +1,7 @@
-/* Loading a single map layer (the hardness map) from an image file:
- * binary or ASCII PGM (P5/P2, 8 or 16 bits) or a raw .r16 (square, 16-bit
- * little-endian samples, the usual heightmap-tool export). Values become
- * 0..1 (sample / maxval). A snapshot's layer needs no loader here: take it
- * from snapshot_load's world and pass it to hardness_fill_from. */
+/* Loading a single map layer (the hardness map) from a file: a height-map
+ * style grid read by image_import_grid (.pgm 8/16-bit, .r16, .f32; any size,
+ * values 0..1 for the integer formats), or a layer of a snapshot, named as
+ * FILE.gsnap (its hardness layer) or FILE.gsnap:LAYER. */
 #ifndef GULLY_LAYER_IMPORT_H
 #define GULLY_LAYER_IMPORT_H
 
@@ -10,17 +9,14 @@
 
 #include "core/world.h"
 
-/* Largest file read (a 16-bit 8192 x 8192 image plus its header). */
-#define LAYER_IMPORT_MAX_BYTES ((size_t)160 << 20)
-
-/* Reads `path` into a new width x height array of values in [0, 1] (caller
- * frees). The type comes from the magic number (P2, P5), else the extension
- * (.r16). Returns a gully_err code; on failure `err` holds one line naming the
- * file and what is wrong, and *values is NULL. */
-int layer_import_read(const char *path, float **values, int *width, int *height,
+/* Reads `spec` into a new width x height array (caller frees). Returns a
+ * gully_err code; on failure `err` holds one line naming the file and what is
+ * wrong, and *values is NULL. */
+int layer_import_read(const char *spec, float **values, int *width, int *height,
 		      char *err, size_t errlen);
 
-/* Reads `path` and fills w's hardness layer, resampled to the map's size. */
-int layer_import_hardness(struct world *w, const char *path, char *err, size_t errlen);
+/* Reads `spec` and fills w's hardness layer, resampled to the map's size and
+ * clamped to [0, 1]. */
+int layer_import_hardness(struct world *w, const char *spec, char *err, size_t errlen);
 
 #endif
