@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "core/particles.h"
+#include "core/hydrology.h"
 
 /* Every process, in the order the explorer's tabs show them. */
 static const struct process_ops *const table[] = {
 	&particles_process,
+	&hydrology_process,
 };
 
 int process_count(void)
