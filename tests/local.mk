@@ -13,3 +13,15 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Hydrology: the priority flood on hand-built basins, and the process.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_flood tests/test_hydrology
+TESTS += tests/test_flood tests/test_hydrology
+tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
+tests_test_flood_CFLAGS = $(TEST_CFLAGS)
+tests_test_flood_LDADD = $(TEST_CORE_LIBS)
+tests_test_hydrology_SOURCES = tests/test_hydrology.c tests/testutil.h
+tests_test_hydrology_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_LDADD = $(TEST_CORE_LIBS)
+endif

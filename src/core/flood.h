@@ -6,6 +6,9 @@
  * water drains there) or the next step of the level (raising the lake to it
  * costs area x rise). Cost is O(k log k) in the k cells it touches; a visit
  * stamp replaces clearing arrays between calls, so nothing is O(map).
+ * Cells at the lake's level join first (a plain stack); the lake drains at
+ * its lowest leak (lowest surface, then lowest cell index) and sinks by
+ * `drainage` toward it, never below the lake's ground next to the leak.
  *
  * The map is an island: its outside is a sea whose surface is sea_level.
  * A lake that reaches an edge cell can rise to sea_level at most; water above
@@ -18,6 +21,7 @@
 #ifndef GULLY_FLOOD_H
 #define GULLY_FLOOD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,7 +46,8 @@ struct flood_result {
 			    * draining lake lost more than it was given */
 	double settled;    /* soil really added to height at the start cell */
 	size_t lake_cells; /* cells in the lake (the flood set) */
-	size_t touched;    /* cells put on the heap, the start cell included */
+	size_t touched;    /* cells looked at: sorted as leak, level or rim */
+	size_t written;    /* pool cells written */
 };
 
 /* Sediment a droplet drops where it entered still water: `on_drain` when it
@@ -63,9 +68,23 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	       const struct flood_settle *settle, const struct flood_params *fp,
 	       struct flood_result *r);
 
+/* The lake cache. A pour into a lake it poured before starts from that
+ * lake's remembered cells and rim instead of walking the whole lake again,
+ * and when the level does not move (a full lake passing a droplet on to its
+ * leak) nothing is written: the cost follows the rim, not the area. The
+ * result is the one a fresh flood gets, bit for bit: leaks are chosen by
+ * surface then cell index and pool sums are kept in fixed point, so the
+ * order cells are visited in never shows. A record is used only while all
+ * its cells sit at the start cell's level; whoever changes height or pool
+ * outside flood_pour must tell it: */
+void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
+void flood_forget_all(struct flood *f);            /* anything may have */
+/* On by default; off makes every pour a fresh flood (tests compare both). */
+void flood_set_cache(struct flood *f, bool on);
+
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {
-	uint64_t calls, touched, lake_cells;
+	uint64_t calls, touched, lake_cells, written;
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);
 

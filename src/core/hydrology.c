@@ -29,6 +29,9 @@ struct hydro_state {
 	size_t ntrees, cap;
 	double (*clock)(void);
 	double flood_seconds;
+	/* The world's counters when step() last returned: if they moved, some
+	 * other process ran and the flood's lake records may be stale. */
+	uint64_t seen_particles, seen_steps;
 };
 
 /* The constants one droplet needs, read from params once per step() call. */
@@ -199,6 +202,7 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 			gone += (double)old - (double)pool[i];
 		}
 		w->tally[TALLY_WATER_EVAPORATED] += gone;
+		flood_forget_all(s->flood);
 	}
 	if (q->coupling == HYDROLOGY_TREES)
 		return trees_grow(s, w, p);
@@ -298,6 +302,7 @@ static enum descent descend(struct hydro_state *s, struct world *w, const struct
 		d->sediment += rate * cdiff;
 		float after = here - volume * rate * cdiff;
 		h[ind] = after;
+		flood_forget_cell(s->flood, (int)ind);
 		double change = (double)here - (double)after;
 		if (change > 0)
 			b->eroded += change;
@@ -312,7 +317,8 @@ static enum descent descend(struct hydro_state *s, struct world *w, const struct
 
 /* The droplet's load goes into the ground at its cell; what the float height
  * could not take stays on the books as off the map. */
-static void drop_load(struct world *w, const struct hdrop *d, struct books *b, bool deposit)
+static void drop_load(struct flood *flood, struct world *w, const struct hdrop *d,
+		      struct books *b, bool deposit)
 {
 	if (d->carried == 0)
 		return;
@@ -321,6 +327,7 @@ static void drop_load(struct world *w, const struct hdrop *d, struct books *b, b
 		return;
 	}
 	float *cell = world_at(w->layer[LAYER_HEIGHT], w, (int)d->x, (int)d->y);
+	flood_forget_cell(flood, (int)d->y * w->width + (int)d->x);
 	float before = *cell;
 	*cell = (float)((double)before + d->carried);
 	double gained = (double)*cell - (double)before;
@@ -407,7 +414,7 @@ static int run_droplet(struct hydro_state *s, struct world *w, const struct hpar
 		 * that ended in a lake, the float rounding of its pour) is booked as
 		 * evaporated, and its load settles. */
 		b.evaporated += d.volume;
-		drop_load(w, &d, &b, hp->deposit_on_death);
+		drop_load(s->flood, w, &d, &b, hp->deposit_on_death);
 	}
 	const double vf = hp->vf;
 	w->tally[TALLY_WATER_IN] += 1.0 / vf;
@@ -444,6 +451,8 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	s->width = w->width;
 	s->height = w->height;
 	size_t n = world_cells(w);
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
 	s->track = calloc(n, 1);
 	s->roots = calloc(n, 1);
 	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
@@ -465,6 +474,8 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 	struct hydro_state *s = state;
 	if (w != s->w || w->width != s->width || w->height != s->height)
 		return GULLY_EINVAL;
+	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
+		flood_forget_all(s->flood);
 	struct hparams hp;
 	hparams_from(&hp, p);
 	uint64_t batch = (uint64_t)p->hydrology.batch;
@@ -486,6 +497,8 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		}
 	}
 	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
 	if (rep) {
 		rep->particles = done;
 		rep->steps = steps;
@@ -501,8 +514,15 @@ void hydrology_counters(const void *state, struct hydrology_counters *c)
 	c->flood_calls = fc.calls;
 	c->flood_touched = fc.touched;
 	c->flood_lake_cells = fc.lake_cells;
+	c->flood_written = fc.written;
 	c->flood_seconds = s->flood_seconds;
 	c->trees = s->ntrees;
+}
+
+void hydrology_set_flood_cache(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	flood_set_cache(s->flood, on);
 }
 
 void hydrology_set_clock(void *state, double (*clock)(void))

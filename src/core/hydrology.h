@@ -6,6 +6,7 @@
 #ifndef GULLY_HYDROLOGY_H
 #define GULLY_HYDROLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,11 +30,15 @@ enum hydrology_coupling {
 struct hydrology_counters {
 	uint64_t flood_calls;      /* flood_pour calls */
 	uint64_t flood_touched;    /* cells they put on their heaps */
-	uint64_t flood_lake_cells; /* lake cells they wrote */
+	uint64_t flood_lake_cells; /* cells in their lakes */
+	uint64_t flood_written;    /* pool cells they wrote */
 	double flood_seconds;      /* time in flood_pour, when a clock is set */
 	size_t trees;              /* trees alive now */
 };
 void hydrology_counters(const void *state, struct hydrology_counters *c);
+/* The flood's lake cache (flood.h), on by default: tests turn it off to
+ * check that it changes nothing. */
+void hydrology_set_flood_cache(void *state, bool on);
 /* A clock (seconds) to time flood calls with; NULL turns timing off. Core
  * reads no clock of its own. */
 void hydrology_set_clock(void *state, double (*clock)(void));
