@@ -65,9 +65,9 @@ static int bench_run(int argc, char **argv)
 	hydrology_set_clock(st, now);
 	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d\n", p.world.seed,
 	       droplets, w->width, w->height, p.terrain.vertical_scale, p.hydrology.coupling);
-	printf("%9s %8s %8s %7s %7s %9s %9s %9s %8s %8s %7s %6s %8s\n", "droplets", "seconds",
-	       "steps/dr", "ns/step", "floods", "lake/fl", "touch/fl", "write/fl", "us/flood",
-	       "ns/touch", "flood%", "pools", "poolvol");
+	printf("%9s %8s %8s %7s %7s %7s %9s %9s %9s %8s %8s %7s %6s %8s\n", "droplets",
+	       "seconds", "steps/dr", "ns/step", "floods", "cached", "lake/fl", "touch/fl",
+	       "write/fl", "us/flood", "ns/cell", "flood%", "pools", "poolvol");
 	struct hydrology_counters before = {0}, after;
 	double total = 0, flood_total = 0, wall0 = wall();
 	for (long done = 0; done < droplets;) {
@@ -92,9 +92,10 @@ static int bench_run(int argc, char **argv)
 		struct world_stats ws;
 		world_stats(w, &ws);
 		double per = calls ? 1.0 / (double)calls : 0;
-		printf("%9ld %8.3f %8.1f %7.1f %7llu %9.1f %9.1f %9.1f %8.2f %8.1f %6.1f%% %6ld %8.2f\n",
+		printf("%9ld %8.3f %8.1f %7.1f %7llu %6.1f%% %9.1f %9.1f %9.1f %8.2f %8.1f %6.1f%% %6ld %8.2f\n",
 		       done, t, (double)steps / (double)n,
 		       steps ? (t - fs) * 1e9 / (double)steps : 0, (unsigned long long)calls,
+		       100.0 * (double)(after.flood_cached - before.flood_cached) * per,
 		       (double)lake * per, (double)touched * per, (double)written * per,
 		       fs * 1e6 * per, touched + written ? fs * 1e9 / (double)(touched + written) : 0,
 		       t > 0 ? 100 * fs / t : 0, ws.pool_cells, ws.pool_volume);

@@ -349,9 +349,11 @@ static double leak_floor(const struct flood *f, const struct pour *p)
 	return floor;
 }
 
+/* Exact for every float >= 2^-30 (then v * 2^53 is a whole number below
+ * 2^63 for v < POOL_MAX); smaller ones truncate, the same way every time. */
 static inline int64_t fixed(float v)
 {
-	return (int64_t)llrint((double)v * FIX_ONE);
+	return (int64_t)((double)v * FIX_ONE);
 }
 
 static float depth_at(double level, float ground)
@@ -382,6 +384,48 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 	*smin = lo;
 	*smax = hi;
 	return gained;
+}
+
+/* Grows the start lake's record by this call's new cells, in place: what
+ * a fresh record would hold, without copying the lake again. False when
+ * that fails (the caller then starts over). */
+static bool lake_extend(struct flood *f, uint32_t id, double smin, double smax, double edge_floor)
+{
+	struct lake *k = &f->lakes[id - 1];
+	for (size_t i = k->ncells; i < f->lake_len; i++) {
+		uint32_t old = f->lake_of[f->lake[i]];
+		if (old && old != id)
+			lake_kill(f, old);
+	}
+	size_t nrim = 0;
+	for (size_t i = 0; i < f->pushed_len; i++)
+		nrim += f->joined[f->pushed[i]] != f->stamp;
+	int32_t *cells = k->cells, *rim = k->rim;
+	if (f->lake_len > k->ncells) {
+		cells = realloc(k->cells, f->lake_len * sizeof *cells);
+		if (!cells)
+			return false;
+		k->cells = cells;
+	}
+	if (nrim > k->nrim) {
+		rim = realloc(k->rim, nrim * sizeof *rim);
+		if (!rim)
+			return false;
+		k->rim = rim;
+	}
+	for (size_t i = k->ncells; i < f->lake_len; i++) {
+		cells[i] = f->lake[i];
+		f->lake_of[f->lake[i]] = id;
+	}
+	k->ncells = f->lake_len;
+	k->nrim = 0;
+	for (size_t i = 0; i < f->pushed_len; i++)
+		if (f->joined[f->pushed[i]] != f->stamp)
+			rim[k->nrim++] = f->pushed[i];
+	k->smin = smin;
+	k->smax = smax;
+	k->edge_floor = edge_floor;
+	return true;
 }
 
 /* Records that hold any of this call's lake cells are dropped: the cells
@@ -467,6 +511,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	    fabs(f->lakes[id - 1].smax - level0) <= p.tol / 2)
 		cached = &f->lakes[id - 1];
 	bool ok;
+	const bool was_cached = cached != NULL;
 	if (cached) {
 		ok = start_cached(f, &p, cached);
 	} else {
@@ -565,10 +610,17 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			  start % f->width == f->width - 1 || start / f->width == f->height - 1;
 	if (p.level != level0) {
 		double smin, smax;
-		forget_lake_cells(f);
+		/* A cached start lake is grown in place (f->lake begins with its
+		 * cells); any other record these cells were in is dropped. */
+		if (!cached)
+			forget_lake_cells(f);
 		gained = write_pools(f, height, pool, p.level, &smin, &smax);
 		written = f->lake_len;
-		if (f->cache)
+		if (cached && !lake_extend(f, id, smin, smax, p.edge_floor)) {
+			forget_lake_cells(f);
+			cached = NULL;
+		}
+		if (f->cache && !cached)
 			lake_remember(f, smin, smax, p.edge_floor);
 	} else {
 		/* The level stands: nothing to write but a start cell that took
@@ -611,5 +663,6 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	f->count.touched += f->pushed_len;
 	f->count.lake_cells += f->lake_len;
 	f->count.written += written;
+	f->count.cached += was_cached;
 	return GULLY_OK;
 }

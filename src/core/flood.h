@@ -85,6 +85,7 @@ void flood_set_cache(struct flood *f, bool on);
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
+	uint64_t cached; /* calls that started from a remembered lake */
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);
 

@@ -515,6 +515,7 @@ void hydrology_counters(const void *state, struct hydrology_counters *c)
 	c->flood_touched = fc.touched;
 	c->flood_lake_cells = fc.lake_cells;
 	c->flood_written = fc.written;
+	c->flood_cached = fc.cached;
 	c->flood_seconds = s->flood_seconds;
 	c->trees = s->ntrees;
 }

@@ -32,6 +32,7 @@ struct hydrology_counters {
 	uint64_t flood_touched;    /* cells they put on their heaps */
 	uint64_t flood_lake_cells; /* cells in their lakes */
 	uint64_t flood_written;    /* pool cells they wrote */
+	uint64_t flood_cached;     /* calls that started from a remembered lake */
 	double flood_seconds;      /* time in flood_pour, when a clock is set */
 	size_t trees;              /* trees alive now */
 };
