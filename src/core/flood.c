@@ -556,7 +556,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 					 * entered, and the water that displaces is poured
 					 * with the rest. */
 					settle_fill_done = true;
-					settle_amount = settle->on_fill;
+					settle_amount = fmin(settle->on_fill,
+							     fmax(0.0, p.level - (double)h_start));
 					h_start_new = (float)((double)h_start + settle_amount);
 					double before = fmax(0.0, p.level - (double)h_start);
 					double after = fmax(0.0, p.level - (double)h_start_new);
@@ -595,7 +596,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 				p.level = lower;
 		}
 		if (settle && settle->on_drain > 0) {
-			settle_amount = settle->on_drain;
+			settle_amount = fmin(settle->on_drain, fmax(0.0, p.level - (double)h_start));
 			h_start_new = (float)((double)h_start + settle_amount);
 		}
 	}

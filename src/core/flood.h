@@ -52,7 +52,8 @@ struct flood_result {
 
 /* Sediment a droplet drops where it entered still water: `on_drain` when it
  * goes on through a leak, `on_fill` when it ends in the lake. Settling raises
- * the ground under the water; the water it displaces stays in the pour. */
+ * the ground under the water, at most up to the water's surface (`settled`
+ * says how much it took); the water it displaces stays in the pour. */
 struct flood_settle {
 	double on_drain, on_fill;
 };
