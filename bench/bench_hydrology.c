@@ -151,7 +151,7 @@ static int bench_flood(int argc, char **argv)
 	}
 	/* Sea above every cell: the edge is a wall up to 2. Enough water for a
 	 * level of 1.5 fills every cell. */
-	struct flood_params fp = {.drainage = 0.001, .sea_level = 2.0};
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 2.0, .carry = INFINITY};
 	double water = 1.5 * (double)n - sum_h;
 	double *rate = malloc((size_t)reps * sizeof *rate);
 	for (int k = 0; k < reps; k++) {

@@ -52,7 +52,7 @@ static double pool_sum(const struct map *m)
 }
 
 /* Walls: the sea is above everything, so the edge holds water like the seed. */
-static const struct flood_params walls = {.drainage = 0.0, .sea_level = 100.0};
+static const struct flood_params walls = {.drainage = 0.0, .sea_level = 100.0, .carry = INFINITY};
 
 static struct flood_result pour(struct map *m, int cell, double water,
 				const struct flood_params *fp)
@@ -190,13 +190,19 @@ static void test_drainage_lowers_toward_leak_not_below_ground(void **state)
 		for (int x = 2; x <= 4; x++)
 			m->pool[at(x, y)] = 0.2f;
 	m->pool[at(5, 3)] = 0.1f;
-	struct flood_params fp = {.drainage = 0.1, .sea_level = 100};
+	struct flood_params fp = {.drainage = 0.1, .sea_level = 100, .carry = INFINITY};
 	struct flood_result r = pour(m, at(3, 3), 0.0, &fp);
 	assert_int_equal(r.outcome, FLOOD_DRAIN);
 	assert_int_equal(r.drain, at(6, 3));
 	assert_double_equal(r.level, 0.66, 1e-6);
 	assert_double_equal(m->pool[at(3, 3)], 0.16, 1e-6);
 	assert_double_equal(r.gained, -10 * 0.04, 1e-6);
+	/* A leaving droplet that can carry only 0.09 more takes the lake down by
+	 * 0.09 / 10 cells = 0.009 instead of drainage's share. */
+	struct flood_params small = {.drainage = 0.1, .sea_level = 100, .carry = 0.09};
+	r = pour(m, at(3, 3), 0.0, &small);
+	assert_double_equal(r.level, 0.66 - 0.009, 1e-6);
+	assert_double_equal(r.gained, -0.09, 1e-6);
 	/* Drainage 1 would drop it to the leak, but the lake cannot sink below
 	 * its own ground beside the leak: the sill at 0.6. */
 	fp.drainage = 1.0;
@@ -214,7 +220,7 @@ static void test_edge_drains_into_sea(void **state)
 	/* A basin at the left edge, floor 0.2; the sea at 0.5. 2.7 fills it to
 	 * 0.5 (9 x 0.3); of 3.7, the other 1.0 runs into the sea. */
 	fill_rect(m, 0, 6, 2, 8, 0.2f);
-	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.5};
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.5, .carry = INFINITY};
 	struct flood_result r = pour(m, at(1, 7), 3.7, &fp);
 	assert_int_equal(r.outcome, FLOOD_SEA);
 	assert_int_equal(r.drain, -1);
@@ -261,7 +267,8 @@ static void test_random_pours_conserve_water(void **state)
 		struct map *m = map_new(0.0f);
 		for (int i = 0; i < N; i++)
 			m->h[i] = rng_float(&r);
-		struct flood_params fp = {.drainage = 0.01, .sea_level = trial ? 0.3 : 100};
+		struct flood_params fp = {.drainage = 0.01, .sea_level = trial ? 0.3 : 100,
+					  .carry = 0.05};
 		double poured = 0, to_sea = 0, left_over = 0;
 		for (int k = 0; k < 300; k++) {
 			double water = 0.05 * rng_double(&r);
@@ -303,7 +310,7 @@ static void test_cache_is_invisible(void **state)
 	for (int i = 0; i < N; i++)
 		a->h[i] = b->h[i] = 0.5f * rng_float(&r) + (float)(i % W) * 0.01f;
 	flood_set_cache(b->f, false);
-	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.2};
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.2, .carry = 0.1};
 	for (int k = 0; k < 2000; k++) {
 		int cell = (int)rng_below(&r, N);
 		double water = 0.2 * rng_double(&r);

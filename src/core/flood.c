@@ -592,6 +592,12 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			double floor = leak_floor(f, &p);
 			if (lower < floor)
 				lower = floor;
+			/* What the lake gives up leaves with the water going on: no
+			 * more than that can carry. */
+			double room = fp->carry - left;
+			double most = room > 0 ? p.level - room / (double)f->lake_len : p.level;
+			if (lower < most)
+				lower = most;
 			if (lower < p.level)
 				p.level = lower;
 		}

@@ -30,6 +30,8 @@ struct flood;
 struct flood_params {
 	double drainage;  /* at a leak the level drops this share of (level - leak) */
 	double sea_level; /* the sea's surface around the map */
+	double carry;     /* the most water that goes on from a leak: a draining
+			   * lake sinks no further than that takes */
 };
 
 enum flood_outcome {

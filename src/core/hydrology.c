@@ -68,6 +68,9 @@ static void hparams_from(struct hparams *hp, const struct params *p)
 	hp->pit_stop = q->pit_stop;
 	hp->fp.drainage = q->drainage;
 	hp->fp.sea_level = q->sea_level;
+	/* A droplet leaves a draining lake at most as full as it started, or
+	 * one droplet would carry off a lake's worth of erosive water. */
+	hp->fp.carry = 1.0 / q->volume_factor;
 }
 
 /* A droplet. Volume is double: it is the water the books must balance. */
