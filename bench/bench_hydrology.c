@@ -1,6 +1,6 @@
 /* Hydrology benchmarks (see bench/HYDROLOGY.md):
  *
- *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...]
+ *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
  *       time, descend steps, flood calls and their cost as lakes grow.
@@ -10,6 +10,7 @@
  *       repeat and the median.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +46,13 @@ static int bench_run(int argc, char **argv)
 	p.world.seed = argc > 0 ? atoi(argv[0]) : 42;
 	long droplets = argc > 1 ? atol(argv[1]) : 200000;
 	long window = argc > 2 ? atol(argv[2]) : 20000;
+	bool cache = true;
 	for (int i = 3; i < argc; i++) {
 		int bad;
+		if (strcmp(argv[i], "flood_cache=0") == 0) {
+			cache = false;
+			continue;
+		}
 		if (params_assign(&p, argv[i], &bad)) {
 			fprintf(stderr, "bench_hydrology: bad setting '%s'\n", argv[i]);
 			return 2;
@@ -63,8 +69,10 @@ static int bench_run(int argc, char **argv)
 		return 1;
 	}
 	hydrology_set_clock(st, now);
-	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d\n", p.world.seed,
-	       droplets, w->width, w->height, p.terrain.vertical_scale, p.hydrology.coupling);
+	hydrology_set_flood_cache(st, cache);
+	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d, lake cache %s\n",
+	       p.world.seed, droplets, w->width, w->height, p.terrain.vertical_scale,
+	       p.hydrology.coupling, cache ? "on" : "off");
 	printf("%9s %8s %8s %7s %7s %7s %9s %9s %9s %8s %8s %7s %6s %8s\n", "droplets",
 	       "seconds", "steps/dr", "ns/step", "floods", "cached", "lake/fl", "touch/fl",
 	       "write/fl", "us/flood", "ns/cell", "flood%", "pools", "poolvol");
