@@ -2,7 +2,20 @@
  * hydrology", seed 001). A droplet descends as in process 1 with parameters
  * eased by the stream map, floods a pool where it stops (flood.h), drains on
  * through the pool's lowest leak, and may do that `spill` times. After each
- * batch the stream map learns where droplets went and the trees grow. */
+ * batch the stream map learns where droplets went and the trees grow.
+ *
+ * Where it departs from the seed, each an option in params.def:
+ * - sea_level (default 0): the map is an island in a sea; a pool that reaches
+ *   the edge rises at most to the sea and the rest runs off (the seed walls
+ *   the edge in; a sea_level above the terrain does the same).
+ * - pit_stop (on): a droplet reaching a pit floods there at once; the seed's
+ *   rocks in the pit until it dries, ~2000 steps, and pools hardly form.
+ * - deposit_on_death (on) and settling: a droplet's load is never thrown
+ *   away; at a leak it keeps sediment_keep (0.1) and the rest settles where
+ *   it entered the pool, displacing water that stays in the pour.
+ * - water is conserved: a draining lake's water leaves with the droplet (at
+ *   most a full droplet's worth), the rest of the books are in the world's
+ *   water tallies (in pool volume units: droplet volume / volume_factor). */
 #ifndef GULLY_HYDROLOGY_H
 #define GULLY_HYDROLOGY_H
 
