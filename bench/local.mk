@@ -3,3 +3,10 @@ noinst_PROGRAMS += bench/bench_emitter
 bench_bench_emitter_SOURCES = bench/bench_emitter.c
 bench_bench_emitter_LDADD = src/core/libgullycore.a -lm
 EXTRA_DIST += bench/EMITTER.md
+
+# Hydrology benchmarks (bench/HYDROLOGY.md): built with everything so they
+# cannot rot, never run as tests.
+noinst_PROGRAMS += bench/bench_hydrology
+bench_bench_hydrology_SOURCES = bench/bench_hydrology.c
+bench_bench_hydrology_LDADD = src/core/libgullycore.a -lm
+EXTRA_DIST += bench/HYDROLOGY.md

@@ -9,6 +9,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/process.c src/core/process.h \
 	src/core/particles.c src/core/particles.h \
 	src/core/hardness.c src/core/hardness.h \
-	src/core/emitter.c src/core/emitter.h
+	src/core/emitter.c src/core/emitter.h \
+	src/core/flood.c src/core/flood.h \
+	src/core/hydrology.c src/core/hydrology.h
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
 src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3

@@ -256,3 +256,11 @@ const struct process_ops particles_process = {
 	.step = particles_step,
 	.destroy = particles_destroy,
 };
+
+/* For hydrology's droplet, which shares this normal: the interior fast path
+ * without exposing the inline helper. */
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3])
+{
+	normal_fast(h, width, height, x, y, scale, symmetric, n);
+}

@@ -41,4 +41,9 @@ void particles_normal(const float *h, int width, int height, int x, int y,
 /* Runs one droplet from a spawn point to its end; returns the steps taken. */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
+/* The same normal, with interior cells read without edge checks (for
+ * hydrology's droplet). */
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3]);
+
 #endif

@@ -4,10 +4,12 @@
 
 #include "core/particles.h"
 #include "core/emitter.h"
+#include "core/hydrology.h"
 
 /* Every process, in the order the explorer's tabs show them. */
 static const struct process_ops *const table[] = {
 	&particles_process,
+	&hydrology_process,
 	&emitter_process,
 };
 

@@ -131,10 +131,12 @@ void world_stats(const struct world *w, struct world_stats *st)
 			mn = v;
 		if (v > mx)
 			mx = v;
-		if (pool[i] > WORLD_POOL_EPS) {
-			pc++;
+		/* All the water counts toward the volume, so it matches the water
+		 * tallies; only cells deeper than the threshold count as pool. */
+		if (pool[i] > 0)
 			pv += pool[i];
-		}
+		if (pool[i] > WORLD_POOL_EPS)
+			pc++;
 		if (stream[i] >= WORLD_STREAM_MIN)
 			sc++;
 		if (wet[i] >= WORLD_WET_MIN)

@@ -1,0 +1,200 @@
+/* Hydrology benchmarks (see bench/HYDROLOGY.md):
+ *
+ *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
+ *       droplets on a fresh map at the seed's parameters (256x256,
+ *       terrain.vertical_scale=40), one table row per window of droplets:
+ *       time, descend steps, flood calls and their cost as lakes grow.
+ *   bench_hydrology flood [SIZE [REPEATS]]
+ *       fills a SIZE x SIZE random terrain (noise on a bowl) completely
+ *       from its centre with one pour; prints cells per second for each
+ *       repeat and the median.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "core/flood.h"
+#include "core/hydrology.h"
+#include "core/rng.h"
+#include "core/terrain.h"
+
+/* CPU time of this process: on a shared machine wall time mostly measures
+ * the neighbours (see HYDROLOGY.md). */
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_run(int argc, char **argv)
+{
+	struct params p;
+	params_defaults(&p);
+	p.terrain.vertical_scale = 40; /* the seed's terrain scale */
+	p.world.seed = argc > 0 ? atoi(argv[0]) : 42;
+	long droplets = argc > 1 ? atol(argv[1]) : 200000;
+	long window = argc > 2 ? atol(argv[2]) : 20000;
+	bool cache = true;
+	for (int i = 3; i < argc; i++) {
+		int bad;
+		if (strcmp(argv[i], "flood_cache=0") == 0) {
+			cache = false;
+			continue;
+		}
+		if (params_assign(&p, argv[i], &bad)) {
+			fprintf(stderr, "bench_hydrology: bad setting '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (droplets <= 0 || window <= 0) {
+		fprintf(stderr, "bench_hydrology: DROPLETS and WINDOW must be > 0\n");
+		return 2;
+	}
+	struct world *w;
+	void *st;
+	if (world_from_params(&w, &p) || hydrology_process.create(&st, w, &p)) {
+		fprintf(stderr, "bench_hydrology: cannot make the world\n");
+		return 1;
+	}
+	hydrology_set_clock(st, now);
+	hydrology_set_flood_cache(st, cache);
+	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d, lake cache %s\n",
+	       p.world.seed, droplets, w->width, w->height, p.terrain.vertical_scale,
+	       p.hydrology.coupling, cache ? "on" : "off");
+	printf("%9s %8s %8s %7s %7s %7s %9s %9s %9s %8s %8s %7s %6s %8s\n", "droplets",
+	       "seconds", "steps/dr", "ns/step", "floods", "cached", "lake/fl", "touch/fl",
+	       "write/fl", "us/flood", "ns/cell", "flood%", "pools", "poolvol");
+	struct hydrology_counters before = {0}, after;
+	double total = 0, flood_total = 0, wall0 = wall();
+	for (long done = 0; done < droplets;) {
+		long n = droplets - done < window ? droplets - done : window;
+		uint64_t steps0 = w->steps;
+		double t0 = now();
+		if (hydrology_process.step(st, w, &p, (uint64_t)n, NULL)) {
+			fprintf(stderr, "bench_hydrology: step failed\n");
+			return 1;
+		}
+		double t = now() - t0;
+		done += n;
+		total += t;
+		hydrology_counters(st, &after);
+		uint64_t calls = after.flood_calls - before.flood_calls;
+		uint64_t touched = after.flood_touched - before.flood_touched;
+		uint64_t lake = after.flood_lake_cells - before.flood_lake_cells;
+		uint64_t written = after.flood_written - before.flood_written;
+		double fs = after.flood_seconds - before.flood_seconds;
+		flood_total += fs;
+		uint64_t steps = w->steps - steps0;
+		struct world_stats ws;
+		world_stats(w, &ws);
+		double per = calls ? 1.0 / (double)calls : 0;
+		printf("%9ld %8.3f %8.1f %7.1f %7llu %6.1f%% %9.1f %9.1f %9.1f %8.2f %8.1f %6.1f%% %6ld %8.2f\n",
+		       done, t, (double)steps / (double)n,
+		       steps ? (t - fs) * 1e9 / (double)steps : 0, (unsigned long long)calls,
+		       100.0 * (double)(after.flood_cached - before.flood_cached) * per,
+		       (double)lake * per, (double)touched * per, (double)written * per,
+		       fs * 1e6 * per, touched + written ? fs * 1e9 / (double)(touched + written) : 0,
+		       t > 0 ? 100 * fs / t : 0, ws.pool_cells, ws.pool_volume);
+		before = after;
+	}
+	double in = w->tally[TALLY_WATER_IN], ev = w->tally[TALLY_WATER_EVAPORATED];
+	double off = w->tally[TALLY_WATER_OFF_MAP];
+	struct world_stats ws;
+	world_stats(w, &ws);
+	printf("# total %.3f s CPU (flood %.3f s), %.3f s wall; water in %.6g = pools %.6g + evaporated %.6g + "
+	       "off map %.6g (residual %.3g relative); trees %zu\n",
+	       total, flood_total, wall() - wall0, in, ws.pool_volume, ev, off,
+	       (in - ws.pool_volume - ev - off) / in, after.trees);
+	hydrology_process.destroy(st);
+	world_destroy(w);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int bench_flood(int argc, char **argv)
+{
+	int size = argc > 0 ? atoi(argv[0]) : 1024;
+	int reps = argc > 1 ? atoi(argv[1]) : 5;
+	if (size < 16 || size > 8192 || reps < 1 || reps > 100) {
+		fprintf(stderr, "bench_hydrology: flood SIZE in 16..8192, REPEATS in 1..100\n");
+		return 2;
+	}
+	size_t n = (size_t)size * (size_t)size;
+	float *h = malloc(n * sizeof *h), *pool = malloc(n * sizeof *pool);
+	struct flood *f;
+	if (!h || !pool || flood_create(&f, size, size)) {
+		fprintf(stderr, "bench_hydrology: out of memory\n");
+		return 1;
+	}
+	struct rng r;
+	rng_seed(&r, 12345, 1);
+	/* Random relief on a bowl: a slope of 1/size per cell toward the centre
+	 * beats noise of 0.5/size, so the only pit is the centre and one pour
+	 * fills everything, in an order the noise scrambles. */
+	double sum_h = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++) {
+			double dx = x - size / 2, dy = y - size / 2;
+			double v = (sqrt(dx * dx + dy * dy) + 0.5 * rng_double(&r)) / size;
+			h[(size_t)y * (size_t)size + (size_t)x] = (float)v;
+			sum_h += (float)v;
+		}
+	}
+	/* Sea above every cell: the edge is a wall up to 2. Enough water for a
+	 * level of 1.5 fills every cell. */
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 2.0, .carry = INFINITY};
+	double water = 1.5 * (double)n - sum_h;
+	double *rate = malloc((size_t)reps * sizeof *rate);
+	for (int k = 0; k < reps; k++) {
+		memset(pool, 0, n * sizeof *pool);
+		flood_forget_all(f);
+		struct flood_result res;
+		double t0 = now(), w0 = wall();
+		int err = flood_pour(f, h, pool, (size / 2) * size + size / 2, water, NULL, &fp,
+				     &res);
+		double t = now() - t0, tw = wall() - w0;
+		if (err || res.lake_cells != n) {
+			fprintf(stderr, "bench_hydrology: flood filled %zu of %zu cells\n",
+				res.lake_cells, n);
+			return 1;
+		}
+		rate[k] = (double)n / t;
+		printf("fill %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, level %.6f\n",
+		       size, size, t, tw, rate[k] / 1e6, res.level);
+	}
+	qsort(rate, (size_t)reps, sizeof *rate, cmp_double);
+	printf("median %.2f million cells/s (CPU time) over %d fills\n", rate[reps / 2] / 1e6, reps);
+	free(rate);
+	flood_destroy(f);
+	free(h);
+	free(pool);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "run") == 0)
+		return bench_run(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "flood") == 0)
+		return bench_flood(argc - 2, argv + 2);
+	fprintf(stderr, "usage: bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...]\n"
+			"       bench_hydrology flood [SIZE [REPEATS]]\n");
+	return 2;
+}

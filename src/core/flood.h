@@ -1,0 +1,95 @@
+/* Exact pool filling: a priority flood from one cell.
+ *
+ * Water poured at a cell raises a lake. The lake grows from its cell by a
+ * min-heap of boundary cells keyed on their surface (height + pool): the
+ * lowest boundary cell is either a leak (lower than the water level: the
+ * water drains there) or the next step of the level (raising the lake to it
+ * costs area x rise). Cost is O(k log k) in the k cells it touches; a visit
+ * stamp replaces clearing arrays between calls, so nothing is O(map).
+ * Cells at the lake's level join first (a plain stack); the lake drains at
+ * its lowest leak (lowest surface, then lowest cell index) and sinks by
+ * `drainage` toward it, never below the lake's ground next to the leak.
+ *
+ * The map is an island: its outside is a sea whose surface is sea_level.
+ * A lake that reaches an edge cell can rise to sea_level at most; water above
+ * that drains into the sea and leaves the map.
+ *
+ * Volumes are in height units x cells (the units of sum(pool)). The pool
+ * layer is float32; `gained` is the exact sum of what its cells really
+ * changed by, so a caller that charges the water poured by `gained` keeps
+ * the books exact whatever the float rounding did. */
+#ifndef GULLY_FLOOD_H
+#define GULLY_FLOOD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct flood;
+
+struct flood_params {
+	double drainage;  /* at a leak the level drops this share of (level - leak) */
+	double sea_level; /* the sea's surface around the map */
+	double carry;     /* the most water that goes on from a leak: a draining
+			   * lake sinks no further than that takes */
+};
+
+enum flood_outcome {
+	FLOOD_FILLED, /* all the water is in the lake */
+	FLOOD_DRAIN,  /* a leak was found: the rest of the water goes on from it */
+	FLOOD_SEA,    /* the lake reached the sea: the rest leaves the map */
+};
+
+struct flood_result {
+	enum flood_outcome outcome;
+	int drain;         /* the leak's cell for FLOOD_DRAIN, else -1 */
+	double level;      /* the lake's water level at the end */
+	double gained;     /* exact change of sum(pool) over the map; < 0 when a
+			    * draining lake lost more than it was given */
+	double settled;    /* soil really added to height at the start cell */
+	size_t lake_cells; /* cells in the lake (the flood set) */
+	size_t touched;    /* cells looked at: sorted as leak, level or rim */
+	size_t written;    /* pool cells written */
+};
+
+/* Sediment a droplet drops where it entered still water: `on_drain` when it
+ * goes on through a leak, `on_fill` when it ends in the lake. Settling raises
+ * the ground under the water, at most up to the water's surface (`settled`
+ * says how much it took); the water it displaces stays in the pour. */
+struct flood_settle {
+	double on_drain, on_fill;
+};
+
+/* Scratch space for a width x height map (heap, lake list, visit stamps). */
+int flood_create(struct flood **out, int width, int height);
+void flood_destroy(struct flood *f);
+
+/* Pours `water` (>= 0) at cell `start` (y*width + x). Reads and writes the
+ * pool layer of the lake and, to settle sediment, the height of `start`.
+ * `settle` may be NULL. Returns GULLY_OK or GULLY_ENOMEM (nothing written). */
+int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
+	       const struct flood_settle *settle, const struct flood_params *fp,
+	       struct flood_result *r);
+
+/* The lake cache. A pour into a lake it poured before starts from that
+ * lake's remembered cells and rim instead of walking the whole lake again,
+ * and when the level does not move (a full lake passing a droplet on to its
+ * leak) nothing is written: the cost follows the rim, not the area. The
+ * result is the one a fresh flood gets, bit for bit: leaks are chosen by
+ * surface then cell index and pool sums are kept in fixed point, so the
+ * order cells are visited in never shows. A record is used only while all
+ * its cells sit at the start cell's level; whoever changes height or pool
+ * outside flood_pour must tell it: */
+void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
+void flood_forget_all(struct flood *f);            /* anything may have */
+/* On by default; off makes every pour a fresh flood (tests compare both). */
+void flood_set_cache(struct flood *f, bool on);
+
+/* What the flood has done since it was made: for benchmarks. */
+struct flood_counters {
+	uint64_t calls, touched, lake_cells, written;
+	uint64_t cached; /* calls that started from a remembered lake */
+};
+void flood_counters(const struct flood *f, struct flood_counters *c);
+
+#endif

@@ -1,0 +1,655 @@
+#include "core/hydrology.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/flood.h"
+#include "core/particles.h"
+
+/* Root steps a tree gives its cell; a cell holding this many has a tree. */
+#define ROOT_CENTRE 5
+#define ROOT_SIDE 3
+#define ROOT_DIAG 2
+
+struct tree {
+	int32_t cell;
+	float size; /* 0..1, grows toward 1; for drawing */
+};
+
+struct hydro_state {
+	struct world *w;   /* the world the state was made for (vegetation) */
+	int width, height;
+	struct flood *flood;
+	uint8_t *track;    /* cells visited in the current batch */
+	uint8_t *roots;    /* root density in HYDROLOGY_ROOT_UNIT steps */
+	struct tree *trees;
+	size_t ntrees, cap;
+	double (*clock)(void);
+	double flood_seconds;
+	/* The world's counters when step() last returned: if they moved, some
+	 * other process ran and the flood's lake records may be stale. */
+	uint64_t seen_particles, seen_steps;
+};
+
+/* The constants one droplet needs, read from params once per step() call. */
+struct hparams {
+	float dt, density, friction, deposition, evap, scale;
+	float stop_stream, stop_accel;
+	double min_volume, vf, keep;
+	uint32_t max_steps;
+	int spill;
+	int coupling;
+	bool deposit_on_death, symmetric, pit_stop;
+	struct flood_params fp;
+};
+
+static void hparams_from(struct hparams *hp, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	hp->dt = (float)q->dt;
+	hp->density = (float)q->density;
+	hp->friction = (float)q->friction;
+	hp->deposition = (float)q->deposition_rate;
+	hp->evap = (float)q->evap_rate;
+	hp->scale = (float)p->terrain.vertical_scale;
+	hp->stop_stream = (float)q->stop_stream;
+	hp->stop_accel = (float)q->stop_accel;
+	hp->min_volume = q->min_volume;
+	hp->vf = q->volume_factor;
+	hp->keep = q->sediment_keep;
+	hp->max_steps = (uint32_t)q->max_steps;
+	hp->spill = q->spill;
+	hp->coupling = q->coupling;
+	hp->deposit_on_death = q->deposit_on_death;
+	hp->symmetric = q->symmetric_normal;
+	hp->pit_stop = q->pit_stop;
+	hp->fp.drainage = q->drainage;
+	hp->fp.sea_level = q->sea_level;
+	/* A droplet leaves a draining lake at most as full as it started, or
+	 * one droplet would carry off a lake's worth of erosive water. */
+	hp->fp.carry = 1.0 / q->volume_factor;
+}
+
+/* A droplet. Volume is double: it is the water the books must balance. */
+struct hdrop {
+	float x, y, vx, vy;
+	double volume;
+	float sediment; /* the seed's sediment concentration */
+	double carried; /* soil really taken from the ground, net */
+	uint32_t age;
+};
+
+/* ---- trees ------------------------------------------------------------ */
+
+static void root(struct hydro_state *s, int32_t cell, int sign)
+{
+	float *veg = s->w->layer[LAYER_VEGETATION];
+	int x = cell % s->width, y = cell / s->width;
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if (nx < 0 || ny < 0 || nx >= s->width || ny >= s->height)
+				continue;
+			int units = dx == 0 && dy == 0 ? ROOT_CENTRE
+				    : dx == 0 || dy == 0 ? ROOT_SIDE : ROOT_DIAG;
+			size_t c = (size_t)ny * (size_t)s->width + (size_t)nx;
+			s->roots[c] = (uint8_t)(s->roots[c] + sign * units);
+			veg[c] = (float)s->roots[c] * HYDROLOGY_ROOT_UNIT;
+		}
+	}
+}
+
+static bool tree_add(struct hydro_state *s, int32_t cell, float size)
+{
+	if (s->ntrees == s->cap) {
+		size_t n = s->cap ? 2 * s->cap : 64;
+		struct tree *t = realloc(s->trees, n * sizeof *t);
+		if (!t)
+			return false;
+		s->trees = t;
+		s->cap = n;
+	}
+	s->trees[s->ntrees].cell = cell;
+	s->trees[s->ntrees].size = size;
+	s->ntrees++;
+	root(s, cell, +1);
+	return true;
+}
+
+/* Dry, gentle, off the streams, and no tree there yet (which also bounds the
+ * root density: at most one tree per cell, so at most 25 steps anywhere). */
+static bool tree_fits(const struct hydro_state *s, const struct world *w,
+		      const struct params_hydrology *q, float scale, int32_t c)
+{
+	if (w->layer[LAYER_POOL][c] > 0 || w->layer[LAYER_STREAM][c] >= q->tree_max_stream ||
+	    s->roots[c] >= ROOT_CENTRE)
+		return false;
+	float n[3];
+	particles_normal(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+			 c / w->width, scale, q->symmetric_normal, n);
+	return n[1] > q->tree_min_normal;
+}
+
+static int trees_grow(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	float scale = (float)p->terrain.vertical_scale;
+	uint32_t ncells = (uint32_t)world_cells(w);
+	for (int a = 0; a < q->tree_spawn; a++) {
+		int32_t c = (int32_t)rng_below(&w->rng, ncells);
+		if (tree_fits(s, w, q, scale, c) && !tree_add(s, c, 0.5f))
+			return GULLY_ENOMEM;
+	}
+	size_t n0 = s->ntrees;
+	int r = q->tree_seed_radius;
+	for (size_t i = 0; i < n0; i++) {
+		struct tree *t = &s->trees[i];
+		t->size += (float)q->tree_growth * (1.0f - t->size);
+		int32_t cell = t->cell;
+		if (rng_double(&w->rng) < q->tree_seed_chance) {
+			int nx = cell % s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
+			int ny = cell / s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
+			if (nx >= 0 && ny >= 0 && nx < s->width && ny < s->height) {
+				int32_t c = ny * s->width + nx;
+				/* Crowded ground takes fewer seedlings. */
+				if (tree_fits(s, w, q, scale, c) &&
+				    rng_double(&w->rng) >= (double)s->roots[c] * HYDROLOGY_ROOT_UNIT) {
+					if (!tree_add(s, c, 0.5f))
+						return GULLY_ENOMEM;
+					t = &s->trees[i]; /* tree_add may move the array */
+				}
+			}
+		}
+		if (w->layer[LAYER_POOL][cell] > 0 ||
+		    w->layer[LAYER_STREAM][cell] > q->tree_max_stream ||
+		    rng_double(&w->rng) < q->tree_death_chance) {
+			root(s, cell, -1);
+			t->size = -1; /* dead: removed below */
+		}
+	}
+	size_t j = 0;
+	for (size_t i = 0; i < s->ntrees; i++)
+		if (s->trees[i].size >= 0)
+			s->trees[j++] = s->trees[i];
+	s->ntrees = j;
+	return GULLY_OK;
+}
+
+/* ---- batches ------------------------------------------------------------ */
+
+/* After every `batch` droplets, counted by the world: the stream map learns
+ * the batch's tracks, pools evaporate, trees live and die. */
+static int batch_end(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	size_t n = world_cells(w);
+	float *stream = w->layer[LAYER_STREAM];
+	const float lrate = (float)q->lrate;
+	for (size_t i = 0; i < n; i++) {
+		float v = stream[i] + lrate * ((float)s->track[i] - stream[i]);
+		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	}
+	memset(s->track, 0, n);
+	if (q->pool_evaporation > 0) {
+		float *pool = w->layer[LAYER_POOL];
+		double gone = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (pool[i] <= 0)
+				continue;
+			float old = pool[i];
+			double d = (double)old - q->pool_evaporation;
+			pool[i] = d > 0 ? (float)d : 0.0f;
+			gone += (double)old - (double)pool[i];
+		}
+		w->tally[TALLY_WATER_EVAPORATED] += gone;
+		flood_forget_all(s->flood);
+	}
+	if (q->coupling == HYDROLOGY_TREES)
+		return trees_grow(s, w, p);
+	return GULLY_OK;
+}
+
+/* ---- the droplet ------------------------------------------------------- */
+
+/* Where one droplet's water and soil went, in droplet volume units for water. */
+struct books {
+	double evaporated, off_map;
+	double eroded, deposited, sediment_off_map;
+};
+
+enum descent { DESCENT_DIED, DESCENT_LEFT, DESCENT_FLOOD };
+
+/* An interior cell whose surface no neighbour undercuts: water that reaches
+ * it cannot run on, so it pools (the seed lets it rock there until it dries). */
+static bool is_pit(const float *h, const float *pool, int width, int height, size_t c)
+{
+	int x = (int)(c % (size_t)width), y = (int)(c / (size_t)width);
+	if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1)
+		return false;
+	float here = h[c] + pool[c];
+	const ptrdiff_t w = width;
+	const ptrdiff_t off[8] = {1, -1, w, -w, w + 1, w - 1, 1 - w, -1 - w};
+	for (int k = 0; k < 8; k++) {
+		size_t n = (size_t)((ptrdiff_t)c + off[k]);
+		if (h[n] + pool[n] < here)
+			return false;
+	}
+	return true;
+}
+
+static enum descent descend(struct hydro_state *s, struct world *w, const struct hparams *hp,
+			    struct hdrop *d, struct books *b, uint64_t *steps)
+{
+	float *h = w->layer[LAYER_HEIGHT];
+	const float *stream = w->layer[LAYER_STREAM];
+	const float *pool = w->layer[LAYER_POOL];
+	const float *veg = w->layer[LAYER_VEGETATION];
+	const int width = w->width, height = w->height;
+	const float fw = (float)width, fh = (float)height, dt = hp->dt;
+	double volume_start = d->volume;
+	enum descent out = DESCENT_DIED;
+
+	while (d->volume > hp->min_volume && d->age < hp->max_steps) {
+		int ix = (int)d->x, iy = (int)d->y;
+		size_t ind = (size_t)iy * (size_t)width + (size_t)ix;
+		s->track[ind] = 1;
+		float n[3];
+		particles_normal_fast(h, width, height, ix, iy, hp->scale, hp->symmetric, n);
+		float fr = hp->friction, ev = hp->evap, dep = hp->deposition;
+		if (hp->coupling >= HYDROLOGY_STREAMS) {
+			fr *= 1.0f - 0.5f * stream[ind];
+			ev *= 1.0f - 0.2f * stream[ind];
+		}
+		if (hp->coupling == HYDROLOGY_TREES)
+			dep *= fmaxf(0.0f, 1.0f - veg[ind]);
+		float volume = (float)d->volume;
+		float inv_mass = 1.0f / (volume * hp->density);
+		float ax = n[0] * inv_mass, ay = n[2] * inv_mass;
+		d->vx += dt * ax;
+		d->vy += dt * ay;
+		d->x += dt * d->vx;
+		d->y += dt * d->vy;
+		d->vx *= 1.0f - dt * fr;
+		d->vy *= 1.0f - dt * fr;
+		d->age++;
+		(*steps)++;
+		if (!(d->x >= 0.0f && d->x < fw && d->y >= 0.0f && d->y < fh)) {
+			out = DESCENT_LEFT;
+			break;
+		}
+		size_t nind = (size_t)(int)d->y * (size_t)width + (size_t)(int)d->x;
+		/* The early stops: barely moving on a stream, or into a pool. */
+		if (stream[nind] > hp->stop_stream &&
+		    sqrtf(ax * ax + ay * ay) < hp->stop_accel) {
+			out = DESCENT_FLOOD;
+			break;
+		}
+		if (pool[nind] > 0) {
+			out = DESCENT_FLOOD;
+			break;
+		}
+		if (hp->pit_stop && nind != ind && is_pit(h, pool, width, height, nind)) {
+			out = DESCENT_FLOOD;
+			break;
+		}
+		float here = h[ind], there = h[nind];
+		float speed = sqrtf(d->vx * d->vx + d->vy * d->vy);
+		float c_eq = volume * speed * (here - there);
+		if (c_eq < 0.0f)
+			c_eq = 0.0f;
+		float rate = dt * dep;
+		float cdiff = c_eq - d->sediment;
+		d->sediment += rate * cdiff;
+		float after = here - volume * rate * cdiff;
+		h[ind] = after;
+		flood_forget_cell(s->flood, (int)ind);
+		double change = (double)here - (double)after;
+		if (change > 0)
+			b->eroded += change;
+		else
+			b->deposited -= change;
+		d->carried += change;
+		d->volume *= 1.0 - (double)(dt * ev);
+	}
+	b->evaporated += volume_start - d->volume;
+	return out;
+}
+
+/* The droplet's load goes into the ground at its cell; what the float height
+ * could not take stays on the books as off the map. */
+static void drop_load(struct flood *flood, struct world *w, const struct hdrop *d,
+		      struct books *b, bool deposit)
+{
+	if (d->carried == 0)
+		return;
+	if (!deposit) {
+		b->sediment_off_map += d->carried;
+		return;
+	}
+	float *cell = world_at(w->layer[LAYER_HEIGHT], w, (int)d->x, (int)d->y);
+	flood_forget_cell(flood, (int)d->y * w->width + (int)d->x);
+	float before = *cell;
+	*cell = (float)((double)before + d->carried);
+	double gained = (double)*cell - (double)before;
+	if (gained > 0)
+		b->deposited += gained;
+	else
+		b->eroded -= gained;
+	b->sediment_off_map += d->carried - gained;
+}
+
+static int flood_here(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		      struct hdrop *d, struct books *b, enum flood_outcome *outcome)
+{
+	int cell = (int)d->y * w->width + (int)d->x;
+	struct flood_settle settle = {0, 0};
+	if (d->carried > 0) {
+		settle.on_drain = (1.0 - hp->keep) * d->carried;
+		if (hp->deposit_on_death)
+			settle.on_fill = d->carried;
+	}
+	struct flood_result r;
+	double t0 = s->clock ? s->clock() : 0;
+	int err = flood_pour(s->flood, w->layer[LAYER_HEIGHT], w->layer[LAYER_POOL], cell,
+			     d->volume / hp->vf, &settle, &hp->fp, &r);
+	if (s->clock)
+		s->flood_seconds += s->clock() - t0;
+	if (err)
+		return err;
+	d->carried -= r.settled;
+	b->deposited += r.settled;
+	/* The droplet pays exactly what the float pools took (or gets what a
+	 * draining lake gave up). */
+	d->volume -= r.gained * hp->vf;
+	*outcome = r.outcome;
+	if (r.outcome == FLOOD_DRAIN) {
+		d->sediment *= (float)hp->keep;
+		d->x = (float)(r.drain % w->width) + 0.5f;
+		d->y = (float)(r.drain / w->width) + 0.5f;
+	}
+	return GULLY_OK;
+}
+
+static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		       uint64_t *steps)
+{
+	struct hdrop d = {0};
+	d.x = rng_float(&w->rng) * (float)w->width;
+	d.y = rng_float(&w->rng) * (float)w->height;
+	if (d.x >= (float)w->width)
+		d.x = nextafterf((float)w->width, 0.0f);
+	if (d.y >= (float)w->height)
+		d.y = nextafterf((float)w->height, 0.0f);
+	d.volume = 1.0;
+	struct books b = {0};
+	bool gone = false; /* left the map with its water and load */
+
+	for (int round = 0; round < hp->spill && d.volume > hp->min_volume; round++) {
+		size_t cell = (size_t)(int)d.y * (size_t)w->width + (size_t)(int)d.x;
+		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
+		 * at once; on dry ground it descends first. */
+		if (!(w->layer[LAYER_POOL][cell] > 0)) {
+			enum descent e = descend(s, w, hp, &d, &b, steps);
+			if (e == DESCENT_LEFT) {
+				gone = true;
+				break;
+			}
+			if (e == DESCENT_DIED)
+				break;
+		}
+		enum flood_outcome o;
+		int err = flood_here(s, w, hp, &d, &b, &o);
+		if (err)
+			return err;
+		if (o == FLOOD_SEA) {
+			gone = true;
+			break;
+		}
+	}
+	if (gone) {
+		b.off_map += d.volume;
+		b.sediment_off_map += d.carried;
+	} else {
+		/* Dried up, or out of spill rounds: what water is left (for a droplet
+		 * that ended in a lake, the float rounding of its pour) is booked as
+		 * evaporated, and its load settles. */
+		b.evaporated += d.volume;
+		drop_load(s->flood, w, &d, &b, hp->deposit_on_death);
+	}
+	const double vf = hp->vf;
+	w->tally[TALLY_WATER_IN] += 1.0 / vf;
+	w->tally[TALLY_WATER_EVAPORATED] += b.evaporated / vf;
+	w->tally[TALLY_WATER_OFF_MAP] += b.off_map / vf;
+	w->tally[TALLY_ERODED] += b.eroded;
+	w->tally[TALLY_DEPOSITED] += b.deposited;
+	w->tally[TALLY_SEDIMENT_OFF_MAP] += b.sediment_off_map;
+	return GULLY_OK;
+}
+
+/* ---- the process ---------------------------------------------------------- */
+
+static void hydro_destroy(void *state)
+{
+	struct hydro_state *s = state;
+	if (!s)
+		return;
+	flood_destroy(s->flood);
+	free(s->track);
+	free(s->roots);
+	free(s->trees);
+	free(s);
+}
+
+static int hydro_create(void **state, struct world *w, const struct params *p)
+{
+	(void)p;
+	*state = NULL;
+	struct hydro_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return GULLY_ENOMEM;
+	s->w = w;
+	s->width = w->width;
+	s->height = w->height;
+	size_t n = world_cells(w);
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	s->track = calloc(n, 1);
+	s->roots = calloc(n, 1);
+	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
+				       : GULLY_ENOMEM;
+	if (err) {
+		hydro_destroy(s);
+		return err;
+	}
+	/* Vegetation is the living trees' roots, and there are none yet
+	 * (load_state brings a snapshot's back). */
+	memset(w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
+	*state = s;
+	return GULLY_OK;
+}
+
+static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
+		      struct process_report *rep)
+{
+	struct hydro_state *s = state;
+	if (w != s->w || w->width != s->width || w->height != s->height)
+		return GULLY_EINVAL;
+	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
+		flood_forget_all(s->flood);
+	struct hparams hp;
+	hparams_from(&hp, p);
+	uint64_t batch = (uint64_t)p->hydrology.batch;
+	uint64_t steps = 0, done = 0;
+	int err = GULLY_OK;
+	for (; done < budget; done++) {
+		err = run_droplet(s, w, &hp, &steps);
+		if (err)
+			break;
+		w->particles++;
+		/* The batch boundary comes from the world's count, so how a caller
+		 * splits its budget cannot move it. */
+		if (w->particles % batch == 0) {
+			err = batch_end(s, w, p);
+			if (err) {
+				done++;
+				break;
+			}
+		}
+	}
+	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	if (rep) {
+		rep->particles = done;
+		rep->steps = steps;
+	}
+	return err;
+}
+
+void hydrology_counters(const void *state, struct hydrology_counters *c)
+{
+	const struct hydro_state *s = state;
+	struct flood_counters fc;
+	flood_counters(s->flood, &fc);
+	c->flood_calls = fc.calls;
+	c->flood_touched = fc.touched;
+	c->flood_lake_cells = fc.lake_cells;
+	c->flood_written = fc.written;
+	c->flood_cached = fc.cached;
+	c->flood_seconds = s->flood_seconds;
+	c->trees = s->ntrees;
+}
+
+void hydrology_set_flood_cache(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	flood_set_cache(s->flood, on);
+}
+
+void hydrology_set_clock(void *state, double (*clock)(void))
+{
+	struct hydro_state *s = state;
+	s->clock = clock;
+}
+
+/* ---- state in snapshots ------------------------------------------------
+ * Little-endian: "GHYD", u32 version 1, u32 width, u32 height, u32 trees,
+ * then per tree i32 cell and f32 size, then the batch's track map as bits. */
+
+#define STATE_MAGIC 0x44594847u /* "GHYD" read as a little-endian u32 */
+#define STATE_VERSION 1u
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static int hydro_save(const void *state, unsigned char **data, size_t *len)
+{
+	const struct hydro_state *s = state;
+	size_t n = (size_t)s->width * (size_t)s->height;
+	if (s->ntrees > UINT32_MAX)
+		return GULLY_ERANGE;
+	size_t size = 20 + 8 * s->ntrees + (n + 7) / 8;
+	unsigned char *p = calloc(1, size);
+	if (!p)
+		return GULLY_ENOMEM;
+	put_u32(p, STATE_MAGIC);
+	put_u32(p + 4, STATE_VERSION);
+	put_u32(p + 8, (uint32_t)s->width);
+	put_u32(p + 12, (uint32_t)s->height);
+	put_u32(p + 16, (uint32_t)s->ntrees);
+	unsigned char *q = p + 20;
+	for (size_t i = 0; i < s->ntrees; i++, q += 8) {
+		uint32_t bits;
+		memcpy(&bits, &s->trees[i].size, 4);
+		put_u32(q, (uint32_t)s->trees[i].cell);
+		put_u32(q + 4, bits);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s->track[i])
+			q[i / 8] |= (unsigned char)(1u << (i % 8));
+	*data = p;
+	*len = size;
+	return GULLY_OK;
+}
+
+static int hydro_load(void *state, const unsigned char *data, size_t len)
+{
+	struct hydro_state *s = state;
+	size_t n = (size_t)s->width * (size_t)s->height;
+	if (len < 20 || get_u32(data) != STATE_MAGIC || get_u32(data + 4) != STATE_VERSION ||
+	    get_u32(data + 8) != (uint32_t)s->width || get_u32(data + 12) != (uint32_t)s->height)
+		return GULLY_EFORMAT;
+	size_t ntrees = get_u32(data + 16);
+	if (ntrees > n || len != 20 + 8 * ntrees + (n + 7) / 8)
+		return GULLY_EFORMAT;
+	/* Check everything before changing anything. */
+	const unsigned char *q = data + 20;
+	for (size_t i = 0; i < ntrees; i++) {
+		uint32_t cell = get_u32(q + 8 * i), bits = get_u32(q + 8 * i + 4);
+		float size;
+		memcpy(&size, &bits, 4);
+		if (cell >= n || !(size >= 0.0f && size <= 1.0f))
+			return GULLY_EFORMAT;
+	}
+	uint8_t *roots = calloc(n, 1);
+	struct tree *trees = ntrees ? malloc(ntrees * sizeof *trees) : NULL;
+	if (!roots || (ntrees && !trees)) {
+		free(roots);
+		free(trees);
+		return GULLY_ENOMEM;
+	}
+	for (size_t i = 0; i < ntrees; i++) {
+		trees[i].cell = (int32_t)get_u32(q + 8 * i);
+		uint32_t bits = get_u32(q + 8 * i + 4);
+		memcpy(&trees[i].size, &bits, 4);
+		/* Two trees on one cell never happen in a run. */
+		if (roots[trees[i].cell]) {
+			free(roots);
+			free(trees);
+			return GULLY_EFORMAT;
+		}
+		roots[trees[i].cell] = 1;
+	}
+	free(s->trees);
+	s->trees = trees;
+	s->ntrees = s->cap = ntrees;
+	memset(s->roots, 0, n);
+	memset(s->w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
+	free(roots);
+	for (size_t i = 0; i < ntrees; i++)
+		root(s, trees[i].cell, +1);
+	const unsigned char *bits = q + 8 * ntrees;
+	for (size_t i = 0; i < n; i++)
+		s->track[i] = (bits[i / 8] >> (i % 8)) & 1u;
+	return GULLY_OK;
+}
+
+const struct process_ops hydrology_process = {
+	.name = "hydrology",
+	.title = "Streams, pools and vegetation",
+	.section = "hydrology",
+	.unit = "droplets",
+	.describe =
+		"descend: as particles, with  f (1 - 0.5 s),  e (1 - 0.2 s),  k max(0, 1 - roots)\n"
+		"  stops in a pool, or on a stream s > 0.5 with |a| < 0.01\n"
+		"flood: raise the lake from its lowest rim up; a rim below the level leaks:\n"
+		"  level -= drainage (level - leak); go on from the leak, keep 10% of sediment\n"
+		"stream += lrate (visited - stream) after each batch",
+	.create = hydro_create,
+	.step = hydro_step,
+	.destroy = hydro_destroy,
+	.save_state = hydro_save,
+	.load_state = hydro_load,
+};

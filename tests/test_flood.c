@@ -1,0 +1,372 @@
+/* The priority flood on hand-built terrains, with the answers worked out by
+ * hand in the comments. Maps are 16x16 (unless said), walls at height 1. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/flood.h"
+#include "core/rng.h"
+
+enum { W = 16, H = 16, N = W * H };
+
+struct map {
+	float h[N], pool[N];
+	struct flood *f;
+};
+
+static struct map *map_new(float wall)
+{
+	struct map *m = calloc(1, sizeof *m);
+	assert_non_null(m);
+	for (int i = 0; i < N; i++)
+		m->h[i] = wall;
+	assert_int_equal(flood_create(&m->f, W, H), 0);
+	return m;
+}
+
+static void map_free(struct map *m)
+{
+	flood_destroy(m->f);
+	free(m);
+}
+
+static int at(int x, int y)
+{
+	return y * W + x;
+}
+
+static void fill_rect(struct map *m, int x0, int y0, int x1, int y1, float v)
+{
+	for (int y = y0; y <= y1; y++)
+		for (int x = x0; x <= x1; x++)
+			m->h[at(x, y)] = v;
+}
+
+static double pool_sum(const struct map *m)
+{
+	double s = 0;
+	for (int i = 0; i < N; i++)
+		s += m->pool[i];
+	return s;
+}
+
+/* Walls: the sea is above everything, so the edge holds water like the seed. */
+static const struct flood_params walls = {.drainage = 0.0, .sea_level = 100.0, .carry = INFINITY};
+
+static struct flood_result pour(struct map *m, int cell, double water,
+				const struct flood_params *fp)
+{
+	struct flood_result r;
+	assert_int_equal(flood_pour(m->f, m->h, m->pool, cell, water, NULL, fp, &r), 0);
+	return r;
+}
+
+static void test_bowl_reaches_computed_level(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	/* A 3x3 bowl: centre at 0, its ring of 8 at 0.2. Water 0.1 stays in the
+	 * centre (level 0.1); 2.9 in all fills to L with L + 8 (L - 0.2) = 2.9 + 0.1
+	 * so L = (3.0 + 1.6) / 9 = 0.5111.. */
+	fill_rect(m, 5, 5, 7, 7, 0.2f);
+	m->h[at(6, 6)] = 0.0f;
+	struct flood_result r = pour(m, at(6, 6), 0.1, &walls);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	assert_double_equal(r.level, 0.1, 1e-7);
+	assert_double_equal(m->pool[at(6, 6)], 0.1, 1e-7);
+	assert_double_equal(m->pool[at(5, 5)], 0.0, 0);
+	r = pour(m, at(6, 6), 2.9, &walls);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	double level = (3.0 + 8 * 0.2) / 9;
+	assert_double_equal(r.level, level, 1e-7);
+	for (int y = 5; y <= 7; y++)
+		for (int x = 5; x <= 7; x++)
+			assert_double_equal(m->h[at(x, y)] + m->pool[at(x, y)], level, 1e-6);
+	assert_double_equal(m->pool[at(4, 6)], 0.0, 0);
+	/* Pouring at the rim (a pool cell) lands in the same lake. */
+	r = pour(m, at(5, 6), 0.9, &walls);
+	assert_double_equal(r.level, level + 0.1, 1e-7);
+	assert_double_equal(pool_sum(m), 3.9, 1e-6);
+	map_free(m);
+}
+
+static void test_two_basins_keep_their_levels(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	/* A: 3x3 at 0; B: 3x3 at 0.3, a wall between. 0.9 in each: A at 0.1,
+	 * B at 0.4. */
+	fill_rect(m, 2, 2, 4, 4, 0.0f);
+	fill_rect(m, 9, 2, 11, 4, 0.3f);
+	struct flood_result a = pour(m, at(3, 3), 0.9, &walls);
+	struct flood_result b = pour(m, at(10, 3), 0.9, &walls);
+	assert_int_equal(a.outcome, FLOOD_FILLED);
+	assert_int_equal(b.outcome, FLOOD_FILLED);
+	assert_double_equal(a.level, 0.1, 1e-7);
+	assert_double_equal(b.level, 0.4, 1e-7);
+	assert_double_equal(m->pool[at(2, 4)], 0.1, 1e-7);
+	assert_double_equal(m->pool[at(11, 2)], 0.1, 1e-7);
+	/* More into A does not touch B. */
+	pour(m, at(2, 2), 0.9, &walls);
+	assert_double_equal(m->h[at(3, 3)] + m->pool[at(3, 3)], 0.2, 1e-7);
+	assert_double_equal(m->h[at(10, 3)] + m->pool[at(10, 3)], 0.4, 1e-7);
+	map_free(m);
+}
+
+/* The upper basin U (3x3 at 0.5) has a sill at 0.6 to a channel falling
+ * 0.3, 0.2, 0.1 into the lower basin D (3x3 at 0). */
+static void spill_map(struct map *m)
+{
+	fill_rect(m, 2, 2, 4, 4, 0.5f);
+	m->h[at(5, 3)] = 0.6f;
+	m->h[at(6, 3)] = 0.3f;
+	m->h[at(7, 3)] = 0.2f;
+	m->h[at(8, 3)] = 0.1f;
+	fill_rect(m, 9, 2, 11, 4, 0.0f);
+}
+
+/* Pours like a droplet would: on from each leak with what is left. */
+static struct flood_result pour_on(struct map *m, int cell, double water,
+				   const struct flood_params *fp, int *hops)
+{
+	struct flood_result r;
+	*hops = 0;
+	for (;;) {
+		r = pour(m, cell, water, fp);
+		water -= r.gained;
+		if (r.outcome != FLOOD_DRAIN)
+			break;
+		cell = r.drain;
+		++*hops;
+		assert_true(*hops < 10);
+	}
+	return r;
+}
+
+static void test_full_basin_spills_into_lower(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	spill_map(m);
+	/* 1.5 into U: 9 x 0.1 = 0.9 fills it to its sill, the sill cell joins at
+	 * 0.6 with depth 0, its neighbour at 0.3 is the leak. The 0.6 left runs
+	 * down the channel into D: 0.6 / 9 = 0.0667 deep, below the channel's
+	 * 0.1, so D holds it. */
+	struct flood_result r = pour(m, at(3, 3), 1.5, &walls);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, at(6, 3));
+	assert_double_equal(r.level, 0.6, 1e-7);
+	assert_double_equal(r.gained, 0.9, 1e-6);
+	int hops;
+	r = pour_on(m, r.drain, 1.5 - r.gained, &walls, &hops);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	assert_int_equal(hops, 3); /* 0.3 -> 0.2 -> 0.1 -> D */
+	assert_double_equal(r.level, 0.6 / 9, 1e-7);
+	/* More water: U stays at its sill, D rises by all of it. */
+	r = pour_on(m, at(2, 2), 0.3, &walls, &hops);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	for (int y = 2; y <= 4; y++) {
+		for (int x = 2; x <= 4; x++) {
+			assert_double_equal(m->h[at(x, y)] + m->pool[at(x, y)], 0.6, 1e-6);
+			assert_double_equal(m->h[at(x + 7, y)] + m->pool[at(x + 7, y)], 0.9 / 9, 1e-6);
+		}
+	}
+	assert_double_equal(m->pool[at(5, 3)], 0.0, 0);
+	assert_double_equal(m->pool[at(6, 3)], 0.0, 0);
+	assert_double_equal(pool_sum(m), 1.8, 1e-6);
+	map_free(m);
+}
+
+static void test_drainage_lowers_toward_leak_not_below_ground(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	spill_map(m);
+	/* U filled to 0.7 by hand: above its sill, as if the sill had eroded.
+	 * The lowest leak next to the lake is the channel at 0.3; with drainage
+	 * 0.1 the level drops by 0.1 (0.7 - 0.3) to 0.66. */
+	for (int y = 2; y <= 4; y++)
+		for (int x = 2; x <= 4; x++)
+			m->pool[at(x, y)] = 0.2f;
+	m->pool[at(5, 3)] = 0.1f;
+	struct flood_params fp = {.drainage = 0.1, .sea_level = 100, .carry = INFINITY};
+	struct flood_result r = pour(m, at(3, 3), 0.0, &fp);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, at(6, 3));
+	assert_double_equal(r.level, 0.66, 1e-6);
+	assert_double_equal(m->pool[at(3, 3)], 0.16, 1e-6);
+	assert_double_equal(r.gained, -10 * 0.04, 1e-6);
+	/* A leaving droplet that can carry only 0.09 more takes the lake down by
+	 * 0.09 / 10 cells = 0.009 instead of drainage's share. */
+	struct flood_params small = {.drainage = 0.1, .sea_level = 100, .carry = 0.09};
+	r = pour(m, at(3, 3), 0.0, &small);
+	assert_double_equal(r.level, 0.66 - 0.009, 1e-6);
+	assert_double_equal(r.gained, -0.09, 1e-6);
+	/* Drainage 1 would drop it to the leak, but the lake cannot sink below
+	 * its own ground beside the leak: the sill at 0.6. */
+	fp.drainage = 1.0;
+	r = pour(m, at(3, 3), 0.0, &fp);
+	assert_double_equal(r.level, 0.6, 1e-7);
+	assert_double_equal(m->pool[at(5, 3)], 0.0, 0);
+	assert_double_equal(m->pool[at(3, 3)], 0.1, 1e-6);
+	map_free(m);
+}
+
+static void test_edge_drains_into_sea(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	/* A basin at the left edge, floor 0.2; the sea at 0.5. 2.7 fills it to
+	 * 0.5 (9 x 0.3); of 3.7, the other 1.0 runs into the sea. */
+	fill_rect(m, 0, 6, 2, 8, 0.2f);
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.5, .carry = INFINITY};
+	struct flood_result r = pour(m, at(1, 7), 3.7, &fp);
+	assert_int_equal(r.outcome, FLOOD_SEA);
+	assert_int_equal(r.drain, -1);
+	assert_double_equal(r.level, 0.5, 1e-7);
+	assert_double_equal(r.gained, 2.7, 1e-6);
+	/* Below its floor the sea takes everything at once. */
+	struct map *m2 = map_new(1.0f);
+	fill_rect(m2, 0, 6, 2, 8, 0.2f);
+	fp.sea_level = 0.1;
+	r = pour(m2, at(1, 7), 1.0, &fp);
+	assert_int_equal(r.outcome, FLOOD_SEA);
+	assert_double_equal(r.gained, 0.0, 0);
+	/* The same basin away from the sea's reach holds its water (walls). */
+	r = pour(m, at(1, 7), 0.0, &walls);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	map_free(m);
+	map_free(m2);
+}
+
+static void test_lowest_leak_wins(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	/* A one-cell pit at 0.5 with two lower neighbours, 0.3 and 0.2: the
+	 * water leaves by the lower one, whichever the flood saw first. */
+	m->h[at(8, 8)] = 0.5f;
+	m->h[at(9, 8)] = 0.3f;
+	m->h[at(7, 9)] = 0.2f;
+	struct flood_result r = pour(m, at(8, 8), 1.0, &walls);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, at(7, 9));
+	assert_double_equal(r.gained, 0.0, 0);
+	map_free(m);
+}
+
+/* Random terrain and random pours followed down their leaks: every drop of
+ * water is in the pools, in the sea, or not yet placed. */
+static void test_random_pours_conserve_water(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 99, 3);
+	for (int trial = 0; trial < 2; trial++) {
+		struct map *m = map_new(0.0f);
+		for (int i = 0; i < N; i++)
+			m->h[i] = rng_float(&r);
+		struct flood_params fp = {.drainage = 0.01, .sea_level = trial ? 0.3 : 100,
+					  .carry = 0.05};
+		double poured = 0, to_sea = 0, left_over = 0;
+		for (int k = 0; k < 300; k++) {
+			double water = 0.05 * rng_double(&r);
+			poured += water;
+			int cell = (int)rng_below(&r, N);
+			for (int hop = 0; hop < 50; hop++) {
+				struct flood_result res = pour(m, cell, water, &fp);
+				water -= res.gained;
+				if (res.outcome == FLOOD_SEA) {
+					to_sea += water;
+					water = 0;
+					break;
+				}
+				if (res.outcome == FLOOD_FILLED)
+					break;
+				cell = res.drain;
+			}
+			left_over += water;
+		}
+		for (int i = 0; i < N; i++)
+			assert_true(m->pool[i] >= 0);
+		double s = pool_sum(m);
+		assert_true(s > 1.0);
+		assert_true(fabs(poured - (s + to_sea + left_over)) <= 1e-12 * poured);
+		if (trial)
+			assert_true(to_sea > 0);
+		map_free(m);
+	}
+}
+
+/* The lake cache changes nothing: the same pours with and without it give
+ * bit-identical pools and results. */
+static void test_cache_is_invisible(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 5, 5);
+	struct map *a = map_new(0.0f), *b = map_new(0.0f);
+	for (int i = 0; i < N; i++)
+		a->h[i] = b->h[i] = 0.5f * rng_float(&r) + (float)(i % W) * 0.01f;
+	flood_set_cache(b->f, false);
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.2, .carry = 0.1};
+	for (int k = 0; k < 2000; k++) {
+		int cell = (int)rng_below(&r, N);
+		double water = 0.2 * rng_double(&r);
+		struct flood_settle st = {.on_drain = 1e-4 * rng_double(&r),
+					  .on_fill = 1e-4 * rng_double(&r)};
+		struct flood_result ra, rb;
+		assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, &st, &fp, &ra), 0);
+		assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, &st, &fp, &rb), 0);
+		assert_int_equal(ra.outcome, rb.outcome);
+		assert_int_equal(ra.drain, rb.drain);
+		assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+		assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+	}
+	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
+	assert_memory_equal(a->h, b->h, sizeof a->h);
+	struct flood_counters ca, cb;
+	flood_counters(a->f, &ca);
+	flood_counters(b->f, &cb);
+	/* And it did save work. */
+	assert_true(ca.touched < cb.touched);
+	map_free(a);
+	map_free(b);
+}
+
+static void test_settle_raises_ground_and_displaces_water(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	fill_rect(m, 5, 5, 7, 7, 0.0f);
+	/* 0.9 fills the 3x3 to 0.1. Then a droplet that ends in the lake with
+	 * 0.09 of water and 0.045 of soil: the soil goes under its cell and the
+	 * whole 0.09 still goes into the lake: level 0.1 + (0.09 + 0.045) / 9. */
+	pour(m, at(6, 6), 0.9, &walls);
+	struct flood_settle st = {.on_drain = 0, .on_fill = 0.045};
+	struct flood_result r;
+	assert_int_equal(flood_pour(m->f, m->h, m->pool, at(6, 6), 0.09, &st, &walls, &r), 0);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	assert_double_equal(r.settled, 0.045, 1e-7);
+	assert_double_equal(m->h[at(6, 6)], 0.045, 1e-7);
+	assert_double_equal(r.level, 0.1 + 0.135 / 9, 1e-7);
+	assert_double_equal(r.gained, 0.09, 1e-7);
+	map_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bowl_reaches_computed_level),
+		cmocka_unit_test(test_two_basins_keep_their_levels),
+		cmocka_unit_test(test_full_basin_spills_into_lower),
+		cmocka_unit_test(test_drainage_lowers_toward_leak_not_below_ground),
+		cmocka_unit_test(test_edge_drains_into_sea),
+		cmocka_unit_test(test_lowest_leak_wins),
+		cmocka_unit_test(test_random_pours_conserve_water),
+		cmocka_unit_test(test_cache_is_invisible),
+		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),
+	};
+	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
+}
