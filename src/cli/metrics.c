@@ -41,6 +41,9 @@ static double m_hmean(const struct run_metrics *m) { return m->stats.height_mean
 static double m_hstd(const struct run_metrics *m) { return m->stats.height_std; }
 static int64_t m_total_particles(const struct run_metrics *m) { return (int64_t)m->world->particles; }
 static double m_off_map(const struct run_metrics *m) { return m->world->tally[TALLY_SEDIMENT_OFF_MAP]; }
+static double m_water_in(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_IN]; }
+static double m_water_evap(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_EVAPORATED]; }
+static double m_water_off(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_OFF_MAP]; }
 
 #define S(n, f) {n, COL_STRING, f, NULL, NULL}
 #define I(n, f) {n, COL_INT, NULL, f, NULL}
@@ -67,6 +70,9 @@ static const struct column columns[] = {
 	R("height_std", m_hstd),
 	I("total_particles", m_total_particles),
 	R("sediment_off_map", m_off_map),
+	R("water_in", m_water_in),
+	R("water_evaporated", m_water_evap),
+	R("water_off_map", m_water_off),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 
