@@ -4,10 +4,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-
-#define AXIS_WEIGHT 0.15f
-#define DIAG_WEIGHT 0.1f
-#define SQRT2 1.41421356237f
+#include "core/particles_normal.h"
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p)
 {
@@ -48,18 +45,18 @@ static inline void normal_from_drops(const float d[8], float s, bool symmetric, 
 	float nx = 0, ny = 0, nz = 0;
 	for (int k = 0; k < 4; k++) {
 		float a = s * d[k];
-		float inv = AXIS_WEIGHT / sqrtf(a * a + 1.0f);
+		float inv = NORMAL_AXIS_WEIGHT / sqrtf(a * a + 1.0f);
 		nx += (float)dir_dx[k] * a * inv;
 		nz += (float)dir_dy[k] * a * inv;
 		ny += inv;
 	}
 	for (int k = 4; k < 8; k++) {
 		float a = s * d[k];
-		float inv = DIAG_WEIGHT / sqrtf(a * a + 2.0f);
-		float c = a * inv * (1.0f / SQRT2);
+		float inv = NORMAL_DIAG_WEIGHT / sqrtf(a * a + 2.0f);
+		float c = a * inv * (1.0f / NORMAL_SQRT2);
 		nx += (symmetric ? (float)dir_dx[k] : 1.0f) * c;
 		nz += (symmetric ? (float)dir_dy[k] : 1.0f) * c;
-		ny += SQRT2 * inv;
+		ny += NORMAL_SQRT2 * inv;
 	}
 	n[0] = nx;
 	n[1] = ny;
@@ -76,22 +73,32 @@ void particles_normal(const float *h, int width, int height, int x, int y,
 	normal_from_drops(d, scale, symmetric, n);
 }
 
-/* The hot path: interior cells read their neighbours without edge checks. */
-static inline void normal_fast(const float *h, int width, int height, int x, int y,
-			       float scale, bool symmetric, float n[3])
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3])
 {
 	if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) {
 		particles_normal(h, width, height, x, y, scale, symmetric, n);
 		return;
 	}
-	const float *p = h + (size_t)y * (size_t)width + (size_t)x;
-	size_t w = (size_t)width;
-	float c = p[0];
-	float d[8] = {
-		c - p[1], c - p[-1], c - p[w], c - p[-(ptrdiff_t)w],
-		c - p[w + 1], c - p[1 - w], c - p[w - 1], c - p[-1 - (ptrdiff_t)w],
-	};
-	normal_from_drops(d, scale, symmetric, n);
+	struct normal_consts k;
+	normal_consts_init(&k, scale, symmetric);
+	normal_interior(h + (size_t)y * (size_t)width + (size_t)x, (size_t)width, &k, n);
+}
+
+const char *particles_normal_impl(void)
+{
+	return PARTICLES_NORMAL_IMPL;
+}
+
+/* max(v, 0) without a branch: whether a step erodes or deposits is close to a
+ * coin toss, and a mispredicted branch costs more than the whole sum. */
+static inline double positive_part(double v)
+{
+#if defined(__SSE2__)
+	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(v), _mm_setzero_pd()));
+#else
+	return v > 0 ? v : 0.0;
+#endif
 }
 
 /* Drops `mass` bilinearly on the four cells around (x, y); returns what the
@@ -126,66 +133,97 @@ uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_pa
 {
 	float *h = w->layer[LAYER_HEIGHT];
 	const int width = w->width, height = w->height;
+	const size_t stride = (size_t)width;
 	const float fw = (float)width, fh = (float)height;
 	const float dt = dp->dt;
 	const float keep_speed = 1.0f - dt * dp->friction;
 	const float keep_volume = 1.0f - dt * dp->evap_rate;
 	const float rate = dt * dp->deposition_rate;
-	double eroded = 0, deposited = 0;
+	const float min_volume = dp->min_volume, density = dp->density;
+	const uint32_t max_steps = dp->max_steps;
+	struct normal_consts nk;
+	normal_consts_init(&nk, dp->scale, dp->symmetric_normal);
+	double eroded = 0, deposited = 0, carried = d->carried;
 	bool left_map = false;
 	uint32_t steps = 0;
+	/* The droplet lives in locals: through *d every height store could alias
+	 * its fields, and the compiler would reload them on every step. */
+	float x = d->x, y = d->y, vx = d->vx, vy = d->vy;
+	float volume = d->volume, sediment = d->sediment;
+	uint32_t age = d->age;
+	int ix = (int)x, iy = (int)y;
+	size_t at = (size_t)iy * stride + (size_t)ix;
 
-	while (d->volume > dp->min_volume && d->age < dp->max_steps) {
-		int ix = (int)d->x, iy = (int)d->y;
+	while (volume > min_volume && age < max_steps) {
 		float n[3];
-		normal_fast(h, width, height, ix, iy, dp->scale, dp->symmetric_normal, n);
-		float inv_mass = dt / (d->volume * dp->density);
-		d->vx += n[0] * inv_mass;
-		d->vy += n[2] * inv_mass;
-		d->x += dt * d->vx;
-		d->y += dt * d->vy;
-		d->vx *= keep_speed;
-		d->vy *= keep_speed;
-		d->age++;
+		if (ix >= 1 && iy >= 1 && ix < width - 1 && iy < height - 1)
+			normal_interior(h + at, stride, &nk, n);
+		else
+			particles_normal(h, width, height, ix, iy, dp->scale,
+					 dp->symmetric_normal, n);
+		float inv_mass = dt / (volume * density);
+		vx += n[0] * inv_mass;
+		vy += n[2] * inv_mass;
+		x += dt * vx;
+		y += dt * vy;
+		vx *= keep_speed;
+		vy *= keep_speed;
+		age++;
 		steps++;
 		/* Written so that NaN positions also count as off the map. */
-		if (!(d->x >= 0.0f && d->x < fw && d->y >= 0.0f && d->y < fh)) {
+		if (!(x >= 0.0f && x < fw && y >= 0.0f && y < fh)) {
 			left_map = true;
 			break;
 		}
-		float *cell = &h[(size_t)iy * (size_t)width + (size_t)ix];
-		float here = *cell;
-		float there = h[(size_t)(int)d->y * (size_t)width + (size_t)(int)d->x];
-		float speed = sqrtf(d->vx * d->vx + d->vy * d->vy);
-		float c_eq = d->volume * speed * (here - there);
-		if (c_eq < 0.0f)
-			c_eq = 0.0f;
-		float cdiff = c_eq - d->sediment;
-		d->sediment += rate * cdiff;
-		float after = here - d->volume * rate * cdiff;
-		*cell = after;
+		const int nx = (int)x, ny = (int)y;
+		const float here = h[at];
+		float c_eq = 0.0f;
+		size_t next = at;
+		/* Staying in the cell means here == there, so c_eq is exactly 0 (the
+		 * speed is finite): skipping the speed and the load keeps the results
+		 * and takes them off the step-to-step dependency chain. */
+		if (nx != ix || ny != iy) {
+			next = (size_t)ny * stride + (size_t)nx;
+			float there = h[next];
+			float speed = sqrtf(vx * vx + vy * vy);
+			c_eq = volume * speed * (here - there);
+			if (c_eq < 0.0f)
+				c_eq = 0.0f;
+			ix = nx;
+			iy = ny;
+		}
+		float cdiff = c_eq - sediment;
+		sediment += rate * cdiff;
+		float after = here - volume * rate * cdiff;
+		h[at] = after;
+		at = next;
 		/* Book what the float height really changed by, so the sums balance. */
 		double change = (double)here - (double)after;
-		if (change > 0)
-			eroded += change;
-		else
-			deposited -= change;
-		d->carried += change;
-		d->volume *= keep_volume;
+		eroded += positive_part(change);
+		deposited += positive_part(-change);
+		carried += change;
+		volume *= keep_volume;
 	}
 
+	d->x = x;
+	d->y = y;
+	d->vx = vx;
+	d->vy = vy;
+	d->volume = volume;
+	d->sediment = sediment;
+	d->age = age;
 	if (left_map) {
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried;
-	} else if (dp->deposit_on_death && d->carried != 0) {
-		double gained = deposit_bilinear(w, d->x, d->y, d->carried);
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += carried;
+	} else if (dp->deposit_on_death && carried != 0) {
+		double gained = deposit_bilinear(w, x, y, carried);
 		if (gained > 0)
 			deposited += gained;
 		else
 			eroded -= gained;
 		/* The few ulps the float heights could not take stay on the books. */
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried - gained;
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += carried - gained;
 	} else {
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried;
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += carried;
 	}
 	d->carried = 0;
 	w->tally[TALLY_ERODED] += eroded;

@@ -38,6 +38,14 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p);
 void particles_normal(const float *h, int width, int height, int x, int y,
 		      float scale, bool symmetric, float n[3]);
 
+/* The same normal as droplet_run computes it: particles_normal at the edges,
+ * the vectorised form (src/core/particles_normal.h) inside. Agrees with
+ * particles_normal to a few ulps; exposed so tests can check that. */
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3]);
+/* "sse2" or "scalar": which form of the normal this build uses. */
+const char *particles_normal_impl(void);
+
 /* Runs one droplet from a spawn point to its end; returns the steps taken. */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 

@@ -1,0 +1,130 @@
+/* The droplet's surface normal at an interior cell: the hot half of every
+ * droplet step, kept inline so droplet_run and particles_normal_fast share it.
+ *
+ * Same formula as particles_normal (the scalar reference): for each of the
+ * eight neighbours a = scale * (h(centre) - h(neighbour)); an axis neighbour
+ * adds 0.15 / sqrt(a^2 + 1) * (a dx, 1, a dy), a diagonal one
+ * 0.1 / sqrt(a^2 + 2) * (a dx / sqrt 2, sqrt 2, a dy / sqrt 2). With SSE2 (the
+ * x86_64 baseline) the four axis and the four diagonal terms each take one
+ * register. sqrt and division stay IEEE-exact (no rsqrt estimate): the
+ * estimate differs between CPU makers, and a run must give the same bits on
+ * any x86_64 machine. Only the order of the final sums differs from the
+ * reference, so results agree to a few ulps (tests/test_particles.c checks).
+ * Private to src/core. */
+#ifndef GULLY_PARTICLES_NORMAL_H
+#define GULLY_PARTICLES_NORMAL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NORMAL_AXIS_WEIGHT 0.15f
+#define NORMAL_DIAG_WEIGHT 0.1f
+#define NORMAL_SQRT2 1.41421356237f
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+#define PARTICLES_NORMAL_IMPL "sse2"
+
+/* Lane order: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y, -x-y). */
+struct normal_consts {
+	__m128 scale;
+	__m128 diag_sign_x, diag_sign_z; /* sign bits flipping diagonal terms */
+};
+
+static inline void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
+{
+	const float s = -0.0f, p = 0.0f;
+	k->scale = _mm_set1_ps(scale);
+	/* The seed's (asymmetric) normal adds every diagonal with sign +. */
+	k->diag_sign_x = symmetric ? _mm_setr_ps(p, p, s, s) : _mm_setzero_ps();
+	k->diag_sign_z = symmetric ? _mm_setr_ps(p, s, p, s) : _mm_setzero_ps();
+}
+
+/* p points at the centre cell of a map w floats wide; all eight neighbours
+ * must be inside the map. */
+static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
+				   float n[3])
+{
+	const __m128 c = _mm_set1_ps(p[0]);
+	const __m128 h_ax = _mm_setr_ps(p[1], p[-1], p[w], p[-(ptrdiff_t)w]);
+	const __m128 h_dg = _mm_setr_ps(p[w + 1], p[1 - (ptrdiff_t)w], p[w - 1],
+					p[-1 - (ptrdiff_t)w]);
+	const __m128 a_ax = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_ax));
+	const __m128 a_dg = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_dg));
+	const __m128 inv_ax = _mm_div_ps(
+		_mm_set1_ps(NORMAL_AXIS_WEIGHT),
+		_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_ax, a_ax), _mm_set1_ps(1.0f))));
+	const __m128 inv_dg = _mm_div_ps(
+		_mm_set1_ps(NORMAL_DIAG_WEIGHT),
+		_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_dg, a_dg), _mm_set1_ps(2.0f))));
+	const __m128 t_ax = _mm_mul_ps(a_ax, inv_ax);
+	const __m128 t_dg = _mm_mul_ps(_mm_mul_ps(a_dg, inv_dg), _mm_set1_ps(1.0f / NORMAL_SQRT2));
+
+	/* Per-lane contributions; each vector's lanes sum to one component. */
+	const __m128 neg1 = _mm_setr_ps(0.0f, -0.0f, 0.0f, 0.0f);
+	const __m128 neg3 = _mm_setr_ps(0.0f, 0.0f, 0.0f, -0.0f);
+	const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, 0, 0));
+	const __m128 hi = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, -1));
+	const __m128 vx = _mm_add_ps(_mm_and_ps(_mm_xor_ps(t_ax, neg1), lo),
+				     _mm_xor_ps(t_dg, k->diag_sign_x));
+	const __m128 vz = _mm_add_ps(_mm_and_ps(_mm_xor_ps(t_ax, neg3), hi),
+				     _mm_xor_ps(t_dg, k->diag_sign_z));
+	const __m128 vy = _mm_add_ps(inv_ax, _mm_mul_ps(inv_dg, _mm_set1_ps(NORMAL_SQRT2)));
+
+	/* Three horizontal sums at once: transpose-and-add. */
+	const __m128 zero = _mm_setzero_ps();
+	const __m128 xy = _mm_add_ps(_mm_unpacklo_ps(vx, vy), _mm_unpackhi_ps(vx, vy));
+	const __m128 z0 = _mm_add_ps(_mm_unpacklo_ps(vz, zero), _mm_unpackhi_ps(vz, zero));
+	const __m128 sum = _mm_add_ps(_mm_movelh_ps(xy, z0), _mm_movehl_ps(z0, xy));
+	float out[4];
+	_mm_storeu_ps(out, sum);
+	n[0] = out[0];
+	n[1] = out[1];
+	n[2] = out[2];
+}
+
+#else /* portable scalar fallback */
+
+#define PARTICLES_NORMAL_IMPL "scalar"
+
+struct normal_consts {
+	float scale;
+	float diag_sign; /* -1 for the symmetric normal's mirrored diagonals, else +1 */
+};
+
+static inline void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
+{
+	k->scale = scale;
+	k->diag_sign = symmetric ? -1.0f : 1.0f;
+}
+
+static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
+				   float n[3])
+{
+	const float c = p[0], s = k->scale, m = k->diag_sign;
+	const float a_ax[4] = {s * (c - p[1]), s * (c - p[-1]), s * (c - p[w]),
+			       s * (c - p[-(ptrdiff_t)w])};
+	const float a_dg[4] = {s * (c - p[w + 1]), s * (c - p[1 - (ptrdiff_t)w]),
+			       s * (c - p[w - 1]), s * (c - p[-1 - (ptrdiff_t)w])};
+	float t_ax[4], t_dg[4], ny = 0;
+	for (int i = 0; i < 4; i++) {
+		float inv = NORMAL_AXIS_WEIGHT / sqrtf(a_ax[i] * a_ax[i] + 1.0f);
+		t_ax[i] = a_ax[i] * inv;
+		ny += inv;
+	}
+	for (int i = 0; i < 4; i++) {
+		float inv = NORMAL_DIAG_WEIGHT / sqrtf(a_dg[i] * a_dg[i] + 2.0f);
+		t_dg[i] = a_dg[i] * inv * (1.0f / NORMAL_SQRT2);
+		ny += NORMAL_SQRT2 * inv;
+	}
+	/* Diagonals: (+x+y, +x-y, -x+y, -x-y); m flips the mirrored ones. */
+	n[0] = (t_ax[0] - t_ax[1]) + (t_dg[0] + t_dg[1]) + m * (t_dg[2] + t_dg[3]);
+	n[1] = ny;
+	n[2] = (t_ax[2] - t_ax[3]) + (t_dg[0] + t_dg[2]) + m * (t_dg[1] + t_dg[3]);
+}
+
+#endif
+
+#endif
