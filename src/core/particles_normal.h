@@ -43,9 +43,9 @@ static inline void normal_consts_init(struct normal_consts *k, float scale, bool
 }
 
 /* p points at the centre cell of a map w floats wide; all eight neighbours
- * must be inside the map. */
+ * must be inside the map. ny may be NULL: a droplet step does not need it. */
 static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
-				   float n[3])
+				   float *nx, float *ny, float *nz)
 {
 	const __m128 c = _mm_set1_ps(p[0]);
 	const __m128 h_ax = _mm_setr_ps(p[1], p[-1], p[w], p[-(ptrdiff_t)w]);
@@ -71,18 +71,18 @@ static inline void normal_interior(const float *p, size_t w, const struct normal
 				     _mm_xor_ps(t_dg, k->diag_sign_x));
 	const __m128 vz = _mm_add_ps(_mm_and_ps(_mm_xor_ps(t_ax, neg3), hi),
 				     _mm_xor_ps(t_dg, k->diag_sign_z));
-	const __m128 vy = _mm_add_ps(inv_ax, _mm_mul_ps(inv_dg, _mm_set1_ps(NORMAL_SQRT2)));
-
-	/* Three horizontal sums at once: transpose-and-add. */
-	const __m128 zero = _mm_setzero_ps();
-	const __m128 xy = _mm_add_ps(_mm_unpacklo_ps(vx, vy), _mm_unpackhi_ps(vx, vy));
-	const __m128 z0 = _mm_add_ps(_mm_unpacklo_ps(vz, zero), _mm_unpackhi_ps(vz, zero));
-	const __m128 sum = _mm_add_ps(_mm_movelh_ps(xy, z0), _mm_movehl_ps(z0, xy));
-	float out[4];
-	_mm_storeu_ps(out, sum);
-	n[0] = out[0];
-	n[1] = out[1];
-	n[2] = out[2];
+	/* Both horizontal sums at once: transpose-and-add, in registers (a trip
+	 * through memory would sit on the step's dependency chain). */
+	const __m128 xz = _mm_add_ps(_mm_unpacklo_ps(vx, vz), _mm_unpackhi_ps(vx, vz));
+	const __m128 sum = _mm_add_ps(xz, _mm_movehl_ps(xz, xz));
+	*nx = _mm_cvtss_f32(sum);
+	*nz = _mm_cvtss_f32(_mm_shuffle_ps(sum, sum, 1));
+	if (ny) {
+		const __m128 vy =
+			_mm_add_ps(inv_ax, _mm_mul_ps(inv_dg, _mm_set1_ps(NORMAL_SQRT2)));
+		const __m128 y2 = _mm_add_ps(vy, _mm_movehl_ps(vy, vy));
+		*ny = _mm_cvtss_f32(_mm_add_ss(y2, _mm_shuffle_ps(y2, y2, 1)));
+	}
 }
 
 #else /* portable scalar fallback */
@@ -101,28 +101,29 @@ static inline void normal_consts_init(struct normal_consts *k, float scale, bool
 }
 
 static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
-				   float n[3])
+				   float *nx, float *ny, float *nz)
 {
 	const float c = p[0], s = k->scale, m = k->diag_sign;
 	const float a_ax[4] = {s * (c - p[1]), s * (c - p[-1]), s * (c - p[w]),
 			       s * (c - p[-(ptrdiff_t)w])};
 	const float a_dg[4] = {s * (c - p[w + 1]), s * (c - p[1 - (ptrdiff_t)w]),
 			       s * (c - p[w - 1]), s * (c - p[-1 - (ptrdiff_t)w])};
-	float t_ax[4], t_dg[4], ny = 0;
+	float t_ax[4], t_dg[4], sum_y = 0;
 	for (int i = 0; i < 4; i++) {
 		float inv = NORMAL_AXIS_WEIGHT / sqrtf(a_ax[i] * a_ax[i] + 1.0f);
 		t_ax[i] = a_ax[i] * inv;
-		ny += inv;
+		sum_y += inv;
 	}
 	for (int i = 0; i < 4; i++) {
 		float inv = NORMAL_DIAG_WEIGHT / sqrtf(a_dg[i] * a_dg[i] + 2.0f);
 		t_dg[i] = a_dg[i] * inv * (1.0f / NORMAL_SQRT2);
-		ny += NORMAL_SQRT2 * inv;
+		sum_y += NORMAL_SQRT2 * inv;
 	}
 	/* Diagonals: (+x+y, +x-y, -x+y, -x-y); m flips the mirrored ones. */
-	n[0] = (t_ax[0] - t_ax[1]) + (t_dg[0] + t_dg[1]) + m * (t_dg[2] + t_dg[3]);
-	n[1] = ny;
-	n[2] = (t_ax[2] - t_ax[3]) + (t_dg[0] + t_dg[2]) + m * (t_dg[1] + t_dg[3]);
+	*nx = (t_ax[0] - t_ax[1]) + (t_dg[0] + t_dg[1]) + m * (t_dg[2] + t_dg[3]);
+	if (ny)
+		*ny = sum_y;
+	*nz = (t_ax[2] - t_ax[3]) + (t_dg[0] + t_dg[2]) + m * (t_dg[1] + t_dg[3]);
 }
 
 #endif
