@@ -105,6 +105,7 @@ static bool pair_log_grow(struct particles_pair *pp, struct lane_spec *sp)
 		return false;
 	pp->log = log;
 	pp->log_alloc *= 2;
+	pp->stats.log_grows++;
 	sp->log = log;
 	sp->log_cap = pp->log_alloc - PAIR_LOG_SPARE;
 	return true;

@@ -25,6 +25,7 @@ struct particles_pair_stats {
 	uint64_t rollbacks;  /* of those, undone and rerun */
 	uint64_t paired_steps; /* leader steps taken with a follower running */
 	uint64_t undone_steps; /* follower steps thrown away by rollbacks */
+	uint64_t log_grows;  /* times the undo log had to grow */
 };
 
 /* NULL when out of memory. */
