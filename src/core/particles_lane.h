@@ -14,13 +14,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/particles.h"
 #include "core/particles_normal.h"
 
 struct lane {
 	float x, y, vx, vy, volume, sediment;
-	uint32_t age, steps;
+	uint32_t age, age0; /* age now and when the lane took the droplet */
 	int ix, iy;     /* the cell the droplet is in */
 	size_t at;      /* its index in the height layer */
 	double eroded, deposited, carried;
@@ -33,6 +34,8 @@ struct lane_env {
 	float *h;
 	int width, height;
 	size_t stride;
+	unsigned inner_w, inner_h; /* width - 2, height - 2: the interior's size */
+	uint32_t fw_bits, fh_bits; /* of (float)width, (float)height */
 	float fw, fh, dt, keep_speed, keep_volume, rate, min_volume, density, scale;
 	uint32_t max_steps;
 	bool symmetric, deposit_on_death;
@@ -67,6 +70,13 @@ struct lane_spec {
 enum lane_mode { LANE_SOLO, LANE_LEADER, LANE_FOLLOWER };
 enum lane_result { LANE_MOVED, LANE_ENDED, LANE_CONFLICT, LANE_LOG_FULL };
 
+static inline uint32_t lane_float_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
 static inline void lane_env_init(struct lane_env *e, struct world *w,
 				 const struct droplet_params *dp)
 {
@@ -74,8 +84,12 @@ static inline void lane_env_init(struct lane_env *e, struct world *w,
 	e->width = w->width;
 	e->height = w->height;
 	e->stride = (size_t)w->width;
+	e->inner_w = (unsigned)w->width - 2;
+	e->inner_h = (unsigned)w->height - 2;
 	e->fw = (float)w->width;
 	e->fh = (float)w->height;
+	e->fw_bits = lane_float_bits(e->fw);
+	e->fh_bits = lane_float_bits(e->fh);
 	e->dt = dp->dt;
 	e->keep_speed = 1.0f - dp->dt * dp->friction;
 	e->keep_volume = 1.0f - dp->dt * dp->evap_rate;
@@ -99,7 +113,7 @@ static inline void lane_from_droplet(struct lane *l, const struct droplet *d,
 	l->volume = d->volume;
 	l->sediment = d->sediment;
 	l->age = d->age;
-	l->steps = 0;
+	l->age0 = d->age;
 	l->ix = (int)d->x;
 	l->iy = (int)d->y;
 	l->at = (size_t)l->iy * e->stride + (size_t)l->ix;
@@ -169,6 +183,15 @@ static inline float lane_max0(float v)
 #endif
 }
 
+/* 0 <= x < width and 0 <= y < height, NaN counting as off the map. For
+ * non-negative floats the bit patterns order as the values do, and a negative
+ * value (or a NaN with the sign set) is a huge unsigned number, so one
+ * unsigned compare each does it; adding +0 first turns -0.0 into +0.0. */
+static inline bool lane_on_map(float x, float y, const struct lane_env *e)
+{
+	return lane_float_bits(x + 0.0f) < e->fw_bits && lane_float_bits(y + 0.0f) < e->fh_bits;
+}
+
 /* One step of DESIGN.md 3.1. Until it returns LANE_MOVED nothing is written:
  * on LANE_CONFLICT the caller undoes the follower and calls again. */
 static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_env *e,
@@ -183,7 +206,8 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 	float *h = e->h;
 	const int ix = l->ix, iy = l->iy;
 	float nx_, nz_;
-	if (ix >= 1 && iy >= 1 && ix < e->width - 1 && iy < e->height - 1) {
+	/* 1 <= ix < width - 1 and the same for iy, as one unsigned compare each. */
+	if ((unsigned)(ix - 1) < e->inner_w && (unsigned)(iy - 1) < e->inner_h) {
 		normal_interior(h + l->at, e->stride, &e->nk, &nx_, NULL, &nz_);
 	} else {
 		float n[3];
@@ -199,14 +223,12 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 	const float y = l->y + dt * vy;
 	vx *= e->keep_speed;
 	vy *= e->keep_speed;
-	/* Written so that NaN positions also count as off the map. */
-	if (!(x >= 0.0f && x < e->fw && y >= 0.0f && y < e->fh)) {
+	if (!lane_on_map(x, y, e)) {
 		l->x = x;
 		l->y = y;
 		l->vx = vx;
 		l->vy = vy;
 		l->age++;
-		l->steps++;
 		l->left_map = true;
 		return LANE_ENDED;
 	}
@@ -241,7 +263,6 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 	l->iy = ny;
 	l->at = next;
 	l->age++;
-	l->steps++;
 	return LANE_MOVED;
 }
 

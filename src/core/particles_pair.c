@@ -212,7 +212,7 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 		}
 		lane_finish(&L, &e, &sp, LANE_SOLO);
 		lane_commit(&L, w);
-		steps += L.steps;
+		steps += L.age - L.age0;
 		switch (fs) {
 		case F_RUNNING:
 			/* The follower saw nothing the leader changed after it started:
@@ -221,7 +221,7 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 			break;
 		case F_DONE:
 			lane_commit(&F, w);
-			steps += F.steps;
+			steps += F.age - F.age0;
 			if (started == budget) {
 				*steps_out = steps;
 				return GULLY_OK;
