@@ -145,7 +145,7 @@ static inline size_t lane_stamp_index(const struct lane_spec *sp, int x, int y)
 static LANE_INLINE bool lane_stamps_hit(const struct lane_spec *sp, int x, int y)
 {
 	const int32_t *s = sp->stamp + (size_t)y * sp->sstride + (size_t)x;
-#if defined(__SSE2__)
+#if GULLY_USE_SSE2
 	const __m128i m = _mm_set1_epi32(sp->min_id - 1);
 	const __m128i r0 = _mm_loadu_si128((const __m128i *)s);
 	const __m128i r1 = _mm_loadu_si128((const __m128i *)(s + sp->sstride));
@@ -166,7 +166,7 @@ static LANE_INLINE bool lane_stamps_hit(const struct lane_spec *sp, int x, int y
  * coin toss, and a mispredicted branch costs more than the whole sum. */
 static inline double lane_positive_part(double v)
 {
-#if defined(__SSE2__)
+#if GULLY_USE_SSE2
 	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(v), _mm_setzero_pd()));
 #else
 	return v > 0 ? v : 0.0;
@@ -176,7 +176,7 @@ static inline double lane_positive_part(double v)
 /* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch. */
 static inline float lane_max0(float v)
 {
-#if defined(__SSE2__)
+#if GULLY_USE_SSE2
 	return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(v)));
 #else
 	return v < 0.0f ? 0.0f : v;

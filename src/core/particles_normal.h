@@ -18,13 +18,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* SSE2 is the x86_64 baseline, so every x86_64 build takes it; elsewhere, or
+ * with -DGULLY_NO_SIMD (to test the fallback), the scalar code below. */
+#if defined(__SSE2__) && !defined(GULLY_NO_SIMD)
+#define GULLY_USE_SSE2 1
+#include <emmintrin.h>
+#else
+#define GULLY_USE_SSE2 0
+#endif
+
 #define NORMAL_AXIS_WEIGHT 0.15f
 #define NORMAL_DIAG_WEIGHT 0.1f
 #define NORMAL_SQRT2 1.41421356237f
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
+#if GULLY_USE_SSE2
 #define PARTICLES_NORMAL_IMPL "sse2"
 
 /* Lane order: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y, -x-y). */
