@@ -34,19 +34,29 @@
 #if GULLY_USE_SSE2
 #define PARTICLES_NORMAL_IMPL "sse2"
 
-/* Lane order: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y, -x-y). */
+/* Lane order: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y, -x-y).
+ * Each term's share of nx and nz is a constant factor: +-1 or 0 for the axes,
+ * +-1/sqrt 2 for the diagonals (all + in the seed's asymmetric normal). A
+ * multiply by +-1 or 0 is exact, so this equals the reference's
+ * dx * (a * inv) and (a * inv) * (1 / sqrt 2) term by term. */
 struct normal_consts {
 	__m128 scale;
-	__m128 diag_sign_x, diag_sign_z; /* sign bits flipping diagonal terms */
+	__m128 ax_x, ax_z, dg_x, dg_z;
+	__m128 one, two, w_ax, w_dg; /* kept here so no step rebuilds them */
 };
 
 static inline void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
 {
-	const float s = -0.0f, p = 0.0f;
+	const float r = 1.0f / NORMAL_SQRT2;
 	k->scale = _mm_set1_ps(scale);
-	/* The seed's (asymmetric) normal adds every diagonal with sign +. */
-	k->diag_sign_x = symmetric ? _mm_setr_ps(p, p, s, s) : _mm_setzero_ps();
-	k->diag_sign_z = symmetric ? _mm_setr_ps(p, s, p, s) : _mm_setzero_ps();
+	k->ax_x = _mm_setr_ps(1.0f, -1.0f, 0.0f, 0.0f);
+	k->ax_z = _mm_setr_ps(0.0f, 0.0f, 1.0f, -1.0f);
+	k->dg_x = symmetric ? _mm_setr_ps(r, r, -r, -r) : _mm_set1_ps(r);
+	k->dg_z = symmetric ? _mm_setr_ps(r, -r, r, -r) : _mm_set1_ps(r);
+	k->one = _mm_set1_ps(1.0f);
+	k->two = _mm_set1_ps(2.0f);
+	k->w_ax = _mm_set1_ps(NORMAL_AXIS_WEIGHT);
+	k->w_dg = _mm_set1_ps(NORMAL_DIAG_WEIGHT);
 }
 
 /* p points at the centre cell of a map w floats wide; all eight neighbours
@@ -54,30 +64,23 @@ static inline void normal_consts_init(struct normal_consts *k, float scale, bool
 static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
 				   float *nx, float *ny, float *nz)
 {
+	/* Rows above and below as their own pointers: each neighbour is then a
+	 * fixed offset from one of three registers. */
+	const float *up = p - w, *dn = p + w;
 	const __m128 c = _mm_set1_ps(p[0]);
-	const __m128 h_ax = _mm_setr_ps(p[1], p[-1], p[w], p[-(ptrdiff_t)w]);
-	const __m128 h_dg = _mm_setr_ps(p[w + 1], p[1 - (ptrdiff_t)w], p[w - 1],
-					p[-1 - (ptrdiff_t)w]);
+	const __m128 h_ax = _mm_setr_ps(p[1], p[-1], dn[0], up[0]);
+	const __m128 h_dg = _mm_setr_ps(dn[1], up[1], dn[-1], up[-1]);
 	const __m128 a_ax = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_ax));
 	const __m128 a_dg = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_dg));
-	const __m128 inv_ax = _mm_div_ps(
-		_mm_set1_ps(NORMAL_AXIS_WEIGHT),
-		_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_ax, a_ax), _mm_set1_ps(1.0f))));
-	const __m128 inv_dg = _mm_div_ps(
-		_mm_set1_ps(NORMAL_DIAG_WEIGHT),
-		_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_dg, a_dg), _mm_set1_ps(2.0f))));
+	const __m128 inv_ax =
+		_mm_div_ps(k->w_ax, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_ax, a_ax), k->one)));
+	const __m128 inv_dg =
+		_mm_div_ps(k->w_dg, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_dg, a_dg), k->two)));
 	const __m128 t_ax = _mm_mul_ps(a_ax, inv_ax);
-	const __m128 t_dg = _mm_mul_ps(_mm_mul_ps(a_dg, inv_dg), _mm_set1_ps(1.0f / NORMAL_SQRT2));
-
+	const __m128 t_dg = _mm_mul_ps(a_dg, inv_dg);
 	/* Per-lane contributions; each vector's lanes sum to one component. */
-	const __m128 neg1 = _mm_setr_ps(0.0f, -0.0f, 0.0f, 0.0f);
-	const __m128 neg3 = _mm_setr_ps(0.0f, 0.0f, 0.0f, -0.0f);
-	const __m128 lo = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, 0, 0));
-	const __m128 hi = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, -1));
-	const __m128 vx = _mm_add_ps(_mm_and_ps(_mm_xor_ps(t_ax, neg1), lo),
-				     _mm_xor_ps(t_dg, k->diag_sign_x));
-	const __m128 vz = _mm_add_ps(_mm_and_ps(_mm_xor_ps(t_ax, neg3), hi),
-				     _mm_xor_ps(t_dg, k->diag_sign_z));
+	const __m128 vx = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_x), _mm_mul_ps(t_dg, k->dg_x));
+	const __m128 vz = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_z), _mm_mul_ps(t_dg, k->dg_z));
 	/* Both horizontal sums at once: transpose-and-add, in registers (a trip
 	 * through memory would sit on the step's dependency chain). */
 	const __m128 xz = _mm_add_ps(_mm_unpacklo_ps(vx, vz), _mm_unpackhi_ps(vx, vz));
