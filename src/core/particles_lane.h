@@ -201,7 +201,8 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 		return LANE_ENDED;
 	if (mode == LANE_LEADER && lane_stamps_hit(sp, l->ix, l->iy))
 		return LANE_CONFLICT;
-	if (mode == LANE_FOLLOWER && sp->log_len == sp->log_cap)
+	/* >=: a finished follower may have used the spare room past log_cap. */
+	if (mode == LANE_FOLLOWER && sp->log_len >= sp->log_cap)
 		return LANE_LOG_FULL;
 	float *h = e->h;
 	const int ix = l->ix, iy = l->iy;

@@ -121,12 +121,69 @@ static void pair_undo(struct particles_pair *pp, struct lane_spec *sp, float *h)
 	}
 }
 
-static void lane_spawn(struct lane *l, const struct lane_env *e, const struct droplet *d)
+/* Followers that may have ended ahead of the leader and wait, uncommitted, for
+ * it: past this the scheduler waits for the leader instead. */
+#define PAIR_MAX_DONE 16
+
+/* Droplets in order: the leader; the followers that already ended (done); the
+ * running follower; then the queue of droplets to (re)start, which holds
+ * followers that were undone, ahead of anything still to be drawn. */
+struct pair_run {
+	struct particles_pair *pp;
+	struct world *w;
+	struct lane_env e;
+	struct lane_spec sp;
+	uint64_t budget, drawn, steps;
+	struct lane done[PAIR_MAX_DONE];
+	struct droplet done_spawn[PAIR_MAX_DONE];
+	int ndone;
+	struct droplet queue[PAIR_MAX_DONE + 2];
+	int nqueue;
+	struct droplet fspawn; /* the running follower's spawn */
+	bool running;          /* is there a running follower */
+	bool hold;             /* no new follower until the leader ends */
+};
+
+static bool run_next(struct pair_run *r, struct droplet *d)
 {
-	lane_from_droplet(l, d, e);
+	if (r->nqueue) {
+		*d = r->queue[0];
+		r->nqueue--;
+		memmove(r->queue, r->queue + 1, (size_t)r->nqueue * sizeof *r->queue);
+		return true;
+	}
+	if (r->drawn == r->budget)
+		return false;
+	particles_spawn(r->w, d);
+	r->drawn++;
+	return true;
 }
 
-enum follower { F_NONE, F_RUNNING, F_DONE, F_REDO };
+/* The leader ran into what a follower touched: undo every follower (newest
+ * writes first) and queue them all again, in order, ahead of the rest. */
+static void run_rollback(struct pair_run *r)
+{
+	pair_undo(r->pp, &r->sp, r->e.h);
+	r->pp->stats.rollbacks++;
+	int n = r->ndone + (r->running ? 1 : 0);
+	memmove(r->queue + n, r->queue, (size_t)r->nqueue * sizeof *r->queue);
+	for (int i = 0; i < r->ndone; i++)
+		r->queue[i] = r->done_spawn[i];
+	if (r->running)
+		r->queue[r->ndone] = r->fspawn;
+	r->nqueue += n;
+	r->ndone = 0;
+	r->running = false;
+	r->hold = true;
+	/* Nothing speculative is left: no stamp may match any more. */
+	r->sp.min_id = INT32_MAX;
+}
+
+static void run_commit(struct pair_run *r, const struct lane *l)
+{
+	lane_commit(l, r->w);
+	r->steps += l->age - l->age0;
+}
 
 int particles_pair_run(struct particles_pair *pp, struct world *w,
 		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps_out)
@@ -137,9 +194,15 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 	int err = pair_size(pp, w->width, w->height);
 	if (err)
 		return err;
-	struct lane_env e;
-	lane_env_init(&e, w, dp);
-	struct lane_spec sp = {
+	/* Big (the done lanes): on the heap, not the stack. */
+	struct pair_run *r = calloc(1, sizeof *r);
+	if (!r)
+		return GULLY_ENOMEM;
+	r->pp = pp;
+	r->w = w;
+	r->budget = budget;
+	lane_env_init(&r->e, w, dp);
+	r->sp = (struct lane_spec){
 		.stamp = pp->stamp,
 		.sstride = (size_t)w->width + 2,
 		.id = 0,
@@ -149,103 +212,90 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 		.log_cap = pp->log_alloc - PAIR_LOG_SPARE,
 	};
 	struct particles_pair_stats *st = &pp->stats;
-	uint64_t steps = 0, started = 1;
-	struct droplet spawn, fspawn;
+	const struct lane_env *e = &r->e;
+	struct lane_spec *sp = &r->sp;
 	struct lane L, F;
-	enum follower fs = F_NONE;
-	enum lane_result r, rf = LANE_MOVED;
+	struct droplet d;
+	enum lane_result res, rf = LANE_MOVED;
 
-	particles_spawn(w, &spawn);
-	lane_spawn(&L, &e, &spawn);
+	run_next(r, &d);
+	lane_from_droplet(&L, &d, e);
 	for (;;) {
-		if (fs == F_NONE && started < budget) {
-			particles_spawn(w, &fspawn);
-			started++;
-			lane_spawn(&F, &e, &fspawn);
-			pair_new_id(pp, &sp);
-			sp.log_len = 0;
-			sp.stamp[lane_stamp_index(&sp, F.ix, F.iy)] = sp.id;
-			fs = F_RUNNING;
+		if (!r->running && !r->hold && r->ndone < PAIR_MAX_DONE && run_next(r, &r->fspawn)) {
+			lane_from_droplet(&F, &r->fspawn, e);
+			if (sp->min_id == INT32_MAX) {
+				/* The first follower behind this leader. */
+				pair_new_id(pp, sp);
+				sp->log_len = 0;
+			}
+			sp->stamp[lane_stamp_index(sp, F.ix, F.iy)] = sp->id;
+			r->running = true;
 			st->followers++;
 		}
-		if (fs == F_RUNNING) {
+		if (r->running) {
 			uint64_t n = 0;
 			do {
-				r = lane_step(&L, &e, &sp, LANE_LEADER);
-				if (r != LANE_MOVED)
+				res = lane_step(&L, e, sp, LANE_LEADER);
+				if (res != LANE_MOVED)
 					break;
 				n++;
-				rf = lane_step(&F, &e, &sp, LANE_FOLLOWER);
+				rf = lane_step(&F, e, sp, LANE_FOLLOWER);
 			} while (rf == LANE_MOVED);
 			st->paired_steps += n;
-			if (r == LANE_MOVED) {
+			if (res == LANE_MOVED) {
 				/* The follower stopped first. */
-				if (rf == LANE_ENDED) {
-					lane_finish(&F, &e, &sp, LANE_FOLLOWER);
-					fs = F_DONE;
-				} else if (!pair_log_grow(pp, &sp)) {
-					pair_undo(pp, &sp, e.h);
-					fs = F_REDO;
-					st->rollbacks++;
+				if (rf == LANE_ENDED &&
+				    sp->log_len + PAIR_LOG_SPARE > pp->log_alloc &&
+				    !pair_log_grow(pp, sp)) {
+					/* No room for its deposit's undo entries. */
+					run_rollback(r);
+				} else if (rf == LANE_ENDED) {
+					lane_finish(&F, e, sp, LANE_FOLLOWER);
+					r->done[r->ndone] = F;
+					r->done_spawn[r->ndone] = r->fspawn;
+					r->ndone++;
+					r->running = false;
+				} else if (!pair_log_grow(pp, sp)) {
+					run_rollback(r);
 				}
 				continue;
 			}
-		} else if (fs == F_DONE) {
-			/* The follower's cells still count until the leader ends. */
-			while ((r = lane_step(&L, &e, &sp, LANE_LEADER)) == LANE_MOVED)
-				;
 		} else {
-			while ((r = lane_step(&L, &e, &sp, LANE_SOLO)) == LANE_MOVED)
-				;
+			const enum lane_mode mode = r->ndone ? LANE_LEADER : LANE_SOLO;
+			if (mode == LANE_LEADER)
+				while ((res = lane_step(&L, e, sp, LANE_LEADER)) == LANE_MOVED)
+					;
+			else
+				while ((res = lane_step(&L, e, sp, LANE_SOLO)) == LANE_MOVED)
+					;
 		}
-		if (r == LANE_CONFLICT) {
-			pair_undo(pp, &sp, e.h);
-			fs = F_REDO;
-			st->rollbacks++;
+		if (res == LANE_CONFLICT) {
+			run_rollback(r);
 			continue;
 		}
 		/* The leader has ended. */
-		if ((fs == F_RUNNING || fs == F_DONE) && lane_finish_conflicts(&L, &e, &sp)) {
-			pair_undo(pp, &sp, e.h);
-			fs = F_REDO;
-			st->rollbacks++;
-		}
-		lane_finish(&L, &e, &sp, LANE_SOLO);
-		lane_commit(&L, w);
-		steps += L.age - L.age0;
-		switch (fs) {
-		case F_RUNNING:
-			/* The follower saw nothing the leader changed after it started:
-			 * it is now what running it after the leader gives. */
+		if ((r->running || r->ndone) && lane_finish_conflicts(&L, e, sp))
+			run_rollback(r);
+		lane_finish(&L, e, sp, LANE_SOLO);
+		run_commit(r, &L);
+		/* The followers saw nothing the leader changed after they started:
+		 * each is now what running it after the leader gives. */
+		for (int i = 0; i < r->ndone; i++)
+			run_commit(r, &r->done[i]);
+		r->ndone = 0;
+		r->hold = false;
+		sp->min_id = INT32_MAX;
+		sp->log_len = 0;
+		if (r->running) {
 			L = F;
-			break;
-		case F_DONE:
-			lane_commit(&F, w);
-			steps += F.age - F.age0;
-			if (started == budget) {
-				*steps_out = steps;
-				return GULLY_OK;
-			}
-			particles_spawn(w, &spawn);
-			started++;
-			lane_spawn(&L, &e, &spawn);
-			break;
-		case F_REDO:
-			lane_spawn(&L, &e, &fspawn);
-			break;
-		case F_NONE:
-			if (started == budget) {
-				*steps_out = steps;
-				return GULLY_OK;
-			}
-			particles_spawn(w, &spawn);
-			started++;
-			lane_spawn(&L, &e, &spawn);
+			r->running = false;
+		} else if (run_next(r, &d)) {
+			lane_from_droplet(&L, &d, e);
+		} else {
 			break;
 		}
-		fs = F_NONE;
-		sp.log_len = 0;
-		/* No follower yet: nothing may match the leader's look-ups. */
-		sp.min_id = INT32_MAX;
 	}
+	*steps_out = r->steps;
+	free(r);
+	return GULLY_OK;
 }
