@@ -46,7 +46,9 @@ void particles_normal_fast(const float *h, int width, int height, int x, int y,
 /* "sse2" or "scalar": which form of the normal this build uses. */
 const char *particles_normal_impl(void);
 
-/* Runs one droplet from a spawn point to its end; returns the steps taken. */
+/* Runs one droplet from a spawn point to its end; returns the steps taken.
+ * The process runs droplets two at a time (particles_pair.h) but gives exactly
+ * what calling this for one droplet after another gives. */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif

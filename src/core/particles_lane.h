@@ -192,8 +192,9 @@ static inline bool lane_on_map(float x, float y, const struct lane_env *e)
 	return lane_float_bits(x + 0.0f) < e->fw_bits && lane_float_bits(y + 0.0f) < e->fh_bits;
 }
 
-/* One step of DESIGN.md 3.1. Until it returns LANE_MOVED nothing is written:
- * on LANE_CONFLICT the caller undoes the follower and calls again. */
+/* One step of DESIGN.md 3.1. LANE_CONFLICT and LANE_LOG_FULL come before
+ * anything changed: the caller undoes the followers (or grows the log) and
+ * calls again. LANE_ENDED: the droplet is finished (lane_finish next). */
 static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_env *e,
 					 struct lane_spec *sp, enum lane_mode mode)
 {
