@@ -312,23 +312,27 @@ static void test_paired_equals_sequential(void **state)
 {
 	(void)state;
 	struct {
-		int size;
+		int width, height;
 		uint64_t droplets;
 		bool deposit, symmetric;
 		double evap;
 		int max_steps;
 	} cases[] = {
-		{64, 1500, true, true, 0.001, 20000},
-		{16, 400, true, true, 0.001, 20000},
-		{32, 600, false, true, 0.001, 20000},
-		{32, 600, true, false, 0.001, 20000},
-		{48, 800, true, true, 0.05, 20000},
-		{48, 800, true, true, 0.001, 100},
+		{64, 64, 1500, true, true, 0.001, 20000},
+		{16, 16, 400, true, true, 0.001, 20000},
+		{32, 32, 600, false, true, 0.001, 20000},
+		{32, 32, 600, true, false, 0.001, 20000},
+		{48, 48, 800, true, true, 0.05, 20000},
+		{48, 48, 800, true, true, 0.001, 100},
+		{40, 17, 500, true, true, 0.001, 20000},
+		{16, 70, 500, true, true, 0.001, 20000},
 	};
 	uint64_t rollbacks = 0, followers = 0;
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct params p;
-		small_params(&p, cases[c].size);
+		small_params(&p, 16);
+		p.world.width = cases[c].width;
+		p.world.height = cases[c].height;
 		p.world.seed = 1000 + (int)c;
 		p.particles.deposit_on_death = cases[c].deposit;
 		p.particles.symmetric_normal = cases[c].symmetric;
