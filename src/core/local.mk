@@ -7,10 +7,13 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/terrain.c src/core/terrain.h \
 	src/core/params.c src/core/params.h src/core/params.def \
 	src/core/process.c src/core/process.h \
-	src/core/particles.c src/core/particles.h \
+	src/core/particles.c src/core/particles.h src/core/particles_normal.h \
+	src/core/particles_lane.h src/core/particles_pair.c src/core/particles_pair.h \
 	src/core/hardness.c src/core/hardness.h \
 	src/core/emitter.c src/core/emitter.h \
 	src/core/flood.c src/core/flood.h \
 	src/core/hydrology.c src/core/hydrology.h
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
-src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3
+# No errno from sqrtf (nothing reads it): otherwise every sqrt carries a branch
+# and a libm call for negative input.
+src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3 -fno-math-errno

@@ -4,10 +4,9 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-
-#define AXIS_WEIGHT 0.15f
-#define DIAG_WEIGHT 0.1f
-#define SQRT2 1.41421356237f
+#include "core/particles_lane.h"
+#include "core/particles_normal.h"
+#include "core/particles_pair.h"
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p)
 {
@@ -48,18 +47,18 @@ static inline void normal_from_drops(const float d[8], float s, bool symmetric, 
 	float nx = 0, ny = 0, nz = 0;
 	for (int k = 0; k < 4; k++) {
 		float a = s * d[k];
-		float inv = AXIS_WEIGHT / sqrtf(a * a + 1.0f);
+		float inv = NORMAL_AXIS_WEIGHT / sqrtf(a * a + 1.0f);
 		nx += (float)dir_dx[k] * a * inv;
 		nz += (float)dir_dy[k] * a * inv;
 		ny += inv;
 	}
 	for (int k = 4; k < 8; k++) {
 		float a = s * d[k];
-		float inv = DIAG_WEIGHT / sqrtf(a * a + 2.0f);
-		float c = a * inv * (1.0f / SQRT2);
+		float inv = NORMAL_DIAG_WEIGHT / sqrtf(a * a + 2.0f);
+		float c = a * inv * (1.0f / NORMAL_SQRT2);
 		nx += (symmetric ? (float)dir_dx[k] : 1.0f) * c;
 		nz += (symmetric ? (float)dir_dy[k] : 1.0f) * c;
-		ny += SQRT2 * inv;
+		ny += NORMAL_SQRT2 * inv;
 	}
 	n[0] = nx;
 	n[1] = ny;
@@ -76,134 +75,55 @@ void particles_normal(const float *h, int width, int height, int x, int y,
 	normal_from_drops(d, scale, symmetric, n);
 }
 
-/* The hot path: interior cells read their neighbours without edge checks. */
-static inline void normal_fast(const float *h, int width, int height, int x, int y,
-			       float scale, bool symmetric, float n[3])
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3])
 {
 	if (x < 1 || y < 1 || x >= width - 1 || y >= height - 1) {
 		particles_normal(h, width, height, x, y, scale, symmetric, n);
 		return;
 	}
-	const float *p = h + (size_t)y * (size_t)width + (size_t)x;
-	size_t w = (size_t)width;
-	float c = p[0];
-	float d[8] = {
-		c - p[1], c - p[-1], c - p[w], c - p[-(ptrdiff_t)w],
-		c - p[w + 1], c - p[1 - w], c - p[w - 1], c - p[-1 - (ptrdiff_t)w],
-	};
-	normal_from_drops(d, scale, symmetric, n);
+	struct normal_consts k;
+	normal_consts_init(&k, scale, symmetric);
+	normal_interior(h + (size_t)y * (size_t)width + (size_t)x, (size_t)width, &k, &n[0], &n[1],
+			&n[2]);
 }
 
-/* Drops `mass` bilinearly on the four cells around (x, y); returns what the
- * float heights actually gained. */
-static double deposit_bilinear(struct world *w, float x, float y, double mass)
+const char *particles_normal_impl(void)
 {
-	float *h = w->layer[LAYER_HEIGHT];
-	float fx = x - 0.5f, fy = y - 0.5f;
-	int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
-	float tx = fx - (float)x0, ty = fy - (float)y0;
-	double gained = 0;
-	for (int k = 0; k < 4; k++) {
-		int cx = x0 + (k & 1), cy = y0 + (k >> 1);
-		double wgt = ((k & 1) ? tx : 1 - tx) * ((k >> 1) ? ty : 1 - ty);
-		if (cx < 0)
-			cx = 0;
-		if (cy < 0)
-			cy = 0;
-		if (cx >= w->width)
-			cx = w->width - 1;
-		if (cy >= w->height)
-			cy = w->height - 1;
-		float *cell = &h[(size_t)cy * (size_t)w->width + (size_t)cx];
-		float before = *cell;
-		*cell = (float)((double)before + mass * wgt);
-		gained += (double)*cell - (double)before;
-	}
-	return gained;
+	return PARTICLES_NORMAL_IMPL;
 }
 
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp)
 {
-	float *h = w->layer[LAYER_HEIGHT];
-	const int width = w->width, height = w->height;
-	const float fw = (float)width, fh = (float)height;
-	const float dt = dp->dt;
-	const float keep_speed = 1.0f - dt * dp->friction;
-	const float keep_volume = 1.0f - dt * dp->evap_rate;
-	const float rate = dt * dp->deposition_rate;
-	double eroded = 0, deposited = 0;
-	bool left_map = false;
-	uint32_t steps = 0;
-
-	while (d->volume > dp->min_volume && d->age < dp->max_steps) {
-		int ix = (int)d->x, iy = (int)d->y;
-		float n[3];
-		normal_fast(h, width, height, ix, iy, dp->scale, dp->symmetric_normal, n);
-		float inv_mass = dt / (d->volume * dp->density);
-		d->vx += n[0] * inv_mass;
-		d->vy += n[2] * inv_mass;
-		d->x += dt * d->vx;
-		d->y += dt * d->vy;
-		d->vx *= keep_speed;
-		d->vy *= keep_speed;
-		d->age++;
-		steps++;
-		/* Written so that NaN positions also count as off the map. */
-		if (!(d->x >= 0.0f && d->x < fw && d->y >= 0.0f && d->y < fh)) {
-			left_map = true;
-			break;
-		}
-		float *cell = &h[(size_t)iy * (size_t)width + (size_t)ix];
-		float here = *cell;
-		float there = h[(size_t)(int)d->y * (size_t)width + (size_t)(int)d->x];
-		float speed = sqrtf(d->vx * d->vx + d->vy * d->vy);
-		float c_eq = d->volume * speed * (here - there);
-		if (c_eq < 0.0f)
-			c_eq = 0.0f;
-		float cdiff = c_eq - d->sediment;
-		d->sediment += rate * cdiff;
-		float after = here - d->volume * rate * cdiff;
-		*cell = after;
-		/* Book what the float height really changed by, so the sums balance. */
-		double change = (double)here - (double)after;
-		if (change > 0)
-			eroded += change;
-		else
-			deposited -= change;
-		d->carried += change;
-		d->volume *= keep_volume;
-	}
-
-	if (left_map) {
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried;
-	} else if (dp->deposit_on_death && d->carried != 0) {
-		double gained = deposit_bilinear(w, d->x, d->y, d->carried);
-		if (gained > 0)
-			deposited += gained;
-		else
-			eroded -= gained;
-		/* The few ulps the float heights could not take stay on the books. */
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried - gained;
-	} else {
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += d->carried;
-	}
-	d->carried = 0;
-	w->tally[TALLY_ERODED] += eroded;
-	w->tally[TALLY_DEPOSITED] += deposited;
-	return steps;
+	struct lane_env e;
+	lane_env_init(&e, w, dp);
+	/* The droplet lives in a lane of locals: through *d every height store
+	 * could alias its fields, and the compiler would reload them each step. */
+	struct lane l;
+	lane_from_droplet(&l, d, &e);
+	while (lane_step(&l, &e, NULL, LANE_SOLO) == LANE_MOVED)
+		;
+	lane_finish(&l, &e, NULL, LANE_SOLO);
+	lane_commit(&l, w);
+	lane_to_droplet(&l, d);
+	return l.age - l.age0;
 }
 
 struct particles_state {
-	int unused;
+	struct particles_pair *pair;
 };
 
 static int particles_create(void **state, struct world *w, const struct params *p)
 {
-	(void)w;
 	(void)p;
 	struct particles_state *s = calloc(1, sizeof *s);
 	if (!s)
 		return GULLY_ENOMEM;
+	s->pair = particles_pair_create(w->width, w->height);
+	if (!s->pair) {
+		free(s);
+		return GULLY_ENOMEM;
+	}
 	*state = s;
 	return GULLY_OK;
 }
@@ -211,23 +131,13 @@ static int particles_create(void **state, struct world *w, const struct params *
 static int particles_step(void *state, struct world *w, const struct params *p,
 			  uint64_t budget, struct process_report *rep)
 {
-	(void)state;
+	struct particles_state *s = state;
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
-	for (uint64_t i = 0; i < budget; i++) {
-		struct droplet d = {0};
-		d.x = rng_float(&w->rng) * (float)w->width;
-		d.y = rng_float(&w->rng) * (float)w->height;
-		d.volume = 1.0f;
-		/* x < width always: rng_float < 1 and the product rounds down at most
-		 * to width - ulp; guard anyway against float rounding up. */
-		if (d.x >= (float)w->width)
-			d.x = nextafterf((float)w->width, 0.0f);
-		if (d.y >= (float)w->height)
-			d.y = nextafterf((float)w->height, 0.0f);
-		steps += droplet_run(&d, w, &dp);
-	}
+	int err = particles_pair_run(s->pair, w, &dp, budget, &steps);
+	if (err)
+		return err;
 	w->particles += budget;
 	w->steps += steps;
 	if (rep) {
@@ -239,7 +149,10 @@ static int particles_step(void *state, struct world *w, const struct params *p,
 
 static void particles_destroy(void *state)
 {
-	free(state);
+	struct particles_state *s = state;
+	if (s)
+		particles_pair_destroy(s->pair);
+	free(s);
 }
 
 const struct process_ops particles_process = {
@@ -256,11 +169,3 @@ const struct process_ops particles_process = {
 	.step = particles_step,
 	.destroy = particles_destroy,
 };
-
-/* For hydrology's droplet, which shares this normal: the interior fast path
- * without exposing the inline helper. */
-void particles_normal_fast(const float *h, int width, int height, int x, int y,
-			   float scale, bool symmetric, float n[3])
-{
-	normal_fast(h, width, height, x, y, scale, symmetric, n);
-}

@@ -38,12 +38,17 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p);
 void particles_normal(const float *h, int width, int height, int x, int y,
 		      float scale, bool symmetric, float n[3]);
 
-/* Runs one droplet from a spawn point to its end; returns the steps taken. */
-uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
-
-/* The same normal, with interior cells read without edge checks (for
- * hydrology's droplet). */
+/* The same normal as droplet_run computes it: particles_normal at the edges,
+ * the vectorised form (src/core/particles_normal.h) inside. Agrees with
+ * particles_normal to a few ulps; exposed so tests can check that. */
 void particles_normal_fast(const float *h, int width, int height, int x, int y,
 			   float scale, bool symmetric, float n[3]);
+/* "sse2" or "scalar": which form of the normal this build uses. */
+const char *particles_normal_impl(void);
+
+/* Runs one droplet from a spawn point to its end; returns the steps taken.
+ * The process runs droplets two at a time (particles_pair.h) but gives exactly
+ * what calling this for one droplet after another gives. */
+uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif
