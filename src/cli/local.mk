@@ -6,5 +6,5 @@ gully_SOURCES = \
 	src/cli/progress.c \
 	src/cli/cmd_run.c
 gully_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
-	$(NCURSES_LIBS) $(CYAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
+	$(NCURSES_LIBS) $(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

@@ -1,3 +1,10 @@
 noinst_LIBRARIES += src/io/libgullyio.a
 src_io_libgullyio_a_SOURCES = \
 	src/io/fileio.c src/io/fileio.h
+# Presets: libcyaml loads them; libyaml (which libcyaml is built on) gives the
+# first pass its exact line numbers.
+src_io_libgullyio_a_SOURCES += \
+	src/io/preset.c src/io/preset.h \
+	src/io/preset_scan.c src/io/preset_scan.h \
+	src/io/preset_find.c
+src_io_libgullyio_a_CFLAGS = $(AM_CFLAGS) $(CYAML_CFLAGS) $(YAML_CFLAGS)
