@@ -30,7 +30,7 @@ int cmd_run(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			usage(stdout);
 			sim_options_free(&o);
@@ -61,13 +61,29 @@ int cmd_run(int argc, char **argv)
 	}
 
 	struct params p;
-	params_defaults(&p);
-	status = sim_options_apply(&o, CMD, &p);
+	struct preset_meta meta;
+	status = sim_options_load(&o, CMD, &p, &meta);
 	if (status) {
 		sim_options_free(&o);
 		return status;
 	}
-	const struct process_ops *proc = process_find(o.process ? o.process : "particles");
+	const struct process_ops *proc = process_find(sim_options_process(&o, &meta));
+	if (!proc) {
+		cli_error("no process named '%s' (one of %s)", sim_options_process(&o, &meta),
+			  process_names());
+		sim_options_free(&o);
+		return 1;
+	}
+	if (o.dump_preset) {
+		snprintf(meta.process, sizeof meta.process, "%s", proc->name);
+		char *text;
+		status = preset_format(&p, &meta, &text) ? 1 : 0;
+		if (!status)
+			fputs(text, stdout);
+		free(text);
+		sim_options_free(&o);
+		return status;
+	}
 	uint64_t budget = o.particles_set ? o.particles : 200000;
 
 	struct world *w = NULL;

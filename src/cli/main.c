@@ -12,6 +12,7 @@ const char *cli_program = "gully";
 
 static const struct cli_command commands[] = {
 	{"run", "[options] [SNAPSHOT]", "simulate headless and print a row of metrics", cmd_run},
+	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
