@@ -14,6 +14,8 @@ struct scanner {
 	yaml_event_t ev;
 	bool have_ev;
 	const char *name;
+	const unsigned char *text;
+	size_t len;
 	struct preset_scan *out;
 	char *err;
 	size_t errlen;
@@ -89,6 +91,19 @@ static int next(struct scanner *sc, const char *key)
 		}
 		char problem[160];
 		preset_quote(problem, sizeof problem, p->problem ? p->problem : "syntax error", 120);
+		if (p->error == YAML_READER_ERROR) {
+			/* The reader decodes ahead and reports a byte offset, not a mark. */
+			size_t off = p->problem_offset < sc->len ? p->problem_offset : sc->len;
+			int line = 1;
+			size_t bol = 0;
+			for (size_t i = 0; i < off; i++)
+				if (sc->text[i] == '\n') {
+					line++;
+					bol = i + 1;
+				}
+			return fail(sc, line, NULL, "not valid YAML: %s (column %zu)", problem,
+				    off - bol + 1);
+		}
 		if (p->context) {
 			char context[120];
 			preset_quote(context, sizeof context, p->context, 100);
@@ -330,7 +345,8 @@ static int scan_stream(struct scanner *sc)
 int preset_scan(const char *name, const unsigned char *text, size_t len,
 		struct preset_scan *s, char *err, size_t errlen)
 {
-	struct scanner sc = {.name = name, .out = s, .err = err, .errlen = errlen};
+	struct scanner sc = {.name = name, .text = text, .len = len, .out = s, .err = err,
+			     .errlen = errlen};
 	memset(s->line, 0, (size_t)params_count() * sizeof *s->line);
 	s->description_line = s->process_line = 0;
 	s->description[0] = s->process[0] = '\0';
