@@ -214,10 +214,10 @@ static int load_locked(const char *name, const char *text, size_t len, struct pa
 		/* The scan should have caught all of these with a better message;
 		 * this is the net under it. */
 		if (lg.line)
-			snprintf(err, errlen, "%s:%d: %s", name, lg.line,
+			snprintf(err, errlen, "%s:%d: libcyaml: %s", name, lg.line,
 				 lg.first[0] ? lg.first : cyaml_strerror(cerr));
 		else
-			snprintf(err, errlen, "%s: %s", name,
+			snprintf(err, errlen, "%s: libcyaml: %s", name,
 				 lg.first[0] ? lg.first : cyaml_strerror(cerr));
 		if (doc)
 			cyaml_free(&cfg, &schema.top, doc, 0);
