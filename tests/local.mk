@@ -47,3 +47,7 @@ tests_fuzz_replay_preset_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
 #	$(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md \
 	tests/fuzz/fuzz_snapshot.c
+
+# The preset options end to end through the gully binary.
+TESTS += tests/cli_preset.sh
+EXTRA_DIST += tests/cli_preset.sh
