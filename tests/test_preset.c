@@ -189,6 +189,14 @@ static void test_merges_onto_defaults(void **state)
 	assert_string_equal(m.description, "");
 	assert_int_equal(load("{}", &p, NULL, err), GULLY_OK);
 	assert_params_equal(&p, &def);
+	/* A description with line breaks (say, typed in the explorer) is saved
+	 * as one line, so the file loads back. */
+	struct preset_meta odd = {"a\nb\tc\xc2\x85" "d\xe2\x80\xa8" "e \xc3\xa9", ""};
+	char *text;
+	assert_int_equal(preset_format(&def, &odd, &text), GULLY_OK);
+	assert_int_equal(load(text, &p, &m, err), GULLY_OK);
+	assert_string_equal(m.description, "a b c d e \xc3\xa9");
+	free(text);
 }
 
 /* ---- malformed input: exact one-line messages, nothing applied ---- */
@@ -231,6 +239,9 @@ static const struct bad_case bad_cases[] = {
 	 "t.yaml:1: particles: expected a mapping of parameters (such as 'dt: 1.0'), found a sequence"},
 	{"description: [a]\n", "t.yaml:1: description: expected text, found a sequence"},
 	{"description: \"two\\nlines\"\n", "t.yaml:1: description: must be one line of printable text"},
+	/* YAML 1.1 reads NEL (found by fuzzing), LS and PS as line breaks. */
+	{"description: \"a\\N0\"\n", "t.yaml:1: description: must be one line of printable text"},
+	{"description: \"a\\L\"\n", "t.yaml:1: description: must be one line of printable text"},
 	{"process: hydrolog\n", "t.yaml:1: process: no process named 'hydrolog' (one of particles)"},
 	/* unknown and duplicate keys */
 	{"particles:\n  dt: 0.5\n  bogus: 1\n",

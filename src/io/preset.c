@@ -354,17 +354,27 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
-/* A double-quoted YAML scalar: escapes what YAML would read differently. */
+/* A double-quoted YAML scalar. Control characters, C1 controls and U+2028/9
+ * (line breaks to YAML 1.1) become spaces: a preset's texts are one line, and
+ * the loader refuses them, so escaping them would write a file that cannot
+ * be read back. */
 static void sb_quoted(struct sbuf *b, const char *text)
 {
 	sb_printf(b, "\"");
 	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-		if (*c == '"' || *c == '\\')
+		if (*c == '"' || *c == '\\') {
 			sb_printf(b, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
-			sb_printf(b, "\\x%02x", *c);
-		else
+		} else if (*c < 0x20 || *c == 0x7f) {
+			sb_printf(b, " ");
+		} else if (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			sb_printf(b, " ");
+			c++;
+		} else if (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9)) {
+			sb_printf(b, " ");
+			c += 2;
+		} else {
 			sb_printf(b, "%c", *c);
+		}
 	}
 	sb_printf(b, "\"");
 }

@@ -186,8 +186,11 @@ static int check_text(struct scanner *sc, const char *key, size_t max)
 		return fail(sc, line_of(&sc->ev), key, "longer than %zu characters", max);
 	if (strlen(scalar(sc)) != sc->ev.data.scalar.length)
 		return fail(sc, line_of(&sc->ev), key, "contains a NUL character");
+	/* Also C1 controls and U+2028/9: YAML 1.1 reads NEL, LS and PS as line
+	 * breaks, so such a text would not survive a save and load. */
 	for (const unsigned char *c = sc->ev.data.scalar.value; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
+		if (*c < 0x20 || *c == 0x7f || (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) ||
+		    (c[0] == 0xe2 && c[1] == 0x80 && (c[2] == 0xa8 || c[2] == 0xa9)))
 			return fail(sc, line_of(&sc->ev), key, "must be one line of printable text");
 	return GULLY_OK;
 }

@@ -34,9 +34,7 @@ build() { # name, io sources
 
 build preset "$top/src/io/fileio.c" "$top"/src/io/preset*.c
 if [ -f "$top/src/io/snapshot.c" ]; then
-	io=$(ls "$top"/src/io/*.c)
-	# shellcheck disable=SC2086
-	build snapshot $io
+	build snapshot "$top/src/io/fileio.c" "$top/src/io/snapshot.c"
 else
 	echo "build-fuzzers: no src/io/snapshot.c yet; fuzz_snapshot not built" >&2
 fi
