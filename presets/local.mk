@@ -1,0 +1,9 @@
+# The shipped presets; `gully -p NAME` finds them in $(pkgdatadir)/presets.
+dist_presets_DATA += \
+	presets/default.yaml \
+	presets/ridges-and-plateaus.yaml \
+	presets/river-valley.yaml \
+	presets/lake-chain.yaml \
+	presets/vegetation-comparison.yaml \
+	presets/emitter-canyon.yaml \
+	presets/emitter-spiral.yaml

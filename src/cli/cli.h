@@ -8,6 +8,7 @@
 
 #include "core/params.h"
 #include "core/world.h"
+#include "io/preset.h"
 
 /* Exit statuses: 0 success, 1 a failure (bad file, I/O), 2 a usage error. */
 #define EXIT_USAGE 2
@@ -37,13 +38,18 @@ struct sim_options {
 	const char *output;   /* -o FILE */
 	const char *hardness; /* --hardness FILE[.gsnap[:LAYER]] */
 	bool json, quiet;
+	const char *preset;   /* -p/--preset NAME|FILE; NULL for the defaults */
+	bool dump_preset;     /* --dump-preset: print the effective preset, run nothing */
 };
 
 /* The getopt_long entries every simulation command accepts; values >= 0x100. */
 enum {
 	OPT_PROCESS = 0x100, OPT_PARTICLES, OPT_SEED, OPT_SIZE, OPT_SET,
 	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_HARDNESS,
+	OPT_DUMP_PRESET,
 };
+/* getopt_long's short options for the shared set (with "-p NAME"). */
+#define SIM_SHORT_OPTIONS ":o:p:"
 #define SIM_LONG_OPTIONS \
 	{"process", required_argument, NULL, OPT_PROCESS}, \
 	{"particles", required_argument, NULL, OPT_PARTICLES}, \
@@ -56,7 +62,9 @@ enum {
 	{"json", no_argument, NULL, OPT_JSON}, \
 	{"quiet", no_argument, NULL, OPT_QUIET}, \
 	{"help", no_argument, NULL, OPT_HELP}, \
-	{"version", no_argument, NULL, OPT_VERSION}
+	{"version", no_argument, NULL, OPT_VERSION}, \
+	{"preset", required_argument, NULL, 'p'}, \
+	{"dump-preset", no_argument, NULL, OPT_DUMP_PRESET}
 
 #define SIM_OPTIONS_HELP \
 	"  --process NAME       the erosion process: %s\n" \
@@ -69,6 +77,9 @@ enum {
 	"  -o, --output FILE    write the final map as a snapshot (.gsnap)\n" \
 	"  --json               print metrics as one JSON object instead of TSV\n" \
 	"  --quiet              no progress bar\n" \
+	"  -p, --preset NAME|FILE  start from a preset (see `gully presets`); --set\n" \
+	"                       applies on top\n" \
+	"  --dump-preset        print the effective preset as YAML and run nothing\n" \
 	"  --help, --version\n"
 
 void sim_options_init(struct sim_options *o);
@@ -79,6 +90,15 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 /* Applies --seed, --size and every --set onto p, in that order; reports the
  * first bad one and returns EXIT_USAGE, else 0. */
 int sim_options_apply(const struct sim_options *o, const char *cmd, struct params *p);
+/* The effective parameters: the preset (-p) or the built-in defaults, then
+ * sim_options_apply. meta (may be NULL) gets the preset's description and
+ * process, the process replaced by --process when given. A preset that is
+ * missing or bad is reported in one line; returns 1 (bad file), EXIT_USAGE
+ * (no such name, bad option) or 0. */
+int sim_options_load(const struct sim_options *o, const char *cmd, struct params *p,
+		     struct preset_meta *meta);
+/* The process to run: --process, else the preset's, else "particles". */
+const char *sim_options_process(const struct sim_options *o, const struct preset_meta *meta);
 /* Strict whole-string parses for option values. */
 bool parse_u64(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
@@ -124,5 +144,14 @@ int cmd_render(int argc, char **argv);
 
 /* cmd_render.c: the layer names as "height|base|...", for help and errors. */
 const char *cli_layer_names(void);
+int cmd_presets(int argc, char **argv);
+
+/* info_preset.c: what `gully info` shows for a preset (a name or a .yaml). */
+/* True when `arg` names a preset rather than a snapshot: a .yaml/.yml file, a
+ * preset name on the search path, or a file that begins as text. */
+bool info_is_preset(const char *arg);
+/* Prints the resolved values, section by section, marking those the preset
+ * changes; returns an exit status. */
+int info_preset(FILE *fp, const char *arg, bool json);
 
 #endif

@@ -14,8 +14,9 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s info FILE\n\n"
-		"Prints what a snapshot holds: size, process, counters, tallies, the\n"
+	fprintf(fp, "Usage: %s info SNAPSHOT|PRESET\n\n"
+		"Given a preset (a .yaml file or a preset's name), prints every resolved\n"
+		"value, marking those the preset changes. Given a snapshot, prints what it holds: size, process, counters, tallies, the\n"
 		"parameters that differ from the defaults, the embedded preset text, and\n"
 		"each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
 		"file is damaged (a layer whose CRC does not match is shown, then reported).\n\n"
@@ -101,6 +102,9 @@ int cmd_info(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error(CMD, "one file at a time ('%s' is extra)", argv[optind + 1]);
 	const char *path = argv[optind];
+	/* A preset (a .yaml file or a name on the preset path) shows its values. */
+	if (info_is_preset(path))
+		return info_preset(stdout, path, false);
 
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {

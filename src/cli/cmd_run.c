@@ -10,6 +10,7 @@
 #include "core/process.h"
 #include "core/terrain.h"
 #include "io/image.h"
+#include "io/preset.h"
 #include "io/snapshot.h"
 
 #define CMD "run"
@@ -29,11 +30,11 @@ static void usage(FILE *fp)
 		"Options:\n" SIM_OPTIONS_HELP, cli_program, process_names());
 }
 
-/* Defaults, then --seed, --size and --set: a new terrain. */
-static int open_fresh(const struct sim_options *o, struct params *p, struct world **w)
+/* Defaults or the preset, then --seed, --size and --set: a new terrain. */
+static int open_fresh(const struct sim_options *o, struct params *p, struct world **w,
+		      struct preset_meta *meta)
 {
-	params_defaults(p);
-	int status = sim_options_apply(o, CMD, p);
+	int status = sim_options_load(o, CMD, p, meta);
 	if (status)
 		return status;
 	int err = world_from_params(w, p);
@@ -48,10 +49,13 @@ static int open_fresh(const struct sim_options *o, struct params *p, struct worl
 /* A snapshot's world, parameters and random stream, with the options on top.
  * Its map size is fixed; --seed restarts its random stream from that seed. */
 static int open_snapshot(const struct sim_options *o, const char *path, struct params *p,
-			 struct world **w, struct snapshot_info *snap)
+			 struct world **w, struct snapshot_info *snap, struct preset_meta *meta)
 {
 	if (o->width)
 		return cli_usage_error(CMD, "--size cannot resize the snapshot '%s'", path);
+	if (o->preset)
+		return cli_usage_error(CMD, "--preset: the snapshot '%s' carries its parameters; "
+				       "change them with --set", path);
 	char err[512];
 	if (snapshot_load(path, w, snap, err, sizeof err)) {
 		cli_error("%s", err);
@@ -70,17 +74,18 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 	}
 	if (o->seed >= 0)
 		rng_seed(&(*w)->rng, (uint64_t)o->seed, (*w)->rng.inc >> 1);
+	memset(meta, 0, sizeof *meta);
+	snprintf(meta->process, sizeof meta->process, "%s", o->process ? o->process : snap->process);
 	return 0;
 }
 
 /* A height map (.r16, .pgm, .f32) as the starting terrain; its size is the map's. */
 static int open_heightmap(const struct sim_options *o, const char *path, struct params *p,
-			  struct world **w)
+			  struct world **w, struct preset_meta *meta)
 {
 	if (o->width)
 		return cli_usage_error(CMD, "--size: the height map '%s' sets the size", path);
-	params_defaults(p);
-	int status = sim_options_apply(o, CMD, p);
+	int status = sim_options_load(o, CMD, p, meta);
 	if (status)
 		return status;
 	char err[512];
@@ -115,7 +120,7 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 
 /* -o: a snapshot, or the height layer as a picture when the name says so. */
 static int write_output(const char *path, const struct world *w, const struct params *p,
-			const struct process_ops *proc, void *state, char *preset_yaml)
+			const struct process_ops *proc, void *state)
 {
 	char err[512];
 	if (image_format_from_path(path) != IMAGE_NONE) {
@@ -130,16 +135,22 @@ static int write_output(const char *path, const struct world *w, const struct pa
 	memset(&out, 0, sizeof out);
 	snprintf(out.process, sizeof out.process, "%s", proc->name);
 	out.params = *p;
-	out.preset_yaml = preset_yaml;
+	/* The effective preset, so `gully info` and a reader see what made it. */
+	if (preset_to_yaml(p, &out.preset_yaml)) {
+		cli_error("%s: cannot write the preset text", path);
+		return 1;
+	}
 	if (proc->save_state) {
 		int e = proc->save_state(state, &out.state, &out.state_len);
 		if (e) {
 			cli_error("%s: cannot save the %s state: %s", path, proc->name, gully_strerror(e));
+			free(out.preset_yaml);
 			return 1;
 		}
 	}
 	int e = snapshot_save(path, w, &out, err, sizeof err);
 	free(out.state);
+	free(out.preset_yaml);
 	if (e) {
 		cli_error("%s", err);
 		return 1;
@@ -156,7 +167,7 @@ int cmd_run(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			usage(stdout);
 			sim_options_free(&o);
@@ -188,25 +199,44 @@ int cmd_run(int argc, char **argv)
 	const char *from = optind < argc ? argv[optind] : NULL;
 
 	struct params p;
+	struct preset_meta meta;
 	struct world *w = NULL;
 	struct snapshot_info snap;
 	memset(&snap, 0, sizeof snap);
-	if (from && image_format_from_path(from) != IMAGE_NONE)
-		status = open_heightmap(&o, from, &p, &w);
+	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
+	if (is_heightmap)
+		status = open_heightmap(&o, from, &p, &w, &meta);
 	else if (from)
-		status = open_snapshot(&o, from, &p, &w, &snap);
+		status = open_snapshot(&o, from, &p, &w, &snap, &meta);
 	else
-		status = open_fresh(&o, &p, &w);
+		status = open_fresh(&o, &p, &w, &meta);
 	if (!status)
-		status = sim_options_hardness(&o, CMD, &p, w, from && image_format_from_path(from) == IMAGE_NONE);
+		status = sim_options_hardness(&o, CMD, &p, w, from && !is_heightmap);
+	const struct process_ops *proc = NULL;
+	if (!status) {
+		proc = process_find(sim_options_process(&o, &meta));
+		if (!proc) {
+			cli_error("no process named '%s' (one of %s)", sim_options_process(&o, &meta),
+				  process_names());
+			status = 1;
+		}
+	}
+	if (!status && o.dump_preset) {
+		snprintf(meta.process, sizeof meta.process, "%s", proc->name);
+		char *text;
+		status = preset_format(&p, &meta, &text) ? 1 : 0;
+		if (!status)
+			fputs(text, stdout);
+		free(text);
+		if (!status)
+			status = -1; /* done: nothing to run */
+	}
 	if (status) {
 		world_destroy(w);
 		snapshot_info_free(&snap);
 		sim_options_free(&o);
-		return status;
+		return status < 0 ? 0 : status;
 	}
-	const char *pname = o.process ? o.process : snap.process[0] ? snap.process : "particles";
-	const struct process_ops *proc = process_find(pname);
 	uint64_t budget = o.particles_set ? o.particles : 200000;
 
 	void *state = NULL;
@@ -261,7 +291,7 @@ int cmd_run(int argc, char **argv)
 		}
 		fflush(stdout);
 		if (o.output)
-			status = write_output(o.output, w, &p, proc, state, snap.preset_yaml);
+			status = write_output(o.output, w, &p, proc, state);
 	}
 	proc->destroy(state);
 	world_destroy(w);

@@ -15,6 +15,7 @@ static const struct cli_command commands[] = {
 	{"params", "[--man] [SECTION]", "list every parameter with its default and range", cmd_params},
 	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render},
 	{"info", "FILE", "what a snapshot holds", cmd_info},
+	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,12 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_QUIET:
 		o->quiet = true;
 		return 1;
+	case 'p':
+		o->preset = arg;
+		return 1;
+	case OPT_DUMP_PRESET:
+		o->dump_preset = true;
+		return 1;
 	default:
 		return 0;
 	}
@@ -187,4 +194,36 @@ int sim_options_hardness(const struct sim_options *o, const char *cmd, struct pa
 	if (p->hardness.generator == HARDNESS_FILE && !from_snapshot)
 		return cli_usage_error(cmd, "hardness.generator=file needs --hardness FILE");
 	return 0;
+}
+
+int sim_options_load(const struct sim_options *o, const char *cmd, struct params *p,
+		     struct preset_meta *meta)
+{
+	struct preset_meta m = {"", ""};
+	if (o->preset) {
+		char err[PRESET_ERR_MAX];
+		int rc = preset_load(o->preset, p, &m, err, sizeof err);
+		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset))
+			return cli_usage_error(cmd, "--preset: %s", err);
+		if (rc) {
+			cli_error("%s", err);
+			return 1;
+		}
+	} else {
+		params_defaults(p);
+	}
+	if (o->process)
+		snprintf(m.process, sizeof m.process, "%s", o->process);
+	if (meta)
+		*meta = m;
+	return sim_options_apply(o, cmd, p);
+}
+
+const char *sim_options_process(const struct sim_options *o, const struct preset_meta *meta)
+{
+	if (o->process)
+		return o->process;
+	if (meta && meta->process[0])
+		return meta->process;
+	return "particles";
 }

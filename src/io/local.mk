@@ -5,4 +5,10 @@ src_io_libgullyio_a_SOURCES = \
 	src/io/snapshot.c src/io/snapshot.h \
 	src/io/image.c src/io/image.h \
 	src/io/layer_import.c src/io/layer_import.h
-src_io_libgullyio_a_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)
+# Presets: libcyaml loads them; libyaml (which libcyaml is built on) gives the
+# first pass its exact line numbers.
+src_io_libgullyio_a_SOURCES += \
+	src/io/preset.c src/io/preset.h \
+	src/io/preset_scan.c src/io/preset_scan.h \
+	src/io/preset_find.c
+src_io_libgullyio_a_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS) $(CYAML_CFLAGS) $(YAML_CFLAGS)

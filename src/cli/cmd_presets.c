@@ -1,0 +1,85 @@
+/* gully presets: the presets a name can find, or one preset's values. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/error.h"
+
+#define CMD "presets"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s presets [--paths]\n"
+		"       %s presets [--json] NAME|FILE\n\n"
+		"Without an argument, lists the presets `-p NAME` finds, with their\n"
+		"process and description; searched in $GULLY_PRESET_PATH, then\n"
+		"$XDG_DATA_HOME/gully/presets (~/.local/share/gully/presets), then\n"
+		"%s/presets. With one, prints every value it resolves to, marking\n"
+		"those that differ from the defaults (as `gully info PRESET`).\n\n"
+		"Options:\n"
+		"  --paths              show each preset's file\n"
+		"  --json               the values as one JSON object\n"
+		"  --help\n", cli_program, cli_program, GULLY_PKGDATADIR);
+}
+
+int cmd_presets(int argc, char **argv)
+{
+	enum { OPT_PATHS = 0x200, OPT_JSON_ = 0x201, OPT_HELP_ = 0x202 };
+	static const struct option longopts[] = {
+		{"paths", no_argument, NULL, OPT_PATHS},
+		{"json", no_argument, NULL, OPT_JSON_},
+		{"help", no_argument, NULL, OPT_HELP_},
+		{NULL, 0, NULL, 0},
+	};
+	bool paths = false, json = false;
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_PATHS:
+			paths = true;
+			break;
+		case OPT_JSON_:
+			json = true;
+			break;
+		case OPT_HELP_:
+			usage(stdout);
+			return 0;
+		default:
+			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return cli_usage_error(CMD, "one preset at a time");
+	if (optind < argc)
+		return info_preset(stdout, argv[optind], json);
+
+	struct preset_entry *list;
+	int n;
+	if (preset_list(&list, &n)) {
+		cli_error("out of memory");
+		return 1;
+	}
+	if (n == 0)
+		fprintf(stderr, "%s: no presets found (searched $GULLY_PRESET_PATH, "
+			"$XDG_DATA_HOME/gully/presets and %s/presets)\n", cli_program,
+			GULLY_PKGDATADIR);
+	int w = 4;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(list[i].name) > w)
+			w = (int)strlen(list[i].name);
+	for (int i = 0; i < n; i++) {
+		const struct preset_entry *e = &list[i];
+		printf("%-*s  %-10s  %s", w, e->name,
+		       e->meta.process[0] ? e->meta.process : "-",
+		       !e->readable ? "(unreadable)"
+				    : e->meta.description[0] ? e->meta.description : "");
+		if (paths)
+			printf("  [%s]", e->path);
+		printf("\n");
+	}
+	preset_list_free(list, n);
+	return 0;
+}

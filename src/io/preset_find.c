@@ -1,0 +1,315 @@
+/* Finding presets by name: the search path, listings and completion. */
+#include "io/preset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+
+#ifndef GULLY_SOURCE_PRESETS
+#define GULLY_SOURCE_PRESETS ""
+#endif
+#ifndef GULLY_PKGDATADIR
+#define GULLY_PKGDATADIR "/usr/local/share/gully"
+#endif
+
+#define SUFFIX ".yaml"
+
+bool preset_is_file(const char *arg)
+{
+	size_t n = strlen(arg);
+	return strchr(arg, '/') || (n >= 5 && strcmp(arg + n - 5, SUFFIX) == 0) ||
+	       (n >= 4 && strcmp(arg + n - 4, ".yml") == 0);
+}
+
+bool preset_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n >= PRESET_NAME_MAX || name[0] == '.')
+		return false;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+int preset_user_dir(char *dir, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	int n;
+	/* The XDG spec says a relative XDG_DATA_HOME is invalid and ignored. */
+	if (xdg && xdg[0] == '/') {
+		n = snprintf(dir, len, "%s/gully/presets", xdg);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !home[0])
+			return GULLY_ENOTFOUND;
+		n = snprintf(dir, len, "%s/.local/share/gully/presets", home);
+	}
+	return n < 0 || (size_t)n >= len ? GULLY_EINVAL : GULLY_OK;
+}
+
+/* The search path as a list of directories; calls fn for each in order until
+ * it returns non-zero. */
+static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
+{
+	const char *env = getenv("GULLY_PRESET_PATH");
+	if (env) {
+		const char *s = env;
+		while (*s) {
+			size_t n = strcspn(s, ":");
+			if (n > 0 && n < 4096) {
+				char dir[4096];
+				memcpy(dir, s, n);
+				dir[n] = '\0';
+				int r = fn(dir, ctx);
+				if (r)
+					return r;
+			}
+			s += n;
+			if (*s == ':')
+				s++;
+		}
+	}
+	char user[4096];
+	if (preset_user_dir(user, sizeof user) == GULLY_OK) {
+		int r = fn(user, ctx);
+		if (r)
+			return r;
+	}
+	struct stat st;
+	if (stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0] || env)
+		return fn(GULLY_PKGDATADIR "/presets", ctx);
+	/* Not installed and no GULLY_PRESET_PATH: a gully run from its build tree
+	 * finds the source's presets. */
+	return fn(GULLY_SOURCE_PRESETS, ctx);
+}
+
+struct resolve_ctx {
+	const char *name;
+	char *path;
+	size_t len;
+};
+
+static int resolve_in(const char *dir, void *vctx)
+{
+	struct resolve_ctx *c = vctx;
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%s/%s" SUFFIX, dir, c->name);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return 0;
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if ((size_t)n >= c->len)
+		return -1;
+	memcpy(c->path, path, (size_t)n + 1);
+	return 1;
+}
+
+int preset_resolve(const char *arg, char *path, size_t len)
+{
+	if (preset_is_file(arg)) {
+		if (strlen(arg) >= len)
+			return GULLY_EINVAL;
+		strcpy(path, arg);
+		return GULLY_OK;
+	}
+	if (!preset_name_ok(arg))
+		return GULLY_ENOTFOUND;
+	struct resolve_ctx c = {arg, path, len};
+	int r = each_dir(resolve_in, &c);
+	return r > 0 ? GULLY_OK : r < 0 ? GULLY_EINVAL : GULLY_ENOTFOUND;
+}
+
+int preset_load(const char *arg, struct params *out, struct preset_meta *meta,
+		char *err, size_t errlen)
+{
+	char path[4096];
+	int rc = preset_resolve(arg, path, sizeof path);
+	if (rc == GULLY_ENOTFOUND) {
+		char q[80];
+		snprintf(q, sizeof q, "%.64s", arg);
+		snprintf(err, errlen, "no preset named '%s' (see `gully presets`)", q);
+		return rc;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%.64s: path too long", arg);
+		return rc;
+	}
+	return preset_load_file(path, out, meta, err, errlen);
+}
+
+static int mkdir_p(char *path)
+{
+	for (char *s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		int r = mkdir(path, 0777);
+		*s = '/';
+		if (r != 0 && errno != EEXIST)
+			return -1;
+	}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int preset_save_named(const char *name, const struct params *p,
+		      const struct preset_meta *meta, char *path, size_t pathlen,
+		      char *err, size_t errlen)
+{
+	if (!preset_name_ok(name)) {
+		snprintf(err, errlen, "'%.64s' is not a preset name (letters, digits, '.', '_', '-')",
+			 name);
+		return GULLY_EINVAL;
+	}
+	char dir[4096], file[4200];
+	if (preset_user_dir(dir, sizeof dir)) {
+		snprintf(err, errlen, "no home directory for user presets (set XDG_DATA_HOME)");
+		return GULLY_ENOTFOUND;
+	}
+	if (mkdir_p(dir) != 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return GULLY_EIO;
+	}
+	snprintf(file, sizeof file, "%s/%s" SUFFIX, dir, name);
+	int rc = preset_save(file, p, meta, err, errlen);
+	if (!rc && path)
+		snprintf(path, pathlen, "%s", file);
+	return rc;
+}
+
+/* ---- listing ---- */
+
+struct list_ctx {
+	struct preset_entry *list;
+	int count, cap;
+	int err;
+};
+
+static int list_in(const char *dir, void *vctx)
+{
+	struct list_ctx *c = vctx;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n <= 5 || strcmp(e->d_name + n - 5, SUFFIX) != 0)
+			continue;
+		char name[PRESET_NAME_MAX];
+		if (n - 5 >= sizeof name)
+			continue;
+		memcpy(name, e->d_name, n - 5);
+		name[n - 5] = '\0';
+		if (!preset_name_ok(name))
+			continue;
+		bool seen = false;
+		for (int i = 0; i < c->count && !seen; i++)
+			seen = strcmp(c->list[i].name, name) == 0;
+		if (seen)
+			continue;
+		if (c->count == c->cap) {
+			int cap = c->cap ? c->cap * 2 : 16;
+			struct preset_entry *nl = realloc(c->list, (size_t)cap * sizeof *nl);
+			if (!nl) {
+				c->err = GULLY_ENOMEM;
+				break;
+			}
+			c->list = nl;
+			c->cap = cap;
+		}
+		struct preset_entry *pe = &c->list[c->count];
+		memset(pe, 0, sizeof *pe);
+		memcpy(pe->name, name, n - 4);
+		size_t plen = strlen(dir) + n + 2;
+		pe->path = malloc(plen);
+		if (!pe->path) {
+			c->err = GULLY_ENOMEM;
+			break;
+		}
+		snprintf(pe->path, plen, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (stat(pe->path, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(pe->path);
+			continue;
+		}
+		pe->readable = preset_peek(pe->path, &pe->meta) == GULLY_OK;
+		c->count++;
+	}
+	closedir(d);
+	return c->err ? -1 : 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct preset_entry *)a)->name, ((const struct preset_entry *)b)->name);
+}
+
+int preset_list(struct preset_entry **list, int *count)
+{
+	struct list_ctx c = {0};
+	each_dir(list_in, &c);
+	if (c.err) {
+		preset_list_free(c.list, c.count);
+		*list = NULL;
+		*count = 0;
+		return c.err;
+	}
+	if (c.count > 1)
+		qsort(c.list, (size_t)c.count, sizeof *c.list, by_name);
+	*list = c.list;
+	*count = c.count;
+	return GULLY_OK;
+}
+
+void preset_list_free(struct preset_entry *list, int count)
+{
+	for (int i = 0; i < count; i++)
+		free(list[i].path);
+	free(list);
+}
+
+void preset_names_free(char **names)
+{
+	if (!names)
+		return;
+	for (char **n = names; *n; n++)
+		free(*n);
+	free(names);
+}
+
+int preset_complete(const char *prefix, char ***names, int *count)
+{
+	*names = NULL;
+	*count = 0;
+	struct preset_entry *list;
+	int n;
+	int rc = preset_list(&list, &n);
+	if (rc)
+		return rc;
+	char **out = calloc((size_t)n + 1, sizeof *out);
+	if (!out) {
+		preset_list_free(list, n);
+		return GULLY_ENOMEM;
+	}
+	int k = 0;
+	size_t plen = strlen(prefix);
+	for (int i = 0; i < n; i++) {
+		if (strncmp(list[i].name, prefix, plen) != 0)
+			continue;
+		out[k] = strdup(list[i].name);
+		if (!out[k]) {
+			preset_names_free(out);
+			preset_list_free(list, n);
+			return GULLY_ENOMEM;
+		}
+		k++;
+	}
+	preset_list_free(list, n);
+	*names = out;
+	*count = k;
+	return GULLY_OK;
+}
