@@ -7,7 +7,7 @@ CLEANFILES += man/gully.1
 man/gully.1: $(srcdir)/man/gully.1.in gully$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) man && \
 	./gully$(EXEEXT) params --man > man/gully.1.params && \
-	sed -e 's/@VERSION@/$(PACKAGE_VERSION)/' \
+	sed -e 's/@VERSION@/$(PACKAGE_VERSION)/' -e 's|@PKGDATADIR@|$(pkgdatadir)|' \
 	    -e '/@PARAMETERS@/{r man/gully.1.params' -e 'd;}' \
 	    $(srcdir)/man/gully.1.in > $@.tmp && \
 	rm -f man/gully.1.params && mv $@.tmp $@
