@@ -13,3 +13,12 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# The explorer: shading (curses-free) and the key table.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_shade
+TESTS += tests/test_shade
+tests_test_shade_SOURCES = tests/test_shade.c
+tests_test_shade_CFLAGS = $(TEST_CFLAGS)
+tests_test_shade_LDADD = src/view/libgullyview.a $(TEST_CORE_LIBS)
+endif
