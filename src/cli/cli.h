@@ -110,5 +110,7 @@ double clock_seconds(void);
 
 /* One per subcommand. */
 int cmd_run(int argc, char **argv);
+/* cmd_explore.c: no command name, the explorer. */
+int cmd_explore(int argc, char **argv);
 
 #endif

@@ -4,7 +4,8 @@ gully_SOURCES = \
 	src/cli/options.c \
 	src/cli/metrics.c \
 	src/cli/progress.c \
-	src/cli/cmd_run.c
-gully_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
+	src/cli/cmd_run.c \
+	src/cli/cmd_explore.c
+gully_LDADD = src/tui/libgullytui.a src/view/libgullyview.a src/io/libgullyio.a src/core/libgullycore.a \
 	$(NCURSES_LIBS) $(CYAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

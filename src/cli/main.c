@@ -69,11 +69,7 @@ int main(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		}
-		if (argv[1][0] == '-')
-			return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 	}
-	/* Until the explorer lands, the built-in default runs headless. */
-	char *args[] = {argv[0], NULL};
-	return cmd_run(1, args);
+	/* No command name: the explorer, with its options and an optional snapshot. */
+	return cmd_explore(argc, argv);
 }

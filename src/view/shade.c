@@ -261,8 +261,10 @@ double shade_light(const struct shade_view *v, double dzdx, double dzdy)
 	if (lambert < 0)
 		lambert = 0;
 	/* Relative to flat ground, so flat maps keep the ramp's colours. */
-	double k = 1 + v->shading * (lambert - lz);
-	return k < 0.15 ? 0.15 : k;
+	/* Half the lambert swing: steep noise terrain would otherwise go black
+	 * on its shadow sides and lose its colours. */
+	double k = 1 + 0.6 * v->shading * (lambert - lz);
+	return k < 0.3 ? 0.3 : k;
 }
 
 void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
