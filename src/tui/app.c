@@ -196,7 +196,7 @@ static void type_value(struct app *a)
 	int index = a->plist[a->sel];
 	const struct param_def *d = params_def(index);
 	char q[96], buf[128];
-	snprintf(q, sizeof q, " %s = ", d->key);
+	snprintf(q, sizeof q, " set %s to: ", d->key);
 	params_format(&a->params, index, buf, sizeof buf);
 	bool was = a->running;
 	a->running = false;

@@ -10,7 +10,7 @@ void help_draw(int rows, int cols)
 	int groups = 0;
 	char names[128];
 	for (int i = 0; i < keys_count(); groups++)
-		i = keys_group(i, names, sizeof names);
+		i = keys_group(i, "/", names, sizeof names);
 	int inner_h = rows - 4;
 	int ncol = groups > inner_h ? 2 : 1;
 	int per_col = (groups + ncol - 1) / ncol;
@@ -31,11 +31,15 @@ void help_draw(int rows, int cols)
 	int g = 0;
 	for (int i = 0; i < keys_count(); g++) {
 		const struct key_binding *k = keys_get(i);
-		int next = keys_group(i, names, sizeof names);
+		int next = keys_group(i, "/", names, sizeof names);
 		int c = g / per_col, r = g % per_col;
 		if (2 + r < box_h - 1)
-			mvprintw(y0 + 2 + r, x0 + 2 + c * colw, "%-9.9s %-*.*s", names, colw - 11,
-				 colw - 11, k->help);
+		{
+			/* A long name pushes its help text right rather than being cut. */
+			char row[256];
+			snprintf(row, sizeof row, "%-9s %s", names, k->help);
+			mvprintw(y0 + 2 + r, x0 + 2 + c * colw, "%-*.*s", colw - 1, colw - 1, row);
+		}
 		i = next;
 	}
 	/* A frame made of plain characters, so it reads in every tier. */

@@ -28,7 +28,7 @@ static const struct key_binding table[] = {
 	{'=', "=", ACT_PARAM_NUDGE, 1, "raise it a step"},
 	{'<', "<", ACT_PARAM_NUDGE, -10, "lower it ten steps"},
 	{'>', ">", ACT_PARAM_NUDGE, 10, "raise it ten steps"},
-	{'\n', "Enter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
+	{'\r', "Enter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
 	{KEY_ENTER, "KpEnter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
 	{'r', "r", ACT_PARAM_RESET, 0, "reset it to its default"},
 	{'g', "g", ACT_NEW_TERRAIN, 0, "new terrain, next seed"},
@@ -73,7 +73,7 @@ const struct key_binding *keys_find(int code)
 	return NULL;
 }
 
-int keys_group(int index, char *names, size_t len)
+int keys_group(int index, const char *sep, char *names, size_t len)
 {
 	names[0] = '\0';
 	if (index < 0 || index >= NKEYS)
@@ -82,7 +82,7 @@ int keys_group(int index, char *names, size_t len)
 	int j = index;
 	for (; j < NKEYS && table[j].action == k->action && table[j].arg == k->arg; j++) {
 		size_t used = strlen(names);
-		snprintf(names + used, len - used, "%s%s", j > index ? ", " : "", table[j].name);
+		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", table[j].name);
 	}
 	return j;
 }
@@ -110,7 +110,7 @@ void keys_print_man(FILE *fp)
 	      fp);
 	char names[128];
 	for (int i = 0; i < NKEYS;) {
-		int next = keys_group(i, names, sizeof names);
+		int next = keys_group(i, ", ", names, sizeof names);
 		fputs(".TP\n.B ", fp);
 		roff_text(fp, names);
 		fputc('\n', fp);

@@ -43,8 +43,8 @@ const struct key_binding *keys_find(int code);
 /* Writes the KEYS section of gully(1) in roff, generated from the table:
  * bindings with the same action and argument share one entry. */
 void keys_print_man(FILE *fp);
-/* "Left, -" for the group that starts at `index`; returns the index after the
- * group. For the help overlay and the man page. */
-int keys_group(int index, char *names, size_t len);
+/* The names of the group that starts at `index` joined by sep ("Left, -");
+ * returns the index after the group. For the help overlay and the man page. */
+int keys_group(int index, const char *sep, char *names, size_t len);
 
 #endif
