@@ -112,5 +112,6 @@ double clock_seconds(void);
 int cmd_run(int argc, char **argv);
 /* cmd_explore.c: no command name, the explorer. */
 int cmd_explore(int argc, char **argv);
+void explore_options_help(FILE *fp);
 
 #endif

@@ -17,26 +17,31 @@ enum {
 	OPT_KEYS_MAN, OPT_FRAMES,
 };
 
-static void usage(FILE *fp)
+void explore_options_help(FILE *fp)
 {
-	fprintf(fp, "Usage: %s [options] [SNAPSHOT]\n\n"
-		"The explorer: the map, its erosion process and its parameters on the\n"
-		"terminal. Press ? inside for the keys. Without a snapshot it starts on\n"
-		"the built-in default.\n\n"
-		"Options:\n"
+	fprintf(fp,
 		"  --process NAME       the erosion process: %s\n"
 		"  --seed S             random seed (world.seed)\n"
 		"  --size WxH           map size (world.width, world.height)\n"
 		"  --set KEY=VALUE      set a parameter; repeatable\n"
 		"  --resume             reopen the session saved when the terminal hung up\n"
 		"  --paused             start paused\n"
-		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's)\n"
+		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's;\n"
+		"                       NO_COLOR set means none)\n"
 		"  --ascii, --utf8      force the ASCII ramp or UTF-8 half blocks\n"
-		"  --mouse              a click inspects a cell\n"
-		"  --fps N              at most N frames a second (default 20)\n"
-		"  --help, --version\n\n"
-		"Commands: run (headless); see '%s --help'.\n",
-		cli_program, process_names(), cli_program);
+		"  --mouse              a click on the map inspects a cell\n"
+		"  --fps N              at most N frames a second (default 20)\n",
+		process_names());
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [options] [SNAPSHOT]\n\n"
+		"The explorer: the map, its erosion process and its parameters on the\n"
+		"terminal. Press ? inside for the keys. Without a snapshot it starts on\n"
+		"the built-in default.\n\nOptions:\n", cli_program);
+	explore_options_help(fp);
+	fprintf(fp, "  --help, --version\n\nCommands: see '%s --help'.\n", cli_program);
 }
 
 int cmd_explore(int argc, char **argv)

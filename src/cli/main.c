@@ -46,6 +46,8 @@ static void print_help(FILE *fp)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-8s %-24s %s\n", commands[i].name, commands[i].args,
 			commands[i].summary);
+	fprintf(fp, "\nExplorer options:\n");
+	explore_options_help(fp);
 	fprintf(fp, "\nProcesses: %s\n"
 		"Run '%s COMMAND --help' for a command's options; see gully(1).\n",
 		process_names(), cli_program);

@@ -21,7 +21,6 @@
 #define SLICE_SECONDS 0.025
 #define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
-#define STATS_SECONDS 0.5
 
 double app_now(void)
 {
@@ -101,12 +100,32 @@ static int run_slice(struct app *a)
 	return e;
 }
 
-static void refresh_stats(struct app *a, bool force)
+/* Cells summed per call: bounded work, whatever the map size. */
+#define POOL_CELLS_PER_CALL (1 << 20)
+
+/* Sums the pool layer a band at a time; `whole` finishes the sum now. */
+static void refresh_stats(struct app *a, bool whole)
 {
-	double now = app_now();
-	if (force || a->stats_at < 0 || now - a->stats_at >= STATS_SECONDS) {
-		world_stats(a->world, &a->stats);
-		a->stats_at = now;
+	const struct world *w = a->world;
+	const float *pool = w->layer[LAYER_POOL];
+	long budget = whole ? -1 : POOL_CELLS_PER_CALL;
+	if (whole) {
+		a->pool_row = 0;
+		a->pool_acc = 0;
+	}
+	while (budget < 0 || budget > 0) {
+		const float *row = pool + (size_t)a->pool_row * (size_t)w->width;
+		for (int x = 0; x < w->width; x++)
+			a->pool_acc += row[x];
+		if (budget > 0)
+			budget = budget > w->width ? budget - w->width : 0;
+		if (++a->pool_row >= w->height) {
+			a->pool_volume = a->pool_acc;
+			a->pool_acc = 0;
+			a->pool_row = 0;
+			if (whole)
+				break;
+		}
 	}
 }
 
@@ -279,6 +298,10 @@ static int handle_key(struct app *a, int ch)
 	if (!k)
 		return 0;
 	a->needs_draw = true;
+	/* Anything but moving the selection or the help may change the map's
+	 * look: show exact colours again instead of the settled ones. */
+	if (k->action != ACT_PARAM_PREV && k->action != ACT_PARAM_NEXT && k->action != ACT_HELP)
+		a->shown_valid = false;
 	char err[512];
 	int index = a->nparams > 0 ? a->plist[a->sel] : -1;
 	switch (k->action) {
@@ -436,7 +459,6 @@ int tui_main(const struct tui_options *o)
 	a->fps = o->fps > 0 ? o->fps : 20;
 	a->running = !o->start_paused;
 	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
-	a->stats_at = -1;
 	int status = open_session(a, o);
 	if (status) {
 		session_free(a);

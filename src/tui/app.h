@@ -48,8 +48,10 @@ struct app {
 	double rate;                 /* units per second, smoothed */
 	double fps;
 
-	struct world_stats stats;
-	double stats_at;             /* when stats were last computed */
+	/* Pool volume, summed a band of rows per frame so a huge map never
+	 * stalls a frame; pool_volume is the last complete sum. */
+	double pool_volume, pool_acc;
+	int pool_row;
 
 	struct rng tracer_rng;
 	struct tracer tracers[TRACERS];
@@ -57,6 +59,11 @@ struct app {
 	int npoints;
 
 	int map_cols, map_rows;      /* the map area in cells */
+	/* The colours last sent per pixel, for hysteresis (map.c). */
+	struct rgb *shown;
+	size_t nshown;
+	bool shown_valid;
+	struct shade_geom shown_geom;
 };
 
 /* session.c: the world, the process and files; no curses. */

@@ -132,7 +132,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n2);
 	line(y++, x, w, A_NORMAL, " %-12s %.4g", "eroded", a->world->tally[TALLY_ERODED]);
 	line(y++, x, w, A_NORMAL, " %-12s %.4g", "deposited", a->world->tally[TALLY_DEPOSITED]);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "pool volume", a->stats.pool_volume);
+	line(y++, x, w, A_NORMAL, " %-12s %.4g", "pool volume", a->pool_volume);
 
 	if (legend) {
 		line(y, x, w, A_BOLD, "-- legend --");

@@ -71,7 +71,9 @@ int session_new_world(struct app *a, char *err, size_t errlen)
 	a->world = w;
 	a->state = state;
 	a->dirty = true;
-	a->stats_at = -1;
+	a->pool_row = 0;
+	a->pool_acc = 0;
+	a->shown_valid = false;
 	tracer_reset(a);
 	return GULLY_OK;
 }
@@ -116,7 +118,9 @@ int session_load(struct app *a, const char *path, char *err, size_t errlen)
 	a->proc = p;
 	a->state = state;
 	a->dirty = false;
-	a->stats_at = -1;
+	a->pool_row = 0;
+	a->pool_acc = 0;
+	a->shown_valid = false;
 	snprintf(a->file, sizeof a->file, "%s", path);
 	session_param_list(a);
 	tracer_reset(a);
@@ -163,4 +167,7 @@ void session_free(struct app *a)
 	world_destroy(a->world);
 	a->world = NULL;
 	shade_frame_free(&a->frame);
+	free(a->shown);
+	a->shown = NULL;
+	a->nshown = 0;
 }
