@@ -50,12 +50,15 @@ measure() { # LABEL TERM ARGS...
 	done | median | awk -v l="$label" '{printf "%-28s %8d bytes/frame\n", l, $1}'
 }
 
-echo "gully explorer bandwidth at ${cols}x${rows}, median of $runs runs, $N frames each"
+echo "gully explorer bandwidth at ${cols}x${rows}, median of $runs runs, $N frames each (30 at fps 2)"
 measure "256 colours, running" xterm-256color
-measure "256 colours, running, --fps 5" xterm-256color --fps 5
 measure "256 colours, paused" xterm-256color --paused
 measure "truecolor, running" gully-direct
 measure "truecolor, paused" gully-direct --paused
 measure "16 colours, running" xterm-256color --color=16
 measure "monochrome, running" xterm-256color --color=none
 measure "ASCII 256 colours, running" xterm-256color --ascii
+# Many droplets per frame, as on a fast machine at the default 20 fps.
+N=30
+measure "256 colours, running, fps 2" xterm-256color --fps 2
+measure "truecolor, running, fps 2" gully-direct --fps 2

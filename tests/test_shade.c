@@ -244,10 +244,22 @@ static void test_zoom_and_pan(void **state)
 	assert_double_equal(f.samples[0].height, f.samples[21].height, 0);
 	assert_double_equal(f.samples[0].height, *world_at(w->layer[LAYER_HEIGHT], w, 0, 53), 0);
 	assert_true(f.samples[2].height > f.samples[1].height);
-	/* 4:1 zoom; fit resets the pan. */
+	/* 4:1 zoom: a cell's 4x4 pixels share one colour, slope included, on
+	 * uneven ground. */
 	v.zoom = ZOOM_4;
 	shade_clamp_pan(&v, w, 20, 20);
 	assert_int_equal(v.pan_y, 53);
+	for (int y = 0; y < 64; y++)
+		for (int x = 0; x < 64; x++)
+			*world_at(w->layer[LAYER_HEIGHT], w, x, y) =
+				(float)((x * 7 + y * 13) % 17) / 40.0f;
+	v.pan_x = 10;
+	v.pan_y = 10;
+	shade_render(&f, w, &v, NULL, 0);
+	for (int py = 4; py < 16; py++)
+		for (int px = 4; px < 16; px++)
+			assert_rgb(f.px[py * 20 + px], f.px[(py / 4 * 4) * 20 + px / 4 * 4]);
+	assert_false(palette_equal(f.px[4 * 20 + 4], f.px[4 * 20 + 8]));
 	v.zoom = ZOOM_FIT;
 	shade_clamp_pan(&v, w, 20, 20);
 	assert_int_equal(v.pan_x, 0);

@@ -141,6 +141,11 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
 	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : crt_locale_is_utf8();
+	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
+	 * the half blocks. */
+	if (crt.utf8 && !crt_locale_is_utf8() &&
+	    !setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
+		crt.utf8 = false;
 	const char *term = getenv("TERM");
 	if (!term || !*term) {
 		snprintf(err, errlen, "TERM is not set: cannot start the explorer");
@@ -217,6 +222,11 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_to
 	if (crt.tier != TIER_NONE && crt.utf8) {
 		int fg = colour_of(top), bg = colour_of(bottom);
 		if (fg == bg) {
+			/* A space's foreground is unseen: with 8 or 16 colours, reuse
+			 * a half-block pair so all pairs fit in the 63 of an 8-colour
+			 * terminal. */
+			if (crt.tier <= TIER_16)
+				fg = bg == 0 ? 7 : 0;
 			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
 		} else {
 			wc[0] = L'\u2580';

@@ -291,6 +291,9 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 	}
 	/* Slopes come from neighbouring pixels, a pixel apart = cpp cells. */
 	double span = g->cpp > 0 ? g->cpp : 1;
+	/* Zoomed in, neighbours k pixels away are the neighbouring cells, so a
+	 * cell's pixels share one slope instead of striping at its edges. */
+	int k = g->cpp > 0 && g->cpp < 1 ? (int)lround(1 / g->cpp) : 1;
 	for (int py = 0; py < f->height; py++) {
 		for (int px = 0; px < pw; px++) {
 			size_t i = (size_t)py * (size_t)pw + (size_t)px;
@@ -300,8 +303,8 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 				continue;
 			}
 			const struct shade_sample *s = &f->samples[i];
-			int l = px > 0 ? px - 1 : px, r = px + 1 < g->used_w ? px + 1 : px;
-			int u = py > 0 ? py - 1 : py, d = py + 1 < g->used_h ? py + 1 : py;
+			int l = px > k ? px - k : 0, r = px + k < g->used_w ? px + k : g->used_w - 1;
+			int u = py > k ? py - k : 0, d = py + k < g->used_h ? py + k : g->used_h - 1;
 			double dzdx = 0, dzdy = 0;
 			if (r != l)
 				dzdx = (f->samples[(size_t)py * pw + r].height -
@@ -322,8 +325,8 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 	}
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)
 		return;
-	for (int k = 0; k < npoints; k++) {
-		double px = (points[k].x - g->x0) / g->cpp, py = (points[k].y - g->y0) / g->cpp;
+	for (int n = 0; n < npoints; n++) {
+		double px = (points[n].x - g->x0) / g->cpp, py = (points[n].y - g->y0) / g->cpp;
 		if (!(px >= 0 && py >= 0 && px < g->used_w && py < g->used_h))
 			continue;
 		f->px[(size_t)py * (size_t)pw + (size_t)px] = palette_particle;
