@@ -209,6 +209,36 @@ static void test_downsampling_mean_height_max_water(void **state)
 	assert_false(shade_cell_at(&g, w, 10, 0, &cx, &cy));
 	shade_frame_free(&f);
 	world_destroy(w);
+
+	/* A big block per pixel: the mean is sampled on a centred grid (within
+	 * half a 4-cell stride on a ramp); the water maxima still see lines one
+	 * cell thin, across and along. */
+	w = flat_world(96, 96, 0);
+	for (int y = 0; y < 96; y++)
+		for (int x = 0; x < 96; x++)
+			*world_at(w->layer[LAYER_HEIGHT], w, x, y) = (float)x / 96.0f;
+	/* A thin stream: one cell wide, ten long (longer than a 48/6 stride). */
+	for (int y = 55; y < 65; y++)
+		*world_at(w->layer[LAYER_STREAM], w, 37, y) = 0.5f;
+	for (int x = 60; x < 70; x++)
+		*world_at(w->layer[LAYER_POOL], w, x, 80) = 0.03f;
+	assert_int_equal(shade_frame_init(&f, 2, 2), GULLY_OK);
+	shade_render(&f, w, &v, NULL, 0);
+	assert_double_equal(f.geom.cpp, 48, 0);
+	struct shade_sample exact;
+	shade_sample_block(w, 0, 0, 48, 48, &exact);
+	assert_double_equal(f.samples[0].height, exact.height, 2.0 / 96);
+	assert_double_equal(f.samples[1].height, exact.height + 0.5, 2.0 / 96);
+	assert_double_equal(f.samples[2].stream, 0.5, 0);
+	assert_double_equal(f.samples[3].stream, 0, 0);
+	assert_double_equal(f.samples[3].pool, 0.03f, 0);
+	assert_double_equal(f.samples[2].pool, 0, 0);
+	/* With the streams overlay off the layer is not even read. */
+	v.overlays = 0;
+	shade_render(&f, w, &v, NULL, 0);
+	assert_double_equal(f.samples[2].stream, 0, 0);
+	shade_frame_free(&f);
+	world_destroy(w);
 }
 
 static void test_zoom_and_pan(void **state)

@@ -500,7 +500,9 @@ int tui_main(const struct tui_options *o)
 		}
 		timeout(wait_ms);
 		int ch;
+		bool keyed = false;
 		while ((ch = getch()) != ERR) {
+			keyed = true;
 			if ((e = handle_key(a, ch)) || a->quit)
 				break;
 			timeout(0);
@@ -508,7 +510,8 @@ int tui_main(const struct tui_options *o)
 		if (e)
 			break;
 		now = app_now();
-		bool due = now >= next_frame;
+		/* A key is answered at once, not at the next frame's time. */
+		bool due = now >= next_frame || keyed;
 		if (due && (a->running || a->needs_draw || o->frames > 0)) {
 			if (a->message[0] && now >= a->message_until)
 				a->message[0] = '\0';

@@ -173,6 +173,94 @@ void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 	s->pool = mpo;
 }
 
+/* What the overlays need besides height. */
+enum { NEED_BASE = 1, NEED_STREAM = 2, NEED_POOL = 4, NEED_HARD = 8, NEED_WET = 16 };
+
+/* Cells a pixel's means sample at most along each axis: beyond this a big
+ * map's frame would cost more than the 25 ms slice it sits between. */
+#define MEAN_SAMPLES 12
+
+/* Lines a pixel's water maximum scans at most each way. */
+#define MAX_LINES 6
+
+/* The maximum of a block, read along every sy-th row and every sx-th column
+ * in full: any connected stream or pool reaching across more than a stride
+ * of the block crosses one of those lines, so only specks smaller than a
+ * stride both ways (a fraction of a pixel) can be missed, at a fraction of a
+ * full scan's cost on a big map. */
+static float block_max(const float *L, int width, int x0, int y0, int x1, int y1)
+{
+	int sx = (x1 - x0 + MAX_LINES - 1) / MAX_LINES;
+	int sy = (y1 - y0 + MAX_LINES - 1) / MAX_LINES;
+	float m = 0;
+	for (int y = y0 + (sy - 1) / 2; y < y1; y += sy) {
+		const float *row = L + (size_t)y * (size_t)width;
+		for (int x = x0; x < x1; x++)
+			if (row[x] > m)
+				m = row[x];
+	}
+	if (sy > 1)
+		for (int x = x0 + (sx - 1) / 2; x < x1; x += sx)
+			for (int y = y0; y < y1; y++) {
+				float v = L[(size_t)y * (size_t)width + (size_t)x];
+				if (v > m)
+					m = v;
+			}
+	return m;
+}
+
+/* The renderer's reduction: means over a regular grid of at most
+ * MEAN_SAMPLES^2 cells, maxima of the water layers along cross-hatched
+ * lines (block_max), and only the layers the overlays show. */
+static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, unsigned need,
+			struct shade_sample *s)
+{
+	int sx = (x1 - x0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
+	int sy = (y1 - y0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
+	if (sx < 1)
+		sx = 1;
+	if (sy < 1)
+		sy = 1;
+	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
+	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
+	double sh = 0, sb = 0, shd = 0, sw = 0;
+	long n = 0;
+	/* The grid is centred on the block, so the sampled mean of a slope is
+	 * within half a stride of the true one. */
+	int cx = (x1 - x0 + sx - 1) / sx, cy = (y1 - y0 + sy - 1) / sy;
+	int fx = x0 + (x1 - x0 - 1 - (cx - 1) * sx) / 2, fy = y0 + (y1 - y0 - 1 - (cy - 1) * sy) / 2;
+	for (int y = fy; y < y1; y += sy) {
+		size_t row = (size_t)y * (size_t)w->width;
+		for (int x = fx; x < x1; x += sx) {
+			size_t i = row + (size_t)x;
+			sh += H[i];
+			if (need & NEED_BASE)
+				sb += B[i];
+			if (need & NEED_HARD)
+				shd += HD[i];
+			if (need & NEED_WET)
+				sw += WE[i];
+			n++;
+		}
+	}
+	s->height = (float)(sh / (double)n);
+	s->base = (need & NEED_BASE) ? (float)(sb / (double)n) : s->height;
+	s->hardness = (float)(shd / (double)n);
+	s->wetness = (float)(sw / (double)n);
+	s->stream = s->pool = 0;
+	for (int k = 0; k < 2; k++) {
+		unsigned bit = k ? NEED_POOL : NEED_STREAM;
+		if (!(need & bit))
+			continue;
+		float m = block_max(w->layer[k ? LAYER_POOL : LAYER_STREAM], w->width, x0, y0, x1,
+				    y1);
+		if (k)
+			s->pool = m;
+		else
+			s->stream = m;
+	}
+}
+
 int shade_frame_init(struct shade_frame *f, int width, int height)
 {
 	memset(f, 0, sizeof *f);
@@ -273,6 +361,17 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 	shade_geometry(v, w, f->width, f->height, &f->geom);
 	const struct shade_geom *g = &f->geom;
 	int pw = f->width;
+	unsigned ov = v->overlays, need = 0;
+	if (ov & OVERLAY_BIT(OVERLAY_EROSION))
+		need |= NEED_BASE;
+	if (ov & OVERLAY_BIT(OVERLAY_STREAMS))
+		need |= NEED_STREAM;
+	if (ov & OVERLAY_BIT(OVERLAY_POOLS))
+		need |= NEED_POOL;
+	if (ov & OVERLAY_BIT(OVERLAY_HARDNESS))
+		need |= NEED_HARD;
+	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
+		need |= NEED_WET;
 	for (int py = 0; py < f->height; py++) {
 		int ya = 0, yb = 0;
 		if (py < g->used_h)
@@ -286,7 +385,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			f->blank[i] = 0;
 			int xa, xb;
 			cover(g, g->x0, px, w->width, &xa, &xb);
-			shade_sample_block(w, xa, ya, xb, yb, &f->samples[i]);
+			sample_fast(w, xa, ya, xb, yb, need, &f->samples[i]);
 		}
 	}
 	/* Slopes come from neighbouring pixels, a pixel apart = cpp cells. */

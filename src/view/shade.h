@@ -64,7 +64,10 @@ struct shade_sample {
 	float height, base, stream, pool, hardness, wetness;
 };
 /* Reduces world cells [x0, x1) x [y0, y1) (clipped to the map, at least one
- * cell). */
+ * cell) exactly. The renderer samples means on a grid of at most 12x12 cells
+ * per pixel, water maxima along every row and column of a 6x6 cross-hatch
+ * (any stream or pool wider than a sixth of the pixel's block is seen), and
+ * reads only the layers its overlays show. */
 void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 			struct shade_sample *s);
 
