@@ -144,6 +144,12 @@ int cmd_explore(int argc, char **argv)
 		status = cli_usage_error(CMD, "one snapshot at most ('%s' is extra)", argv[optind]);
 		goto done;
 	}
+	if (o.snapshot && (strstr(o.snapshot, ".yaml") || strstr(o.snapshot, ".yml"))) {
+		/* Hook for presets (issue 5): load the preset onto o.params here,
+		 * before --set is applied, and leave o.snapshot NULL. */
+		status = cli_usage_error(CMD, "%s: presets are not supported yet", o.snapshot);
+		goto done;
+	}
 	if (o.snapshot && o.resume) {
 		status = cli_usage_error(CMD, "--resume opens the autosave: name no snapshot with it");
 		goto done;
