@@ -147,10 +147,14 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 		for (int o = 0; o < OVERLAY_COUNT && y < rows; o++) {
 			if (!(a->view.overlays & OVERLAY_BIT(o)))
 				continue;
-			line(y, x, w, A_NORMAL, "    %s%s", shade_overlay_name(o),
-			     o == OVERLAY_EROSION ? " (green: deposited)" : "");
+			if (o == OVERLAY_EROSION) {
+				line(y, x, w, A_NORMAL, "    eroded    deposited");
+				crt_put_swatch(y, x + 11, palette_deposit, '+');
+			} else {
+				line(y, x, w, A_NORMAL, "    %s", shade_overlay_name(o));
+			}
 			crt_put_swatch(y, x + 1, shade_overlay_colour(o),
-				       o <= OVERLAY_POOLS ? '~' : shade_overlay_name(o)[0]);
+				       o <= OVERLAY_POOLS ? '~' : o == OVERLAY_EROSION ? '-' : shade_overlay_name(o)[0]);
 			y++;
 		}
 	}
