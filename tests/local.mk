@@ -28,6 +28,12 @@ TESTS += tests/test_keys
 tests_test_keys_SOURCES = tests/test_keys.c
 tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_keys_LDADD = src/tui/libgullytui.a $(CMOCKA_LIBS)
+check_PROGRAMS += tests/test_session
+TESTS += tests/test_session
+tests_test_session_SOURCES = tests/test_session.c
+tests_test_session_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_session_LDADD = src/tui/libgullytui.a src/view/libgullyview.a src/io/libgullyio.a \
+	$(TEST_CORE_LIBS)
 endif
 
 # The explorer end to end, in tmux (they skip with 77 when tmux is missing).

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Without a UTF-8 locale the map is an ASCII ramp; NO_COLOR (and --color=none)
-# send no colour escapes at all.
+# Without a UTF-8 locale the map is an ASCII ramp; 8 colours still colour
+# it; NO_COLOR (and --color=none) send no colour escapes at all.
 . "$(dirname "$0")/lib.sh"
 
 # LANG=C: no half blocks, no other UTF-8 either.
@@ -24,7 +24,16 @@ keys q
 wait_exit 0
 stop
 
-# ...and gone with NO_COLOR, where water shows as '~' with the pools and
+# An 8-colour terminal (63 pairs) still gets a coloured map.
+start 100 30 TERM=xterm -- --seed 2
+wait_for "RUNNING"
+has_colour || fail "no colour escapes with 8 colours"
+screen | grep -q '▀' || fail "no half blocks with 8 colours"
+keys q
+wait_exit 0
+stop
+
+# ...and colour is gone with NO_COLOR, where water shows as '~' with the pools and
 # streams overlays' glyph.
 start 100 30 NO_COLOR=1 -- --seed 2
 wait_for "RUNNING"
