@@ -8,7 +8,9 @@ gully_SOURCES = \
 	src/cli/cmd_params.c \
 	src/cli/cmd_info.c \
 	src/cli/cmd_render.c \
-	src/cli/cmd_presets.c src/cli/info_preset.c
-gully_LDADD = src/io/libgullyio.a src/view/libgullyview.a src/core/libgullycore.a \
+	src/cli/cmd_presets.c src/cli/info_preset.c \
+	src/cli/cmd_explore.c
+gully_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/view/libgullyview.a \
+	src/core/libgullycore.a \
 	$(NCURSES_LIBS) $(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

@@ -50,6 +50,8 @@ static void print_help(FILE *fp)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(fp, "  %-8s %-24s %s\n", commands[i].name, commands[i].args,
 			commands[i].summary);
+	fprintf(fp, "\nExplorer options:\n");
+	explore_options_help(fp);
 	fprintf(fp, "\nProcesses: %s\n"
 		"Run '%s COMMAND --help' for a command's options; see gully(1).\n",
 		process_names(), cli_program);
@@ -73,11 +75,7 @@ int main(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		}
-		if (argv[1][0] == '-')
-			return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 	}
-	/* Until the explorer lands, the built-in default runs headless. */
-	char *args[] = {argv[0], NULL};
-	return cmd_run(1, args);
+	/* No command name: the explorer, with its options and an optional snapshot. */
+	return cmd_explore(argc, argv);
 }

@@ -1,1 +1,10 @@
-# tui: the ncurses explorer. Filled in by the explorer work.
+# tui: the ncurses explorer. One file per screen; keys.c is THE key table.
+noinst_LIBRARIES += src/tui/libgullytui.a
+src_tui_libgullytui_a_SOURCES = \
+	src/tui/tui.h src/tui/app.h src/tui/app.c \
+	src/tui/crt.c src/tui/crt.h \
+	src/tui/keys.c src/tui/keys.h \
+	src/tui/session.c src/tui/tracer.c \
+	src/tui/map.c src/tui/panel.c src/tui/status.c src/tui/help.c src/tui/prompt.c \
+	src/tui/signals.c
+src_tui_libgullytui_a_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)

@@ -1,0 +1,197 @@
+/* gully [options] [PRESET|SNAPSHOT]: the explorer's command line. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config.h"
+#include "core/process.h"
+#include "io/preset.h"
+#include "tui/crt.h"
+#include "tui/keys.h"
+#include "tui/tui.h"
+
+#define CMD NULL
+
+enum {
+	OPT_COLOR = 0x200, OPT_ASCII, OPT_UTF8, OPT_MOUSE, OPT_FPS, OPT_RESUME, OPT_PAUSED,
+	OPT_KEYS_MAN, OPT_FRAMES,
+};
+
+void explore_options_help(FILE *fp)
+{
+	fprintf(fp,
+		"  -p, --preset NAME|FILE  start from a preset (see `gully presets`)\n"
+		"  --process NAME       the erosion process: %s\n"
+		"  --seed S             random seed (world.seed)\n"
+		"  --size WxH           map size (world.width, world.height)\n"
+		"  --set KEY=VALUE      set a parameter; repeatable\n"
+		"  --resume             reopen the session saved when the terminal hung up\n"
+		"  --paused             start paused\n"
+		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's;\n"
+		"                       NO_COLOR set means none)\n"
+		"  --ascii, --utf8      force the ASCII ramp or UTF-8 half blocks\n"
+		"  --mouse              a click on the map inspects a cell\n"
+		"  --fps N              at most N frames a second (default 20)\n",
+		process_names());
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [options] [PRESET|SNAPSHOT]\n\n"
+		"The explorer: the map, its erosion process and its parameters on the\n"
+		"terminal. Press ? inside for the keys. Without a preset or snapshot it\n"
+		"starts on the built-in default.\n\nOptions:\n", cli_program);
+	explore_options_help(fp);
+	fprintf(fp, "  --help, --version\n\nCommands: see '%s --help'.\n", cli_program);
+}
+
+int cmd_explore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		SIM_LONG_OPTIONS,
+		{"color", required_argument, NULL, OPT_COLOR},
+		{"colour", required_argument, NULL, OPT_COLOR},
+		{"ascii", no_argument, NULL, OPT_ASCII},
+		{"utf8", no_argument, NULL, OPT_UTF8},
+		{"mouse", no_argument, NULL, OPT_MOUSE},
+		{"fps", required_argument, NULL, OPT_FPS},
+		{"resume", no_argument, NULL, OPT_RESUME},
+		{"paused", no_argument, NULL, OPT_PAUSED},
+		{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
+		{"frames", required_argument, NULL, OPT_FRAMES},
+		{NULL, 0, NULL, 0},
+	};
+	struct sim_options so;
+	sim_options_init(&so);
+	struct tui_options o;
+	memset(&o, 0, sizeof o);
+	o.tier = TIER_AUTO;
+	o.utf8 = -1;
+	o.fps = 20;
+	int status = 0;
+	optind = 1;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		uint64_t n;
+		switch (opt) {
+		case OPT_HELP:
+			usage(stdout);
+			goto done;
+		case OPT_VERSION:
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			goto done;
+		case OPT_KEYS_MAN:
+			keys_print_man(stdout);
+			goto done;
+		case OPT_COLOR:
+			if ((o.tier = crt_tier_parse(optarg)) < 0) {
+				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", optarg);
+				goto done;
+			}
+			break;
+		case OPT_ASCII:
+			o.utf8 = 0;
+			break;
+		case OPT_UTF8:
+			o.utf8 = 1;
+			break;
+		case OPT_MOUSE:
+			o.mouse = true;
+			break;
+		case OPT_FPS:
+			if (!parse_u64(optarg, &n) || n < 1 || n > 120) {
+				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", optarg);
+				goto done;
+			}
+			o.fps = (double)n;
+			break;
+		case OPT_FRAMES:
+			if (!parse_u64(optarg, &n) || n < 1 || n > 1000000) {
+				status = cli_usage_error(CMD, "--frames: '%s' is not a count", optarg);
+				goto done;
+			}
+			o.frames = (long)n;
+			break;
+		case OPT_RESUME:
+			o.resume = true;
+			break;
+		case OPT_PAUSED:
+			o.start_paused = true;
+			break;
+		case '?':
+			status = cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+			goto done;
+		case ':':
+			status = cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+			goto done;
+		default: {
+			int took = sim_options_take(&so, CMD, opt, optarg);
+			if (took < 0) {
+				status = EXIT_USAGE;
+				goto done;
+			}
+			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET) {
+				status = cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
+							 argv[optind - 1], cli_program);
+				goto done;
+			}
+		}
+		}
+	}
+	const char *arg = optind < argc ? argv[optind++] : NULL;
+	if (optind < argc) {
+		status = cli_usage_error(CMD, "one preset or snapshot at most ('%s' is extra)",
+					 argv[optind]);
+		goto done;
+	}
+	/* The argument is a preset (a .yaml file or a preset's name) or a snapshot. */
+	if (arg && info_is_preset(arg)) {
+		if (so.preset) {
+			status = cli_usage_error(CMD, "two presets: -p %s and %s", so.preset, arg);
+			goto done;
+		}
+		so.preset = arg;
+	} else if (arg) {
+		if (access(arg, F_OK) != 0) {
+			status = cli_usage_error(CMD, "'%s' is no command, snapshot or preset "
+						 "(see '%s presets')", arg, cli_program);
+			goto done;
+		}
+		o.snapshot = arg;
+	}
+	if ((o.snapshot || o.resume) && (so.preset || so.nsets || so.seed >= 0 || so.width)) {
+		status = cli_usage_error(CMD, "a snapshot carries its parameters: change them in "
+					 "the explorer's panel, or with '%s run --set'", cli_program);
+		goto done;
+	}
+	if (o.snapshot && o.resume) {
+		status = cli_usage_error(CMD, "--resume opens the autosave: name no snapshot with it");
+		goto done;
+	}
+	struct preset_meta meta;
+	if ((status = sim_options_load(&so, CMD, &o.params, &meta)))
+		goto done;
+	o.process = so.process ? so.process : meta.process[0] ? meta.process : NULL;
+	if (o.process && !process_find(o.process)) {
+		status = cli_usage_error(CMD, "no process named '%s' (one of %s)", o.process,
+					 process_names());
+		goto done;
+	}
+	if (so.dump_preset) {
+		snprintf(meta.process, sizeof meta.process, "%s",
+			 o.process ? o.process : process_get(0)->name);
+		char *text;
+		status = preset_format(&o.params, &meta, &text) ? 1 : 0;
+		if (!status)
+			fputs(text, stdout);
+		free(text);
+		goto done;
+	}
+	status = tui_main(&o);
+done:
+	sim_options_free(&so);
+	return status;
+}

@@ -1,0 +1,551 @@
+/* The explorer's loop: run the simulation in ~25 ms slices, read keys
+ * between slices, draw at most `fps` frames a second, and always give the
+ * terminal back. */
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "tui/app.h"
+#include "tui/crt.h"
+#include "tui/keys.h"
+#include "tui/tui.h"
+
+#define SLICE_SECONDS 0.025
+#define FIRST_BUDGET 16
+#define MESSAGE_SECONDS 4.0
+
+double app_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void app_message(struct app *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->message, sizeof a->message, fmt, ap);
+	va_end(ap);
+	a->message_until = app_now() + MESSAGE_SECONDS;
+	a->needs_draw = true;
+}
+
+bool tui_autosave_path(char *buf, size_t len)
+{
+	const char *state = getenv("XDG_STATE_HOME");
+	int n;
+	if (state && state[0] == '/') {
+		n = snprintf(buf, len, "%s/gully/autosave.gsnap", state);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return false;
+		n = snprintf(buf, len, "%s/.local/state/gully/autosave.gsnap", home);
+	}
+	return n > 0 && (size_t)n < len;
+}
+
+/* mkdir -p for the directories above `path`. */
+static int make_parents(const char *path)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+		return -1;
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return 0;
+}
+
+static bool too_small(void)
+{
+	return LINES < MIN_ROWS || COLS < MIN_COLS;
+}
+
+/* Runs one slice and adapts the budget so the next one takes ~25 ms. */
+static int run_slice(struct app *a)
+{
+	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	double t0 = app_now();
+	uint64_t done = 0;
+	int e = session_step(a, budget, &done);
+	double dt = app_now() - t0;
+	if (dt < 1e-6)
+		dt = 1e-6;
+	double ratio = SLICE_SECONDS / dt;
+	/* Grow at most 4x, shrink at most 2x a slice, so one slow slice (a busy
+	 * machine) does not swing the budget. */
+	if (ratio > 4)
+		ratio = 4;
+	if (ratio < 0.5)
+		ratio = 0.5;
+	double next = (double)budget * ratio;
+	a->slice_budget = next < 1 ? 1 : (uint64_t)next;
+	double rate = (double)done / dt;
+	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
+	return e;
+}
+
+/* Cells summed per call: bounded work, whatever the map size. */
+#define POOL_CELLS_PER_CALL (1 << 20)
+
+/* Sums the pool layer a band at a time; `whole` finishes the sum now. */
+static void refresh_stats(struct app *a, bool whole)
+{
+	const struct world *w = a->world;
+	const float *pool = w->layer[LAYER_POOL];
+	long budget = whole ? -1 : POOL_CELLS_PER_CALL;
+	if (whole) {
+		a->pool_row = 0;
+		a->pool_acc = 0;
+	}
+	while (budget < 0 || budget > 0) {
+		const float *row = pool + (size_t)a->pool_row * (size_t)w->width;
+		for (int x = 0; x < w->width; x++)
+			a->pool_acc += row[x];
+		if (budget > 0)
+			budget = budget > w->width ? budget - w->width : 0;
+		if (++a->pool_row >= w->height) {
+			a->pool_volume = a->pool_acc;
+			a->pool_acc = 0;
+			a->pool_row = 0;
+			if (whole)
+				break;
+		}
+	}
+}
+
+static void draw(struct app *a)
+{
+	erase();
+	if (too_small()) {
+		const char *msg = "terminal too small";
+		char need[80];
+		snprintf(need, sizeof need, "%dx%d here, gully needs at least %dx%d", COLS, LINES,
+			 MIN_COLS, MIN_ROWS);
+		int y = LINES / 2 - 1;
+		mvprintw(y < 0 ? 0 : y, 0, "%s", msg);
+		mvprintw(y + 1 < LINES ? y + 1 : 0, 0, "%s", need);
+		if (y + 2 < LINES)
+			mvprintw(y + 2, 0, "q quits");
+		refresh();
+		return;
+	}
+	int map_cols = COLS - PANEL_WIDTH - 1, map_rows = LINES - 1;
+	if (a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES))
+		tracer_advance(a, 3);
+	else
+		a->npoints = 0;
+	refresh_stats(a, false);
+	map_draw(a, map_rows, map_cols);
+	mvvline(0, map_cols, '|', map_rows);
+	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
+	status_draw(a, LINES - 1, COLS);
+	if (a->help)
+		help_draw(LINES, COLS);
+	refresh();
+}
+
+static int map_pixels_w(void)
+{
+	return COLS - PANEL_WIDTH - 1;
+}
+
+static int map_pixels_h(void)
+{
+	return (LINES - 1) * 2;
+}
+
+static void zoom(struct app *a, int dir)
+{
+	int z = a->view.zoom + dir;
+	if (z < 0 || z >= ZOOM_COUNT) {
+		app_message(a, "zoom is %s already", shade_zoom_name(a->view.zoom));
+		return;
+	}
+	/* Keep the centre of what is shown in the centre. */
+	struct shade_geom g;
+	int pw = map_pixels_w(), ph = map_pixels_h();
+	shade_geometry(&a->view, a->world, pw, ph, &g);
+	double cx = g.x0 + g.cpp * g.used_w / 2, cy = g.y0 + g.cpp * g.used_h / 2;
+	a->view.zoom = z;
+	shade_geometry(&a->view, a->world, pw, ph, &g);
+	a->view.pan_x = (int)(cx - g.cpp * pw / 2);
+	a->view.pan_y = (int)(cy - g.cpp * ph / 2);
+	shade_clamp_pan(&a->view, a->world, pw, ph);
+	app_message(a, "zoom %s", shade_zoom_name(z));
+}
+
+static void pan(struct app *a, int ax, int ay)
+{
+	if (a->view.zoom == ZOOM_FIT) {
+		app_message(a, "the whole map is shown; zoom in with z to pan");
+		return;
+	}
+	int pw = map_pixels_w(), ph = map_pixels_h();
+	int dx = abs(ax) == 2 ? pw / 2 : 8, dy = abs(ay) == 2 ? ph / 2 : 8;
+	shade_pan(&a->view, a->world, pw, ph, ax ? (ax > 0 ? dx : -dx) : 0,
+		  ay ? (ay > 0 ? dy : -dy) : 0);
+	a->needs_draw = true;
+}
+
+static void describe_value(struct app *a, int index)
+{
+	char val[64];
+	params_format(&a->params, index, val, sizeof val);
+	app_message(a, "%s = %s", params_def(index)->key, val);
+}
+
+static void type_value(struct app *a)
+{
+	int index = a->plist[a->sel];
+	const struct param_def *d = params_def(index);
+	char q[96], buf[128];
+	snprintf(q, sizeof q, " set %s to: ", d->key);
+	params_format(&a->params, index, buf, sizeof buf);
+	bool was = a->running;
+	a->running = false;
+	if (prompt_read(a, q, buf, sizeof buf)) {
+		int e = params_set_text(&a->params, index, buf);
+		if (e == GULLY_OK) {
+			a->dirty = true;
+			describe_value(a, index);
+		} else if (d->type == PARAM_ENUM) {
+			app_message(a, "%s: '%s' is not one of %s", d->key, buf, d->choices);
+		} else if (d->type == PARAM_BOOL) {
+			app_message(a, "%s: '%s' is not on or off", d->key, buf);
+		} else if (e == GULLY_ERANGE) {
+			app_message(a, "%s: %s is out of range (%g to %g)", d->key, buf, d->min, d->max);
+		} else {
+			app_message(a, "%s: '%s' is not a number", d->key, buf);
+		}
+	} else {
+		app_message(a, "cancelled");
+	}
+	a->running = was;
+}
+
+static void save_prompt(struct app *a)
+{
+	char buf[PATH_MAX];
+	if (a->file[0])
+		snprintf(buf, sizeof buf, "%s", a->file);
+	else
+		snprintf(buf, sizeof buf, "gully-%d.gsnap", a->params.world.seed);
+	bool was = a->running;
+	a->running = false;
+	if (prompt_read(a, " save snapshot to: ", buf, sizeof buf) && buf[0]) {
+		char err[512];
+		if (session_save(a, buf, err, sizeof err) == GULLY_OK)
+			app_message(a, "saved %s", buf);
+		else
+			app_message(a, "%s", err);
+	} else {
+		app_message(a, "not saved");
+	}
+	a->running = was;
+}
+
+static void overlay_cycle(struct app *a)
+{
+	unsigned ov = a->view.overlays;
+	int only = -1, n = 0;
+	for (int o = 0; o < OVERLAY_COUNT; o++)
+		if (ov & OVERLAY_BIT(o)) {
+			only = o;
+			n++;
+		}
+	if (n == 0)
+		a->view.overlays = OVERLAY_BIT(0);
+	else if (n == 1 && only + 1 < OVERLAY_COUNT)
+		a->view.overlays = OVERLAY_BIT(only + 1);
+	else
+		a->view.overlays = 0;
+	for (int o = 0; o < OVERLAY_COUNT; o++)
+		if (a->view.overlays & OVERLAY_BIT(o))
+			app_message(a, "overlay: %s", shade_overlay_name(o));
+	if (!a->view.overlays)
+		app_message(a, "overlays off");
+}
+
+static int handle_key(struct app *a, int ch)
+{
+	if (ch == KEY_RESIZE) {
+		a->needs_draw = true;
+		return 0;
+	}
+	if (a->help) {
+		a->help = false;
+		a->needs_draw = true;
+		if (ch == '?' || ch == KEY_F(1) || ch == 27)
+			return 0;
+	}
+	const struct key_binding *k = keys_find(ch);
+	if (!k)
+		return 0;
+	a->needs_draw = true;
+	/* Anything but moving the selection or the help may change the map's
+	 * look: show exact colours again instead of the settled ones. */
+	if (k->action != ACT_PARAM_PREV && k->action != ACT_PARAM_NEXT && k->action != ACT_HELP)
+		a->shown_valid = false;
+	char err[512];
+	int index = a->nparams > 0 ? a->plist[a->sel] : -1;
+	switch (k->action) {
+	case ACT_QUIT:
+		a->quit = true;
+		break;
+	case ACT_HELP:
+		a->help = true;
+		break;
+	case ACT_RUN_PAUSE:
+		a->running = !a->running;
+		break;
+	case ACT_STEP: {
+		a->running = false;
+		uint64_t before = a->world->particles;
+		int e = run_slice(a);
+		if (e)
+			return e;
+		app_message(a, "stepped %llu %s", (unsigned long long)(a->world->particles - before),
+			    a->proc->unit);
+		refresh_stats(a, true);
+		break;
+	}
+	case ACT_PROCESS: {
+		const struct process_ops *p = process_get(k->arg);
+		if (!p)
+			app_message(a, "process %d is not built yet", k->arg + 1);
+		else if (p == a->proc)
+			app_message(a, "%s is running already", p->title);
+		else if (session_set_process(a, p, err, sizeof err))
+			app_message(a, "%s", err);
+		else
+			app_message(a, "process %d: %s", k->arg + 1, p->title);
+		break;
+	}
+	case ACT_PARAM_PREV:
+		if (a->sel > 0)
+			a->sel--;
+		break;
+	case ACT_PARAM_NEXT:
+		if (a->sel + 1 < a->nparams)
+			a->sel++;
+		break;
+	case ACT_PARAM_NUDGE:
+		if (index >= 0) {
+			params_nudge(&a->params, index, k->arg);
+			a->dirty = true;
+			describe_value(a, index);
+		}
+		break;
+	case ACT_PARAM_TYPE:
+		if (index >= 0)
+			type_value(a);
+		break;
+	case ACT_PARAM_RESET:
+		if (index >= 0) {
+			params_set(&a->params, index, params_def(index)->def);
+			a->dirty = true;
+			describe_value(a, index);
+		}
+		break;
+	case ACT_NEW_TERRAIN: {
+		int old = a->params.world.seed;
+		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
+		if (session_new_world(a, err, sizeof err)) {
+			a->params.world.seed = old;
+			app_message(a, "%s", err);
+		} else {
+			app_message(a, "new terrain, seed %d", a->params.world.seed);
+		}
+		refresh_stats(a, true);
+		break;
+	}
+	case ACT_OVERLAY_CYCLE:
+		overlay_cycle(a);
+		break;
+	case ACT_OVERLAY:
+		a->view.overlays ^= OVERLAY_BIT(k->arg);
+		app_message(a, "%s %s", shade_overlay_name(k->arg),
+			    a->view.overlays & OVERLAY_BIT(k->arg) ? "on" : "off");
+		break;
+	case ACT_ZOOM:
+		zoom(a, k->arg);
+		break;
+	case ACT_PAN_X:
+		pan(a, k->arg, 0);
+		break;
+	case ACT_PAN_Y:
+		pan(a, 0, k->arg);
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case ACT_SAVE:
+		save_prompt(a);
+		break;
+	case ACT_INSPECT: {
+		MEVENT ev;
+		char buf[200];
+		if (getmouse(&ev) == OK && map_inspect(a, ev.y, ev.x, buf, sizeof buf))
+			app_message(a, "%s", buf);
+		break;
+	}
+	case ACT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* Opens what the command line asked for, before the screen starts. */
+static int open_session(struct app *a, const struct tui_options *o)
+{
+	char err[PATH_MAX + 256];
+	const char *path = o->snapshot;
+	char autosave[PATH_MAX];
+	if (o->resume) {
+		if (!tui_autosave_path(autosave, sizeof autosave)) {
+			fprintf(stderr, "gully: --resume: neither XDG_STATE_HOME nor HOME is set\n");
+			return 1;
+		}
+		path = autosave;
+	}
+	if (path) {
+		if (session_load(a, path, err, sizeof err)) {
+			fprintf(stderr, "gully: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	const struct process_ops *p = o->process ? process_find(o->process) : process_get(0);
+	if (!p) {
+		fprintf(stderr, "gully: no process named '%s'\n", o->process);
+		return 2;
+	}
+	if (session_new_world(a, err, sizeof err) || session_set_process(a, p, err, sizeof err)) {
+		fprintf(stderr, "gully: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static void crt_done_atexit(void)
+{
+	crt_done();
+}
+
+int tui_main(const struct tui_options *o)
+{
+	struct app *a = calloc(1, sizeof *a);
+	if (!a) {
+		fprintf(stderr, "gully: out of memory\n");
+		return 1;
+	}
+	a->params = o->params;
+	a->fps = o->fps > 0 ? o->fps : 20;
+	a->running = !o->start_paused;
+	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
+	int status = open_session(a, o);
+	if (status) {
+		session_free(a);
+		free(a);
+		return status;
+	}
+	/* Before curses starts, so ncurses keeps its hands off these signals. */
+	signals_install();
+	atexit(crt_done_atexit);
+	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse};
+	char err[256];
+	if (crt_init(&co, err, sizeof err)) {
+		fprintf(stderr, "gully: %s\n", err);
+		session_free(a);
+		free(a);
+		return 1;
+	}
+	if (o->tier >= 0 && o->tier > (int)crt.tier)
+		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
+			    crt_tier_name(o->tier));
+
+	double next_frame = 0;
+	long frames = 0;
+	int e = GULLY_OK;
+	a->needs_draw = true;
+	while (!a->quit && !signals_caught()) {
+		if (a->running && !too_small() && (e = run_slice(a)))
+			break;
+		/* Paused: wait for a key, but wake often enough to see signals and
+		 * to draw a frame that is due. */
+		double now = app_now();
+		int wait_ms = 0;
+		if (!a->running && !a->needs_draw) {
+			wait_ms = 100;
+			if (o->frames > 0) {
+				double left = next_frame - now;
+				wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			}
+		}
+		timeout(wait_ms);
+		int ch;
+		bool keyed = false;
+		while ((ch = getch()) != ERR) {
+			keyed = true;
+			if ((e = handle_key(a, ch)) || a->quit)
+				break;
+			timeout(0);
+		}
+		if (e)
+			break;
+		now = app_now();
+		/* A key is answered at once, not at the next frame's time. */
+		bool due = now >= next_frame || keyed;
+		if (due && (a->running || a->needs_draw || o->frames > 0)) {
+			if (a->message[0] && now >= a->message_until)
+				a->message[0] = '\0';
+			draw(a);
+			a->needs_draw = false;
+			next_frame = now + 1.0 / a->fps;
+			if (o->frames > 0 && ++frames >= o->frames)
+				break;
+		}
+	}
+	int sig = signals_caught();
+	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
+	if (sig == SIGHUP || sig == SIGTERM) {
+		char path[PATH_MAX];
+		if (!tui_autosave_path(path, sizeof path))
+			snprintf(save_err, sizeof save_err, "no XDG_STATE_HOME or HOME to save in");
+		else if (make_parents(path) != 0)
+			snprintf(save_err, sizeof save_err, "%s: cannot make its directory: %s", path,
+				 strerror(errno));
+		else if (session_save(a, path, save_err, sizeof save_err) == GULLY_OK)
+			snprintf(saved, sizeof saved, "%s", path);
+	}
+	crt_done();
+	if (e) {
+		fprintf(stderr, "gully: %s: %s\n", a->proc->name, gully_strerror(e));
+		status = 1;
+	}
+	if (saved[0])
+		fprintf(stderr, "gully: saved the session to %s\n", saved);
+	else if (save_err[0])
+		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
+	if (sig)
+		status = 128 + sig;
+	session_free(a);
+	free(a);
+	return status;
+}

@@ -1,0 +1,103 @@
+/* The explorer's state, shared by its screens (one file each: map, panel,
+ * status, help, prompt) and the loop in app.c. */
+#ifndef GULLY_APP_H
+#define GULLY_APP_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "core/params.h"
+#include "core/particles.h"
+#include "core/process.h"
+#include "core/rng.h"
+#include "core/world.h"
+#include "view/shade.h"
+
+#define PANEL_WIDTH 30
+#define MIN_COLS 80
+#define MIN_ROWS 24
+#define TRACERS 12
+#define TRACER_TAIL 10
+
+struct tracer {
+	struct droplet d;
+	float x[TRACER_TAIL], y[TRACER_TAIL]; /* recent positions, newest first */
+	int n;
+};
+
+struct app {
+	struct params params;
+	struct world *world;
+	const struct process_ops *proc;
+	void *state;
+
+	struct shade_view view;
+	struct shade_frame frame;
+
+	bool running, help, quit, dirty, redraw_all, needs_draw;
+	int sel;                     /* selected entry of plist */
+	int plist[64], nparams;      /* parameter indices the panel shows */
+
+	char file[PATH_MAX];         /* the snapshot this session came from or went to */
+	char message[256];           /* transient status text */
+	double message_until;
+
+	uint64_t slice_budget;       /* units per ~25 ms slice, measured */
+	double rate;                 /* units per second, smoothed */
+	double fps;
+
+	/* Pool volume, summed a band of rows per frame so a huge map never
+	 * stalls a frame; pool_volume is the last complete sum. */
+	double pool_volume, pool_acc;
+	int pool_row;
+
+	struct rng tracer_rng;
+	struct tracer tracers[TRACERS];
+	struct shade_point points[TRACERS * TRACER_TAIL];
+	int npoints;
+
+	int map_cols, map_rows;      /* the map area in cells */
+	/* The colours last sent per pixel, for hysteresis (map.c). */
+	struct rgb *shown;
+	size_t nshown;
+	bool shown_valid;
+	struct shade_geom shown_geom;
+};
+
+/* session.c: the world, the process and files; no curses. */
+int session_new_world(struct app *a, char *err, size_t errlen);
+/* Switches to process p on the same world; err says why not. */
+int session_set_process(struct app *a, const struct process_ops *p, char *err, size_t errlen);
+int session_load(struct app *a, const char *path, char *err, size_t errlen);
+int session_save(struct app *a, const char *path, char *err, size_t errlen);
+void session_free(struct app *a);
+/* Rebuilds the panel's parameter list: the process's section, then view. */
+void session_param_list(struct app *a);
+/* Runs `budget` units of the process; marks the session unsaved. */
+int session_step(struct app *a, uint64_t budget, uint64_t *done);
+
+/* tracer.c: droplets that show the flow without eroding. */
+void tracer_reset(struct app *a);
+void tracer_advance(struct app *a, int steps);
+
+/* Screens. */
+void map_draw(struct app *a, int rows, int cols);
+bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
+void panel_draw(struct app *a, int x, int rows, int cols);
+void status_draw(struct app *a, int row, int cols);
+void help_draw(int rows, int cols);
+/* Reads a line in the status row; false when cancelled (Esc) or interrupted. */
+bool prompt_read(struct app *a, const char *question, char *buf, size_t len);
+
+/* app.c */
+void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+double app_now(void);
+
+/* signals.c */
+void signals_install(void);
+/* The signal caught since start (0 when none). */
+int signals_caught(void);
+
+#endif

@@ -1,0 +1,280 @@
+#include "tui/crt.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <curses.h>
+#include <term.h>
+#include <wchar.h>
+
+struct crt_state crt;
+
+/* Quantisation for truecolor: 4 bits a channel (4096 colours, still finer
+ * than the 256-colour cube) measured 9.9 KB per running frame at 160x48
+ * against 27 KB with 5 bits, as fewer cells change colour each frame and the
+ * pair table stays small (bench/TUI.md). */
+#define TRUE_BITS 4
+
+static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
+
+int crt_tier_parse(const char *s)
+{
+	for (int i = 0; i <= TIER_TRUE; i++)
+		if (strcmp(s, tier_names[i]) == 0)
+			return i;
+	if (strcmp(s, "24bit") == 0 || strcmp(s, "direct") == 0)
+		return TIER_TRUE;
+	if (strcmp(s, "mono") == 0 || strcmp(s, "0") == 0)
+		return TIER_NONE;
+	return -1;
+}
+
+const char *crt_tier_name(int tier)
+{
+	return tier >= 0 && tier <= TIER_TRUE ? tier_names[tier] : "auto";
+}
+
+bool crt_locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* ---- the pair table: (fg, bg) colour numbers -> pair, open addressing ---- */
+
+struct pair_slot {
+	int fg, bg; /* fg < 0: empty */
+	int pair;
+};
+static struct pair_slot *slots;
+static size_t nslots;
+
+static void pairs_clear(void)
+{
+	for (size_t i = 0; i < nslots; i++)
+		slots[i].fg = -1;
+	crt.pairs_used = 0;
+}
+
+static int pairs_setup(void)
+{
+	int max = COLOR_PAIRS - 1;
+	if (max > 32767)
+		max = 32767;
+	if (max < 1)
+		max = 0;
+	crt.pairs_max = max;
+	nslots = 16;
+	while (nslots < (size_t)max * 2)
+		nslots *= 2;
+	slots = malloc(nslots * sizeof *slots);
+	if (!slots)
+		return -1;
+	pairs_clear();
+	return 0;
+}
+
+/* The pair for (fg, bg), made on first use. When the table is full it starts
+ * over and asks for a full repaint: with quantised colours this is rare. */
+static int pair_for(int fg, int bg)
+{
+	if (!slots || crt.pairs_max <= 0)
+		return 0;
+	size_t h = ((size_t)(unsigned)fg * 2654435761u ^ (size_t)(unsigned)bg * 40503u) & (nslots - 1);
+	while (slots[h].fg >= 0) {
+		if (slots[h].fg == fg && slots[h].bg == bg)
+			return slots[h].pair;
+		h = (h + 1) & (nslots - 1);
+	}
+	if (crt.pairs_used >= crt.pairs_max) {
+		pairs_clear();
+		crt.resets++;
+		clearok(curscr, TRUE);
+		return pair_for(fg, bg);
+	}
+	int pair = ++crt.pairs_used;
+	if (init_extended_pair(pair, fg, bg) == ERR)
+		return 0;
+	slots[h].fg = fg;
+	slots[h].bg = bg;
+	slots[h].pair = pair;
+	return pair;
+}
+
+/* The tier's colour number for an RGB value. */
+static int colour_of(struct rgb c)
+{
+	switch (crt.tier) {
+	case TIER_TRUE: {
+		struct rgb q = palette_quantise(c, TRUE_BITS);
+		return (q.r << 16) | (q.g << 8) | q.b;
+	}
+	case TIER_256: return palette_to_256(c);
+	case TIER_16: return palette_to_ansi(c, 16);
+	case TIER_8: return palette_to_ansi(c, 8);
+	default: return 0;
+	}
+}
+
+static enum crt_tier detect_tier(void)
+{
+	if (!has_colors())
+		return TIER_NONE;
+	/* COLORS is only set by start_color(); ask terminfo directly. */
+	int colors = tigetnum("colors");
+	int rgb = tigetflag("RGB");
+	if (rgb > 0 && colors >= 0x1000000)
+		return TIER_TRUE;
+	if (colors >= 256)
+		return TIER_256;
+	if (colors >= 16)
+		return TIER_16;
+	if (colors >= 8)
+		return TIER_8;
+	return TIER_NONE;
+}
+
+int crt_init(const struct crt_options *o, char *err, size_t errlen)
+{
+	memset(&crt, 0, sizeof crt);
+	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : crt_locale_is_utf8();
+	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
+	 * the half blocks. */
+	if (crt.utf8 && !crt_locale_is_utf8() &&
+	    !setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
+		crt.utf8 = false;
+	const char *term = getenv("TERM");
+	if (!term || !*term) {
+		snprintf(err, errlen, "TERM is not set: cannot start the explorer");
+		return -1;
+	}
+	/* newterm rather than initscr: initscr exits on a bad TERM. */
+	SCREEN *s = newterm(NULL, stdout, stdin);
+	if (!s) {
+		snprintf(err, errlen, "cannot use terminal type '%s'", term);
+		return -1;
+	}
+	set_term(s);
+	crt.active = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	enum crt_tier best = detect_tier();
+	crt.tier = best;
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		crt.tier = TIER_NONE;
+	if (o->tier >= 0)
+		/* A forced tier cannot go past what the terminal's entry can show. */
+		crt.tier = o->tier < (int)best ? (enum crt_tier)o->tier : best;
+	if (crt.tier != TIER_NONE) {
+		start_color();
+		if (pairs_setup() < 0) {
+			crt_done();
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	if (o->mouse) {
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+		mouseinterval(0);
+		crt.mouse = true;
+	}
+	return 0;
+}
+
+void crt_done(void)
+{
+	if (!crt.active)
+		return;
+	crt.active = false;
+	if (crt.mouse)
+		mousemask(0, NULL);
+	curs_set(1);
+	endwin();
+	free(slots);
+	slots = NULL;
+	nslots = 0;
+}
+
+static void put_glyph(int y, int x, const wchar_t *wc, attr_t attr, int pair)
+{
+	cchar_t cc;
+	/* With a non-NULL opts, ncurses takes the pair as an int: pairs beyond
+	 * 255 work where COLOR_PAIR(n) would not. */
+	setcchar(&cc, wc, attr, 0, &pair);
+	mvadd_wch(y, x, &cc);
+}
+
+static const char ascii_ramp[] = " .:-=+*#%@";
+static const wchar_t utf8_ramp[] = L" \u2591\u2592\u2593\u2588";
+
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
+		  bool water_bottom)
+{
+	wchar_t wc[2] = {L' ', L'\0'};
+	if (crt.tier != TIER_NONE && crt.utf8) {
+		int fg = colour_of(top), bg = colour_of(bottom);
+		if (fg == bg) {
+			/* A space's foreground is unseen: with 8 or 16 colours, reuse
+			 * a half-block pair so all pairs fit in the 63 of an 8-colour
+			 * terminal. */
+			if (crt.tier <= TIER_16)
+				fg = bg == 0 ? 7 : 0;
+			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
+		} else {
+			wc[0] = L'\u2580';
+			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
+		}
+		return;
+	}
+	/* One pixel per cell: both halves merged. */
+	struct rgb c = palette_mix(top, bottom, 0.5);
+	bool water = water_top || water_bottom;
+	double l = palette_luma(c);
+	if (crt.tier == TIER_NONE && water) {
+		wc[0] = L'~';
+	} else if (crt.utf8) {
+		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
+		int i = (int)(l * n);
+		wc[0] = utf8_ramp[i >= n ? n - 1 : i];
+	} else {
+		int n = (int)sizeof ascii_ramp - 1;
+		int i = (int)(l * n);
+		wc[0] = (wchar_t)ascii_ramp[i >= n ? n - 1 : i];
+		if (wc[0] == L' ' && crt.tier != TIER_NONE)
+			wc[0] = L'.';
+	}
+	int pair = 0;
+	if (crt.tier != TIER_NONE)
+		/* Painted on black so it reads the same on light terminals. */
+		pair = pair_for(colour_of(c), colour_of((struct rgb){0, 0, 0}));
+	put_glyph(y, x, wc, A_NORMAL, pair);
+}
+
+void crt_put_blank(int y, int x)
+{
+	wchar_t wc[2] = {L' ', L'\0'};
+	put_glyph(y, x, wc, A_NORMAL, 0);
+}
+
+void crt_put_swatch(int y, int x, struct rgb c, char glyph)
+{
+	wchar_t wc[2] = {L' ', L'\0'};
+	if (crt.tier == TIER_NONE) {
+		wc[0] = (wchar_t)glyph;
+		put_glyph(y, x, wc, A_REVERSE, 0);
+		put_glyph(y, x + 1, wc, A_REVERSE, 0);
+		return;
+	}
+	int k = colour_of(c);
+	int pair = pair_for(k, k);
+	put_glyph(y, x, wc, A_NORMAL, pair);
+	put_glyph(y, x + 1, wc, A_NORMAL, pair);
+}

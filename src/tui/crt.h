@@ -1,0 +1,51 @@
+/* The terminal layer (after htop's CRT.c): start and stop curses, pick the
+ * colour tier and glyph set, and put pixels into cells. Everything else in
+ * the explorer draws through these calls or plain curses text calls. */
+#ifndef GULLY_CRT_H
+#define GULLY_CRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "view/palette.h"
+
+enum crt_tier { TIER_NONE, TIER_8, TIER_16, TIER_256, TIER_TRUE, TIER_AUTO = -1 };
+
+struct crt_options {
+	int tier;        /* enum crt_tier; TIER_AUTO picks from the terminal */
+	int utf8;        /* 1 half blocks, 0 ASCII, -1 from the locale */
+	bool mouse;
+};
+
+struct crt_state {
+	bool active;
+	enum crt_tier tier;
+	bool utf8;
+	bool mouse;
+	int pairs_max;   /* colour pairs we may allocate */
+	int pairs_used;
+	unsigned resets; /* times the pair table filled up and was cleared */
+};
+extern struct crt_state crt;
+
+/* Parses "truecolor|256|16|8|none"; -1 when unknown. */
+int crt_tier_parse(const char *s);
+const char *crt_tier_name(int tier);
+/* What the environment asks for before curses starts: NO_COLOR, locale. */
+bool crt_locale_is_utf8(void);
+
+/* Returns 0, or -1 when the terminal cannot be used (message in err). */
+int crt_init(const struct crt_options *o, char *err, size_t errlen);
+/* Restores the terminal; safe to call twice and from error paths. */
+void crt_done(void);
+
+/* A map cell holding two vertical pixels (UTF-8 half block), or one pixel
+ * made of both (ASCII and monochrome: a density ramp; '~' on water). */
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
+		  bool water_bottom);
+/* A blank map cell outside the world. */
+void crt_put_blank(int y, int x);
+/* Two cells showing a colour, for the legend (a glyph when no colour). */
+void crt_put_swatch(int y, int x, struct rgb c, char glyph);
+
+#endif

@@ -1,0 +1,121 @@
+/* The key table. Plain data: it needs curses only for the KEY_* values, so
+ * a generator can print the man page's KEYS section from it. */
+#include "tui/keys.h"
+
+#include <curses.h>
+#include <string.h>
+
+#include "view/shade.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+static const struct key_binding table[] = {
+	{'q', "q", ACT_QUIT, 0, "quit"},
+	{'?', "?", ACT_HELP, 0, "show or hide this help"},
+	{KEY_F(1), "F1", ACT_HELP, 0, "show or hide this help"},
+	{' ', "Space", ACT_RUN_PAUSE, 0, "run or pause"},
+	{'.', ".", ACT_STEP, 0, "pause, run one 25 ms slice"},
+	{'1', "1", ACT_PROCESS, 0, "process 1 (the panel tabs)"},
+	{'2', "2", ACT_PROCESS, 1, "process 2"},
+	{'3', "3", ACT_PROCESS, 2, "process 3"},
+	{'4', "4", ACT_PROCESS, 3, "process 4"},
+	{KEY_UP, "Up", ACT_PARAM_PREV, 0, "previous parameter"},
+	{KEY_DOWN, "Down", ACT_PARAM_NEXT, 0, "next parameter"},
+	{KEY_LEFT, "Left", ACT_PARAM_NUDGE, -1, "lower it a step"},
+	{'-', "-", ACT_PARAM_NUDGE, -1, "lower it a step"},
+	{KEY_RIGHT, "Right", ACT_PARAM_NUDGE, 1, "raise it a step"},
+	{'+', "+", ACT_PARAM_NUDGE, 1, "raise it a step"},
+	{'=', "=", ACT_PARAM_NUDGE, 1, "raise it a step"},
+	{'<', "<", ACT_PARAM_NUDGE, -10, "lower it ten steps"},
+	{'>', ">", ACT_PARAM_NUDGE, 10, "raise it ten steps"},
+	{'\r', "Enter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
+	{KEY_ENTER, "KpEnter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
+	{'r', "r", ACT_PARAM_RESET, 0, "reset it to its default"},
+	{'g', "g", ACT_NEW_TERRAIN, 0, "new terrain, next seed"},
+	{'o', "o", ACT_OVERLAY_CYCLE, 0, "cycle the overlays"},
+	{'s', "s", ACT_OVERLAY, OVERLAY_STREAMS, "streams overlay"},
+	{'p', "p", ACT_OVERLAY, OVERLAY_POOLS, "pools overlay"},
+	{'e', "e", ACT_OVERLAY, OVERLAY_EROSION, "erosion/deposition overlay"},
+	{'b', "b", ACT_OVERLAY, OVERLAY_HARDNESS, "hardness (bedrock) overlay"},
+	{'w', "w", ACT_OVERLAY, OVERLAY_WETNESS, "wetness overlay"},
+	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
+	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
+	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
+	{'h', "h", ACT_PAN_X, -1, "pan left (zoomed in)"},
+	{'l', "l", ACT_PAN_X, 1, "pan right"},
+	{'k', "k", ACT_PAN_Y, -1, "pan up"},
+	{'j', "j", ACT_PAN_Y, 1, "pan down"},
+	{'H', "H", ACT_PAN_X, -2, "pan half a screen left"},
+	{'L', "L", ACT_PAN_X, 2, "pan half a screen right"},
+	{'K', "K", ACT_PAN_Y, -2, "pan half a screen up"},
+	{'J', "J", ACT_PAN_Y, 2, "pan half a screen down"},
+	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, "redraw the screen"},
+	{'S', "S", ACT_SAVE, 0, "save a snapshot (file name)"},
+	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell (--mouse)"},
+};
+#define NKEYS ((int)(sizeof table / sizeof table[0]))
+
+int keys_count(void)
+{
+	return NKEYS;
+}
+
+const struct key_binding *keys_get(int index)
+{
+	return index >= 0 && index < NKEYS ? &table[index] : NULL;
+}
+
+const struct key_binding *keys_find(int code)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (table[i].code == code)
+			return &table[i];
+	return NULL;
+}
+
+int keys_group(int index, const char *sep, char *names, size_t len)
+{
+	names[0] = '\0';
+	if (index < 0 || index >= NKEYS)
+		return NKEYS;
+	const struct key_binding *k = &table[index];
+	int j = index;
+	for (; j < NKEYS && table[j].action == k->action && table[j].arg == k->arg; j++) {
+		size_t used = strlen(names);
+		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", table[j].name);
+	}
+	return j;
+}
+
+/* roff: a backslash and a leading dot or quote would be read as requests. */
+static void roff_text(FILE *fp, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", fp);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", fp);
+		else if (*s == '-')
+			fputs("\\-", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+void keys_print_man(FILE *fp)
+{
+	fputs(".SH KEYS\n"
+	      "The explorer reads these keys (generated from its key table).\n"
+	      "The arrow keys work the side panel; h, j, k, l pan the map when it is zoomed in.\n",
+	      fp);
+	char names[128];
+	for (int i = 0; i < NKEYS;) {
+		int next = keys_group(i, ", ", names, sizeof names);
+		fputs(".TP\n.B ", fp);
+		roff_text(fp, names);
+		fputc('\n', fp);
+		roff_text(fp, table[i].help);
+		fputc('\n', fp);
+		i = next;
+	}
+}

@@ -1,0 +1,50 @@
+/* THE key table of the explorer: key dispatch, the help overlay and the man
+ * page's KEYS section all read it. */
+#ifndef GULLY_KEYS_H
+#define GULLY_KEYS_H
+
+#include <stdio.h>
+
+enum key_action {
+	ACT_QUIT,
+	ACT_HELP,
+	ACT_RUN_PAUSE,
+	ACT_STEP,
+	ACT_PROCESS,      /* arg: table index */
+	ACT_PARAM_PREV,
+	ACT_PARAM_NEXT,
+	ACT_PARAM_NUDGE,  /* arg: steps (negative lowers) */
+	ACT_PARAM_TYPE,
+	ACT_PARAM_RESET,
+	ACT_NEW_TERRAIN,
+	ACT_OVERLAY_CYCLE,
+	ACT_OVERLAY,      /* arg: enum shade_overlay */
+	ACT_ZOOM,         /* arg: +1 in, -1 out */
+	ACT_PAN_X,        /* arg: +1/-1 a step, +2/-2 half a screen */
+	ACT_PAN_Y,
+	ACT_REDRAW,
+	ACT_SAVE,
+	ACT_INSPECT,      /* a mouse click (with --mouse) */
+	ACT_COUNT
+};
+
+struct key_binding {
+	int code;            /* getch() value: a character or a KEY_* constant */
+	const char *name;    /* as shown in the help and the man page */
+	enum key_action action;
+	int arg;
+	const char *help;    /* one line; bindings sharing action and arg share it */
+};
+
+int keys_count(void);
+const struct key_binding *keys_get(int index);
+/* The binding for a getch() code, or NULL. */
+const struct key_binding *keys_find(int code);
+/* Writes the KEYS section of gully(1) in roff, generated from the table:
+ * bindings with the same action and argument share one entry. */
+void keys_print_man(FILE *fp);
+/* The names of the group that starts at `index` joined by sep ("Left, -");
+ * returns the index after the group. For the help overlay and the man page. */
+int keys_group(int index, const char *sep, char *names, size_t len);
+
+#endif

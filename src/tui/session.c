@@ -1,0 +1,173 @@
+/* The explorer's session: world, process, parameters and snapshot files.
+ * No curses here, so every error comes back as text for the status line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/terrain.h"
+#include "io/snapshot.h"
+#include "tui/app.h"
+
+static void drop_state(struct app *a)
+{
+	if (a->proc && a->state)
+		a->proc->destroy(a->state);
+	a->state = NULL;
+}
+
+void session_param_list(struct app *a)
+{
+	a->nparams = 0;
+	const char *sections[2] = {a->proc ? a->proc->section : NULL, "view"};
+	for (int k = 0; k < 2; k++) {
+		struct param_section sec;
+		if (!sections[k] || !params_section(params_section_find(sections[k]), &sec))
+			continue;
+		for (int i = sec.first; i < sec.first + sec.count; i++)
+			if (a->nparams < (int)(sizeof a->plist / sizeof a->plist[0]))
+				a->plist[a->nparams++] = i;
+	}
+	if (a->sel >= a->nparams)
+		a->sel = a->nparams - 1;
+	if (a->sel < 0)
+		a->sel = 0;
+}
+
+int session_set_process(struct app *a, const struct process_ops *p, char *err, size_t errlen)
+{
+	void *state = NULL;
+	int e = p->create(&state, a->world, &a->params);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", p->name, gully_strerror(e));
+		return e;
+	}
+	drop_state(a);
+	a->proc = p;
+	a->state = state;
+	a->slice_budget = 0;
+	a->rate = 0;
+	session_param_list(a);
+	return GULLY_OK;
+}
+
+int session_new_world(struct app *a, char *err, size_t errlen)
+{
+	struct world *w = NULL;
+	int e = world_from_params(&w, &a->params);
+	if (e) {
+		snprintf(err, errlen, "cannot make a %dx%d world: %s", a->params.world.width,
+			 a->params.world.height, gully_strerror(e));
+		return e;
+	}
+	void *state = NULL;
+	if (a->proc && (e = a->proc->create(&state, w, &a->params))) {
+		snprintf(err, errlen, "%s: %s", a->proc->name, gully_strerror(e));
+		world_destroy(w);
+		return e;
+	}
+	drop_state(a);
+	world_destroy(a->world);
+	a->world = w;
+	a->state = state;
+	a->dirty = true;
+	a->pool_row = 0;
+	a->pool_acc = 0;
+	a->shown_valid = false;
+	tracer_reset(a);
+	return GULLY_OK;
+}
+
+int session_load(struct app *a, const char *path, char *err, size_t errlen)
+{
+	struct world *w = NULL;
+	struct snapshot_info info;
+	memset(&info, 0, sizeof info);
+	int e = snapshot_load(path, &w, &info, err, errlen);
+	if (e)
+		return e;
+	const struct process_ops *p = process_find(info.process);
+	if (!p) {
+		snprintf(err, errlen, "%s: process '%s' is not built into this gully", path,
+			 info.process);
+		e = GULLY_ENOTFOUND;
+		goto fail;
+	}
+	int bad;
+	if (params_validate(&info.params, &bad)) {
+		snprintf(err, errlen, "%s: parameter %s is out of range", path,
+			 params_def(bad)->key);
+		e = GULLY_EFORMAT;
+		goto fail;
+	}
+	void *state = NULL;
+	if ((e = p->create(&state, w, &info.params))) {
+		snprintf(err, errlen, "%s: %s: %s", path, p->name, gully_strerror(e));
+		goto fail;
+	}
+	if (info.state && p->load_state &&
+	    (e = p->load_state(state, info.state, info.state_len))) {
+		snprintf(err, errlen, "%s: %s state: %s", path, p->name, gully_strerror(e));
+		p->destroy(state);
+		goto fail;
+	}
+	drop_state(a);
+	world_destroy(a->world);
+	a->world = w;
+	a->params = info.params;
+	a->proc = p;
+	a->state = state;
+	a->dirty = false;
+	a->pool_row = 0;
+	a->pool_acc = 0;
+	a->shown_valid = false;
+	snprintf(a->file, sizeof a->file, "%s", path);
+	session_param_list(a);
+	tracer_reset(a);
+	snapshot_info_free(&info);
+	return GULLY_OK;
+fail:
+	world_destroy(w);
+	snapshot_info_free(&info);
+	return e;
+}
+
+int session_save(struct app *a, const char *path, char *err, size_t errlen)
+{
+	struct snapshot_info info;
+	memset(&info, 0, sizeof info);
+	snprintf(info.process, sizeof info.process, "%s", a->proc->name);
+	info.params = a->params;
+	int e = GULLY_OK;
+	if (a->proc->save_state && (e = a->proc->save_state(a->state, &info.state, &info.state_len))) {
+		snprintf(err, errlen, "%s: %s state: %s", path, a->proc->name, gully_strerror(e));
+		return e;
+	}
+	e = snapshot_save(path, a->world, &info, err, errlen);
+	free(info.state);
+	if (e)
+		return e;
+	snprintf(a->file, sizeof a->file, "%s", path);
+	a->dirty = false;
+	return GULLY_OK;
+}
+
+int session_step(struct app *a, uint64_t budget, uint64_t *done)
+{
+	struct process_report rep = {0};
+	int e = a->proc->step(a->state, a->world, &a->params, budget, &rep);
+	*done = budget;
+	a->dirty = true;
+	return e;
+}
+
+void session_free(struct app *a)
+{
+	drop_state(a);
+	world_destroy(a->world);
+	a->world = NULL;
+	shade_frame_free(&a->frame);
+	free(a->shown);
+	a->shown = NULL;
+	a->nshown = 0;
+}

@@ -1,0 +1,33 @@
+/* SIGINT, SIGTERM and SIGHUP only set a flag: the main loop saves (for
+ * SIGHUP/SIGTERM) and restores the terminal, since neither is
+ * async-signal-safe. */
+#include <signal.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
+{
+	if (!caught)
+		caught = sig;
+}
+
+void signals_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking read returns so the loop sees the flag. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int signals_caught(void)
+{
+	return caught;
+}

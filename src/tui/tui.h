@@ -1,0 +1,31 @@
+/* The explorer's entry point, called by the command line. */
+#ifndef GULLY_TUI_H
+#define GULLY_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/params.h"
+
+struct tui_options {
+	struct params params;   /* after --set/--seed/--size */
+	const char *process;    /* --process; NULL: the first in the table */
+	const char *snapshot;   /* a snapshot to open, or NULL */
+	bool resume;            /* open the autosave */
+	int tier;               /* enum crt_tier, TIER_AUTO */
+	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */
+	bool mouse;
+	double fps;             /* frame cap */
+	bool start_paused;      /* --paused: for tests and classes */
+	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
+};
+
+/* Runs the explorer; returns an exit status. Errors before the screen starts
+ * are printed as one line on stderr. */
+int tui_main(const struct tui_options *o);
+
+/* Where SIGHUP/SIGTERM save: $XDG_STATE_HOME/gully/autosave.gsnap or
+ * ~/.local/state/gully/autosave.gsnap. false when neither can be named. */
+bool tui_autosave_path(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,433 @@
+#include "view/shade.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+#define PI 3.14159265358979323846
+
+static const char *const overlay_names[OVERLAY_COUNT] = {
+	"streams", "pools", "erosion", "hardness", "wetness", "particles",
+};
+
+const char *shade_overlay_name(int overlay)
+{
+	return overlay >= 0 && overlay < OVERLAY_COUNT ? overlay_names[overlay] : "none";
+}
+
+struct rgb shade_overlay_colour(int overlay)
+{
+	switch (overlay) {
+	case OVERLAY_STREAMS: return palette_stream;
+	case OVERLAY_POOLS: return palette_pool_deep;
+	case OVERLAY_EROSION: return palette_erode;
+	case OVERLAY_HARDNESS: return palette_hard;
+	case OVERLAY_WETNESS: return palette_wet;
+	default: return palette_particle;
+	}
+}
+
+const char *shade_zoom_name(int zoom)
+{
+	static const char *const names[ZOOM_COUNT] = {"fit", "1:1", "2:1", "4:1"};
+	return zoom >= 0 && zoom < ZOOM_COUNT ? names[zoom] : "?";
+}
+
+void shade_view_from_params(struct shade_view *v, const struct params *p)
+{
+	v->azimuth = p->view.azimuth;
+	v->altitude = p->view.altitude;
+	v->shading = p->view.shading;
+	v->vertical_scale = p->terrain.vertical_scale;
+}
+
+static int pixels_per_cell(int zoom)
+{
+	return zoom == ZOOM_4 ? 4 : zoom == ZOOM_2 ? 2 : 1;
+}
+
+void shade_geometry(const struct shade_view *v, const struct world *w, int pw, int ph,
+		    struct shade_geom *g)
+{
+	memset(g, 0, sizeof *g);
+	if (pw <= 0 || ph <= 0)
+		return;
+	if (v->zoom == ZOOM_FIT) {
+		double sx = (double)w->width / pw, sy = (double)w->height / ph;
+		g->cpp = sx > sy ? sx : sy;
+		g->x0 = g->y0 = 0;
+	} else {
+		g->cpp = 1.0 / pixels_per_cell(v->zoom);
+		g->x0 = v->pan_x;
+		g->y0 = v->pan_y;
+	}
+	/* Pixels until the map's far edge. */
+	double fw = (w->width - g->x0) / g->cpp, fh = (w->height - g->y0) / g->cpp;
+	g->used_w = fw >= pw ? pw : (int)ceil(fw - 1e-9);
+	g->used_h = fh >= ph ? ph : (int)ceil(fh - 1e-9);
+}
+
+void shade_clamp_pan(struct shade_view *v, const struct world *w, int pw, int ph)
+{
+	if (v->zoom == ZOOM_FIT) {
+		v->pan_x = v->pan_y = 0;
+		return;
+	}
+	int k = pixels_per_cell(v->zoom);
+	int vis_w = pw / k, vis_h = ph / k; /* whole cells visible */
+	int max_x = w->width - vis_w, max_y = w->height - vis_h;
+	if (max_x < 0)
+		max_x = 0;
+	if (max_y < 0)
+		max_y = 0;
+	if (v->pan_x > max_x)
+		v->pan_x = max_x;
+	if (v->pan_y > max_y)
+		v->pan_y = max_y;
+	if (v->pan_x < 0)
+		v->pan_x = 0;
+	if (v->pan_y < 0)
+		v->pan_y = 0;
+}
+
+void shade_pan(struct shade_view *v, const struct world *w, int pw, int ph, int dx, int dy)
+{
+	int k = pixels_per_cell(v->zoom);
+	v->pan_x += dx / k ? dx / k : (dx > 0) - (dx < 0);
+	v->pan_y += dy / k ? dy / k : (dy > 0) - (dy < 0);
+	shade_clamp_pan(v, w, pw, ph);
+}
+
+/* The half-open range of world cells pixel p covers along one axis. */
+static void cover(const struct shade_geom *g, int origin, int p, int limit, int *a, int *b)
+{
+	*a = origin + (int)floor(p * g->cpp + 1e-9);
+	*b = origin + (int)floor((p + 1) * g->cpp + 1e-9);
+	if (*b <= *a)
+		*b = *a + 1;
+	if (*a >= limit)
+		*a = limit - 1;
+	if (*b > limit)
+		*b = limit;
+}
+
+bool shade_cell_at(const struct shade_geom *g, const struct world *w, int px, int py,
+		   int *cx, int *cy)
+{
+	if (px < 0 || py < 0 || px >= g->used_w || py >= g->used_h)
+		return false;
+	int a, b;
+	cover(g, g->x0, px, w->width, &a, &b);
+	*cx = a + (b - a) / 2;
+	cover(g, g->y0, py, w->height, &a, &b);
+	*cy = a + (b - a) / 2;
+	return *cx >= 0 && *cy >= 0 && *cx < w->width && *cy < w->height;
+}
+
+void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
+			struct shade_sample *s)
+{
+	if (x0 < 0)
+		x0 = 0;
+	if (y0 < 0)
+		y0 = 0;
+	if (x1 > w->width)
+		x1 = w->width;
+	if (y1 > w->height)
+		y1 = w->height;
+	if (x0 >= w->width)
+		x0 = w->width - 1;
+	if (y0 >= w->height)
+		y0 = w->height - 1;
+	if (x1 <= x0)
+		x1 = x0 + 1;
+	if (y1 <= y0)
+		y1 = y0 + 1;
+	double sh = 0, sb = 0, shd = 0, sw = 0;
+	float mst = 0, mpo = 0;
+	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
+	const float *ST = w->layer[LAYER_STREAM], *PO = w->layer[LAYER_POOL];
+	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
+	for (int y = y0; y < y1; y++) {
+		size_t row = (size_t)y * (size_t)w->width;
+		for (int x = x0; x < x1; x++) {
+			size_t i = row + (size_t)x;
+			sh += H[i];
+			sb += B[i];
+			shd += HD[i];
+			sw += WE[i];
+			if (ST[i] > mst)
+				mst = ST[i];
+			if (PO[i] > mpo)
+				mpo = PO[i];
+		}
+	}
+	double n = (double)(x1 - x0) * (double)(y1 - y0);
+	s->height = (float)(sh / n);
+	s->base = (float)(sb / n);
+	s->hardness = (float)(shd / n);
+	s->wetness = (float)(sw / n);
+	s->stream = mst;
+	s->pool = mpo;
+}
+
+/* What the overlays need besides height. */
+enum { NEED_BASE = 1, NEED_STREAM = 2, NEED_POOL = 4, NEED_HARD = 8, NEED_WET = 16 };
+
+/* Cells a pixel's means sample at most along each axis: beyond this a big
+ * map's frame would cost more than the 25 ms slice it sits between. */
+#define MEAN_SAMPLES 12
+
+/* Lines a pixel's water maximum scans at most each way. */
+#define MAX_LINES 6
+
+/* The maximum of a block, read along every sy-th row and every sx-th column
+ * in full: any connected stream or pool reaching across more than a stride
+ * of the block crosses one of those lines, so only specks smaller than a
+ * stride both ways (a fraction of a pixel) can be missed, at a fraction of a
+ * full scan's cost on a big map. */
+static float block_max(const float *L, int width, int x0, int y0, int x1, int y1)
+{
+	int sx = (x1 - x0 + MAX_LINES - 1) / MAX_LINES;
+	int sy = (y1 - y0 + MAX_LINES - 1) / MAX_LINES;
+	float m = 0;
+	for (int y = y0 + (sy - 1) / 2; y < y1; y += sy) {
+		const float *row = L + (size_t)y * (size_t)width;
+		for (int x = x0; x < x1; x++)
+			if (row[x] > m)
+				m = row[x];
+	}
+	if (sy > 1)
+		for (int x = x0 + (sx - 1) / 2; x < x1; x += sx)
+			for (int y = y0; y < y1; y++) {
+				float v = L[(size_t)y * (size_t)width + (size_t)x];
+				if (v > m)
+					m = v;
+			}
+	return m;
+}
+
+/* The renderer's reduction: means over a regular grid of at most
+ * MEAN_SAMPLES^2 cells, maxima of the water layers along cross-hatched
+ * lines (block_max), and only the layers the overlays show. */
+static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, unsigned need,
+			struct shade_sample *s)
+{
+	int sx = (x1 - x0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
+	int sy = (y1 - y0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
+	if (sx < 1)
+		sx = 1;
+	if (sy < 1)
+		sy = 1;
+	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
+	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
+	double sh = 0, sb = 0, shd = 0, sw = 0;
+	long n = 0;
+	/* The grid is centred on the block, so the sampled mean of a slope is
+	 * within half a stride of the true one. */
+	int cx = (x1 - x0 + sx - 1) / sx, cy = (y1 - y0 + sy - 1) / sy;
+	int fx = x0 + (x1 - x0 - 1 - (cx - 1) * sx) / 2, fy = y0 + (y1 - y0 - 1 - (cy - 1) * sy) / 2;
+	for (int y = fy; y < y1; y += sy) {
+		size_t row = (size_t)y * (size_t)w->width;
+		for (int x = fx; x < x1; x += sx) {
+			size_t i = row + (size_t)x;
+			sh += H[i];
+			if (need & NEED_BASE)
+				sb += B[i];
+			if (need & NEED_HARD)
+				shd += HD[i];
+			if (need & NEED_WET)
+				sw += WE[i];
+			n++;
+		}
+	}
+	s->height = (float)(sh / (double)n);
+	s->base = (need & NEED_BASE) ? (float)(sb / (double)n) : s->height;
+	s->hardness = (float)(shd / (double)n);
+	s->wetness = (float)(sw / (double)n);
+	s->stream = s->pool = 0;
+	for (int k = 0; k < 2; k++) {
+		unsigned bit = k ? NEED_POOL : NEED_STREAM;
+		if (!(need & bit))
+			continue;
+		float m = block_max(w->layer[k ? LAYER_POOL : LAYER_STREAM], w->width, x0, y0, x1,
+				    y1);
+		if (k)
+			s->pool = m;
+		else
+			s->stream = m;
+	}
+}
+
+int shade_frame_init(struct shade_frame *f, int width, int height)
+{
+	memset(f, 0, sizeof *f);
+	if (width <= 0 || height <= 0)
+		return GULLY_EINVAL;
+	size_t n = (size_t)width * (size_t)height;
+	f->px = calloc(n, sizeof *f->px);
+	f->water = calloc(n, 1);
+	f->blank = calloc(n, 1);
+	f->samples = calloc(n, sizeof *f->samples);
+	if (!f->px || !f->water || !f->blank || !f->samples) {
+		shade_frame_free(f);
+		return GULLY_ENOMEM;
+	}
+	f->width = width;
+	f->height = height;
+	return GULLY_OK;
+}
+
+void shade_frame_free(struct shade_frame *f)
+{
+	free(f->px);
+	free(f->water);
+	free(f->blank);
+	free(f->samples);
+	memset(f, 0, sizeof *f);
+}
+
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* Smoothstep: faint streams stay faint, strong ones saturate. */
+static double ease_in_out(double t)
+{
+	t = clamp01(t);
+	return t * t * (3 - 2 * t);
+}
+
+/* Height change that shows at full strength, in height units (heights span
+ * about 0..1). sqrt keeps small changes visible. */
+#define EROSION_FULL 0.05
+/* Pool depth drawn as fully deep. */
+#define POOL_FULL 0.05
+
+struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsigned ov,
+			       bool *water)
+{
+	bool wet = false;
+	if (ov & OVERLAY_BIT(OVERLAY_HARDNESS))
+		c = palette_mix(c, palette_hard, 0.7 * clamp01(s->hardness));
+	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
+		c = palette_mix(c, palette_wet, 0.75 * clamp01(s->wetness));
+	if (ov & OVERLAY_BIT(OVERLAY_EROSION)) {
+		double d = (double)s->height - (double)s->base;
+		double t = 0.85 * sqrt(clamp01(fabs(d) / EROSION_FULL));
+		if (d < 0)
+			c = palette_mix(c, palette_erode, t);
+		else if (d > 0)
+			c = palette_mix(c, palette_deposit, t);
+	}
+	if ((ov & OVERLAY_BIT(OVERLAY_STREAMS)) && s->stream > 0) {
+		c = palette_mix(c, palette_stream, ease_in_out(s->stream));
+		wet = s->stream >= WORLD_STREAM_MIN;
+	}
+	if ((ov & OVERLAY_BIT(OVERLAY_POOLS)) && s->pool > WORLD_POOL_EPS) {
+		double t = clamp01(s->pool / POOL_FULL);
+		struct rgb water_c = palette_mix(palette_pool_shallow, palette_pool_deep, t);
+		c = palette_mix(c, water_c, 0.6 + 0.4 * t);
+		wet = true;
+	}
+	if (water)
+		*water = wet;
+	return c;
+}
+
+double shade_light(const struct shade_view *v, double dzdx, double dzdy)
+{
+	double az = v->azimuth * PI / 180, alt = v->altitude * PI / 180;
+	/* Screen axes: x right, y down, z up; azimuth 0 is up the screen. */
+	double lx = sin(az) * cos(alt), ly = -cos(az) * cos(alt), lz = sin(alt);
+	double nx = -dzdx, ny = -dzdy, nz = 1;
+	double len = sqrt(nx * nx + ny * ny + nz * nz);
+	double lambert = (nx * lx + ny * ly + nz * lz) / len;
+	if (lambert < 0)
+		lambert = 0;
+	/* Relative to flat ground, so flat maps keep the ramp's colours. */
+	/* Half the lambert swing: steep noise terrain would otherwise go black
+	 * on its shadow sides and lose its colours. */
+	double k = 1 + 0.6 * v->shading * (lambert - lz);
+	return k < 0.3 ? 0.3 : k;
+}
+
+void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
+		  const struct shade_point *points, int npoints)
+{
+	shade_geometry(v, w, f->width, f->height, &f->geom);
+	const struct shade_geom *g = &f->geom;
+	int pw = f->width;
+	unsigned ov = v->overlays, need = 0;
+	if (ov & OVERLAY_BIT(OVERLAY_EROSION))
+		need |= NEED_BASE;
+	if (ov & OVERLAY_BIT(OVERLAY_STREAMS))
+		need |= NEED_STREAM;
+	if (ov & OVERLAY_BIT(OVERLAY_POOLS))
+		need |= NEED_POOL;
+	if (ov & OVERLAY_BIT(OVERLAY_HARDNESS))
+		need |= NEED_HARD;
+	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
+		need |= NEED_WET;
+	for (int py = 0; py < f->height; py++) {
+		int ya = 0, yb = 0;
+		if (py < g->used_h)
+			cover(g, g->y0, py, w->height, &ya, &yb);
+		for (int px = 0; px < pw; px++) {
+			size_t i = (size_t)py * (size_t)pw + (size_t)px;
+			if (px >= g->used_w || py >= g->used_h) {
+				f->blank[i] = 1;
+				continue;
+			}
+			f->blank[i] = 0;
+			int xa, xb;
+			cover(g, g->x0, px, w->width, &xa, &xb);
+			sample_fast(w, xa, ya, xb, yb, need, &f->samples[i]);
+		}
+	}
+	/* Slopes come from neighbouring pixels, a pixel apart = cpp cells. */
+	double span = g->cpp > 0 ? g->cpp : 1;
+	/* Zoomed in, neighbours k pixels away are the neighbouring cells, so a
+	 * cell's pixels share one slope instead of striping at its edges. */
+	int k = g->cpp > 0 && g->cpp < 1 ? (int)lround(1 / g->cpp) : 1;
+	for (int py = 0; py < f->height; py++) {
+		for (int px = 0; px < pw; px++) {
+			size_t i = (size_t)py * (size_t)pw + (size_t)px;
+			if (f->blank[i]) {
+				f->px[i] = (struct rgb){0, 0, 0};
+				f->water[i] = 0;
+				continue;
+			}
+			const struct shade_sample *s = &f->samples[i];
+			int l = px > k ? px - k : 0, r = px + k < g->used_w ? px + k : g->used_w - 1;
+			int u = py > k ? py - k : 0, d = py + k < g->used_h ? py + k : g->used_h - 1;
+			double dzdx = 0, dzdy = 0;
+			if (r != l)
+				dzdx = (f->samples[(size_t)py * pw + r].height -
+					f->samples[(size_t)py * pw + l].height) /
+				       ((r - l) * span);
+			if (d != u)
+				dzdy = (f->samples[(size_t)d * pw + px].height -
+					f->samples[(size_t)u * pw + px].height) /
+				       ((d - u) * span);
+			dzdx *= v->vertical_scale;
+			dzdy *= v->vertical_scale;
+			struct rgb c = palette_scale(palette_height(s->height),
+						     shade_light(v, dzdx, dzdy));
+			bool wet;
+			f->px[i] = shade_overlay_blend(c, s, v->overlays, &wet);
+			f->water[i] = wet;
+		}
+	}
+	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)
+		return;
+	for (int n = 0; n < npoints; n++) {
+		double px = (points[n].x - g->x0) / g->cpp, py = (points[n].y - g->y0) / g->cpp;
+		if (!(px >= 0 && py >= 0 && px < g->used_w && py < g->used_h))
+			continue;
+		f->px[(size_t)py * (size_t)pw + (size_t)px] = palette_particle;
+	}
+}

@@ -1,0 +1,101 @@
+/* The visible part of a world as RGB pixels: height ramp, hill shading and
+ * overlays, with downsampling, zoom and pan. No curses: the terminal layer
+ * turns pixels into cells, and tests check the pixels directly. */
+#ifndef GULLY_SHADE_H
+#define GULLY_SHADE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/params.h"
+#include "core/world.h"
+#include "view/palette.h"
+
+/* Overlays as bits; the order is the order `o` cycles through them. */
+enum shade_overlay {
+	OVERLAY_STREAMS,
+	OVERLAY_POOLS,
+	OVERLAY_EROSION,   /* height - base: red eroded, green deposited */
+	OVERLAY_HARDNESS,
+	OVERLAY_WETNESS,
+	OVERLAY_PARTICLES, /* points handed to shade_render (tracer droplets) */
+	OVERLAY_COUNT
+};
+#define OVERLAY_BIT(o) (1u << (o))
+const char *shade_overlay_name(int overlay);
+/* A legend swatch: the colour the overlay is drawn with at full strength. */
+struct rgb shade_overlay_colour(int overlay);
+
+enum shade_zoom { ZOOM_FIT, ZOOM_1, ZOOM_2, ZOOM_4, ZOOM_COUNT };
+const char *shade_zoom_name(int zoom);
+
+struct shade_view {
+	int zoom;             /* enum shade_zoom */
+	int pan_x, pan_y;     /* world cell at the top-left pixel (zoomed views) */
+	unsigned overlays;    /* OVERLAY_BIT()s */
+	double azimuth;       /* degrees clockwise from up */
+	double altitude;      /* degrees above the horizon */
+	double shading;       /* 0 = flat ramp, 1 = normal, 2 = strong */
+	double vertical_scale;/* height units per cell, as terrain.vertical_scale */
+};
+
+/* Takes light and scale from view.* and terrain.vertical_scale. */
+void shade_view_from_params(struct shade_view *v, const struct params *p);
+
+/* How pixels map onto the world for a frame of pw x ph pixels. */
+struct shade_geom {
+	double cpp;           /* world cells per pixel (< 1 when zoomed in) */
+	int x0, y0;           /* world cell under pixel (0, 0) */
+	int used_w, used_h;   /* pixels that show the world; the rest is blank */
+};
+void shade_geometry(const struct shade_view *v, const struct world *w, int pw, int ph,
+		    struct shade_geom *g);
+/* Keeps the pan inside the map for that frame size (0 when it all fits). */
+void shade_clamp_pan(struct shade_view *v, const struct world *w, int pw, int ph);
+/* Moves by (dx, dy) pixels' worth of cells, then clamps. */
+void shade_pan(struct shade_view *v, const struct world *w, int pw, int ph, int dx, int dy);
+/* The world cell under pixel (px, py); false outside the map. */
+bool shade_cell_at(const struct shade_geom *g, const struct world *w, int px, int py,
+		   int *cx, int *cy);
+
+/* What one pixel covers, reduced: means for height, base, hardness and
+ * wetness; maxima for stream and pool so thin water survives downsampling. */
+struct shade_sample {
+	float height, base, stream, pool, hardness, wetness;
+};
+/* Reduces world cells [x0, x1) x [y0, y1) (clipped to the map, at least one
+ * cell) exactly. The renderer samples means on a grid of at most 12x12 cells
+ * per pixel, water maxima along every row and column of a 6x6 cross-hatch
+ * (any stream or pool wider than a sixth of the pixel's block is seen), and
+ * reads only the layers its overlays show. */
+void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
+			struct shade_sample *s);
+
+struct shade_point {
+	float x, y;           /* world coordinates, cells */
+};
+
+struct shade_frame {
+	int width, height;    /* pixels */
+	struct rgb *px;
+	uint8_t *water;       /* 1 where a stream or pool overlay shows water */
+	uint8_t *blank;       /* 1 outside the map */
+	struct shade_geom geom;
+	struct shade_sample *samples; /* scratch, one per pixel */
+};
+
+int shade_frame_init(struct shade_frame *f, int width, int height);
+void shade_frame_free(struct shade_frame *f);
+
+/* Colour of one sample before shading and the light factor: exposed for tests. */
+struct rgb shade_overlay_blend(struct rgb base, const struct shade_sample *s, unsigned overlays,
+			       bool *water);
+/* Light factor for a surface slope (dz/dx, dz/dy in height units per cell):
+ * exactly 1 on flat ground, brighter facing the light, darker away. */
+double shade_light(const struct shade_view *v, double dzdx, double dzdy);
+
+/* Renders the world into f (sized by shade_frame_init). points may be NULL. */
+void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
+		  const struct shade_point *points, int npoints);
+
+#endif

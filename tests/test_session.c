@@ -1,0 +1,101 @@
+/* The explorer's curses-free parts: the session (world, process, panel list)
+ * and the traced droplets, which must never change the map. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/process.h"
+#include "tui/app.h"
+
+static struct app *new_app(void)
+{
+	struct app *a = calloc(1, sizeof *a);
+	assert_non_null(a);
+	params_defaults(&a->params);
+	a->params.world.width = a->params.world.height = 64;
+	char err[256];
+	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(session_set_process(a, process_get(0), err, sizeof err), GULLY_OK);
+	return a;
+}
+
+static void free_app(struct app *a)
+{
+	session_free(a);
+	free(a);
+}
+
+static void test_panel_lists_process_then_view(void **state)
+{
+	(void)state;
+	struct app *a = new_app();
+	struct param_section proc, view;
+	assert_true(params_section(params_section_find(a->proc->section), &proc));
+	assert_true(params_section(params_section_find("view"), &view));
+	assert_int_equal(a->nparams, proc.count + view.count);
+	for (int i = 0; i < proc.count; i++)
+		assert_int_equal(a->plist[i], proc.first + i);
+	for (int i = 0; i < view.count; i++)
+		assert_int_equal(a->plist[proc.count + i], view.first + i);
+	free_app(a);
+}
+
+static void test_tracers_do_not_change_the_world(void **state)
+{
+	(void)state;
+	struct app *a = new_app();
+	uint64_t done;
+	assert_int_equal(session_step(a, 200, &done), GULLY_OK);
+	assert_true(a->dirty);
+	struct world *before;
+	assert_int_equal(world_clone(&before, a->world), GULLY_OK);
+	for (int i = 0; i < 200; i++)
+		tracer_advance(a, 5);
+	assert_true(a->npoints > 0);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		assert_memory_equal(a->world->layer[l], before->layer[l],
+				    world_cells(before) * sizeof(float));
+	assert_memory_equal(a->world->tally, before->tally, sizeof before->tally);
+	assert_memory_equal(&a->world->rng, &before->rng, sizeof before->rng);
+	assert_true(a->world->particles == before->particles);
+	/* The points are on the map. */
+	for (int i = 0; i < a->npoints; i++) {
+		assert_true(a->points[i].x >= 0 && a->points[i].x < 64);
+		assert_true(a->points[i].y >= 0 && a->points[i].y < 64);
+	}
+	world_destroy(before);
+	free_app(a);
+}
+
+static void test_new_world_follows_the_seed(void **state)
+{
+	(void)state;
+	struct app *a = new_app(), *b = new_app();
+	assert_memory_equal(a->world->layer[LAYER_HEIGHT], b->world->layer[LAYER_HEIGHT],
+			    64 * 64 * sizeof(float));
+	char err[256];
+	b->params.world.seed++;
+	assert_int_equal(session_new_world(b, err, sizeof err), GULLY_OK);
+	assert_true(memcmp(a->world->layer[LAYER_HEIGHT], b->world->layer[LAYER_HEIGHT],
+			   64 * 64 * sizeof(float)) != 0);
+	/* A world too big is refused with a message, and the old one stays. */
+	struct world *kept = b->world;
+	b->params.world.width = 100000;
+	assert_int_not_equal(session_new_world(b, err, sizeof err), GULLY_OK);
+	assert_ptr_equal(b->world, kept);
+	assert_true(strlen(err) > 0);
+	free_app(a);
+	free_app(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_panel_lists_process_then_view),
+		cmocka_unit_test(test_tracers_do_not_change_the_world),
+		cmocka_unit_test(test_new_world_follows_the_seed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

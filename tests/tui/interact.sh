@@ -1,0 +1,45 @@
+#!/bin/sh
+# Pause and step, run again, change a parameter by keys and by typing,
+# reject a bad value, reset it, and ask for a process not built yet.
+. "$(dirname "$0")/lib.sh"
+
+start 100 30 -- --paused --seed 5 --size 64x64
+wait_for "PAUSED"
+screen | grep -E -q 'droplets +0$|droplets +0 ' || fail "droplets not 0 while paused"
+keys .
+wait_for "stepped "
+screen | grep -E -q 'droplets +0 *$' && fail "a step ran no droplets"
+keys ' '
+wait_for "RUNNING"
+keys ' '
+wait_for "PAUSED"
+
+# The panel starts on particles.dt; Down selects density.
+keys Down
+wait_for ">density"
+keys Right
+wait_for "particles.density = 1.1"
+keys '<'
+wait_for "particles.density = 0.1"
+keys Enter
+wait_for "set particles.density to:"
+keys C-u 0.5 Enter
+wait_for "particles.density = 0.5"
+screen | grep -E -q '>density +0\.5' || fail "the panel does not show 0.5"
+keys Enter
+wait_for "set particles.density to:"
+keys C-u 99 Enter
+wait_for "out of range"
+keys Enter
+wait_for "set particles.density to:"
+keys C-u 2 Escape
+wait_for "cancelled"
+keys r
+wait_for "particles.density = 1.0"
+
+# A process number with nothing behind it says so; one that exists switches.
+keys 4
+if T capture-pane -p -t g | grep -q "not built yet"; then :; else wait_for "process 4"; fi
+keys q
+wait_exit 0
+echo ok

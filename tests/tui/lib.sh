@@ -1,0 +1,117 @@
+# Helpers for the explorer's end-to-end tests: gully runs in a detached tmux
+# server of its own (-L), and the tests poll capture-pane for what they
+# expect with a timeout, never a fixed sleep, so a slow machine only waits
+# longer. Sourced by each tests/tui/*.sh; exit 77 means skipped.
+
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed: skipped"; exit 77; }
+
+GULLY=${GULLY:-$PWD/gully}
+[ -x "$GULLY" ] || { echo "no gully binary at $GULLY"; exit 99; }
+# Seconds to wait for any one thing; generous for a loaded CI machine.
+TUI_TIMEOUT=${TUI_TIMEOUT:-60}
+
+# A fresh server (socket) for every start: a server being killed can still
+# answer on its old socket for a moment.
+SOCK_BASE="gully-test-$$-$(basename "$0" .sh)"
+NSTART=0
+SOCK="$SOCK_BASE-0"
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/gully-tui.XXXXXX")
+T() { tmux -L "$SOCK" "$@"; }
+
+# stop: ends this start's tmux server (and the gully in it).
+stop() { tmux -L "$SOCK" kill-server >/dev/null 2>&1 || true; }
+
+cleanup() {
+	i=0
+	while [ "$i" -le "$NSTART" ]; do
+		tmux -L "$SOCK_BASE-$i" kill-server >/dev/null 2>&1 || true
+		i=$((i + 1))
+	done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT INT TERM HUP
+
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen:"
+	T capture-pane -p -t g 2>/dev/null || true
+	echo "--- stderr:"
+	cat "$TMPD/err" 2>/dev/null || true
+	exit 1
+}
+
+# start COLS ROWS ENV... -- ARGS...: runs gully in a fresh window under a
+# small shell that, once gully exits, prints its status and the terminal's
+# modes, then waits, so the test can see what gully left behind.
+start() {
+	NSTART=$((NSTART + 1))
+	SOCK="$SOCK_BASE-$NSTART"
+	cols=$1
+	rows=$2
+	shift 2
+	envs=""
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		envs="$envs '$1'"
+		shift
+	done
+	[ "${1:-}" = "--" ] && shift
+	args=""
+	for a in "$@"; do args="$args '$a'"; done
+	cat >"$TMPD/run.sh" <<RUN
+"\$@" 2>"$TMPD/err"
+echo "gully exited \$?"
+stty -a | tr ' ;' '\n\n' | grep -E -x -- '-?(icanon|echo)' | tr '\n' ' '
+echo
+exec sleep 3600
+RUN
+	printf 'set -g status off\n' >"$TMPD/tmux.conf"
+	T -f "$TMPD/tmux.conf" new-session -d -s g -x "$cols" -y "$rows" \
+		"exec env -u LC_ALL -u NO_COLOR -u LC_CTYPE TERM=xterm-256color LANG=C.UTF-8 \
+		HOME='$TMPD/home' XDG_STATE_HOME='$TMPD/state' $envs sh '$TMPD/run.sh' '$GULLY' $args" ||
+		fail "tmux did not start"
+}
+
+screen() { T capture-pane -p -t g; }
+
+# wait_for TEXT: until the screen shows TEXT (a fixed string).
+wait_for() {
+	end=$(($(date +%s) + TUI_TIMEOUT))
+	while :; do
+		screen | grep -F -q -- "$1" && return 0
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for '$1'"
+		sleep 0.2
+	done
+}
+
+# wait_gone TEXT: until the screen no longer shows TEXT.
+wait_gone() {
+	end=$(($(date +%s) + TUI_TIMEOUT))
+	while :; do
+		screen | grep -F -q -- "$1" || return 0
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for '$1' to go"
+		sleep 0.2
+	done
+}
+
+keys() { T send-keys -t g "$@"; }
+
+# wait_exit STATUS: gully has exited with STATUS and given the terminal back:
+# out of the alternate screen, cursor shown, line editing and echo on.
+wait_exit() {
+	wait_for "gully exited "
+	screen | grep -F -q "gully exited $1" ||
+		fail "expected exit status $1"
+	[ "$(T display -p -t g '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
+	[ "$(T display -p -t g '#{cursor_flag}')" = 1 ] || fail "cursor left hidden"
+	screen | grep -E -q '^icanon echo' || fail "terminal modes not restored"
+}
+
+# The pid of gully: the child of the pane's shell.
+gully_pid() {
+	sh_pid=$(T display -p -t g '#{pane_pid}')
+	for f in /proc/[0-9]*/stat; do
+		set -- $(cat "$f" 2>/dev/null)
+		[ "${4:-}" = "$sh_pid" ] && { echo "$1"; return 0; }
+	done
+	fail "cannot find gully's pid"
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# The explorer starts at 80x24 and 160x48 with the map, panel and status
+# line, toggles its help, and quits with the terminal restored.
+. "$(dirname "$0")/lib.sh"
+
+for size in "80 24" "160 48"; do
+	set -- $size
+	start "$1" "$2" -- --seed 3
+	wait_for "RUNNING"
+	wait_for "1:particles"
+	wait_for "-- stats --"
+	# The map: half blocks in the UTF-8 locale.
+	screen | grep -q '▀' || fail "no half blocks at $1x$2"
+	[ "$(T display -p -t g '#{alternate_on}')" = 1 ] || fail "not on the alternate screen"
+	keys '?'
+	wait_for "gully keys"
+	wait_for "show or hide this help"
+	keys '?'
+	wait_gone "gully keys"
+	keys q
+	wait_exit 0
+	stop
+done
+echo ok
