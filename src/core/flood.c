@@ -327,7 +327,17 @@ struct pour {
 	int32_t leak_cell; /* SEA_CELL for the sea */
 	double leak_key;
 	double edge_floor;
+	/* The remembered lake this pour started from (NO_LAKE: none). Its cells
+	 * are in the lake without a stamp: lake_of says so. */
+	uint32_t cur;
 };
+
+#define NO_LAKE UINT32_MAX
+
+static inline bool in_lake(const struct flood *f, const struct pour *p, int32_t c)
+{
+	return f->joined[c] == f->stamp || f->lake_of[c] == p->cur;
+}
 
 static void leak_offer(struct pour *p, double key, int32_t cell)
 {
@@ -386,7 +396,7 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		const int32_t off[8] = {1, -1, w, -w, w + 1, 1 - w, w - 1, -w - 1};
 		for (int k = 0; k < 8; k++) {
 			int32_t n = c + off[k];
-			if (f->seen[n] != f->stamp && !classify(f, p, n))
+			if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
 				return false;
 		}
 		return true;
@@ -400,24 +410,21 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
 			continue;
 		int32_t n = ny * w + nx;
-		if (f->seen[n] != f->stamp && !classify(f, p, n))
+		if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
 			return false;
 	}
 	return true;
 }
 
-/* Starts from a remembered lake: its cells join at once and only its rim is
- * sorted, which is what a fresh flood would reach after joining them. */
+/* Starts from a remembered lake: its cells join at once (lake_of marks
+ * them, so nothing per cell but a copy) and only its rim is sorted, which
+ * is what a fresh flood would reach after joining them. */
 static bool start_cached(struct flood *f, struct pour *p, const struct lake *k)
 {
 	if (!grow((void **)&f->lake, &f->lake_cap, k->ncells + 9, sizeof *f->lake) ||
 	    !grow((void **)&f->pushed, &f->pushed_cap, k->nrim + 8, sizeof *f->pushed) ||
 	    !grow((void **)&f->stack, &f->stack_cap, k->nrim + 8, sizeof *f->stack))
 		return false;
-	for (size_t i = 0; i < k->ncells; i++) {
-		int32_t c = k->cells[i];
-		f->seen[c] = f->joined[c] = f->stamp;
-	}
 	memcpy(f->lake, k->cells, k->ncells * sizeof *f->lake);
 	f->lake_len = k->ncells;
 	p->edge_floor = k->edge_floor;
@@ -444,7 +451,7 @@ static double leak_floor(const struct flood *f, const struct pour *p)
 			if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
 				continue;
 			int32_t n = ny * w + nx;
-			if (f->joined[n] == f->stamp && p->height[n] < floor)
+			if (in_lake(f, p, n) && p->height[n] < floor)
 				floor = p->height[n];
 		}
 	}
@@ -608,6 +615,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.sea_level = fp->sea_level,
 		.edge_floor = INFINITY,
+		.cur = NO_LAKE,
 	};
 	double left = water; /* what the model has not placed yet */
 
@@ -624,6 +632,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	if (cached) {
 		if (cached->rim_stale)
 			lake_filter_rim(f, id);
+		p.cur = id;
 		ok = start_cached(f, &p, cached);
 	} else {
 		f->seen[start] = f->stamp;
