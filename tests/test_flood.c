@@ -335,6 +335,52 @@ static void test_cache_is_invisible(void **state)
 	map_free(b);
 }
 
+/* Cells changed between pours and reported with flood_forget_cell (as a
+ * droplet eroding a lake's shore or settling its load in it): a record
+ * that takes the cell out, or is dropped, still gives a fresh flood's
+ * result bit for bit. */
+static void test_cache_survives_changed_cells(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 17, 2);
+	struct map *a = map_new(0.0f), *b = map_new(0.0f);
+	for (int i = 0; i < N; i++)
+		a->h[i] = b->h[i] = 0.5f * rng_float(&r) + (float)(i % W) * 0.01f;
+	flood_set_cache(b->f, false);
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.2, .carry = 0.1};
+	int wet_changes = 0;
+	for (int k = 0; k < 3000; k++) {
+		if (rng_below(&r, 10) == 0) {
+			/* One pour in ten: raise or lower a random cell, wet or dry. */
+			int c = (int)rng_below(&r, N);
+			float d = 0.002f * (rng_float(&r) - 0.5f);
+			wet_changes += a->pool[c] > 0;
+			a->h[c] += d;
+			b->h[c] += d;
+			flood_forget_cell(a->f, c);
+			flood_forget_cell(b->f, c);
+			continue;
+		}
+		int cell = (int)rng_below(&r, N);
+		double water = 0.2 * rng_double(&r);
+		struct flood_result ra, rb;
+		assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, NULL, &fp, &ra), 0);
+		assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, NULL, &fp, &rb), 0);
+		assert_int_equal(ra.outcome, rb.outcome);
+		assert_int_equal(ra.drain, rb.drain);
+		assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+		assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+	}
+	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
+	struct flood_counters ca;
+	flood_counters(a->f, &ca);
+	assert_true(wet_changes > 50);
+	assert_true(ca.cached > 100);
+	map_free(a);
+	map_free(b);
+}
+
 static void test_settle_raises_ground_and_displaces_water(void **state)
 {
 	(void)state;
@@ -366,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_lowest_leak_wins),
 		cmocka_unit_test(test_random_pours_conserve_water),
 		cmocka_unit_test(test_cache_is_invisible),
+		cmocka_unit_test(test_cache_survives_changed_cells),
 		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);

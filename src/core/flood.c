@@ -29,7 +29,8 @@ struct node {
 /* A remembered lake: cells that share one level, and the cells around them. */
 struct lake {
 	int32_t *cells, *rim;
-	size_t ncells, nrim;
+	size_t ncells, nrim, rim_cap;
+	bool rim_stale; /* may hold cells no longer next to the lake (lake_detach) */
 	double smin, smax;  /* range of its cells' surfaces */
 	double edge_floor;  /* lowest ground among its map-edge cells */
 	bool live;
@@ -52,6 +53,7 @@ struct flood {
 	/* the lake cache */
 	bool cache;
 	uint32_t *lake_of; /* cell -> lake index + 1; 0: none */
+	uint32_t *slot;    /* cell -> its index in its lake's cells */
 	struct lake *lakes;
 	size_t nlakes, lakes_cap;
 	uint32_t *free_ids;
@@ -88,8 +90,9 @@ int flood_create(struct flood **out, int width, int height)
 	f->seen = calloc(f->n, sizeof *f->seen);
 	f->joined = calloc(f->n, sizeof *f->joined);
 	f->lake_of = calloc(f->n, sizeof *f->lake_of);
+	f->slot = calloc(f->n, sizeof *f->slot);
 	f->cache = true;
-	if (!f->seen || !f->joined || !f->lake_of) {
+	if (!f->seen || !f->joined || !f->lake_of || !f->slot) {
 		flood_destroy(f);
 		return GULLY_ENOMEM;
 	}
@@ -114,6 +117,7 @@ void flood_destroy(struct flood *f)
 	free(f->lakes);
 	free(f->free_ids);
 	free(f->lake_of);
+	free(f->slot);
 	free(f->seen);
 	free(f->joined);
 	free(f->heap);
@@ -142,11 +146,109 @@ static void lake_kill(struct flood *f, uint32_t id)
 	f->free_ids[f->nfree++] = id;
 }
 
+/* Takes one changed cell out of its lake's record, when what is left is
+ * what a fresh flood would find: the remaining cells are all still at the
+ * level (their surfaces did not move) and still connected, which holds when
+ * the cell's neighbours in the lake touch each other around it (an
+ * 8-connected ring with no gap). The cell goes on the rim, where the next
+ * pour sorts it by its new surface. An edge cell (the sea's floor) or a
+ * gap in the ring drops the record instead. */
+static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
+{
+	struct lake *k = &f->lakes[id - 1];
+	const int w = f->width, hh = f->height;
+	int x = c % w, y = c / w;
+	if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2)
+		return false;
+	/* The ring in order: E, SE, S, SW, W, NW, N, NE (even: sides). */
+	const int32_t off[8] = {1, w + 1, w, w - 1, -1, -w - 1, -w, 1 - w};
+	bool in[8];
+	int members = 0;
+	for (int i = 0; i < 8; i++) {
+		in[i] = f->lake_of[c + off[i]] == id;
+		members += in[i];
+	}
+	/* Components of the ring's members: neighbours along the ring touch,
+	 * and so do consecutive sides (E and S are diagonal to each other). */
+	int parent[8];
+	for (int i = 0; i < 8; i++)
+		parent[i] = i;
+	int comps = members;
+	for (int i = 0; i < 8; i++) {
+		if (!in[i])
+			continue;
+		int links[2] = {(i + 1) % 8, (i + 2) % 8};
+		int nlinks = i % 2 == 0 ? 2 : 1;
+		for (int l = 0; l < nlinks; l++) {
+			int j = links[l];
+			if (!in[j])
+				continue;
+			int a = i, b = j;
+			while (parent[a] != a)
+				a = parent[a];
+			while (parent[b] != b)
+				b = parent[b];
+			if (a != b) {
+				parent[a] = b;
+				comps--;
+			}
+		}
+	}
+	if (comps != 1)
+		return false;
+	if (k->nrim + 1 > k->rim_cap) {
+		size_t cap = k->rim_cap ? 2 * k->rim_cap : 16;
+		int32_t *rim = realloc(k->rim, cap * sizeof *rim);
+		if (!rim)
+			return false;
+		k->rim = rim;
+		k->rim_cap = cap;
+	}
+	uint32_t at = f->slot[c];
+	int32_t last = k->cells[--k->ncells];
+	k->cells[at] = last;
+	f->slot[last] = at;
+	f->lake_of[c] = 0;
+	k->rim[k->nrim++] = c;
+	/* Cells beside c that touched the lake only through c are rim no more:
+	 * the next use filters the rim. */
+	k->rim_stale = true;
+	return true;
+}
+
 void flood_forget_cell(struct flood *f, int cell)
 {
 	uint32_t id = f->lake_of[cell];
-	if (id)
+	if (id && !lake_detach(f, id, cell))
 		lake_kill(f, id);
+}
+
+/* Drops rim cells with no neighbour in the lake (see lake_detach). */
+static void lake_filter_rim(struct flood *f, uint32_t id)
+{
+	struct lake *k = &f->lakes[id - 1];
+	const int w = f->width, hh = f->height;
+	size_t j = 0;
+	for (size_t i = 0; i < k->nrim; i++) {
+		int32_t c = k->rim[i];
+		int x = c % w, y = c / w;
+		bool touches = false;
+		for (int dy = -1; dy <= 1 && !touches; dy++) {
+			for (int dx = -1; dx <= 1; dx++) {
+				int nx = x + dx, ny = y + dy;
+				if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
+					continue;
+				if (f->lake_of[ny * w + nx] == id) {
+					touches = true;
+					break;
+				}
+			}
+		}
+		if (touches)
+			k->rim[j++] = c;
+	}
+	k->nrim = j;
+	k->rim_stale = false;
 }
 
 void flood_forget_all(struct flood *f)
@@ -225,7 +327,17 @@ struct pour {
 	int32_t leak_cell; /* SEA_CELL for the sea */
 	double leak_key;
 	double edge_floor;
+	/* The remembered lake this pour started from (NO_LAKE: none). Its cells
+	 * are in the lake without a stamp: lake_of says so. */
+	uint32_t cur;
 };
+
+#define NO_LAKE UINT32_MAX
+
+static inline bool in_lake(const struct flood *f, const struct pour *p, int32_t c)
+{
+	return f->joined[c] == f->stamp || f->lake_of[c] == p->cur;
+}
 
 static void leak_offer(struct pour *p, double key, int32_t cell)
 {
@@ -284,7 +396,7 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		const int32_t off[8] = {1, -1, w, -w, w + 1, 1 - w, w - 1, -w - 1};
 		for (int k = 0; k < 8; k++) {
 			int32_t n = c + off[k];
-			if (f->seen[n] != f->stamp && !classify(f, p, n))
+			if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
 				return false;
 		}
 		return true;
@@ -298,24 +410,21 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
 			continue;
 		int32_t n = ny * w + nx;
-		if (f->seen[n] != f->stamp && !classify(f, p, n))
+		if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
 			return false;
 	}
 	return true;
 }
 
-/* Starts from a remembered lake: its cells join at once and only its rim is
- * sorted, which is what a fresh flood would reach after joining them. */
+/* Starts from a remembered lake: its cells join at once (lake_of marks
+ * them, so nothing per cell but a copy) and only its rim is sorted, which
+ * is what a fresh flood would reach after joining them. */
 static bool start_cached(struct flood *f, struct pour *p, const struct lake *k)
 {
 	if (!grow((void **)&f->lake, &f->lake_cap, k->ncells + 9, sizeof *f->lake) ||
 	    !grow((void **)&f->pushed, &f->pushed_cap, k->nrim + 8, sizeof *f->pushed) ||
 	    !grow((void **)&f->stack, &f->stack_cap, k->nrim + 8, sizeof *f->stack))
 		return false;
-	for (size_t i = 0; i < k->ncells; i++) {
-		int32_t c = k->cells[i];
-		f->seen[c] = f->joined[c] = f->stamp;
-	}
 	memcpy(f->lake, k->cells, k->ncells * sizeof *f->lake);
 	f->lake_len = k->ncells;
 	p->edge_floor = k->edge_floor;
@@ -342,7 +451,7 @@ static double leak_floor(const struct flood *f, const struct pour *p)
 			if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
 				continue;
 			int32_t n = ny * w + nx;
-			if (f->joined[n] == f->stamp && p->height[n] < floor)
+			if (in_lake(f, p, n) && p->height[n] < floor)
 				floor = p->height[n];
 		}
 	}
@@ -407,18 +516,21 @@ static bool lake_extend(struct flood *f, uint32_t id, double smin, double smax, 
 			return false;
 		k->cells = cells;
 	}
-	if (nrim > k->nrim) {
+	if (nrim > k->rim_cap) {
 		rim = realloc(k->rim, nrim * sizeof *rim);
 		if (!rim)
 			return false;
 		k->rim = rim;
+		k->rim_cap = nrim;
 	}
 	for (size_t i = k->ncells; i < f->lake_len; i++) {
 		cells[i] = f->lake[i];
 		f->lake_of[f->lake[i]] = id;
+		f->slot[f->lake[i]] = (uint32_t)i;
 	}
 	k->ncells = f->lake_len;
 	k->nrim = 0;
+	k->rim_stale = false;
 	for (size_t i = 0; i < f->pushed_len; i++)
 		if (f->joined[f->pushed[i]] != f->stamp)
 			rim[k->nrim++] = f->pushed[i];
@@ -470,6 +582,8 @@ static void lake_remember(struct flood *f, double smin, double smax, double edge
 	}
 	memcpy(k->cells, f->lake, f->lake_len * sizeof *k->cells);
 	k->ncells = f->lake_len;
+	k->rim_cap = nrim ? nrim : 1;
+	k->rim_stale = false;
 	k->nrim = 0;
 	for (size_t i = 0; i < f->pushed_len; i++)
 		if (f->joined[f->pushed[i]] != f->stamp)
@@ -478,8 +592,10 @@ static void lake_remember(struct flood *f, double smin, double smax, double edge
 	k->smax = smax;
 	k->edge_floor = edge_floor;
 	k->live = true;
-	for (size_t i = 0; i < f->lake_len; i++)
+	for (size_t i = 0; i < f->lake_len; i++) {
 		f->lake_of[f->lake[i]] = id;
+		f->slot[f->lake[i]] = (uint32_t)i;
+	}
 }
 
 int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
@@ -499,6 +615,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.sea_level = fp->sea_level,
 		.edge_floor = INFINITY,
+		.cur = NO_LAKE,
 	};
 	double left = water; /* what the model has not placed yet */
 
@@ -513,6 +630,9 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	bool ok;
 	const bool was_cached = cached != NULL;
 	if (cached) {
+		if (cached->rim_stale)
+			lake_filter_rim(f, id);
+		p.cur = id;
 		ok = start_cached(f, &p, cached);
 	} else {
 		f->seen[start] = f->stamp;

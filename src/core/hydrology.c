@@ -305,7 +305,8 @@ static enum descent descend(struct hydro_state *s, struct world *w, const struct
 		d->sediment += rate * cdiff;
 		float after = here - volume * rate * cdiff;
 		h[ind] = after;
-		flood_forget_cell(s->flood, (int)ind);
+		if (after != here)
+			flood_forget_cell(s->flood, (int)ind);
 		double change = (double)here - (double)after;
 		if (change > 0)
 			b->eroded += change;
@@ -330,9 +331,12 @@ static void drop_load(struct flood *flood, struct world *w, const struct hdrop *
 		return;
 	}
 	float *cell = world_at(w->layer[LAYER_HEIGHT], w, (int)d->x, (int)d->y);
-	flood_forget_cell(flood, (int)d->y * w->width + (int)d->x);
 	float before = *cell;
 	*cell = (float)((double)before + d->carried);
+	/* A load too small to move the float (often the rounding left over
+	 * from settling in a lake) leaves the lake's record valid. */
+	if (*cell != before)
+		flood_forget_cell(flood, (int)d->y * w->width + (int)d->x);
 	double gained = (double)*cell - (double)before;
 	if (gained > 0)
 		b->deposited += gained;
