@@ -124,6 +124,7 @@ static void test_enum_order_matches_c_enum(void **state)
 	assert_int_equal(params_choice_find(d, "valley"), TERRAIN_VALLEY);
 	assert_int_equal(params_choice_find(d, "plane"), TERRAIN_PLANE);
 	assert_int_equal(params_choice_find(d, "flat"), TERRAIN_FLAT);
+	assert_int_equal(params_choice_find(d, "basins"), TERRAIN_BASINS);
 }
 
 static void test_world_size_range_matches_world(void **state)

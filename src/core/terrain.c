@@ -35,6 +35,20 @@ static float shape(enum terrain_generator g, float u, float v)
 		return 0.7f * fabsf(u - 0.5f) / 0.5f + 0.25f * (1.0f - v) + 0.05f;
 	case TERRAIN_PLANE:
 		return 0.9f * (1.0f - u) + 0.05f;
+	case TERRAIN_BASINS: {
+		/* The valley above, its floor dipping below 0 (sea level) at y = 1,
+		 * with three round hollows down the floor: each fills to the sill
+		 * below it and spills into the next, a chain of lakes. */
+		float h = 0.7f * fabsf(u - 0.5f) / 0.5f + 0.3f * (1.0f - v) - 0.02f;
+		static const float centre[3] = {0.2f, 0.5f, 0.8f};
+		for (int k = 0; k < 3; k++) {
+			float d2 = ((u - 0.5f) * (u - 0.5f) + (v - centre[k]) * (v - centre[k])) /
+				   (0.12f * 0.12f);
+			if (d2 < 1.0f)
+				h -= 0.12f * (1.0f - d2);
+		}
+		return h;
+	}
 	case TERRAIN_FLAT:
 	default:
 		return 0.5f;
