@@ -139,6 +139,7 @@ double clock_seconds(void);
 /* One per subcommand. */
 int cmd_run(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 

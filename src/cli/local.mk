@@ -6,6 +6,7 @@ gully_SOURCES = \
 	src/cli/progress.c \
 	src/cli/cmd_run.c \
 	src/cli/cmd_params.c \
+	src/cli/cmd_sweep.c \
 	src/cli/cmd_info.c \
 	src/cli/cmd_render.c \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
