@@ -51,7 +51,17 @@ static const struct key_binding table[] = {
 	{'J', "J", ACT_PAN_Y, 2, "pan half a screen down"},
 	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, "redraw the screen"},
 	{'S', "S", ACT_SAVE, 0, "save a snapshot (file name)"},
-	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell (--mouse)"},
+	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell, or place the emitter (--mouse)"},
+	{'P', "P", ACT_PRESET_LOAD, 0, "load a preset (Tab completes)"},
+	{'W', "W", ACT_PRESET_SAVE, 0, "write the parameters as a preset"},
+	{KEY_SLEFT, "Shift-Left", ACT_SOURCE_X, -1, "move the emitter left"},
+	{KEY_SRIGHT, "Shift-Right", ACT_SOURCE_X, 1, "move the emitter right"},
+	{KEY_SR, "Shift-Up", ACT_SOURCE_Y, -1, "move the emitter up"},
+	{KEY_SF, "Shift-Down", ACT_SOURCE_Y, 1, "move the emitter down"},
+	{'[', "[", ACT_SOURCE_TURN, -1, "turn the emitter anticlockwise"},
+	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter clockwise"},
+	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
+	{'u', "u", ACT_UNDO, 0, "undo: back to the last checkpoint"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 

@@ -25,6 +25,13 @@ enum key_action {
 	ACT_REDRAW,
 	ACT_SAVE,
 	ACT_INSPECT,      /* a mouse click (with --mouse) */
+	ACT_PRESET_LOAD,
+	ACT_PRESET_SAVE,
+	ACT_SOURCE_X,     /* arg: steps of the emitter's x */
+	ACT_SOURCE_Y,
+	ACT_SOURCE_TURN,  /* arg: steps of its direction */
+	ACT_EQUATIONS,
+	ACT_UNDO,
 	ACT_COUNT
 };
 
