@@ -331,9 +331,9 @@ static void preset_save_prompt(struct app *a)
 		a->running = was;
 		return;
 	}
-	char path[PATH_MAX], q[PATH_MAX + 64];
+	char path[PATH_MAX], q[PRESET_NAME_MAX + 64];
 	if (session_preset_exists(buf, path, sizeof path)) {
-		snprintf(q, sizeof q, " preset %s exists (%.200s): replace it?", buf, path);
+		snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
 		if (!prompt_yes_no(a, q)) {
 			app_message(a, "kept preset %s; nothing saved", buf);
 			a->running = was;

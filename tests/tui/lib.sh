@@ -115,3 +115,31 @@ gully_pid() {
 	done
 	fail "cannot find gully's pid"
 }
+
+# The shipped presets, wherever the tests run from (VPATH builds too).
+PRESETS=$(cd "$(dirname "$0")/../../presets" && pwd)
+
+# find_char C COLS: "ROW COL" (0-based) of the first C in the map, the
+# leftmost COLS columns above the status line; empty when none. For --ascii
+# screens, where a cell is a byte.
+find_char() {
+	screen | LC_ALL=C awk -v c="$1" -v w="$2" -v rows="$(T display -p -t g '#{pane_height}')" '
+		NR < rows { i = index(substr($0, 1, w), c); if (i) { print NR - 1, i - 1; exit } }'
+}
+
+# wait_char_at C ROW COL MAPCOLS: until C shows at (ROW, COL) of the map.
+wait_char_at() {
+	end=$(($(date +%s) + TUI_TIMEOUT))
+	while :; do
+		[ "$(find_char "$1" "$4")" = "$2 $3" ] && return 0
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for '$1' at $2,$3 (found at: $(find_char "$1" "$4"))"
+		sleep 0.2
+	done
+}
+
+# click ROW COL: a left click (press and release) at a 0-based cell, sent as
+# the SGR mouse report (xterm 1006) that ncurses asks the terminal for.
+click() {
+	T send-keys -t g -l "$(printf '\033[<0;%d;%dM' $(($2 + 1)) $(($1 + 1)))"
+	T send-keys -t g -l "$(printf '\033[<0;%d;%dm' $(($2 + 1)) $(($1 + 1)))"
+}
