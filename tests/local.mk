@@ -132,3 +132,6 @@ endif
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
+# Pictures in the explorer's colours with overlays (render, run -o).
+TESTS += tests/cli_render.sh
+EXTRA_DIST += tests/cli_render.sh
