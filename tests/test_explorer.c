@@ -181,6 +181,13 @@ static void test_preset_load_makes_its_world_and_process(void **state)
 	assert_int_equal(world_from_params(&w, &a->params), GULLY_OK);
 	assert_worlds_equal(a->world, w);
 	world_destroy(w);
+	/* By file: named after it, without the directory and .yaml. */
+	char file[160];
+	snprintf(file, sizeof file, "%s/presets/canyon.yaml", tmpdir);
+	a->dirty = true;
+	assert_int_equal(session_load_preset(a, file, err, sizeof err), GULLY_OK);
+	assert_string_equal(a->preset, "canyon");
+	assert_false(a->dirty);
 	/* The panel lists the new process's parameters. */
 	assert_int_equal(params_def(a->plist[0])->section[0], 'e');
 	free_app(a);

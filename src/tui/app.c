@@ -564,10 +564,8 @@ static int open_session(struct app *a, const struct tui_options *o)
 	}
 	/* The world is what the command line's parameters make: nothing to lose. */
 	a->dirty = false;
-	if (o->preset) {
-		const char *base = strrchr(o->preset, '/');
-		snprintf(a->preset, sizeof a->preset, "%s", base ? base + 1 : o->preset);
-	}
+	if (o->preset)
+		session_preset_label(a, o->preset);
 	return 0;
 }
 

@@ -111,6 +111,8 @@ int session_step(struct app *a, uint64_t budget, uint64_t *done);
 /* session_preset.c: presets by name (or file). A failed load changes
  * nothing; err is one line. */
 int session_load_preset(struct app *a, const char *name, char *err, size_t errlen);
+/* a->preset from a preset's name or file: "dir/x.yaml" is "x". */
+void session_preset_label(struct app *a, const char *arg);
 /* Whether a preset of that name is visible (its file in path). */
 bool session_preset_exists(const char *name, char *path, size_t len);
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,

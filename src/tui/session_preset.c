@@ -15,6 +15,16 @@
 #include "io/preset.h"
 #include "tui/app.h"
 
+void session_preset_label(struct app *a, const char *arg)
+{
+	const char *base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
+		n -= 5;
+	snprintf(a->preset, sizeof a->preset, "%.*s", (int)n, base);
+}
+
 int session_load_preset(struct app *a, const char *name, char *err, size_t errlen)
 {
 	struct params p;
@@ -52,7 +62,7 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 	a->dirty = false;
 	a->pristine = true;
 	a->file[0] = '\0';
-	snprintf(a->preset, sizeof a->preset, "%s", name);
+	session_preset_label(a, name);
 	a->slice_budget = 0;
 	a->rate = 0;
 	a->pool_row = 0;
