@@ -62,6 +62,7 @@ start() {
 echo "gully exited \$?"
 stty -a | tr ' ;' '\n\n' | grep -E -x -- '-?(icanon|echo)' | tr '\n' ' '
 echo
+echo "modes shown"
 exec sleep 3600
 RUN
 	printf 'set -g status off\n' >"$TMPD/tmux.conf"
@@ -99,6 +100,8 @@ keys() { T send-keys -t g "$@"; }
 # out of the alternate screen, cursor shown, line editing and echo on.
 wait_exit() {
 	wait_for "gully exited "
+	# The modes line comes a moment later: a loaded machine shows the gap.
+	wait_for "modes shown"
 	screen | grep -F -q "gully exited $1" ||
 		fail "expected exit status $1"
 	[ "$(T display -p -t g '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
