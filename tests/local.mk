@@ -120,3 +120,18 @@ TUI_TESTS = tests/tui/start.sh tests/tui/interact.sh tests/tui/resize.sh \
 	tests/tui/ascii_nocolor.sh tests/tui/signals.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
+# The explorer's aids (tui2): completion, presets, unsaved mark, undo, emitter.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_explorer
+TESTS += tests/test_explorer
+tests_test_explorer_SOURCES = tests/test_explorer.c
+tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+endif
+# The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
+TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
+TESTS += $(TUI2_TESTS)
+EXTRA_DIST += $(TUI2_TESTS)
+# Pictures in the explorer's colours with overlays (render, run -o).
+TESTS += tests/cli_render.sh
+EXTRA_DIST += tests/cli_render.sh

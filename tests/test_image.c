@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "io/image.h"
-#include "view/shade_basic.h"
+#include "view/shade.h"
 
 static char tmpdir[64];
 
@@ -187,38 +187,112 @@ static void test_png_reads_back_and_matches_ppm(void **state)
 	assert_int_equal(n, hl + 960);
 	assert_memory_equal(ppm, hdr, hl);
 	assert_memory_equal(ppm + hl, rows, 960);
-	/* Colour, not grey: the ramp is green at the bottom. */
-	assert_true(rows[0][1] > rows[0][0] && rows[0][1] > rows[0][2]);
 	free(ppm);
 	world_destroy(w);
 }
 
-static void test_shading(void **state)
+/* A hill in 0..1 heights with a stream down column 20 and eroded ground
+ * in one corner: something for light and overlays to show. */
+static struct world *hill_world(void)
+{
+	struct world *w;
+	assert_int_equal(world_create(&w, 40, 32), 0);
+	for (int y = 0; y < 32; y++)
+		for (int x = 0; x < 40; x++) {
+			size_t i = (size_t)y * 40 + (size_t)x;
+			double r = hypot(x - 20.0, y - 16.0);
+			/* Flat (0) beyond radius 12, so the far corners are level. */
+			w->layer[LAYER_HEIGHT][i] = r < 12 ? (float)(0.8 * (1 - r / 12) * (1 - r / 12)) : 0;
+			w->layer[LAYER_BASE][i] = w->layer[LAYER_HEIGHT][i];
+			if (x == 20)
+				w->layer[LAYER_STREAM][i] = 1.0f;
+			if (x < 5 && y < 5)
+				w->layer[LAYER_HEIGHT][i] -= 0.04f;
+		}
+	return w;
+}
+
+static unsigned char *read_ppm(const char *name, int width, int height)
+{
+	size_t n;
+	unsigned char *b = slurp(tmp(name), &n);
+	char hdr[32];
+	snprintf(hdr, sizeof hdr, "P6\n%d %d\n255\n", width, height);
+	size_t hl = strlen(hdr);
+	assert_int_equal(n, hl + (size_t)width * height * 3);
+	assert_memory_equal(b, hdr, hl);
+	memmove(b, b + hl, n - hl);
+	return b;
+}
+
+/* Pictures are the explorer's colours: exactly what view/shade renders for
+ * the same parameters at 1:1. */
+static void test_picture_is_the_explorer_view(void **state)
 {
 	(void)state;
-	/* Lit from the top-left: a slope rising to the right faces the light,
-	 * one falling to the right faces away, flat ground is 1. */
-	float up[16 * 16], down[16 * 16], flat[16 * 16];
-	for (int i = 0; i < 256; i++) {
-		up[i] = (float)(i % 16) * 0.01f;
-		down[i] = -up[i];
-		flat[i] = 0.3f;
-	}
-	float lu = shade_basic_light(up, 16, 16, 8, 8, 60);
-	float ld = shade_basic_light(down, 16, 16, 8, 8, 60);
-	float lf = shade_basic_light(flat, 16, 16, 8, 8, 60);
-	assert_double_equal(lf, 1.0, 1e-5);
-	assert_true(ld < lf && lf < lu);
-	assert_true(ld >= 0.25f);
-	unsigned char lo[3], hi[3], nan[3];
-	shade_basic_ramp(0, lo);
-	shade_basic_ramp(1, hi);
-	shade_basic_ramp(NAN, nan);
-	assert_memory_equal(lo, nan, 3);
-	assert_true(hi[0] > 200 && hi[1] > 200 && hi[2] > 200);
-	/* Edges read only inside the map (ASan would say otherwise). */
-	assert_true(shade_basic_light(up, 16, 16, 0, 0, 60) > 0);
-	assert_true(shade_basic_light(up, 16, 16, 15, 15, 60) > 0);
+	struct world *w = hill_world();
+	struct params p;
+	params_defaults(&p);
+	p.view.azimuth = 100;
+	p.view.shading = 1.5;
+	unsigned ov = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_EROSION);
+	char err[256] = "";
+	assert_int_equal(image_export_view(tmp("v.ppm"), w, LAYER_HEIGHT, &p, ov, err, sizeof err), 0);
+	unsigned char *b = read_ppm("v.ppm", 40, 32);
+	struct shade_frame f;
+	assert_int_equal(shade_frame_init(&f, 40, 32), 0);
+	struct shade_view v;
+	memset(&v, 0, sizeof v);
+	shade_view_from_params(&v, &p);
+	v.zoom = ZOOM_1;
+	v.overlays = ov;
+	shade_render(&f, w, &v, NULL, 0);
+	assert_memory_equal(b, f.px, 40 * 32 * 3);
+	shade_frame_free(&f);
+	free(b);
+	world_destroy(w);
+}
+
+/* Overlays change the pixels they cover and only those; the light comes
+ * from view.azimuth, and flat ground does not care where it comes from. */
+static void test_overlays_and_light(void **state)
+{
+	(void)state;
+	struct world *w = hill_world();
+	struct params p;
+	params_defaults(&p);
+	char err[256] = "";
+	assert_int_equal(image_export_view(tmp("a.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
+	assert_int_equal(image_export_view(tmp("s.ppm"), w, LAYER_HEIGHT, &p,
+					   OVERLAY_BIT(OVERLAY_STREAMS), err, sizeof err), 0);
+	assert_int_equal(image_export_view(tmp("e.ppm"), w, LAYER_HEIGHT, &p,
+					   OVERLAY_BIT(OVERLAY_EROSION), err, sizeof err), 0);
+	unsigned char *a = read_ppm("a.ppm", 40, 32), *s = read_ppm("s.ppm", 40, 32),
+		      *e = read_ppm("e.ppm", 40, 32);
+	for (int y = 0; y < 32; y++)
+		for (int x = 0; x < 40; x++) {
+			size_t i = ((size_t)y * 40 + (size_t)x) * 3;
+			bool stream = x == 20, eroded = x < 5 && y < 5;
+			assert_true((memcmp(a + i, s + i, 3) != 0) == stream);
+			assert_true((memcmp(a + i, e + i, 3) != 0) == eroded);
+			if (stream) /* towards the stream's light blue */
+				assert_true(s[i + 2] > a[i + 2]);
+			if (eroded) /* towards red */
+				assert_true(e[i] >= a[i] && e[i + 1] < a[i + 1]);
+		}
+	/* Light from the other side: the hill's slopes change, the flat far
+	 * corner (height ~0, no slope) stays. */
+	p.view.azimuth = 135;
+	assert_int_equal(image_export_view(tmp("l.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
+	unsigned char *l = read_ppm("l.ppm", 40, 32);
+	size_t slope = ((size_t)16 * 40 + 14) * 3, flat = ((size_t)31 * 40 + 39) * 3;
+	assert_true(memcmp(a + slope, l + slope, 3) != 0);
+	assert_memory_equal(a + flat, l + flat, 3);
+	free(a);
+	free(s);
+	free(e);
+	free(l);
+	world_destroy(w);
 }
 
 static void test_import_round_trips(void **state)
@@ -286,7 +360,8 @@ int main(void)
 		cmocka_unit_test(test_pgm_decodes_to_normalised_values),
 		cmocka_unit_test(test_f32_is_the_layer_bit_for_bit),
 		cmocka_unit_test(test_png_reads_back_and_matches_ppm),
-		cmocka_unit_test(test_shading),
+		cmocka_unit_test(test_picture_is_the_explorer_view),
+		cmocka_unit_test(test_overlays_and_light),
 		cmocka_unit_test(test_import_round_trips),
 	};
 	return cmocka_run_group_tests_name("image", tests, setup, teardown);

@@ -71,7 +71,7 @@ static void test_man_section_from_table(void **state)
 	keys_print_man(fp);
 	fclose(fp);
 	assert_true(strncmp(buf, ".SH KEYS\n", 9) == 0);
-	/* One .TP entry per group of bindings sharing an action and argument. */
+	/* One .TP entry per group of neighbouring bindings with one action and help. */
 	int groups = 0;
 	char names[128];
 	for (int i = 0; i < keys_count();) {

@@ -332,6 +332,90 @@ static void test_colour_reductions(void **state)
 	assert_rgb(palette_quantise(q, 4), q);
 }
 
+/* A picture of the whole map equals one render of it at 1:1, though it is
+ * made in bands of rows: slopes at a band's edges see the same neighbours. */
+static void test_image_equals_one_render(void **state)
+{
+	(void)state;
+	struct world *w;
+	int W = 17, H = 300;
+	assert_int_equal(world_create(&w, W, H), GULLY_OK);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			size_t i = (size_t)y * W + x;
+			w->layer[LAYER_HEIGHT][i] = 0.5f + 0.3f * sinf(x * 0.7f) * cosf(y * 0.13f);
+			w->layer[LAYER_BASE][i] = 0.5f;
+			w->layer[LAYER_STREAM][i] = (x == 5) ? 0.8f : 0;
+		}
+	struct shade_view v = default_view();
+	v.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_EROSION);
+	v.zoom = ZOOM_FIT; /* ignored: a picture is always 1:1 */
+	struct rgb *img = malloc((size_t)W * H * sizeof *img);
+	assert_non_null(img);
+	assert_int_equal(shade_image(w, &v, img), GULLY_OK);
+	struct shade_frame f;
+	assert_int_equal(shade_frame_init(&f, W, H), GULLY_OK);
+	v.zoom = ZOOM_1;
+	shade_render(&f, w, &v, NULL, 0);
+	for (size_t i = 0; i < (size_t)W * H; i++)
+		assert_rgb(img[i], f.px[i]);
+	/* The stream column is blue-er than its neighbour row for row. */
+	assert_true(img[5].b > img[4].b || img[5].b > img[6].b);
+	shade_frame_free(&f);
+	free(img);
+	world_destroy(w);
+}
+
+/* Another layer on the ramp: its minimum is the ramp's low end, its
+ * maximum the high end, on flat (unshaded) ground. */
+static void test_image_of_another_layer(void **state)
+{
+	(void)state;
+	struct world *w = flat_world(16, 16, 0.4f);
+	for (size_t i = 0; i < 256; i++)
+		w->layer[LAYER_WETNESS][i] = 2.0f + (float)i;
+	struct shade_view v = default_view();
+	v.ramp_layer = w->layer[LAYER_WETNESS];
+	v.ramp_min = 2.0f;
+	v.ramp_max = 257.0f;
+	struct rgb img[256];
+	assert_int_equal(shade_image(w, &v, img), GULLY_OK);
+	assert_rgb(img[0], palette_height(0));
+	assert_rgb(img[255], palette_height(1));
+	assert_rgb(img[85], palette_height(85.0 / 255.0));
+	world_destroy(w);
+}
+
+static void test_overlays_parse(void **state)
+{
+	(void)state;
+	unsigned bits = 99;
+	char err[128] = "";
+	assert_int_equal(shade_overlays_parse("streams,pools,erosion,hardness,wetness", &bits, err,
+					      sizeof err), GULLY_OK);
+	assert_int_equal(bits, OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS) |
+				       OVERLAY_BIT(OVERLAY_EROSION) | OVERLAY_BIT(OVERLAY_HARDNESS) |
+				       OVERLAY_BIT(OVERLAY_WETNESS));
+	assert_int_equal(shade_overlays_parse("none", &bits, err, sizeof err), GULLY_OK);
+	assert_int_equal(bits, 0);
+	assert_int_equal(shade_overlays_parse("", &bits, err, sizeof err), GULLY_OK);
+	assert_int_equal(bits, 0);
+	assert_int_equal(shade_overlays_parse("pools", &bits, err, sizeof err), GULLY_OK);
+	assert_int_equal(bits, OVERLAY_BIT(OVERLAY_POOLS));
+	const char *bad[] = {"stream", "pools,lava", "particles", "streams,", "Streams"};
+	for (int i = 0; i < 5; i++) {
+		err[0] = '\0';
+		int e = shade_overlays_parse(bad[i], &bits, err, sizeof err);
+		if (i == 3) {
+			/* A trailing comma is harmless. */
+			assert_int_equal(e, GULLY_OK);
+			continue;
+		}
+		assert_int_equal(e, GULLY_EINVAL);
+		assert_non_null(strstr(err, "is not an overlay"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +426,9 @@ int main(void)
 		cmocka_unit_test(test_downsampling_mean_height_max_water),
 		cmocka_unit_test(test_zoom_and_pan),
 		cmocka_unit_test(test_colour_reductions),
+		cmocka_unit_test(test_image_equals_one_render),
+		cmocka_unit_test(test_image_of_another_layer),
+		cmocka_unit_test(test_overlays_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,6 +190,9 @@ int cmd_explore(int argc, char **argv)
 		free(text);
 		goto done;
 	}
+	/* Shown in the status line while no snapshot names the session; --set on
+	 * top makes it the preset's parameters no more. */
+	o.preset = so.nsets ? NULL : so.preset;
 	status = tui_main(&o);
 done:
 	sim_options_free(&so);

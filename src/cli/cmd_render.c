@@ -7,6 +7,7 @@
 #include "config.h"
 #include "io/image.h"
 #include "io/snapshot.h"
+#include "view/shade.h"
 
 #define CMD "render"
 
@@ -25,29 +26,35 @@ const char *cli_layer_names(void)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s render SNAPSHOT -o OUT [--layer NAME]\n\n"
+	fprintf(fp, "Usage: %s render SNAPSHOT -o OUT [--layer NAME] [--overlay LIST]\n\n"
 		"Writes one layer of a snapshot, the format chosen by OUT's extension:\n"
-		"  .png, .ppm  colour, hill-shaded by the height layer\n"
+		"  .png, .ppm  colour, as the explorer shows it at 1:1: its height ramp,\n"
+		"              lit from view.azimuth/view.altitude, with the overlays\n"
 		"  .pgm        16-bit greyscale, the layer's min..max stretched to 0..65535\n"
 		"  .r16        16-bit little-endian raw, normalised the same way\n"
 		"  .f32        raw float32 little-endian, the values as they are\n\n"
 		"Options:\n"
 		"  -o, --output OUT     the file to write (required)\n"
 		"  --layer NAME         %s (default height)\n"
+		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
+		"                       streams,pools,erosion,hardness,wetness (default none)\n"
 		"  --help, --version\n", cli_program, cli_layer_names());
 }
 
 int cmd_render(int argc, char **argv)
 {
-	enum { OPT_LAYER = 0x200 };
+	enum { OPT_LAYER = 0x200, OPT_OVERLAY };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"layer", required_argument, NULL, OPT_LAYER},
+		{"overlay", required_argument, NULL, OPT_OVERLAY},
 		{"help", no_argument, NULL, OPT_HELP},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = NULL, *layer_name = "height";
+	unsigned overlays = 0;
+	char oerr[128];
 	optind = 1;
 	opterr = 0;
 	int opt;
@@ -64,6 +71,10 @@ int cmd_render(int argc, char **argv)
 			break;
 		case OPT_LAYER:
 			layer_name = optarg;
+			break;
+		case OPT_OVERLAY:
+			if (shade_overlays_parse(optarg, &overlays, oerr, sizeof oerr))
+				return cli_usage_error(CMD, "--overlay: %s", oerr);
 			break;
 		case ':':
 			return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
@@ -93,7 +104,7 @@ int cmd_render(int argc, char **argv)
 		return 1;
 	}
 	int status = 0;
-	if (image_export(out, w, layer, (float)info.params.terrain.vertical_scale, err, sizeof err)) {
+	if (image_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
 		cli_error("%s", err);
 		status = 1;
 	}

@@ -12,6 +12,7 @@
 #include "io/image.h"
 #include "io/preset.h"
 #include "io/snapshot.h"
+#include "view/shade.h"
 
 #define CMD "run"
 /* Droplets per step() call: small enough for a lively progress bar. */
@@ -27,7 +28,10 @@ static void usage(FILE *fp)
 		"Given a height map (.r16, .pgm, .f32), starts from that terrain.\n"
 		"-o FILE writes a snapshot, or the height layer when FILE ends in\n"
 		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
-		"Options:\n" SIM_OPTIONS_HELP, cli_program, process_names());
+		"Options:\n" SIM_OPTIONS_HELP
+		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
+		"                       streams,pools,erosion,hardness,wetness\n",
+		cli_program, process_names());
 }
 
 /* Defaults or the preset, then --seed, --size and --set: a new terrain. */
@@ -120,12 +124,11 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 
 /* -o: a snapshot, or the height layer as a picture when the name says so. */
 static int write_output(const char *path, const struct world *w, const struct params *p,
-			const struct process_ops *proc, void *state)
+			const struct process_ops *proc, void *state, unsigned overlays)
 {
 	char err[512];
 	if (image_format_from_path(path) != IMAGE_NONE) {
-		if (image_export(path, w, LAYER_HEIGHT, (float)p->terrain.vertical_scale, err,
-				 sizeof err)) {
+		if (image_export_view(path, w, LAYER_HEIGHT, p, overlays, err, sizeof err)) {
 			cli_error("%s", err);
 			return 1;
 		}
@@ -160,7 +163,14 @@ static int write_output(const char *path, const struct world *w, const struct pa
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {SIM_LONG_OPTIONS, {NULL, 0, NULL, 0}};
+	enum { OPT_OVERLAY = 0x300 };
+	static const struct option longopts[] = {
+		SIM_LONG_OPTIONS,
+		{"overlay", required_argument, NULL, OPT_OVERLAY},
+		{NULL, 0, NULL, 0},
+	};
+	unsigned overlays = 0;
+	bool overlay_set = false;
 	struct sim_options o;
 	sim_options_init(&o);
 	int status = 0;
@@ -186,6 +196,15 @@ int cmd_run(int argc, char **argv)
 			sim_options_free(&o);
 			return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
 		}
+		if (opt == OPT_OVERLAY) {
+			char oerr[128];
+			if (shade_overlays_parse(optarg, &overlays, oerr, sizeof oerr)) {
+				sim_options_free(&o);
+				return cli_usage_error(CMD, "--overlay: %s", oerr);
+			}
+			overlay_set = true;
+			continue;
+		}
 		int took = sim_options_take(&o, CMD, opt, optarg);
 		if (took < 0) {
 			sim_options_free(&o);
@@ -197,6 +216,13 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
 	}
 	const char *from = optind < argc ? argv[optind] : NULL;
+	if (overlay_set) {
+		int f = o.output ? image_format_from_path(o.output) : IMAGE_NONE;
+		if (f != IMAGE_PNG && f != IMAGE_PPM) {
+			sim_options_free(&o);
+			return cli_usage_error(CMD, "--overlay is for a picture: -o FILE.png or FILE.ppm");
+		}
+	}
 
 	struct params p;
 	struct preset_meta meta;
@@ -291,7 +317,7 @@ int cmd_run(int argc, char **argv)
 		}
 		fflush(stdout);
 		if (o.output)
-			status = write_output(o.output, w, &p, proc, state);
+			status = write_output(o.output, w, &p, proc, state, overlays);
 	}
 	proc->destroy(state);
 	world_destroy(w);

@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "io/bytes.h"
 #include "io/fileio.h"
-#include "view/shade_basic.h"
+#include "view/shade.h"
 
 static const char *const extensions[] = {
 	[IMAGE_PNG] = "png", [IMAGE_PPM] = "ppm", [IMAGE_PGM] = "pgm",
@@ -85,17 +85,29 @@ uint16_t image_to_u16(float v, float mn, float mx)
 
 /* ---------------------------------------------------------------- export */
 
-static unsigned char *shaded(const struct world *w, int layer, float scale)
+/* The pixels as 3 bytes each, as PNG and PPM store them. */
+_Static_assert(sizeof(struct rgb) == 3, "struct rgb is three bytes");
+
+static unsigned char *shaded(const struct world *w, int layer, const struct params *p,
+			     unsigned overlays)
 {
 	size_t n = world_cells(w);
-	unsigned char *rgb = malloc(n * 3);
-	if (!rgb)
+	struct rgb *px = malloc(n * sizeof *px);
+	if (!px)
 		return NULL;
-	float mn, mx;
-	image_range(w->layer[layer], n, &mn, &mx);
-	shade_basic_image(w->layer[LAYER_HEIGHT], w->layer[layer], w->width, w->height, mn, mx,
-			  scale, rgb);
-	return rgb;
+	struct shade_view v;
+	memset(&v, 0, sizeof v);
+	shade_view_from_params(&v, p);
+	v.overlays = overlays;
+	if (layer != LAYER_HEIGHT) {
+		v.ramp_layer = w->layer[layer];
+		image_range(w->layer[layer], n, &v.ramp_min, &v.ramp_max);
+	}
+	if (shade_image(w, &v, px)) {
+		free(px);
+		return NULL;
+	}
+	return (unsigned char *)px;
 }
 
 static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
@@ -166,6 +178,15 @@ static bool write_f32(FILE *fp, const float *v, size_t n)
 int image_export(const char *path, const struct world *w, int layer, float scale,
 		 char *err, size_t errlen)
 {
+	struct params p;
+	params_defaults(&p);
+	p.terrain.vertical_scale = scale;
+	return image_export_view(path, w, layer, &p, 0, err, errlen);
+}
+
+int image_export_view(const char *path, const struct world *w, int layer,
+		      const struct params *p, unsigned overlays, char *err, size_t errlen)
+{
 	int fmt = image_format_from_path(path);
 	if (fmt == IMAGE_NONE)
 		return fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
@@ -174,7 +195,7 @@ int image_export(const char *path, const struct world *w, int layer, float scale
 		return fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
 	unsigned char *rgb = NULL;
 	if (fmt == IMAGE_PNG || fmt == IMAGE_PPM) {
-		rgb = shaded(w, layer, scale);
+		rgb = shaded(w, layer, p, overlays);
 		if (!rgb)
 			return fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
 	}

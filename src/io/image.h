@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/params.h"
 #include "core/world.h"
 
 enum image_format { IMAGE_NONE = -1, IMAGE_PNG, IMAGE_PPM, IMAGE_PGM, IMAGE_R16, IMAGE_F32 };
@@ -21,8 +22,16 @@ void image_range(const float *v, size_t n, float *mn, float *mx);
 /* v mapped from mn..mx onto 0..65535, rounded; 0 for NaN or mn == mx. */
 uint16_t image_to_u16(float v, float mn, float mx);
 
-/* Writes `layer` of w to path, atomically; `scale` (terrain.vertical_scale)
- * sets the hill shading's relief. Returns a gully_err code; err names the file. */
+/* Writes `layer` of w to path, atomically. Pictures (.png, .ppm) are the
+ * explorer's colours at 1:1 (view/shade): heights on its ramp (any other
+ * layer stretched from its min..max onto the ramp), lit from view.azimuth
+ * and view.altitude with view.shading and terrain.vertical_scale's relief,
+ * then `overlays` (OVERLAY_BIT()s of view/shade.h) on top. Returns a
+ * gully_err code; err names the file. */
+int image_export_view(const char *path, const struct world *w, int layer,
+		      const struct params *p, unsigned overlays, char *err, size_t errlen);
+/* The same with the default view and no overlays; `scale` is
+ * terrain.vertical_scale. */
 int image_export(const char *path, const struct world *w, int layer, float scale,
 		 char *err, size_t errlen);
 

@@ -13,7 +13,9 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "io/preset.h"
 #include "tui/app.h"
+#include "tui/complete.h"
 #include "tui/crt.h"
 #include "tui/keys.h"
 #include "tui/tui.h"
@@ -152,6 +154,9 @@ static void draw(struct app *a)
 		a->npoints = 0;
 	refresh_stats(a, false);
 	map_draw(a, map_rows, map_cols);
+	source_draw(a);
+	if (a->equations)
+		equations_draw(a, map_rows, map_cols);
 	mvvline(0, map_cols, '|', map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
 	status_draw(a, LINES - 1, COLS);
@@ -282,6 +287,73 @@ static void overlay_cycle(struct app *a)
 		app_message(a, "overlays off");
 }
 
+/* A checkpoint for undo; a world too big for the budget says so once. */
+static void checkpoint(struct app *a)
+{
+	int e = undo_push(a, app_now());
+	if (e == GULLY_ESIZE && !a->undo.said_too_big) {
+		a->undo.said_too_big = true;
+		app_message(a, "this map is too big to undo (over %zu MB)", UNDO_MAX_BYTES >> 20);
+	}
+	else if (e && e != GULLY_ESIZE)
+		app_message(a, "no undo checkpoint: %s", gully_strerror(e));
+}
+
+static void preset_load_prompt(struct app *a)
+{
+	char buf[PATH_MAX] = "";
+	struct completion comp;
+	completion_init(&comp, preset_complete, preset_names_free);
+	bool was = a->running;
+	a->running = false;
+	if (prompt_read_ex(a, " load preset (Tab completes): ", buf, sizeof buf, &comp) && buf[0]) {
+		char err[PRESET_ERR_MAX + 128];
+		if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
+			app_message(a, "loaded preset %s (%s)", buf, a->proc->name);
+			refresh_stats(a, true);
+			return; /* a fresh start: paused, as the class sees it first */
+		}
+		app_message(a, "%s", err);
+	} else {
+		app_message(a, "no preset loaded");
+	}
+	a->running = was;
+}
+
+static void preset_save_prompt(struct app *a)
+{
+	char buf[PRESET_NAME_MAX + 1];
+	snprintf(buf, sizeof buf, "%s", a->preset);
+	bool was = a->running;
+	a->running = false;
+	if (!prompt_read(a, " save the parameters as preset: ", buf, sizeof buf) || !buf[0]) {
+		app_message(a, "no preset saved");
+		a->running = was;
+		return;
+	}
+	char path[PATH_MAX], q[PRESET_NAME_MAX + 64];
+	if (session_preset_exists(buf, path, sizeof path)) {
+		snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
+		if (!prompt_yes_no(a, q)) {
+			app_message(a, "kept preset %s; nothing saved", buf);
+			a->running = was;
+			return;
+		}
+	}
+	char err[PRESET_ERR_MAX + 128];
+	if (session_save_preset(a, buf, path, sizeof path, err, sizeof err) == GULLY_OK)
+		app_message(a, "saved preset %s%s", buf,
+			    a->dirty ? " (parameters only: S saves the map too)" : "");
+	else
+		app_message(a, "%s", err);
+	a->running = was;
+}
+
+static void no_source(struct app *a)
+{
+	app_message(a, "%s has no emitter to move (the emitter process has)", a->proc->name);
+}
+
 static int handle_key(struct app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
@@ -313,9 +385,12 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
+		if (a->running)
+			checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
+		checkpoint(a);
 		uint64_t before = a->world->particles;
 		int e = run_slice(a);
 		if (e)
@@ -333,8 +408,10 @@ static int handle_key(struct app *a, int ch)
 			app_message(a, "%s is running already", p->title);
 		else if (session_set_process(a, p, err, sizeof err))
 			app_message(a, "%s", err);
-		else
+		else {
+			a->dirty = true;
 			app_message(a, "process %d: %s", k->arg + 1, p->title);
+		}
 		break;
 	}
 	case ACT_PARAM_PREV:
@@ -401,8 +478,53 @@ static int handle_key(struct app *a, int ch)
 	case ACT_INSPECT: {
 		MEVENT ev;
 		char buf[200];
-		if (getmouse(&ev) == OK && map_inspect(a, ev.y, ev.x, buf, sizeof buf))
+		int cx, cy;
+		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
+			break;
+		if (source_place(a, cx, cy))
+			app_message(a, "emitter placed on cell %d,%d", cx, cy);
+		else if (map_inspect(a, ev.y, ev.x, buf, sizeof buf))
 			app_message(a, "%s", buf);
+		break;
+	}
+	case ACT_PRESET_LOAD:
+		preset_load_prompt(a);
+		break;
+	case ACT_PRESET_SAVE:
+		preset_save_prompt(a);
+		break;
+	case ACT_SOURCE_X:
+	case ACT_SOURCE_Y:
+	case ACT_SOURCE_TURN: {
+		struct source src;
+		int dx = k->action == ACT_SOURCE_X ? k->arg : 0;
+		int dy = k->action == ACT_SOURCE_Y ? k->arg : 0;
+		int dt = k->action == ACT_SOURCE_TURN ? k->arg : 0;
+		if (!source_move(a, dx, dy, dt) || !source_get(a, &src)) {
+			no_source(a);
+			break;
+		}
+		if (dt)
+			app_message(a, "emitter heading %.0f degrees", src.direction);
+		else
+			app_message(a, "emitter at %.0f,%.0f", src.x, src.y);
+		break;
+	}
+	case ACT_EQUATIONS:
+		a->equations = !a->equations;
+		break;
+	case ACT_UNDO: {
+		a->running = false;
+		long long before = (long long)a->world->particles;
+		if (undo_pop(a, err, sizeof err)) {
+			app_message(a, "%s", err);
+		} else {
+			tracer_reset(a);
+			refresh_stats(a, true);
+			app_message(a, "undone: %lld %s back, %d more checkpoint%s",
+				    before - (long long)a->world->particles, a->proc->unit,
+				    undo_levels(a), undo_levels(a) == 1 ? "" : "s");
+		}
 		break;
 	}
 	case ACT_COUNT:
@@ -440,6 +562,10 @@ static int open_session(struct app *a, const struct tui_options *o)
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;
 	}
+	/* The world is what the command line's parameters make: nothing to lose. */
+	a->dirty = false;
+	if (o->preset)
+		session_preset_label(a, o->preset);
 	return 0;
 }
 
@@ -485,8 +611,12 @@ int tui_main(const struct tui_options *o)
 	int e = GULLY_OK;
 	a->needs_draw = true;
 	while (!a->quit && !signals_caught()) {
-		if (a->running && !too_small() && (e = run_slice(a)))
-			break;
+		if (a->running && !too_small()) {
+			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS)
+				checkpoint(a);
+			if ((e = run_slice(a)))
+				break;
+		}
 		/* Paused: wait for a key, but wake often enough to see signals and
 		 * to draw a frame that is due. */
 		double now = app_now();

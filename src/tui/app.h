@@ -27,6 +27,28 @@ struct tracer {
 	int n;
 };
 
+/* Undo checkpoints (undo.c). */
+#define UNDO_DEPTH 8
+#define UNDO_MAX_BYTES ((size_t)256 << 20)
+#define UNDO_EVERY_SECONDS 3.0
+
+struct undo_entry {
+	struct world *world;
+	const struct process_ops *proc;
+	unsigned char *state;        /* the process's save_state blob, or NULL */
+	size_t state_len;
+	bool pristine;
+	size_t bytes;                /* what this entry holds in memory */
+};
+
+struct undo_ring {
+	struct undo_entry e[UNDO_DEPTH];
+	int head, count;             /* head: the next slot written */
+	size_t bytes;
+	double last;                 /* app_now() of the last checkpoint */
+	bool said_too_big;
+};
+
 struct app {
 	struct params params;
 	struct world *world;
@@ -37,10 +59,16 @@ struct app {
 	struct shade_frame frame;
 
 	bool running, help, quit, dirty, redraw_all, needs_draw;
+	/* The world is what the parameters generate: made by g or a preset
+	 * load, nothing run since (session_preset.c says what the unsaved mark
+	 * means). */
+	bool pristine;
+	bool equations;              /* the equation panel is shown */
 	int sel;                     /* selected entry of plist */
 	int plist[64], nparams;      /* parameter indices the panel shows */
 
 	char file[PATH_MAX];         /* the snapshot this session came from or went to */
+	char preset[64];             /* the preset loaded or saved last, or "" */
 	char message[256];           /* transient status text */
 	double message_until;
 
@@ -64,6 +92,8 @@ struct app {
 	size_t nshown;
 	bool shown_valid;
 	struct shade_geom shown_geom;
+
+	struct undo_ring undo;
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -78,6 +108,38 @@ void session_param_list(struct app *a);
 /* Runs `budget` units of the process; marks the session unsaved. */
 int session_step(struct app *a, uint64_t budget, uint64_t *done);
 
+/* session_preset.c: presets by name (or file). A failed load changes
+ * nothing; err is one line. */
+int session_load_preset(struct app *a, const char *name, char *err, size_t errlen);
+/* a->preset from a preset's name or file: "dir/x.yaml" is "x". */
+void session_preset_label(struct app *a, const char *arg);
+/* Whether a preset of that name is visible (its file in path). */
+bool session_preset_exists(const char *name, char *path, size_t len);
+int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
+			char *err, size_t errlen);
+
+/* undo.c: checkpoints of the simulation. */
+int undo_push(struct app *a, double now);
+/* Restores the newest checkpoint that differs from now; err says why not. */
+int undo_pop(struct app *a, char *err, size_t errlen);
+int undo_levels(const struct app *a);
+void undo_clear(struct app *a);
+
+/* source.c: the emitter (a process whose parameter section has x, y,
+ * direction and window) as the map shows it and the keys move it. */
+struct source {
+	int ix, iy, idir, iwin;      /* registry indices */
+	double x, y;                 /* world cells */
+	double window;               /* cells */
+	double direction;            /* degrees, 0 east, 90 south */
+};
+bool source_get(const struct app *a, struct source *s);
+/* Moves by (dx, dy) steps of x and y, turns by dturn steps of direction
+ * (wrapping round at +-180); false when there is no source. */
+bool source_move(struct app *a, int dx, int dy, int dturn);
+/* Puts it over world cell (cx, cy). */
+bool source_place(struct app *a, int cx, int cy);
+
 /* tracer.c: droplets that show the flow without eroding. */
 void tracer_reset(struct app *a);
 void tracer_advance(struct app *a, int steps);
@@ -85,11 +147,21 @@ void tracer_advance(struct app *a, int steps);
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
+/* The world cell under screen cell (row, col) of the map; false off it. */
+bool map_cell(const struct app *a, int row, int col, int *cx, int *cy);
 void panel_draw(struct app *a, int x, int rows, int cols);
 void status_draw(struct app *a, int row, int cols);
 void help_draw(int rows, int cols);
 /* Reads a line in the status row; false when cancelled (Esc) or interrupted. */
 bool prompt_read(struct app *a, const char *question, char *buf, size_t len);
+struct completion;
+/* The same with Tab completion (comp may be NULL). */
+bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
+		    struct completion *comp);
+/* A y/n question in the status row: true only for y. */
+bool prompt_yes_no(struct app *a, const char *question);
+void equations_draw(struct app *a, int rows, int cols);
+void source_draw(struct app *a);
 
 /* app.c */
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -278,3 +278,14 @@ void crt_put_swatch(int y, int x, struct rgb c, char glyph)
 	put_glyph(y, x, wc, A_NORMAL, pair);
 	put_glyph(y, x + 1, wc, A_NORMAL, pair);
 }
+
+void crt_put_mark(int y, int x, char glyph)
+{
+	wchar_t wc[2] = {(wchar_t)glyph, L'\0'};
+	if (crt.tier == TIER_NONE) {
+		put_glyph(y, x, wc, A_REVERSE | A_BOLD, 0);
+		return;
+	}
+	int pair = pair_for(colour_of((struct rgb){0, 0, 0}), colour_of(palette_particle));
+	put_glyph(y, x, wc, A_BOLD, pair);
+}

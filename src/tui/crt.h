@@ -45,6 +45,9 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_to
 		  bool water_bottom);
 /* A blank map cell outside the world. */
 void crt_put_blank(int y, int x);
+/* A marker drawn over the map (the emitter): a plain character that reads
+ * in every tier, black on yellow with colour, reverse bold without. */
+void crt_put_mark(int y, int x, char glyph);
 /* Two cells showing a colour, for the legend (a glyph when no colour). */
 void crt_put_swatch(int y, int x, struct rgb c, char glyph);
 

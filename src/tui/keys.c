@@ -15,10 +15,10 @@ static const struct key_binding table[] = {
 	{KEY_F(1), "F1", ACT_HELP, 0, "show or hide this help"},
 	{' ', "Space", ACT_RUN_PAUSE, 0, "run or pause"},
 	{'.', ".", ACT_STEP, 0, "pause, run one 25 ms slice"},
-	{'1', "1", ACT_PROCESS, 0, "process 1 (the panel tabs)"},
-	{'2', "2", ACT_PROCESS, 1, "process 2"},
-	{'3', "3", ACT_PROCESS, 2, "process 3"},
-	{'4', "4", ACT_PROCESS, 3, "process 4"},
+	{'1', "1", ACT_PROCESS, 0, "choose the process (the panel tabs)"},
+	{'2', "2", ACT_PROCESS, 1, "choose the process (the panel tabs)"},
+	{'3', "3", ACT_PROCESS, 2, "choose the process (the panel tabs)"},
+	{'4', "4", ACT_PROCESS, 3, "choose the process (the panel tabs)"},
 	{KEY_UP, "Up", ACT_PARAM_PREV, 0, "previous parameter"},
 	{KEY_DOWN, "Down", ACT_PARAM_NEXT, 0, "next parameter"},
 	{KEY_LEFT, "Left", ACT_PARAM_NUDGE, -1, "lower it a step"},
@@ -26,8 +26,8 @@ static const struct key_binding table[] = {
 	{KEY_RIGHT, "Right", ACT_PARAM_NUDGE, 1, "raise it a step"},
 	{'+', "+", ACT_PARAM_NUDGE, 1, "raise it a step"},
 	{'=', "=", ACT_PARAM_NUDGE, 1, "raise it a step"},
-	{'<', "<", ACT_PARAM_NUDGE, -10, "lower it ten steps"},
-	{'>', ">", ACT_PARAM_NUDGE, 10, "raise it ten steps"},
+	{'<', "<", ACT_PARAM_NUDGE, -10, "lower, raise it ten steps"},
+	{'>', ">", ACT_PARAM_NUDGE, 10, "lower, raise it ten steps"},
 	{'\r', "Enter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
 	{KEY_ENTER, "KpEnter", ACT_PARAM_TYPE, 0, "type a value (Esc cancels)"},
 	{'r', "r", ACT_PARAM_RESET, 0, "reset it to its default"},
@@ -41,17 +41,27 @@ static const struct key_binding table[] = {
 	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
 	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
 	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
-	{'h', "h", ACT_PAN_X, -1, "pan left (zoomed in)"},
-	{'l', "l", ACT_PAN_X, 1, "pan right"},
-	{'k', "k", ACT_PAN_Y, -1, "pan up"},
-	{'j', "j", ACT_PAN_Y, 1, "pan down"},
-	{'H', "H", ACT_PAN_X, -2, "pan half a screen left"},
-	{'L', "L", ACT_PAN_X, 2, "pan half a screen right"},
-	{'K', "K", ACT_PAN_Y, -2, "pan half a screen up"},
-	{'J', "J", ACT_PAN_Y, 2, "pan half a screen down"},
+	{'h', "h", ACT_PAN_X, -1, "pan left, right (zoomed in)"},
+	{'l', "l", ACT_PAN_X, 1, "pan left, right (zoomed in)"},
+	{'k', "k", ACT_PAN_Y, -1, "pan up, down"},
+	{'j', "j", ACT_PAN_Y, 1, "pan up, down"},
+	{'H', "H", ACT_PAN_X, -2, "pan half a screen left, right"},
+	{'L', "L", ACT_PAN_X, 2, "pan half a screen left, right"},
+	{'K', "K", ACT_PAN_Y, -2, "pan half a screen up, down"},
+	{'J', "J", ACT_PAN_Y, 2, "pan half a screen up, down"},
 	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, "redraw the screen"},
 	{'S', "S", ACT_SAVE, 0, "save a snapshot (file name)"},
-	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell (--mouse)"},
+	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell, or place the emitter (--mouse)"},
+	{'P', "P", ACT_PRESET_LOAD, 0, "load a preset (Tab completes)"},
+	{'W', "W", ACT_PRESET_SAVE, 0, "write the parameters as a preset"},
+	{KEY_SLEFT, "S-Left", ACT_SOURCE_X, -1, "move the emitter"},
+	{KEY_SRIGHT, "S-Right", ACT_SOURCE_X, 1, "move the emitter"},
+	{KEY_SR, "S-Up", ACT_SOURCE_Y, -1, "move the emitter"},
+	{KEY_SF, "S-Down", ACT_SOURCE_Y, 1, "move the emitter"},
+	{'[', "[", ACT_SOURCE_TURN, -1, "turn the emitter left, right"},
+	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
+	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
+	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 
@@ -80,7 +90,13 @@ int keys_group(int index, const char *sep, char *names, size_t len)
 		return NKEYS;
 	const struct key_binding *k = &table[index];
 	int j = index;
-	for (; j < NKEYS && table[j].action == k->action && table[j].arg == k->arg; j++) {
+	/* Same action and same help: "h/l pan left, right", "1/2/3/4". */
+	for (; j < NKEYS &&
+	       (table[j].action == k->action ||
+		(table[j].action >= ACT_SOURCE_X && table[j].action <= ACT_SOURCE_Y &&
+		 k->action >= ACT_SOURCE_X && k->action <= ACT_SOURCE_Y)) &&
+	       strcmp(table[j].help, k->help) == 0;
+	     j++) {
 		size_t used = strlen(names);
 		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", table[j].name);
 	}
@@ -106,7 +122,8 @@ void keys_print_man(FILE *fp)
 {
 	fputs(".SH KEYS\n"
 	      "The explorer reads these keys (generated from its key table).\n"
-	      "The arrow keys work the side panel; h, j, k, l pan the map when it is zoomed in.\n",
+	      "The arrow keys work the side panel; h, j, k, l pan the map when it is zoomed in;\n"
+	      "S\\- is Shift.\n",
 	      fp);
 	char names[128];
 	for (int i = 0; i < NKEYS;) {

@@ -25,6 +25,13 @@ enum key_action {
 	ACT_REDRAW,
 	ACT_SAVE,
 	ACT_INSPECT,      /* a mouse click (with --mouse) */
+	ACT_PRESET_LOAD,
+	ACT_PRESET_SAVE,
+	ACT_SOURCE_X,     /* arg: steps of the emitter's x */
+	ACT_SOURCE_Y,
+	ACT_SOURCE_TURN,  /* arg: steps of its direction */
+	ACT_EQUATIONS,
+	ACT_UNDO,
 	ACT_COUNT
 };
 
@@ -33,7 +40,8 @@ struct key_binding {
 	const char *name;    /* as shown in the help and the man page */
 	enum key_action action;
 	int arg;
-	const char *help;    /* one line; bindings sharing action and arg share it */
+	const char *help;    /* one line; neighbours with the same action and help
+			      * are listed as one entry */
 };
 
 int keys_count(void);
@@ -41,7 +49,8 @@ const struct key_binding *keys_get(int index);
 /* The binding for a getch() code, or NULL. */
 const struct key_binding *keys_find(int code);
 /* Writes the KEYS section of gully(1) in roff, generated from the table:
- * bindings with the same action and argument share one entry. */
+ * neighbouring bindings with the same action and help text share one
+ * entry (moving the emitter either way is one action for this). */
 void keys_print_man(FILE *fp);
 /* The names of the group that starts at `index` joined by sep ("Left, -");
  * returns the index after the group. For the help overlay and the man page. */

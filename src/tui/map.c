@@ -1,5 +1,6 @@
 /* The map panel: shade the visible world into pixels, two per cell. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -71,11 +72,16 @@ void map_draw(struct app *a, int rows, int cols)
 	a->map_cols = cols;
 }
 
+bool map_cell(const struct app *a, int row, int col, int *cx, int *cy)
+{
+	return row >= 0 && col >= 0 && row < a->map_rows && col < a->map_cols &&
+	       shade_cell_at(&a->frame.geom, a->world, col, row * 2, cx, cy);
+}
+
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len)
 {
 	int cx, cy;
-	if (row < 0 || col < 0 || row >= a->map_rows || col >= a->map_cols ||
-	    !shade_cell_at(&a->frame.geom, a->world, col, row * 2, &cx, &cy))
+	if (!map_cell(a, row, col, &cx, &cy))
 		return false;
 	const struct world *w = a->world;
 	size_t i = (size_t)cy * (size_t)w->width + (size_t)cx;
@@ -83,4 +89,73 @@ bool map_inspect(struct app *a, int row, int col, char *buf, size_t len)
 		 cx, cy, w->layer[LAYER_HEIGHT][i], w->layer[LAYER_STREAM][i],
 		 w->layer[LAYER_POOL][i], w->layer[LAYER_HARDNESS][i], w->layer[LAYER_WETNESS][i]);
 	return true;
+}
+
+/* The map cell under world point (wx, wy); false off the shown map. */
+static bool cell_of(const struct app *a, double wx, double wy, int *row, int *col)
+{
+	const struct shade_geom *g = &a->frame.geom;
+	if (g->cpp <= 0)
+		return false;
+	double px = (wx - g->x0) / g->cpp, py = (wy - g->y0) / g->cpp;
+	if (!(px >= 0 && py >= 0 && px < g->used_w && py < g->used_h))
+		return false;
+	*col = (int)px;
+	*row = (int)py / 2;
+	return *row < a->map_rows && *col < a->map_cols;
+}
+
+static void mark(const struct app *a, double wx, double wy, char glyph)
+{
+	int r, c;
+	if (cell_of(a, wx, wy, &r, &c))
+		crt_put_mark(r, c, glyph);
+}
+
+/* The emitter: its window as a box, an arrow along its base direction and
+ * its centre as the section's initial ("E"), all plain characters so they
+ * read in ASCII and monochrome as well as in colour. */
+void source_draw(struct app *a)
+{
+	struct source s;
+	if (!source_get(a, &s) || a->frame.geom.cpp <= 0)
+		return;
+	double cpp = a->frame.geom.cpp, h = s.window / 2;
+	/* The box when it is at least three cells each way on screen. */
+	if (s.window / cpp >= 3 && s.window / cpp / 2 >= 3) {
+		double step = cpp;
+		for (double t = -h; t <= h + 1e-9; t += step) {
+			mark(a, s.x + t, s.y - h, '-');
+			mark(a, s.x + t, s.y + h - 1e-6, '-');
+		}
+		for (double t = -h; t <= h + 1e-9; t += 2 * step) {
+			mark(a, s.x - h, s.y + t, '|');
+			mark(a, s.x + h - 1e-6, s.y + t, '|');
+		}
+		mark(a, s.x - h, s.y - h, '+');
+		mark(a, s.x + h - 1e-6, s.y - h, '+');
+		mark(a, s.x - h, s.y + h - 1e-6, '+');
+		mark(a, s.x + h - 1e-6, s.y + h - 1e-6, '+');
+	}
+	/* The arrow: a shaft of screen cells from the centre, then a head. A
+	 * screen cell is two pixels high, so y moves half as fast in cells. */
+	double rad = s.direction * 3.14159265358979323846 / 180;
+	double dx = cos(rad), dy = sin(rad);
+	int oct = (int)lround(s.direction / 45.0);
+	oct = ((oct % 8) + 8) % 8; /* 0 east, 2 south, 4 west, 6 north */
+	static const char shaft[8] = {'-', '\\', '|', '/', '-', '\\', '|', '/'};
+	static const char head[8] = {'>', '\\', 'v', '/', '<', '\\', '^', '/'};
+	double reach = h / cpp + 4; /* pixels: past the box */
+	if (reach > 24)
+		reach = 24;
+	int n = (int)reach;
+	for (int i = 1; i <= n; i++) {
+		double len = i * cpp;
+		/* Equal screen steps: a vertical pixel is half a cell. */
+		double sx = dx, sy = dy;
+		double wx = s.x + sx * len, wy = s.y + sy * len * 2;
+		mark(a, wx, wy, i == n ? head[oct] : shaft[oct]);
+	}
+	char c = a->proc->section[0];
+	mark(a, s.x, s.y, (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
 }

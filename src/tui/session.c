@@ -68,9 +68,11 @@ int session_new_world(struct app *a, char *err, size_t errlen)
 	}
 	drop_state(a);
 	world_destroy(a->world);
+	undo_clear(a);
 	a->world = w;
 	a->state = state;
 	a->dirty = true;
+	a->pristine = true;
 	a->pool_row = 0;
 	a->pool_acc = 0;
 	a->shown_valid = false;
@@ -113,8 +115,11 @@ int session_load(struct app *a, const char *path, char *err, size_t errlen)
 	}
 	drop_state(a);
 	world_destroy(a->world);
+	undo_clear(a);
 	a->world = w;
 	a->params = info.params;
+	a->pristine = false;
+	a->preset[0] = '\0';
 	a->proc = p;
 	a->state = state;
 	a->dirty = false;
@@ -158,11 +163,13 @@ int session_step(struct app *a, uint64_t budget, uint64_t *done)
 	int e = a->proc->step(a->state, a->world, &a->params, budget, &rep);
 	*done = budget;
 	a->dirty = true;
+	a->pristine = false;
 	return e;
 }
 
 void session_free(struct app *a)
 {
+	undo_clear(a);
 	drop_state(a);
 	world_destroy(a->world);
 	a->world = NULL;

@@ -9,10 +9,15 @@
 void status_draw(struct app *a, int row, int cols)
 {
 	char left[160], right[300];
+	char named[80];
 	const char *file = a->file[0] ? a->file : "(new)";
 	const char *slash = strrchr(file, '/');
 	if (slash && slash[1])
 		file = slash + 1;
+	if (!a->file[0] && a->preset[0]) {
+		snprintf(named, sizeof named, "preset %.60s", a->preset);
+		file = named;
+	}
 	if (a->running)
 		snprintf(left, sizeof left, " RUNNING %.0f %s/s | %s | %.60s%s ", a->rate,
 			 a->proc->unit, shade_zoom_name(a->view.zoom), file, a->dirty ? " [+]" : "");
@@ -23,7 +28,7 @@ void status_draw(struct app *a, int row, int cols)
 		snprintf(right, sizeof right, " %s", a->message);
 	else
 		snprintf(right, sizeof right,
-			 " ?:help q:quit Space:run .:step o:overlay z:zoom S:save");
+			 " ?:help q:quit Space:run .:step u:undo P:preset S:save");
 	attrset(A_REVERSE | A_BOLD);
 	mvprintw(row, 0, "%.*s", cols, left);
 	int used = (int)strlen(left);

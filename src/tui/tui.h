@@ -11,6 +11,7 @@ struct tui_options {
 	struct params params;   /* after --set/--seed/--size */
 	const char *process;    /* --process; NULL: the first in the table */
 	const char *snapshot;   /* a snapshot to open, or NULL */
+	const char *preset;     /* the preset the parameters came from, or NULL */
 	bool resume;            /* open the autosave */
 	int tier;               /* enum crt_tier, TIER_AUTO */
 	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */

@@ -1,6 +1,5 @@
 # view: maps -> RGB pixels (curses-free).
 noinst_LIBRARIES += src/view/libgullyview.a
 src_view_libgullyview_a_SOURCES = \
-	src/view/shade_basic.c src/view/shade_basic.h \
 	src/view/palette.c src/view/palette.h \
 	src/view/shade.c src/view/shade.h

@@ -1,6 +1,7 @@
 #include "view/shade.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +172,7 @@ void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 	s->wetness = (float)(sw / n);
 	s->stream = mst;
 	s->pool = mpo;
+	s->ramp = s->height;
 }
 
 /* What the overlays need besides height. */
@@ -213,7 +215,7 @@ static float block_max(const float *L, int width, int x0, int y0, int x1, int y1
  * MEAN_SAMPLES^2 cells, maxima of the water layers along cross-hatched
  * lines (block_max), and only the layers the overlays show. */
 static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, unsigned need,
-			struct shade_sample *s)
+			const float *R, struct shade_sample *s)
 {
 	int sx = (x1 - x0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
 	int sy = (y1 - y0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
@@ -223,7 +225,7 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 		sy = 1;
 	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
 	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
-	double sh = 0, sb = 0, shd = 0, sw = 0;
+	double sh = 0, sb = 0, shd = 0, sw = 0, sr = 0;
 	long n = 0;
 	/* The grid is centred on the block, so the sampled mean of a slope is
 	 * within half a stride of the true one. */
@@ -240,6 +242,8 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 				shd += HD[i];
 			if (need & NEED_WET)
 				sw += WE[i];
+			if (R)
+				sr += R[i];
 			n++;
 		}
 	}
@@ -247,6 +251,7 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 	s->base = (need & NEED_BASE) ? (float)(sb / (double)n) : s->height;
 	s->hardness = (float)(shd / (double)n);
 	s->wetness = (float)(sw / (double)n);
+	s->ramp = R ? (float)(sr / (double)n) : s->height;
 	s->stream = s->pool = 0;
 	for (int k = 0; k < 2; k++) {
 		unsigned bit = k ? NEED_POOL : NEED_STREAM;
@@ -385,7 +390,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			f->blank[i] = 0;
 			int xa, xb;
 			cover(g, g->x0, px, w->width, &xa, &xb);
-			sample_fast(w, xa, ya, xb, yb, need, &f->samples[i]);
+			sample_fast(w, xa, ya, xb, yb, need, v->ramp_layer, &f->samples[i]);
 		}
 	}
 	/* Slopes come from neighbouring pixels, a pixel apart = cpp cells. */
@@ -415,8 +420,12 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 				       ((d - u) * span);
 			dzdx *= v->vertical_scale;
 			dzdy *= v->vertical_scale;
-			struct rgb c = palette_scale(palette_height(s->height),
-						     shade_light(v, dzdx, dzdy));
+			double t = s->height;
+			if (v->ramp_layer) {
+				double range = (double)v->ramp_max - v->ramp_min;
+				t = range > 0 && isfinite(s->ramp) ? (s->ramp - v->ramp_min) / range : 0;
+			}
+			struct rgb c = palette_scale(palette_height(t), shade_light(v, dzdx, dzdy));
 			bool wet;
 			f->px[i] = shade_overlay_blend(c, s, v->overlays, &wet);
 			f->water[i] = wet;
@@ -430,4 +439,58 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			continue;
 		f->px[(size_t)py * (size_t)pw + (size_t)px] = palette_particle;
 	}
+}
+
+/* Rows a band of shade_image renders at once. */
+#define IMAGE_BAND 128
+
+int shade_image(const struct world *w, const struct shade_view *v, struct rgb *out)
+{
+	struct shade_view one = *v;
+	one.zoom = ZOOM_1;
+	one.pan_x = 0;
+	one.overlays &= ~OVERLAY_BIT(OVERLAY_PARTICLES);
+	int band = w->height < IMAGE_BAND ? w->height : IMAGE_BAND;
+	struct shade_frame f;
+	/* A row above and below each band, so slopes at its edges see the same
+	 * neighbours as one render of the whole map would. */
+	int e = shade_frame_init(&f, w->width, band + 2);
+	if (e)
+		return e;
+	for (int y = 0; y < w->height; y += band) {
+		int top = y > 0 ? y - 1 : 0;
+		one.pan_y = top;
+		shade_render(&f, w, &one, NULL, 0);
+		int rows = w->height - y < band ? w->height - y : band;
+		memcpy(out + (size_t)y * (size_t)w->width, f.px + (size_t)(y - top) * (size_t)w->width,
+		       (size_t)rows * (size_t)w->width * sizeof *out);
+	}
+	shade_frame_free(&f);
+	return GULLY_OK;
+}
+
+int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t errlen)
+{
+	*bits = 0;
+	const char *p = list;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		int found = -1;
+		for (int o = 0; o < OVERLAY_COUNT; o++)
+			if (o != OVERLAY_PARTICLES && strlen(overlay_names[o]) == n &&
+			    strncmp(overlay_names[o], p, n) == 0)
+				found = o;
+		if (found >= 0)
+			*bits |= OVERLAY_BIT(found);
+		else if (!(n == 4 && strncmp(p, "none", 4) == 0)) {
+			snprintf(err, errlen, "'%.*s' is not an overlay (streams, pools, erosion, "
+				 "hardness, wetness or none)", (int)(n > 40 ? 40 : n), p);
+			return GULLY_EINVAL;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return GULLY_OK;
 }

@@ -37,6 +37,11 @@ struct shade_view {
 	double altitude;      /* degrees above the horizon */
 	double shading;       /* 0 = flat ramp, 1 = normal, 2 = strong */
 	double vertical_scale;/* height units per cell, as terrain.vertical_scale */
+	/* The layer the colour ramp shows, stretched from ramp_min..ramp_max
+	 * onto it; NULL (the explorer) shows heights as they are. Shading
+	 * always follows the height's slopes. */
+	const float *ramp_layer;
+	float ramp_min, ramp_max;
 };
 
 /* Takes light and scale from view.* and terrain.vertical_scale. */
@@ -62,6 +67,7 @@ bool shade_cell_at(const struct shade_geom *g, const struct world *w, int px, in
  * wetness; maxima for stream and pool so thin water survives downsampling. */
 struct shade_sample {
 	float height, base, stream, pool, hardness, wetness;
+	float ramp; /* the mean of the view's ramp_layer (height without one) */
 };
 /* Reduces world cells [x0, x1) x [y0, y1) (clipped to the map, at least one
  * cell) exactly. The renderer samples means on a grid of at most 12x12 cells
@@ -97,5 +103,17 @@ double shade_light(const struct shade_view *v, double dzdx, double dzdy);
 /* Renders the world into f (sized by shade_frame_init). points may be NULL. */
 void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
 		  const struct shade_point *points, int npoints);
+
+/* The whole world at one pixel a cell for a picture file: exactly what
+ * shade_render draws at zoom 1:1 (the view's light, scale, overlays and
+ * ramp layer; zoom and pan are ignored), rendered in bands of rows so the
+ * memory stays small on the largest maps. out holds width x height pixels,
+ * row by row. Returns a gully_err. */
+int shade_image(const struct world *w, const struct shade_view *v, struct rgb *out);
+
+/* "streams,pools,erosion,hardness,wetness" (any of them, comma-separated;
+ * "none" or "" for none) -> OVERLAY_BIT()s. Particles are not allowed:
+ * they live in the explorer only. On error err names the bad entry. */
+int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t errlen);
 
 #endif

@@ -62,6 +62,7 @@ start() {
 echo "gully exited \$?"
 stty -a | tr ' ;' '\n\n' | grep -E -x -- '-?(icanon|echo)' | tr '\n' ' '
 echo
+echo "modes shown"
 exec sleep 3600
 RUN
 	printf 'set -g status off\n' >"$TMPD/tmux.conf"
@@ -99,6 +100,8 @@ keys() { T send-keys -t g "$@"; }
 # out of the alternate screen, cursor shown, line editing and echo on.
 wait_exit() {
 	wait_for "gully exited "
+	# The modes line comes a moment later: a loaded machine shows the gap.
+	wait_for "modes shown"
 	screen | grep -F -q "gully exited $1" ||
 		fail "expected exit status $1"
 	[ "$(T display -p -t g '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
@@ -114,4 +117,32 @@ gully_pid() {
 		[ "${4:-}" = "$sh_pid" ] && { echo "$1"; return 0; }
 	done
 	fail "cannot find gully's pid"
+}
+
+# The shipped presets, wherever the tests run from (VPATH builds too).
+PRESETS=$(cd "$(dirname "$0")/../../presets" && pwd)
+
+# find_char C COLS: "ROW COL" (0-based) of the first C in the map, the
+# leftmost COLS columns above the status line; empty when none. For --ascii
+# screens, where a cell is a byte.
+find_char() {
+	screen | LC_ALL=C awk -v c="$1" -v w="$2" -v rows="$(T display -p -t g '#{pane_height}')" '
+		NR < rows { i = index(substr($0, 1, w), c); if (i) { print NR - 1, i - 1; exit } }'
+}
+
+# wait_char_at C ROW COL MAPCOLS: until C shows at (ROW, COL) of the map.
+wait_char_at() {
+	end=$(($(date +%s) + TUI_TIMEOUT))
+	while :; do
+		[ "$(find_char "$1" "$4")" = "$2 $3" ] && return 0
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out waiting for '$1' at $2,$3 (found at: $(find_char "$1" "$4"))"
+		sleep 0.2
+	done
+}
+
+# click ROW COL: a left click (press and release) at a 0-based cell, sent as
+# the SGR mouse report (xterm 1006) that ncurses asks the terminal for.
+click() {
+	T send-keys -t g -l "$(printf '\033[<0;%d;%dM' $(($2 + 1)) $(($1 + 1)))"
+	T send-keys -t g -l "$(printf '\033[<0;%d;%dm' $(($2 + 1)) $(($1 + 1)))"
 }

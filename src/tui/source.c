@@ -1,0 +1,72 @@
+/* The emitter as the explorer moves it: any process whose parameter section
+ * has x and y (fractions of the map), direction (degrees) and window
+ * (cells) has a source the map draws and the keys and mouse move. Found in
+ * the registry, so the explorer never asks for a process by name. No
+ * curses here. */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "tui/app.h"
+
+static int key_of(const struct app *a, const char *name)
+{
+	char key[96];
+	snprintf(key, sizeof key, "%s.%s", a->proc->section, name);
+	return params_find(key);
+}
+
+bool source_get(const struct app *a, struct source *s)
+{
+	if (!a->proc || !a->proc->section || !a->world)
+		return false;
+	s->ix = key_of(a, "x");
+	s->iy = key_of(a, "y");
+	s->idir = key_of(a, "direction");
+	s->iwin = key_of(a, "window");
+	if (s->ix < 0 || s->iy < 0 || s->idir < 0 || s->iwin < 0)
+		return false;
+	/* As the process reads them (emitter_params_from). */
+	s->x = params_get(&a->params, s->ix) * a->world->width;
+	s->y = params_get(&a->params, s->iy) * a->world->height;
+	s->direction = params_get(&a->params, s->idir);
+	s->window = params_get(&a->params, s->iwin);
+	return true;
+}
+
+bool source_move(struct app *a, int dx, int dy, int dturn)
+{
+	struct source s;
+	if (!source_get(a, &s))
+		return false;
+	if (dx)
+		params_nudge(&a->params, s.ix, dx);
+	if (dy)
+		params_nudge(&a->params, s.iy, dy);
+	if (dturn) {
+		const struct param_def *d = params_def(s.idir);
+		double v = s.direction + dturn * d->step;
+		/* Round the circle rather than stopping at +-180. */
+		double span = d->max - d->min;
+		if (span > 0 && (v > d->max || v < d->min))
+			v = d->min + fmod(fmod(v - d->min, span) + span, span);
+		if (params_set(&a->params, s.idir, v) != GULLY_OK)
+			params_nudge(&a->params, s.idir, dturn);
+	}
+	a->dirty = true;
+	return true;
+}
+
+bool source_place(struct app *a, int cx, int cy)
+{
+	struct source s;
+	if (!source_get(a, &s))
+		return false;
+	double fx = (cx + 0.5) / a->world->width, fy = (cy + 0.5) / a->world->height;
+	fx = fx < 0 ? 0 : fx > 1 ? 1 : fx;
+	fy = fy < 0 ? 0 : fy > 1 ? 1 : fy;
+	if (params_set(&a->params, s.ix, fx) || params_set(&a->params, s.iy, fy))
+		return false;
+	a->dirty = true;
+	return true;
+}

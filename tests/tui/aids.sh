@@ -1,0 +1,60 @@
+#!/bin/sh
+# Class aids: E shows and hides the running process's equations (they follow
+# a process switch); u goes back to the checkpoint taken before a step and
+# before a run, and says when there is nothing left.
+. "$(dirname "$0")/lib.sh"
+
+start 100 30 -- --paused --seed 5 --size 64x64
+wait_for "1:particles"
+keys E
+wait_for "Particle erosion: the equations (E hides)"
+wait_for "c_eq = max(0, V |v| (h(p0) - h(p)))"
+keys 3
+wait_for "Emitter stream: the equations (E hides)"
+wait_for "h -= c dh (1 - D)"
+keys E
+wait_gone "the equations (E hides)"
+keys 1
+wait_for "process 1: Particle erosion"
+
+# Undo with nothing run.
+keys u
+wait_for "nothing to undo"
+# A step, then undo: back to no droplets.
+keys .
+wait_for "stepped "
+screen | grep -E -q 'droplets +0 *$' && fail "the step ran nothing"
+keys u
+wait_for "undone: "
+screen | grep -E -q 'droplets +0 *$' || fail "undo did not go back to 0 droplets"
+# A run, then undo: back to where the run started, paused.
+keys .
+wait_for "stepped "
+n1=$(screen | sed -n 's/.*droplets  *\([0-9.k]*\) *$/\1/p')
+keys ' '
+wait_for "RUNNING"
+sleep 1
+keys ' '
+wait_for "PAUSED"
+# While running, checkpoints are also taken every few seconds: undo until
+# the run's start comes back (a slow machine may have taken more).
+droplets() { screen | sed -n 's/.*droplets  *\([0-9.k]*\) *$/\1/p'; }
+more() { screen | sed -n 's/.*, \([0-9]*\) more checkpoints*.*/\1/p'; }
+keys u
+wait_for "undone: "
+i=0
+while [ "$(droplets)" != "$n1" ]; do
+	k=$(more)
+	[ -n "$k" ] && [ "$k" -gt 1 ] || fail "undo did not reach the run's start ($n1 droplets)"
+	keys u
+	wait_for ", $((k - 1)) more checkpoint"
+done
+wait_for "1 more checkpoint"
+keys u
+wait_for "0 more checkpoints"
+screen | grep -E -q 'droplets +0 *$' || fail "the last undo did not go back to 0"
+keys u
+wait_for "nothing to undo"
+keys q
+wait_exit 0
+echo ok

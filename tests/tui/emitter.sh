@@ -1,0 +1,73 @@
+#!/bin/sh
+# The emitter on the map: its centre (E) and arrow head in ASCII and without
+# colour, moved by Shift-arrows and turned by [ ] through the registry (the
+# panel shows the new values), placed by a mouse click, and a click
+# inspecting a cell when no emitter runs. The hardness overlay shows with
+# the emitter presets.
+. "$(dirname "$0")/lib.sh"
+
+# 100 columns: the map is the first 69. 64x64 at fit: 1.1 cells a pixel.
+MAPW=69
+start 100 30 LANG=C NO_COLOR=1 -- --ascii --paused --mouse --process emitter \
+	--seed 4 --size 64x64 --set emitter.x=0.25 --set emitter.y=0.5 --set emitter.direction=0
+wait_for "3:emitter"
+# x 0.25 of 64 cells = 16 = pixel 14.5; y 32 = pixel 29 = row 14.
+wait_char_at E 14 14 $MAPW
+[ "$(find_char '>' $MAPW | cut -d' ' -f1)" = 14 ] || fail "no arrow head east of the emitter"
+c=$(find_char '>' $MAPW | cut -d' ' -f2)
+[ "$c" -gt 14 ] || fail "the arrow head is not east of the emitter"
+
+# Moving: x goes up by its step (0.01) a press; the mark follows.
+keys S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right
+wait_for "emitter at 22,32"
+screen | grep -E -q '>x +0\.35' || fail "the panel does not show emitter.x = 0.35"
+wait_char_at E 14 20 $MAPW
+keys S-Down S-Down S-Down S-Down S-Down
+wait_for "emitter at 22,35"
+# Turning: 18 steps of 5 degrees clockwise is south.
+keys ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']' ']'
+wait_for "emitter heading 90 degrees"
+screen | grep -E -q ' direction +90\.0' || fail "the panel does not show direction 90"
+r=$(find_char v $MAPW | cut -d' ' -f1)
+er=$(find_char E $MAPW | cut -d' ' -f1)
+[ -n "$r" ] && [ "$r" -gt "$er" ] || fail "no arrow head below the emitter after turning south"
+# Round the circle: 36 more steps anticlockwise (-180 and 180 are one heading).
+i=0
+while [ $i -lt 36 ]; do keys '['; i=$((i + 1)); done
+wait_for "emitter heading -90 degrees"
+
+# A click places it over the cell clicked.
+click 6 40
+wait_for "emitter placed on cell"
+wait_char_at E 6 40 $MAPW
+# The hardness overlay: on, in the legend.
+keys b
+wait_for "hardness on"
+screen | grep -E -q " hardness *$" || fail "no hardness line in the legend"
+keys q
+wait_exit 0
+stop
+
+# No emitter running: the keys say so, and a click inspects.
+start 100 30 LANG=C -- --ascii --paused --mouse --process particles --seed 4 --size 64x64
+wait_for "1:particles"
+keys S-Left
+wait_for "particles has no emitter to move"
+click 5 10
+wait_for "cell "
+wait_for "height "
+screen | grep -E -q 'cell [0-9]+,[0-9]+: height [0-9.]+ stream' || fail "the click did not inspect"
+find_char E $MAPW | grep -q . && fail "an emitter is drawn for the particles process"
+keys q
+wait_exit 0
+stop
+
+# The canyon preset in colour: the emitter and the hardness overlay show.
+start 120 36 GULLY_PRESET_PATH="$PRESETS" -- --paused emitter-canyon
+wait_for "3:emitter"
+keys b
+wait_for "hardness on"
+screen | grep -F -q "E--" || fail "no emitter drawn on emitter-canyon"
+keys q
+wait_exit 0
+echo ok

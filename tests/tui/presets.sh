@@ -1,0 +1,86 @@
+#!/bin/sh
+# Presets in the explorer: P loads one through a prompt whose Tab completes
+# and cycles the names; a bad preset shows its one-line error and changes
+# nothing; W saves the parameters under a name and asks before replacing;
+# the unsaved mark [+] follows what a file holds.
+. "$(dirname "$0")/lib.sh"
+
+printf 'particles:\n  friction: 0.25x\n' >"$TMPD/bad.yaml"
+start 100 30 GULLY_PRESET_PATH="$PRESETS" -- --paused --seed 5 --size 64x64
+wait_for "PAUSED | fit | (new) "
+screen | grep -F -q "[+]" && fail "a fresh session is marked unsaved"
+
+# Tab: the shared part of the names, then each in turn.
+keys P
+wait_for "load preset (Tab completes):"
+keys e m i Tab
+wait_for "load preset (Tab completes): emitter-"
+screen | grep -F -q "emitter-canyon" || fail "the matches are not listed"
+keys Tab
+wait_for "load preset (Tab completes): emitter-canyon"
+keys Tab
+wait_for "load preset (Tab completes): emitter-spiral"
+keys Tab
+wait_for "load preset (Tab completes): emitter-canyon"
+keys Escape
+wait_for "no preset loaded"
+screen | grep -F -q "1:particles" || fail "Esc changed the process"
+
+# Nothing to complete says so and leaves the text.
+keys P C-u z z Tab
+wait_for "no match for 'zz'"
+keys Escape
+
+keys P C-u e m i t t e r - c Tab
+wait_for "load preset (Tab completes): emitter-canyon"
+keys Enter
+wait_for "loaded preset emitter-canyon (emitter)"
+wait_for "3:emitter"
+wait_for "preset emitter-canyon"
+screen | grep -F -q "[+]" && fail "a preset just loaded is marked unsaved"
+
+# A bad preset: its error, one line, and the session as it was.
+keys P C-u
+keys -l "$TMPD/bad.yaml"
+keys Enter
+wait_for "bad.yaml:2: particles.friction"
+screen | grep -F -q "3:emitter" || fail "a bad preset changed the process"
+screen | grep -F -q "preset emitter-canyon" || fail "a bad preset changed the session's name"
+
+# A parameter change marks the session; saving the preset clears it, as the
+# map is still the one the parameters make.
+keys Right
+wait_for "[+]"
+keys W
+wait_for "save the parameters as preset: emitter-canyon"
+keys C-u m i n e Enter
+wait_for "saved preset mine"
+wait_gone "[+]"
+[ -f "$TMPD/home/.local/share/gully/presets/mine.yaml" ] || fail "no mine.yaml in the user presets"
+grep -q "process: emitter" "$TMPD/home/.local/share/gully/presets/mine.yaml" ||
+	fail "the saved preset does not name its process"
+
+# Running changes the map: a preset alone no longer holds the session.
+keys .
+wait_for "stepped "
+wait_for "[+]"
+keys W
+wait_for "save the parameters as preset: mine"
+keys Enter
+wait_for "preset mine exists"
+keys n
+wait_for "kept preset mine; nothing saved"
+keys W Enter
+wait_for "replace it? (y/n)"
+keys y
+wait_for "saved preset mine (parameters only: S saves the map too)"
+screen | grep -F -q "[+]" || fail "a preset save cleared the mark of a run map"
+# A snapshot holds the map too.
+keys S C-u
+keys -l "$TMPD/s.gsnap"
+keys Enter
+wait_for "saved $TMPD/s.gsnap"
+wait_gone "[+]"
+keys q
+wait_exit 0
+echo ok
