@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/fileio.h"
 
 #define CMD "params"
 
@@ -29,21 +30,6 @@ static void range_text(const struct param_def *d, char *buf, size_t len)
 	case PARAM_ENUM:
 		snprintf(buf, len, "%s", d->choices);
 		break;
-	}
-}
-
-/* roff needs backslashes doubled and a leading dot or quote escaped. */
-static void roff_text(FILE *fp, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", fp);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", fp);
-		else if (*s == '-')
-			fputs("\\-", fp);
-		else
-			fputc(*s, fp);
 	}
 }
 

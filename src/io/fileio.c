@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,4 +152,32 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+int io_fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
+{
+	if (err && errlen) {
+		int n = snprintf(err, errlen, "%s: ", label);
+		if (n >= 0 && (size_t)n < errlen) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return code;
+}
+
+void roff_text(FILE *fp, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", fp);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", fp);
+		else if (*s == '-')
+			fputs("\\-", fp);
+		else
+			fputc(*s, fp);
+	}
 }

@@ -26,4 +26,13 @@ void atomic_abort(struct atomic_file *af);
  * Returns 0; -1 with errno set (EFBIG when larger than max_size). */
 int file_read_all(const char *path, size_t max_size, char **data, size_t *len);
 
+/* Writes "LABEL: message" into err (when err is not NULL) and returns code:
+ * the one-line errors every loader reports, naming the file. */
+int io_fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Writes s for roff: a leading dot or quote, backslashes and hyphens escaped
+ * (the man page's generated sections). */
+void roff_text(FILE *fp, const char *s);
+
 #endif

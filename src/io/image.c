@@ -21,22 +21,6 @@ static const char *const extensions[] = {
 };
 #define NFORMATS ((int)(sizeof extensions / sizeof extensions[0]))
 
-static int fail(char *err, size_t errlen, int code, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, int code, const char *path, const char *fmt, ...)
-{
-	if (err && errlen) {
-		int n = snprintf(err, errlen, "%s: ", path);
-		if (n >= 0 && (size_t)n < errlen) {
-			va_list ap;
-			va_start(ap, fmt);
-			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-			va_end(ap);
-		}
-	}
-	return code;
-}
 
 int image_format_from_path(const char *path)
 {
@@ -189,20 +173,20 @@ int image_export_view(const char *path, const struct world *w, int layer,
 {
 	int fmt = image_format_from_path(path);
 	if (fmt == IMAGE_NONE)
-		return fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
+		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
 			    "png, .ppm, .pgm, .r16 or .f32");
 	if (layer < 0 || layer >= LAYER_COUNT)
-		return fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
+		return io_fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
 	unsigned char *rgb = NULL;
 	if (fmt == IMAGE_PNG || fmt == IMAGE_PPM) {
 		rgb = shaded(w, layer, p, overlays);
 		if (!rgb)
-			return fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
+			return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
 	}
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0) {
 		free(rgb);
-		return fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
 	}
 	size_t n = world_cells(w);
 	const float *v = w->layer[layer];
@@ -230,10 +214,10 @@ int image_export_view(const char *path, const struct world *w, int layer,
 	if (!ok) {
 		int e = errno;
 		atomic_abort(&af);
-		return fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
+		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
 	}
 	if (atomic_commit(&af) != 0)
-		return fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
 	return GULLY_OK;
 }
 
@@ -283,13 +267,13 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 	*data = NULL;
 	int fmt = image_format_from_path(path);
 	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
-		return fail(err, errlen, GULLY_EINVAL, path,
+		return io_fail(err, errlen, GULLY_EINVAL, path,
 			    "cannot import this type (use .r16, .pgm or .f32)");
 	char *d;
 	size_t len;
 	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
-		return fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
 			    errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
 	const unsigned char *u = (const unsigned char *)d;
 	int e = GULLY_OK;
@@ -298,15 +282,15 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 	if (fmt == IMAGE_PGM) {
 		unsigned long a, b;
 		if (len < 2 || d[0] != 'P' || d[1] != '5') {
-			e = fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
+			e = io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
 		} else {
 			pos = 2;
 			if (!pgm_number(d, len, &pos, &a) || !pgm_number(d, len, &pos, &b) ||
 			    !pgm_number(d, len, &pos, &maxval) || pos >= len ||
 			    !strchr(" \t\r\n", d[pos]) || !d[pos])
-				e = fail(err, errlen, GULLY_EFORMAT, path, "malformed PGM header");
+				e = io_fail(err, errlen, GULLY_EFORMAT, path, "malformed PGM header");
 			else if (maxval < 1 || maxval > 65535)
-				e = fail(err, errlen, GULLY_EFORMAT, path, "PGM maxval %lu is not 1..65535",
+				e = io_fail(err, errlen, GULLY_EFORMAT, path, "PGM maxval %lu is not 1..65535",
 					 maxval);
 			pos++;
 			w = a;
@@ -318,32 +302,32 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 		bytes = unit;
 		int side = len % unit == 0 ? square_side(len / unit) : 0;
 		if (!side)
-			e = fail(err, errlen, GULLY_EFORMAT, path,
+			e = io_fail(err, errlen, GULLY_EFORMAT, path,
 				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
 		w = h = (size_t)side;
 	}
 	if (!e && (w < (size_t)min_side || w > WORLD_MAX_SIZE || h < (size_t)min_side ||
 		   h > WORLD_MAX_SIZE))
-		e = fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
+		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
 			 w, h, min_side, WORLD_MAX_SIZE);
 	if (!e && len - pos != w * h * bytes)
-		e = fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
+		e = io_fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
 			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,
 			 w * h * bytes, len - pos);
 	float *out = NULL;
 	if (!e && !(out = malloc(w * h * sizeof *out)))
-		e = fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
+		e = io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
 	for (size_t i = 0; !e && i < w * h; i++) {
 		const unsigned char *p = u + pos + i * bytes;
 		if (fmt == IMAGE_F32) {
 			out[i] = get_f32le(p);
 			if (!isfinite(out[i]))
-				e = fail(err, errlen, GULLY_EFORMAT, path, "cell %zu is not a finite number", i);
+				e = io_fail(err, errlen, GULLY_EFORMAT, path, "cell %zu is not a finite number", i);
 		} else {
 			unsigned v = fmt == IMAGE_R16 ? get_u16le(p)
 				     : bytes == 1 ? p[0] : (unsigned)p[0] << 8 | p[1];
 			if (v > maxval)
-				e = fail(err, errlen, GULLY_EFORMAT, path, "sample %u above maxval %lu", v, maxval);
+				e = io_fail(err, errlen, GULLY_EFORMAT, path, "sample %u above maxval %lu", v, maxval);
 			out[i] = (float)((double)v / (double)maxval);
 		}
 	}

@@ -23,22 +23,6 @@
 
 /* ---------------------------------------------------------------- errors */
 
-static int fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
-{
-	if (err && errlen) {
-		int n = snprintf(err, errlen, "%s: ", label);
-		if (n >= 0 && (size_t)n < errlen) {
-			va_list ap;
-			va_start(ap, fmt);
-			vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-			va_end(ap);
-		}
-	}
-	return code;
-}
 
 /* Names from a file go into one-line messages: no control bytes, no length. */
 static void printable(char *dst, size_t dstlen, const unsigned char *src, size_t n)
@@ -167,23 +151,23 @@ int snapshot_write(FILE *fp, const char *label, const struct world *w,
 {
 	size_t plen = strnlen(info->process, sizeof info->process);
 	if (plen == 0 || plen > SNAPSHOT_MAX_PROCESS)
-		return fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
+		return io_fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
 	size_t ylen = info->preset_yaml ? strlen(info->preset_yaml) : 0;
 	if (ylen > SNAPSHOT_MAX_PRESET_TEXT)
-		return fail(err, errlen, GULLY_ESIZE, label, "preset text of %zu bytes is over the limit of %u",
+		return io_fail(err, errlen, GULLY_ESIZE, label, "preset text of %zu bytes is over the limit of %u",
 			    ylen, SNAPSHOT_MAX_PRESET_TEXT);
 	size_t slen = info->state ? info->state_len : 0;
 	if (slen > SNAPSHOT_MAX_STATE)
-		return fail(err, errlen, GULLY_ESIZE, label, "process state of %zu bytes is over the limit of %u",
+		return io_fail(err, errlen, GULLY_ESIZE, label, "process state of %zu bytes is over the limit of %u",
 			    slen, SNAPSHOT_MAX_STATE);
 	if (world_check_size(w->width, w->height))
-		return fail(err, errlen, GULLY_ESIZE, label, "map size %dx%d is not supported",
+		return io_fail(err, errlen, GULLY_ESIZE, label, "map size %dx%d is not supported",
 			    w->width, w->height);
 	char *ptext;
 	size_t ptlen;
 	int e = params_text(&info->params, w, &ptext, &ptlen);
 	if (e)
-		return fail(err, errlen, e, label, "the parameters cannot describe a %dx%d map: %s",
+		return io_fail(err, errlen, e, label, "the parameters cannot describe a %dx%d map: %s",
 			    w->width, w->height, gully_strerror(e));
 
 	struct writer wr = {fp, (uint32_t)crc32(0L, Z_NULL, 0), false};
@@ -219,7 +203,7 @@ int snapshot_write(FILE *fp, const char *label, const struct world *w,
 		put_floats(&wr, w->layer[l], cells);
 	}
 	if (wr.failed)
-		return fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
 	return GULLY_OK;
 }
 
@@ -228,14 +212,14 @@ int snapshot_save(const char *path, const struct world *w,
 {
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
-		return fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
 	int e = snapshot_write(af.fp, path, w, info, err, errlen);
 	if (e) {
 		atomic_abort(&af);
 		return e;
 	}
 	if (atomic_commit(&af) != 0)
-		return fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
 	return GULLY_OK;
 }
 
@@ -254,11 +238,11 @@ struct reader {
 static int get(struct reader *rd, void *buf, size_t n, const char *what)
 {
 	if (n > rd->size - rd->pos)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "truncated in %s at byte %" PRIu64 " (needs %zu bytes, the file ends at byte %" PRIu64 ")",
 			    what, rd->pos, n, rd->size);
 	if (n && fread(buf, 1, n, rd->fp) != n)
-		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in %s at byte %" PRIu64 "%s%s",
+		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in %s at byte %" PRIu64 "%s%s",
 			    what, rd->pos, ferror(rd->fp) ? ": " : " (the file shrank)",
 			    ferror(rd->fp) ? strerror(errno) : "");
 	rd->crc = crc_update(rd->crc, buf, n);
@@ -298,16 +282,16 @@ static int get_blob(struct reader *rd, const char *what, uint32_t min, uint32_t 
 	if (e)
 		return e;
 	if (n < min || n > limit)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "%s has an absurd length of %" PRIu32 " bytes at byte %" PRIu64 " (allowed %" PRIu32 " to %" PRIu32 ")",
 			    what, n, rd->pos - 4, min, limit);
 	if (n > rd->size - rd->pos)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "truncated in %s at byte %" PRIu64 " (needs %" PRIu32 " bytes, the file ends at byte %" PRIu64 ")",
 			    what, rd->pos, n, rd->size);
 	unsigned char *buf = malloc((size_t)n + 1);
 	if (!buf)
-		return fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory for %s", what);
+		return io_fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory for %s", what);
 	e = get(rd, buf, n, what);
 	if (e) {
 		free(buf);
@@ -329,7 +313,7 @@ static int get_name(struct reader *rd, const char *what, uint32_t limit, char *n
 		return e;
 	if (memchr(buf, '\0', n)) {
 		free(buf);
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
 	}
 	memcpy(name, buf, n + 1 <= cap ? n + 1 : cap);
 	name[cap - 1] = '\0';
@@ -346,7 +330,7 @@ static int text_field(struct reader *rd, const char *what, uint32_t limit, char 
 		return e;
 	if (memchr(buf, '\0', n)) {
 		free(buf);
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "%s contains a NUL byte", what);
 	}
 	*out = (char *)buf;
 	return GULLY_OK;
@@ -360,7 +344,7 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 	params_defaults(p);
 	bool *seen = calloc((size_t)params_count(), sizeof *seen);
 	if (!seen)
-		return fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory");
+		return io_fail(rd->err, rd->errlen, GULLY_ENOMEM, rd->label, "out of memory");
 	int e = GULLY_OK, line = 0;
 	for (char *s = text; *s && !e;) {
 		char *nl = strchr(s, '\n');
@@ -371,17 +355,17 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 		char *eq = strchr(s, '=');
 		if (*s && !eq) {
 			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
-			e = fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			e = io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				 "parameters line %d: '%s' is not key=value", line, shown);
 		} else if (*s) {
 			*eq = '\0';
 			int i = params_find(s);
 			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
 			if (i < 0) {
-				e = fail(rd->err, rd->errlen, GULLY_EKEY, rd->label,
+				e = io_fail(rd->err, rd->errlen, GULLY_EKEY, rd->label,
 					 "unknown parameter '%s' (parameters line %d)", shown, line);
 			} else if (seen[i]) {
-				e = fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+				e = io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 					 "parameter '%s' given twice (parameters line %d)", shown, line);
 			} else {
 				seen[i] = true;
@@ -389,7 +373,7 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 				if (e) {
 					char val[80];
 					printable(val, sizeof val, (unsigned char *)eq + 1, strlen(eq + 1));
-					fail(rd->err, rd->errlen, e, rd->label,
+					io_fail(rd->err, rd->errlen, e, rd->label,
 					     "parameter '%s': bad value '%s' (%s)", shown, val,
 					     gully_strerror(e));
 				}
@@ -424,10 +408,10 @@ static int scan_layers(struct reader *rd, uint32_t count, size_t bytes, struct l
 		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
 		int l = world_layer_find(name);
 		if (l < 0)
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "unknown layer '%s' (layer %" PRIu32 ")", shown, i + 1);
 		if (seen[l])
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "duplicate layer '%s' (layer %" PRIu32 ")", shown, i + 1);
 		seen[l] = true;
 		char where[96];
@@ -436,21 +420,21 @@ static int scan_layers(struct reader *rd, uint32_t count, size_t bytes, struct l
 		if (e)
 			return e;
 		if (bytes > rd->size - rd->pos)
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "truncated in layer '%s' at byte %" PRIu64 " (its data needs %zu bytes, the file ends at byte %" PRIu64 ")",
 				    shown, rd->pos, bytes, rd->size);
 		ent[i].layer = l;
 		ent[i].offset = rd->pos;
 		rd->pos += bytes;
 		if (fseeko(rd->fp, (off_t)rd->pos, SEEK_SET) != 0)
-			return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
+			return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
 	}
 	if (rd->pos != rd->size)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "%" PRIu64 " bytes of trailing data after the last layer (at byte %" PRIu64 ")",
 			    rd->size - rd->pos, rd->pos);
 	if (!seen[LAYER_HEIGHT])
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "no 'height' layer");
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "no 'height' layer");
 	return GULLY_OK;
 }
 
@@ -461,9 +445,9 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 	size_t cells = world_cells(w);
 	unsigned char *bytes = (unsigned char *)w->layer[le->layer];
 	if (fseeko(rd->fp, (off_t)le->offset, SEEK_SET) != 0)
-		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
+		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
 	if (fread(bytes, 4, cells, rd->fp) != cells)
-		return fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
+		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
 			    name, ferror(rd->fp) ? "" : " (the file shrank)");
 	uint32_t crc = crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
 	/* In place: element i's four bytes are read before they are rewritten. */
@@ -477,7 +461,7 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 	if (crc != le->crc) {
 		rep->bad_crcs++;
 		if (!(flags & SNAPSHOT_KEEP_BAD_CRC))
-			return fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
+			return io_fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
 				    "bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 				    name, le->crc, crc);
 	}
@@ -494,7 +478,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if (e)
 		return e;
 	if (memcmp(magic, SNAPSHOT_MAGIC, have) != 0)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "not a gully snapshot (wrong magic)");
 	if (have < SNAPSHOT_MAGIC_LEN)
 		return get(rd, magic + have, SNAPSHOT_MAGIC_LEN - have, "the magic");
@@ -502,7 +486,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if ((e = get32(rd, version, "the version")))
 		return e;
 	if (*version != SNAPSHOT_VERSION)
-		return fail(rd->err, rd->errlen, GULLY_EVERSION, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EVERSION, rd->label,
 			    "format version %" PRIu32 " is not supported (this gully reads version %u)",
 			    *version, SNAPSHOT_VERSION);
 	uint32_t width, height;
@@ -510,7 +494,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		return e;
 	if (width < WORLD_MIN_SIZE || width > WORLD_MAX_SIZE || height < WORLD_MIN_SIZE ||
 	    height > WORLD_MAX_SIZE)
-		return fail(rd->err, rd->errlen, GULLY_ESIZE, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_ESIZE, rd->label,
 			    "absurd map size %" PRIu32 "x%" PRIu32 " (gully supports %d to %d cells a side)",
 			    width, height, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
 	hdr->width = (int)width;
@@ -523,7 +507,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if ((e = get32(rd, &ntally, "the tally count")))
 		return e;
 	if (ntally > SNAPSHOT_MAX_TALLIES)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "absurd tally count %" PRIu32 " (at most %u)", ntally, SNAPSHOT_MAX_TALLIES);
 	bool seen[TALLY_COUNT] = {false};
 	for (uint32_t i = 0; i < ntally; i++) {
@@ -534,9 +518,9 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
 		int t = world_tally_find(name);
 		if (t < 0)
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "unknown tally '%s'", shown);
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "unknown tally '%s'", shown);
 		if (seen[t])
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "duplicate tally '%s'", shown);
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "duplicate tally '%s'", shown);
 		seen[t] = true;
 		unsigned char b[8];
 		snprintf(what, sizeof what, "tally '%s'", shown);
@@ -544,14 +528,14 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			return e;
 		hdr->tally[t] = get_f64le(b);
 		if (!isfinite(hdr->tally[t]))
-			return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "tally '%s' is not a finite number", shown);
 	}
 	if ((e = get64(rd, &hdr->rng.state, "the RNG state")) ||
 	    (e = get64(rd, &hdr->rng.inc, "the RNG increment")))
 		return e;
 	if (!(hdr->rng.inc & 1u))
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the RNG increment is even (PCG32 needs it odd)");
 
 	if ((e = get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
@@ -560,7 +544,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if (!process_find(info->process)) {
 		char shown[sizeof info->process];
 		printable(shown, sizeof shown, (unsigned char *)info->process, strlen(info->process));
-		return fail(rd->err, rd->errlen, GULLY_ENOTFOUND, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_ENOTFOUND, rd->label,
 			    "unknown process '%s' (this gully has %s)", shown, process_names());
 	}
 	char *ptext = NULL;
@@ -571,7 +555,7 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if (e)
 		return e;
 	if (info->params.world.width != hdr->width || info->params.world.height != hdr->height)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the parameters say %dx%d but the header says %dx%d",
 			    info->params.world.width, info->params.world.height, hdr->width, hdr->height);
 	if ((e = text_field(rd, "the preset text", SNAPSHOT_MAX_PRESET_TEXT, &info->preset_yaml)))
@@ -591,13 +575,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if ((e = get32(rd, layers, "the layer count")))
 		return e;
 	if (*layers < 1 || *layers > SNAPSHOT_MAX_LAYERS)
-		return fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "absurd layer count %" PRIu32 " (1 to %u)", *layers, SNAPSHOT_MAX_LAYERS);
 	uint32_t computed = rd->crc, stored;
 	if ((e = get32(rd, &stored, "the header CRC")))
 		return e;
 	if (stored != computed)
-		return fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
+		return io_fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
 			    "bad CRC in the header (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 			    stored, computed);
 	return GULLY_OK;
@@ -619,13 +603,13 @@ int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **ou
 	struct stat st;
 	int fd = fileno(fp);
 	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)))
-		return fail(err, errlen, GULLY_EIO, label, "not a regular file");
+		return io_fail(err, errlen, GULLY_EIO, label, "not a regular file");
 	if (fseeko(fp, 0, SEEK_END) != 0)
-		return fail(err, errlen, GULLY_EIO, label, "cannot seek (not a regular file?): %s",
+		return io_fail(err, errlen, GULLY_EIO, label, "cannot seek (not a regular file?): %s",
 			    strerror(errno));
 	off_t end = ftello(fp);
 	if (end < 0 || fseeko(fp, 0, SEEK_SET) != 0)
-		return fail(err, errlen, GULLY_EIO, label, "cannot seek: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, label, "cannot seek: %s", strerror(errno));
 
 	struct reader rd = {fp, label, 0, (uint64_t)end, (uint32_t)crc32(0L, Z_NULL, 0), err, errlen};
 	rep->file_size = rd.size;
@@ -639,7 +623,7 @@ int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **ou
 	/* Only now, with every size known to fit the file, the world. */
 	struct world *w = NULL;
 	if (!e && (e = world_create(&w, hdr.width, hdr.height)))
-		fail(err, errlen, e, label, "cannot make a %dx%d world: %s", hdr.width, hdr.height,
+		io_fail(err, errlen, e, label, "cannot make a %dx%d world: %s", hdr.width, hdr.height,
 		     gully_strerror(e));
 	for (uint32_t i = 0; !e && i < nlayers; i++)
 		e = read_layer(&rd, w, &ent[i], flags, rep);
@@ -663,7 +647,7 @@ int snapshot_load(const char *path, struct world **out, struct snapshot_info *in
 	memset(info, 0, sizeof *info);
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
-		return fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
 	int e = snapshot_read(fp, path, 0, out, info, NULL, err, errlen);
 	fclose(fp);
 	return e;

@@ -1,6 +1,7 @@
 /* The key table. Plain data: it needs curses only for the KEY_* values, so
  * a generator can print the man page's KEYS section from it. */
 #include "tui/keys.h"
+#include "io/fileio.h"
 
 #include <curses.h>
 #include <string.h>
@@ -101,21 +102,6 @@ int keys_group(int index, const char *sep, char *names, size_t len)
 		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", table[j].name);
 	}
 	return j;
-}
-
-/* roff: a backslash and a leading dot or quote would be read as requests. */
-static void roff_text(FILE *fp, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", fp);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", fp);
-		else if (*s == '-')
-			fputs("\\-", fp);
-		else
-			fputc(*s, fp);
-	}
 }
 
 void keys_print_man(FILE *fp)
