@@ -16,4 +16,4 @@ src_core_libgullycore_a_SOURCES = \
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
 # No errno from sqrtf (nothing reads it): otherwise every sqrt carries a branch
 # and a libm call for negative input.
-src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3 -fno-math-errno
+src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3 -fno-math-errno -ffp-contract=off

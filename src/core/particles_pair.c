@@ -22,6 +22,7 @@ struct particles_pair {
 	struct undo_entry *log;
 	size_t log_alloc;
 	int next_id;
+	enum pair_isa isa; /* never PAIR_ISA_AUTO */
 	struct particles_pair_stats stats;
 };
 
@@ -55,6 +56,7 @@ struct particles_pair *particles_pair_create(int width, int height)
 	struct particles_pair *pp = calloc(1, sizeof *pp);
 	if (!pp)
 		return NULL;
+	particles_pair_set_isa(pp, PAIR_ISA_AUTO);
 	pp->log_alloc = PAIR_LOG_START;
 	pp->log = malloc(pp->log_alloc * sizeof *pp->log);
 	if (!pp->log || pair_size(pp, width, height) != GULLY_OK) {
@@ -197,8 +199,10 @@ static void run_commit(struct pair_run *r, const struct lane *l)
 	r->steps += lane_steps(l);
 }
 
-int particles_pair_run(struct particles_pair *pp, struct world *w,
-		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps_out)
+/* The scheduler, inlined into one copy per instruction set below. */
+static LANE_INLINE int pair_run(struct particles_pair *pp, struct world *w,
+				const struct droplet_params *dp, uint64_t budget,
+				uint64_t *steps_out)
 {
 	*steps_out = 0;
 	if (budget == 0)
@@ -310,4 +314,71 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 	*steps_out = r->steps;
 	free(r);
 	return GULLY_OK;
+}
+
+/* Instruction sets. The same C compiled twice: for the x86_64 baseline (SSE2)
+ * and for AVX2, picked at run time. The AVX2 copy is the same operations in
+ * the same order, VEX-encoded (three operands: no register copies) with no
+ * fused multiply-add (target "avx2" alone does not enable FMA, and the core
+ * library is built with -ffp-contract=off), so both give the same bits; the
+ * tests run both and compare. */
+#if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define PAIR_HAVE_AVX2 1
+__attribute__((target("avx2"))) static int pair_run_avx2(struct particles_pair *pp,
+							  struct world *w,
+							  const struct droplet_params *dp,
+							  uint64_t budget, uint64_t *steps)
+{
+	return pair_run(pp, w, dp, budget, steps);
+}
+#else
+#define PAIR_HAVE_AVX2 0
+#endif
+
+static int pair_run_base(struct particles_pair *pp, struct world *w,
+			 const struct droplet_params *dp, uint64_t budget, uint64_t *steps)
+{
+	return pair_run(pp, w, dp, budget, steps);
+}
+
+static bool pair_isa_supported(enum pair_isa isa)
+{
+	switch (isa) {
+	case PAIR_ISA_AUTO:
+	case PAIR_ISA_BASE:
+		return true;
+	case PAIR_ISA_AVX2:
+#if PAIR_HAVE_AVX2
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx2");
+#else
+		return false;
+#endif
+	}
+	return false;
+}
+
+bool particles_pair_set_isa(struct particles_pair *pp, enum pair_isa isa)
+{
+	if (!pair_isa_supported(isa))
+		return false;
+	pp->isa = isa == PAIR_ISA_AUTO ? (pair_isa_supported(PAIR_ISA_AVX2) ? PAIR_ISA_AVX2
+									     : PAIR_ISA_BASE)
+				       : isa;
+	return true;
+}
+
+const char *particles_pair_isa_name(const struct particles_pair *pp)
+{
+	return pp->isa == PAIR_ISA_AVX2 ? "avx2" : PARTICLES_NORMAL_IMPL;
+}
+
+int particles_pair_run(struct particles_pair *pp, struct world *w,
+		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps)
+{
+#if PAIR_HAVE_AVX2
+	if (pp->isa == PAIR_ISA_AVX2)
+		return pair_run_avx2(pp, w, dp, budget, steps);
+#endif
+	return pair_run_base(pp, w, dp, budget, steps);
 }

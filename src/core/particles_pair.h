@@ -14,6 +14,7 @@
 #ifndef GULLY_PARTICLES_PAIR_H
 #define GULLY_PARTICLES_PAIR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/particles.h"
@@ -40,6 +41,14 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps);
 
 const struct particles_pair_stats *particles_pair_stats(const struct particles_pair *pp);
+
+/* Which compiled copy of the scheduler runs: the best the CPU has (AUTO, the
+ * default), or one forced, so tests can check that all give the same bits.
+ * Returns false, changing nothing, when this CPU or build lacks it. */
+enum pair_isa { PAIR_ISA_AUTO, PAIR_ISA_BASE, PAIR_ISA_AVX2 };
+bool particles_pair_set_isa(struct particles_pair *pp, enum pair_isa isa);
+/* "avx2", "sse2" or "scalar". */
+const char *particles_pair_isa_name(const struct particles_pair *pp);
 
 /* The spawn point of the next droplet, drawn from the world's RNG: shared by
  * every runner so they draw identically. */
