@@ -175,7 +175,7 @@ static inline lane_d2 d2_zero(void)
  * a coin toss. */
 static inline lane_d2 d2_book(lane_d2 acc, float here, float after)
 {
-	const __m128d ha = _mm_cvtps_pd(_mm_unpacklo_ps(_mm_set_ss(here), _mm_set_ss(after)));
+	const __m128d ha = _mm_set_pd((double)after, (double)here);
 	const __m128d diff = _mm_sub_pd(ha, _mm_shuffle_pd(ha, ha, 1));
 	return _mm_add_pd(acc, _mm_max_pd(diff, _mm_setzero_pd()));
 }
@@ -184,10 +184,12 @@ static inline void d2_get(lane_d2 a, double *eroded, double *deposited)
 	*eroded = _mm_cvtsd_f64(a);
 	*deposited = _mm_cvtsd_f64(_mm_unpackhi_pd(a, a));
 }
-/* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch. */
+/* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch:
+ * GCC makes this one maxss (0 > v ? 0 : v is its exact meaning, NaN too),
+ * where _mm_set_ss would first clear the upper lanes. */
 static inline float lane_max0(float v)
 {
-	return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(v)));
+	return 0.0f > v ? 0.0f : v;
 }
 #else
 static inline lane_v2 v2_make(float x, float y)

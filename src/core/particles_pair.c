@@ -250,13 +250,18 @@ static LANE_INLINE int pair_run(struct particles_pair *pp, struct world *w,
 		}
 		if (r->running) {
 			uint64_t n = 0;
+			/* A copy the loop owns: the stamps are bytes, and a byte
+			 * store may alias anything reachable, so through sp every
+			 * field would be reloaded after each stamp. */
+			struct lane_spec s = *sp;
 			do {
-				res = lane_step(&L, e, sp, LANE_LEADER);
+				res = lane_step(&L, e, &s, LANE_LEADER);
 				if (res != LANE_MOVED)
 					break;
 				n++;
-				rf = lane_step(&F, e, sp, LANE_FOLLOWER);
+				rf = lane_step(&F, e, &s, LANE_FOLLOWER);
 			} while (rf == LANE_MOVED);
+			*sp = s;
 			st->paired_steps += n;
 			if (res == LANE_MOVED) {
 				/* The follower stopped first. */
