@@ -390,6 +390,54 @@ static void test_paired_long_droplets(void **state)
 	world_destroy(b);
 }
 
+/* Every compiled copy of the scheduler (SSE2 and, where the CPU has it, AVX2)
+ * gives the same bits: same operations in the same order, no FMA. */
+static void test_isa_copies_agree(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 48);
+	p.world.seed = 4242;
+	const enum pair_isa isas[] = {PAIR_ISA_BASE, PAIR_ISA_AVX2};
+	struct world *ref = NULL;
+	uint64_t ref_steps = 0;
+	int ran = 0;
+	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+		struct world *w = make_world(&p);
+		struct droplet_params dp;
+		droplet_params_from(&dp, &p);
+		struct particles_pair *pp = particles_pair_create(w->width, w->height);
+		assert_non_null(pp);
+		if (!particles_pair_set_isa(pp, isas[i])) {
+			print_message("isa %d not available here: skipped\n", (int)isas[i]);
+			particles_pair_destroy(pp);
+			world_destroy(w);
+			continue;
+		}
+		uint64_t steps = 0;
+		assert_int_equal(particles_pair_run(pp, w, &dp, 800, &steps), 0);
+		print_message("isa %s: %llu steps\n", particles_pair_isa_name(pp),
+			      (unsigned long long)steps);
+		particles_pair_destroy(pp);
+		ran++;
+		if (!ref) {
+			ref = w;
+			ref_steps = steps;
+			continue;
+		}
+		assert_int_equal(steps, ref_steps);
+		assert_same_world(w, ref);
+		world_destroy(w);
+	}
+	assert_true(ran >= 1);
+	/* The baseline copy is always there and matches droplet_run too. */
+	struct world *seq = make_world(&p);
+	assert_int_equal(run_sequential(seq, &p, 800), ref_steps);
+	assert_same_world(seq, ref);
+	world_destroy(seq);
+	world_destroy(ref);
+}
+
 static void test_counters(void **state)
 {
 	(void)state;
@@ -416,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_fast_normal_matches_reference),
 		cmocka_unit_test(test_paired_equals_sequential),
 		cmocka_unit_test(test_paired_long_droplets),
+		cmocka_unit_test(test_isa_copies_agree),
 		cmocka_unit_test(test_counters),
 	};
 	return cmocka_run_group_tests_name("particles", tests, NULL, NULL);

@@ -185,11 +185,11 @@ static inline void d2_get(lane_d2 a, double *eroded, double *deposited)
 	*deposited = _mm_cvtsd_f64(_mm_unpackhi_pd(a, a));
 }
 /* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch:
- * GCC makes this one maxss (0 > v ? 0 : v is its exact meaning, NaN too),
- * where _mm_set_ss would first clear the upper lanes. */
+ * whether c_eq clamps is a coin toss, and a mispredicted branch costs more
+ * than the whole step (written in C, GCC makes a branch of it for SSE2). */
 static inline float lane_max0(float v)
 {
-	return 0.0f > v ? 0.0f : v;
+	return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(v)));
 }
 #else
 static inline lane_v2 v2_make(float x, float y)
