@@ -134,6 +134,15 @@ static inline __m128 normal_interior_xz(const float *p, size_t w, const struct n
 	return normal_sum_xz(vx, vz);
 }
 
+/* The same as two floats, for tests. */
+static inline void normal_droplet_xz(const float *p, size_t w, const struct normal_consts *k,
+				     float *nx, float *nz)
+{
+	const __m128 n = normal_interior_xz(p, w, k);
+	*nx = _mm_cvtss_f32(n);
+	*nz = _mm_cvtss_f32(_mm_shuffle_ps(n, n, 1));
+}
+
 static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,
 				   float *nx, float *ny, float *nz)
 {
@@ -197,6 +206,12 @@ static inline void normal_interior_xz(const float *p, size_t w, const struct nor
 	}
 	*nx = (vx[0] + vx[2]) + (vx[1] + vx[3]);
 	*nz = (vz[0] + vz[2]) + (vz[1] + vz[3]);
+}
+
+static inline void normal_droplet_xz(const float *p, size_t w, const struct normal_consts *k,
+				     float *nx, float *nz)
+{
+	normal_interior_xz(p, w, k, nx, nz);
 }
 
 static inline void normal_interior(const float *p, size_t w, const struct normal_consts *k,

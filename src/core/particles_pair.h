@@ -3,12 +3,12 @@
  * A droplet step is a chain of dependent operations (position, cell, normal,
  * speed, position), so one droplet leaves most of the CPU idle. The scheduler
  * runs the next droplet (the follower) interleaved with the current one (the
- * leader) on the same thread. Followers stamp the cells they are centred on
- * and log every height they overwrite; before each step the leader checks the
- * 3x3 block it reads and writes for their stamps. Droplets interact only
- * through the cells within one of their centres, so no stamp means the
- * followers neither saw nor changed anything the leader still touches, and
- * the order does not matter. A follower that ends first waits, uncommitted,
+ * leader) on the same thread. Followers stamp the 3x3 block around every cell
+ * they enter and log every height they overwrite; each step the leader checks
+ * the stamp of its own cell and of the cell it moves to. Droplets interact
+ * only through the cells within one of their centres, so no stamp means the
+ * followers neither saw nor changed anything the leader touches, and the
+ * order does not matter. A follower that ends first waits, uncommitted,
  * while the next one starts. On a hit every follower is undone from the log
  * and rerun after the leader. Private to src/core. */
 #ifndef GULLY_PARTICLES_PAIR_H
