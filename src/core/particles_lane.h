@@ -421,7 +421,9 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 	const float here = h[at];
 	const float there = h[next];
 	const float speed = sqrtf(v2_norm2(vel));
-	const float c_eq = lane_max0(volume * speed * (here - there));
+	/* speed * (volume * dh), not (volume * speed) * dh: the speed's sqrt
+	 * comes last, and only one multiply should wait for it. */
+	const float c_eq = lane_max0(speed * (volume * (here - there)));
 	const float cdiff = c_eq - l->sediment;
 	const float after = here - volume * e->rate * cdiff;
 	if (mode == LANE_FOLLOWER) {

@@ -52,7 +52,10 @@ struct normal_consts {
 	__m128 scale;
 	__m128 ax_x, ax_z, dg_x, dg_z;
 	__m128 one, two, w_ax, w_dg; /* kept here so no step rebuilds them */
-	__m128 wax_x, wax_z, wdg_x, wdg_z; /* weight times factor: the droplet's form */
+	/* The droplet's form (normal_interior_xz): weight times factor (times
+	 * the sign of scale), and 1 / scale^2, 2 / scale^2. */
+	__m128 wax_x, wax_z, wdg_x, wdg_z;
+	__m128 one_s2, two_s2;
 };
 
 static inline void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
@@ -67,10 +70,13 @@ static inline void normal_consts_init(struct normal_consts *k, float scale, bool
 	k->two = _mm_set1_ps(2.0f);
 	k->w_ax = _mm_set1_ps(NORMAL_AXIS_WEIGHT);
 	k->w_dg = _mm_set1_ps(NORMAL_DIAG_WEIGHT);
-	k->wax_x = _mm_mul_ps(k->w_ax, k->ax_x);
-	k->wax_z = _mm_mul_ps(k->w_ax, k->ax_z);
-	k->wdg_x = _mm_mul_ps(k->w_dg, k->dg_x);
-	k->wdg_z = _mm_mul_ps(k->w_dg, k->dg_z);
+	const __m128 sign = _mm_set1_ps(scale < 0.0f ? -1.0f : 1.0f);
+	k->wax_x = _mm_mul_ps(_mm_mul_ps(k->w_ax, k->ax_x), sign);
+	k->wax_z = _mm_mul_ps(_mm_mul_ps(k->w_ax, k->ax_z), sign);
+	k->wdg_x = _mm_mul_ps(_mm_mul_ps(k->w_dg, k->dg_x), sign);
+	k->wdg_z = _mm_mul_ps(_mm_mul_ps(k->w_dg, k->dg_z), sign);
+	k->one_s2 = _mm_set1_ps(1.0f / (scale * scale));
+	k->two_s2 = _mm_set1_ps(2.0f / (scale * scale));
 }
 
 /* The centre and its eight neighbours, as (centre x4), the axes
@@ -116,19 +122,21 @@ static inline __m128 normal_sum_xz(__m128 vx, __m128 vz)
 	return _mm_castsi128_ps(_mm_move_epi64(_mm_castps_si128(sum)));
 }
 
-/* The droplet's part of the normal, (nx, nz, 0, 0), in a shorter form: each
- * term as (a / sqrt(a^2 + c)) * (weight * factor), not (a * (weight /
- * sqrt(a^2 + c))) * factor. One multiply fewer on the chain of dependent
- * operations that bounds a step (the weight products are constants), for
- * an ulp or two of difference from normal_interior. */
+/* The droplet's part of the normal, (nx, nz, 0, 0), in a shorter form. With
+ * d = h(centre) - h(neighbour) and s = scale, a term is
+ *     a / sqrt(a^2 + c) * weight * factor,   a = s d
+ *   = d / sqrt(d^2 + c / s^2) * (weight * factor * sign(s))
+ * with the last bracket and c / s^2 constants: two multiplies fewer on the
+ * chain of dependent operations that bounds a step, for an ulp or two of
+ * difference from normal_interior (s = 0 still gives 0: d / inf). */
 static inline __m128 normal_interior_xz(const float *p, size_t w, const struct normal_consts *k)
 {
 	__m128 c, h_ax, h_dg;
 	normal_gather(p, w, &c, &h_ax, &h_dg);
-	const __m128 a_ax = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_ax));
-	const __m128 a_dg = _mm_mul_ps(k->scale, _mm_sub_ps(c, h_dg));
-	const __m128 q_ax = _mm_div_ps(a_ax, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_ax, a_ax), k->one)));
-	const __m128 q_dg = _mm_div_ps(a_dg, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(a_dg, a_dg), k->two)));
+	const __m128 d_ax = _mm_sub_ps(c, h_ax);
+	const __m128 d_dg = _mm_sub_ps(c, h_dg);
+	const __m128 q_ax = _mm_div_ps(d_ax, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(d_ax, d_ax), k->one_s2)));
+	const __m128 q_dg = _mm_div_ps(d_dg, _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(d_dg, d_dg), k->two_s2)));
 	const __m128 vx = _mm_add_ps(_mm_mul_ps(q_ax, k->wax_x), _mm_mul_ps(q_dg, k->wdg_x));
 	const __m128 vz = _mm_add_ps(_mm_mul_ps(q_ax, k->wax_z), _mm_mul_ps(q_dg, k->wdg_z));
 	return normal_sum_xz(vx, vz);
@@ -168,6 +176,7 @@ struct normal_consts {
 	float scale;
 	float ax_x[4], ax_z[4], dg_x[4], dg_z[4];
 	float wax_x[4], wax_z[4], wdg_x[4], wdg_z[4];
+	float one_s2, two_s2;
 };
 
 static inline void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
@@ -181,26 +190,29 @@ static inline void normal_consts_init(struct normal_consts *k, float scale, bool
 		k->ax_z[i] = ax_z[i];
 		k->dg_x[i] = symmetric ? sx[i] * r : r;
 		k->dg_z[i] = symmetric ? sz[i] * r : r;
-		k->wax_x[i] = NORMAL_AXIS_WEIGHT * k->ax_x[i];
-		k->wax_z[i] = NORMAL_AXIS_WEIGHT * k->ax_z[i];
-		k->wdg_x[i] = NORMAL_DIAG_WEIGHT * k->dg_x[i];
-		k->wdg_z[i] = NORMAL_DIAG_WEIGHT * k->dg_z[i];
+		const float sign = scale < 0.0f ? -1.0f : 1.0f;
+		k->wax_x[i] = NORMAL_AXIS_WEIGHT * k->ax_x[i] * sign;
+		k->wax_z[i] = NORMAL_AXIS_WEIGHT * k->ax_z[i] * sign;
+		k->wdg_x[i] = NORMAL_DIAG_WEIGHT * k->dg_x[i] * sign;
+		k->wdg_z[i] = NORMAL_DIAG_WEIGHT * k->dg_z[i] * sign;
 	}
+	k->one_s2 = 1.0f / (scale * scale);
+	k->two_s2 = 2.0f / (scale * scale);
 }
 
-/* The droplet's form, as the SSE2 one: (a / sqrt(a^2 + c)) * (weight * factor). */
+/* The droplet's form, as the SSE2 one: d / sqrt(d^2 + c / s^2) * (weight * factor * sign(s)). */
 static inline void normal_interior_xz(const float *p, size_t w, const struct normal_consts *k,
 				      float *nx, float *nz)
 {
 	const ptrdiff_t W = (ptrdiff_t)w;
-	const float c = p[0], s = k->scale;
+	const float c = p[0];
 	const float h_ax[4] = {p[1], p[-1], p[W], p[-W]};
 	const float h_dg[4] = {p[W + 1], p[1 - W], p[W - 1], p[-1 - W]};
 	float vx[4], vz[4];
 	for (int i = 0; i < 4; i++) {
-		const float a_ax = s * (c - h_ax[i]), a_dg = s * (c - h_dg[i]);
-		const float q_ax = a_ax / sqrtf(a_ax * a_ax + 1.0f);
-		const float q_dg = a_dg / sqrtf(a_dg * a_dg + 2.0f);
+		const float d_ax = c - h_ax[i], d_dg = c - h_dg[i];
+		const float q_ax = d_ax / sqrtf(d_ax * d_ax + k->one_s2);
+		const float q_dg = d_dg / sqrtf(d_dg * d_dg + k->two_s2);
 		vx[i] = q_ax * k->wax_x[i] + q_dg * k->wdg_x[i];
 		vz[i] = q_ax * k->wax_z[i] + q_dg * k->wdg_z[i];
 	}
