@@ -12,14 +12,15 @@
  * order, whatever the instruction set:
  *     v_i = axis_i * cx_i + diag_i * cd_i           (per lane)
  *     n   = (v_0 + v_2) + (v_1 + v_3)
- * SSE2 (the x86_64 baseline) holds each group in one register; the AVX2 build
- * of the droplet loop (particles_pair.c) holds both in one 8-wide register;
- * the portable fallback loops over the lanes. All three do the same IEEE
- * operations on the same values in the same order, so they give the same bits
- * (sqrt and division are exact-rounded; no rsqrt estimate, whose result
- * differs between CPU makers; no fused multiply-add: the core library is
- * built with -ffp-contract=off). Only that sum order differs from the scalar
- * reference, so the two agree to a few ulps (tests/test_particles.c checks).
+ * SSE2 (the x86_64 baseline) holds each group in one register (the AVX2 copy
+ * of the droplet loop, particles_pair.c, is the same code VEX-encoded); the
+ * portable fallback loops over the lanes. All do the same IEEE operations on
+ * the same values in the same order, so they give the same bits (sqrt and
+ * division are exact-rounded; no rsqrt estimate, whose result differs between
+ * CPU makers; no fused multiply-add: the core library is built with
+ * -ffp-contract=off). Only that sum order differs from the scalar reference,
+ * so the two agree to a few ulps (tests/test_particles.c checks). The droplet
+ * step uses a reassociated form of x and z (normal_interior_xz, below).
  * Private to src/core. */
 #ifndef GULLY_PARTICLES_NORMAL_H
 #define GULLY_PARTICLES_NORMAL_H
