@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/particles.h"
+#include "core/particles_pair.h"
 #include "core/terrain.h"
 
 struct sample {
@@ -54,26 +55,44 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static int run_once(const struct params *p, uint64_t droplets, struct sample *s)
+/* isa: PAIR_ISA_AUTO runs through the process interface exactly as `gully
+ * run` does; anything else drives the paired scheduler directly with that
+ * copy forced (the process step is that call plus its counters). */
+static int run_once(const struct params *p, uint64_t droplets, enum pair_isa isa,
+		    struct sample *s)
 {
 	struct world *w = NULL;
 	void *state = NULL;
+	struct particles_pair *pp = NULL;
 	int err = world_from_params(&w, p);
 	if (err)
 		return err;
-	err = particles_process.create(&state, w, p);
+	if (isa == PAIR_ISA_AUTO) {
+		err = particles_process.create(&state, w, p);
+	} else {
+		pp = particles_pair_create(w->width, w->height);
+		err = !pp ? GULLY_ENOMEM : particles_pair_set_isa(pp, isa) ? GULLY_OK : GULLY_EINVAL;
+	}
 	if (err) {
+		particles_pair_destroy(pp);
 		world_destroy(w);
 		return err;
 	}
 	struct process_report rep = {0};
+	struct droplet_params dp;
+	droplet_params_from(&dp, p);
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-	err = particles_process.step(state, w, p, droplets, &rep);
+	if (pp)
+		err = particles_pair_run(pp, w, &dp, droplets, &rep.steps);
+	else
+		err = particles_process.step(state, w, p, droplets, &rep);
 	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	s->wall = now(CLOCK_MONOTONIC) - w0;
 	s->steps = rep.steps;
 	s->hash = layer_hash(w->layer[LAYER_HEIGHT], world_cells(w));
-	particles_process.destroy(state);
+	if (state)
+		particles_process.destroy(state);
+	particles_pair_destroy(pp);
 	world_destroy(w);
 	return err;
 }
@@ -92,10 +111,11 @@ static bool parse_count(const char *s, long long lo, long long hi, long long *ou
 static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
-		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S]\n"
+		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--isa base|avx2]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
-		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42.\n",
+		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42; the\n"
+		"best instruction set the CPU has (--isa forces one: all give the same bits).\n",
 		argv0);
 }
 
@@ -106,11 +126,13 @@ int main(int argc, char **argv)
 		{"particles", required_argument, NULL, 'p'},
 		{"size", required_argument, NULL, 's'},
 		{"seed", required_argument, NULL, 'S'},
+		{"isa", required_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	long long runs = 5, droplets = 200000, seed = 42;
 	int width = 256, height = 256;
+	enum pair_isa isa = PAIR_ISA_AUTO;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		bool ok = true;
@@ -130,6 +152,15 @@ int main(int argc, char **argv)
 			     world_check_size(width, height) == GULLY_OK;
 			break;
 		}
+		case 'i':
+			ok = true;
+			if (strcmp(optarg, "base") == 0)
+				isa = PAIR_ISA_BASE;
+			else if (strcmp(optarg, "avx2") == 0)
+				isa = PAIR_ISA_AVX2;
+			else
+				ok = false;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -140,7 +171,7 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
-				opt == 'S' ? "seed" : "size", optarg);
+				opt == 'S' ? "seed" : opt == 'i' ? "isa" : "size", optarg);
 			return 2;
 		}
 	}
@@ -169,11 +200,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
-	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs\n", droplets, width,
-	       height, seed, runs);
+	struct particles_pair *probe = particles_pair_create(width, height);
+	if (!probe || (isa != PAIR_ISA_AUTO && !particles_pair_set_isa(probe, isa))) {
+		fprintf(stderr, "%s: --isa %s: not available on this CPU or build\n", argv[0],
+			isa == PAIR_ISA_AVX2 ? "avx2" : "base");
+		return 2;
+	}
+	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, isa %s\n", droplets,
+	       width, height, seed, runs, particles_pair_isa_name(probe));
+	particles_pair_destroy(probe);
 	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash\n");
 	for (int i = 0; i < runs; i++) {
-		err = run_once(&p, (uint64_t)droplets, &s[i]);
+		err = run_once(&p, (uint64_t)droplets, isa, &s[i]);
 		if (err) {
 			fprintf(stderr, "%s: run %d failed: %s\n", argv[0], i + 1,
 				gully_strerror(err));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/particles.h"
+#include "core/particles_normal.h"
 #include "core/particles_pair.h"
 #include "core/terrain.h"
 
@@ -231,6 +232,22 @@ static void test_symmetric_normal_has_no_bias(void **state)
 /* The vectorised normal droplet_run uses inside the map must be the scalar
  * reference's, up to the order of its final sums, on every cell (edges go
  * through the reference itself). */
+/* Inside the map the droplet step uses a shorter form of the normal's x and
+ * z (particles_normal.h): it too must agree with the reference. */
+static void check_droplet_normal(const float *h, int W, int H, int x, int y, float scale,
+				 bool sym, const float ref[3])
+{
+	if (x < 1 || y < 1 || x >= W - 1 || y >= H - 1)
+		return;
+	struct normal_consts nk;
+	normal_consts_init(&nk, scale, sym);
+	float nx, nz;
+	normal_droplet_xz(h + (size_t)y * (size_t)W + (size_t)x, (size_t)W, &nk, &nx, &nz);
+	if (fabs((double)nx - ref[0]) > 4e-7 || fabs((double)nz - ref[2]) > 4e-7)
+		fail_msg("droplet normal at (%d,%d) of %dx%d: %.9g %.9g vs %.9g %.9g", x, y, W,
+			 H, nx, nz, ref[0], ref[2]);
+}
+
 static void test_fast_normal_matches_reference(void **state)
 {
 	(void)state;
@@ -257,6 +274,8 @@ static void test_fast_normal_matches_reference(void **state)
 									 sym, a);
 							particles_normal_fast(h, W, H, x, y,
 									      scales[sc], sym, b);
+							check_droplet_normal(h, W, H, x, y,
+									     scales[sc], sym, a);
 							for (int k = 0; k < 3; k++) {
 								/* Components are sums of at most
 								 * eight terms each below 0.15 in
@@ -390,6 +409,54 @@ static void test_paired_long_droplets(void **state)
 	world_destroy(b);
 }
 
+/* Every compiled copy of the scheduler (SSE2 and, where the CPU has it, AVX2)
+ * gives the same bits: same operations in the same order, no FMA. */
+static void test_isa_copies_agree(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 48);
+	p.world.seed = 4242;
+	const enum pair_isa isas[] = {PAIR_ISA_BASE, PAIR_ISA_AVX2};
+	struct world *ref = NULL;
+	uint64_t ref_steps = 0;
+	int ran = 0;
+	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+		struct world *w = make_world(&p);
+		struct droplet_params dp;
+		droplet_params_from(&dp, &p);
+		struct particles_pair *pp = particles_pair_create(w->width, w->height);
+		assert_non_null(pp);
+		if (!particles_pair_set_isa(pp, isas[i])) {
+			print_message("isa %d not available here: skipped\n", (int)isas[i]);
+			particles_pair_destroy(pp);
+			world_destroy(w);
+			continue;
+		}
+		uint64_t steps = 0;
+		assert_int_equal(particles_pair_run(pp, w, &dp, 800, &steps), 0);
+		print_message("isa %s: %llu steps\n", particles_pair_isa_name(pp),
+			      (unsigned long long)steps);
+		particles_pair_destroy(pp);
+		ran++;
+		if (!ref) {
+			ref = w;
+			ref_steps = steps;
+			continue;
+		}
+		assert_int_equal(steps, ref_steps);
+		assert_same_world(w, ref);
+		world_destroy(w);
+	}
+	assert_true(ran >= 1);
+	/* The baseline copy is always there and matches droplet_run too. */
+	struct world *seq = make_world(&p);
+	assert_int_equal(run_sequential(seq, &p, 800), ref_steps);
+	assert_same_world(seq, ref);
+	world_destroy(seq);
+	world_destroy(ref);
+}
+
 static void test_counters(void **state)
 {
 	(void)state;
@@ -416,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_fast_normal_matches_reference),
 		cmocka_unit_test(test_paired_equals_sequential),
 		cmocka_unit_test(test_paired_long_droplets),
+		cmocka_unit_test(test_isa_copies_agree),
 		cmocka_unit_test(test_counters),
 	};
 	return cmocka_run_group_tests_name("particles", tests, NULL, NULL);

@@ -15,5 +15,6 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology.c src/core/hydrology.h
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
 # No errno from sqrtf (nothing reads it): otherwise every sqrt carries a branch
-# and a libm call for negative input.
-src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3 -fno-math-errno
+# and a libm call for negative input. No contraction into fused multiply-add:
+# the AVX2 copy of the droplet loop must give the same bits as the SSE2 one.
+src_core_libgullycore_a_CFLAGS = $(AM_CFLAGS) -O3 -fno-math-errno -ffp-contract=off

@@ -106,7 +106,7 @@ uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_pa
 	lane_finish(&l, &e, NULL, LANE_SOLO);
 	lane_commit(&l, w);
 	lane_to_droplet(&l, d);
-	return l.age - l.age0;
+	return lane_steps(&l);
 }
 
 struct particles_state {

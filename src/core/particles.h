@@ -38,9 +38,10 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p);
 void particles_normal(const float *h, int width, int height, int x, int y,
 		      float scale, bool symmetric, float n[3]);
 
-/* The same normal as droplet_run computes it: particles_normal at the edges,
- * the vectorised form (src/core/particles_normal.h) inside. Agrees with
- * particles_normal to a few ulps; exposed so tests can check that. */
+/* particles_normal at the edges, the vectorised form (src/core/particles_normal.h)
+ * inside. Agrees with particles_normal to a few ulps; exposed so tests can
+ * check that. (droplet_run's step uses a still shorter form of x and z inside,
+ * normal_interior_xz, which the tests check the same way.) */
 void particles_normal_fast(const float *h, int width, int height, int x, int y,
 			   float scale, bool symmetric, float n[3]);
 /* "sse2" or "scalar": which form of the normal this build uses. */

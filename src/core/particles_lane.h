@@ -6,8 +6,23 @@
  * A lane is a droplet in registers. Its step runs in one of three modes:
  * LANE_SOLO, plain; LANE_LEADER, the older droplet, which first checks that
  * nothing it is about to read or write was touched by the speculative younger
- * one; LANE_FOLLOWER, the younger droplet, which stamps the cells it reads
- * around and logs every height it overwrites so it can be undone. */
+ * one; LANE_FOLLOWER, the younger droplet, which stamps the cells around it
+ * and logs every height it overwrites so it can be undone.
+ *
+ * What keeps a step short (141 instructions in the AVX2 copy, 168 in the SSE2
+ * one, from 208; bench/README.md):
+ * - position and speed are (x, y) pairs in one SSE register (lane_v2), so the
+ *   normal's two sums land where the speed update wants them and one compare
+ *   tells both "still on the map" and "next step's 3x3 block is inside it";
+ * - the number of steps a droplet may take is known when it starts: its
+ *   volume only ever shrinks by the same factor, so "volume > min_volume and
+ *   age < max_steps" is a count-down (lane_dry_steps), computed with the same
+ *   float products the step makes;
+ * - eroded and deposited volume are one pair of doubles, and what the
+ *   droplet carries is their difference, taken once when it ends;
+ * - the follower stamps the 3x3 block around each cell it enters, so the
+ *   leader checks two bytes per step (its cell and the next) instead of a
+ *   3x3 block and one more (particles_pair.h). */
 #ifndef GULLY_PARTICLES_LANE_H
 #define GULLY_PARTICLES_LANE_H
 
@@ -19,42 +34,71 @@
 #include "core/particles.h"
 #include "core/particles_normal.h"
 
+#if GULLY_USE_SSE2
+/* An (x, y) pair in lanes 0 and 1; lanes 2 and 3 are kept 0. */
+typedef __m128 lane_v2;
+/* (eroded, deposited), in double. */
+typedef __m128d lane_d2;
+#else
+typedef struct {
+	float x, y;
+} lane_v2;
+typedef struct {
+	double eroded, deposited;
+} lane_d2;
+#endif
+
 struct lane {
-	float x, y, vx, vy, volume, sediment;
-	uint32_t age, age0; /* age now and when the lane took the droplet */
-	int ix, iy;     /* the cell the droplet is in */
-	size_t at;      /* its index in the height layer */
-	double eroded, deposited, carried;
-	double off_map; /* the droplet's share of TALLY_SEDIMENT_OFF_MAP, once ended */
+	lane_v2 pos, vel;
+	float volume, sediment;
+	uint32_t at;        /* index of the droplet's cell in the height layer */
+	uint32_t left;      /* steps it may still take */
+	uint32_t left0, age0; /* left and age when the lane took the droplet */
+	bool interior;      /* its cell's 3x3 block is on the map */
 	bool left_map;
+	lane_d2 tally;      /* height its steps took (eroded) and gave (deposited) */
+	double carried0;    /* what it carried when the lane took it */
+	/* Set by lane_finish. */
+	double eroded, deposited;
+	double off_map;     /* its share of TALLY_SEDIMENT_OFF_MAP */
 };
 
 /* What every step needs, fixed for a batch. */
 struct lane_env {
 	float *h;
 	int width, height;
-	size_t stride;
-	unsigned inner_w, inner_h; /* width - 2, height - 2: the interior's size */
-	uint32_t fw_bits, fh_bits; /* of (float)width, (float)height */
-	float fw, fh, dt, keep_speed, keep_volume, rate, min_volume, density, scale;
+	uint32_t stride;
+	float dt, keep_speed, keep_volume, rate, min_volume, density, scale;
 	uint32_t max_steps;
+	uint32_t dry_steps1; /* lane_dry_steps of a fresh droplet (volume 1) */
 	bool symmetric, deposit_on_death;
+	lane_v2 dt2, keep2;  /* dt and keep_speed in both lanes */
+#if GULLY_USE_SSE2
+	__m128 lo, hi;       /* bounds of (x, y, x, y) for lane_where */
+#endif
 	struct normal_consts nk;
 };
 
+/* 8 bytes: the cell's index and the height it had. */
 struct undo_entry {
-	size_t at;
+	uint32_t at;
 	float old;
 };
 
-/* Speculation book-keeping. stamp has a one-cell border so a 3x3 look-up
- * never leaves it, plus slack for 4-wide loads: stamp of cell (x, y) is at
- * (y + 1) * sstride + x + 1. A follower writes its id on every cell it is
- * centred on; the leader treats any stamp >= min_id as the follower's. */
+/* Speculation book-keeping. A follower writes its id on the 3x3 block around
+ * every cell it enters (as three 4-byte stores, so the column right of the
+ * block is stamped too: a harmless false alarm at worst). The leader treats a
+ * stamp >= min_id on its own cell as a conflict: droplets interact only
+ * through cells within one of their centres, so that one byte says whether
+ * the follower saw or changed anything the leader reads or writes now.
+ * stamp[i] is cell i's stamp; the buffer has stride + 1 bytes of room before
+ * it and stride + 3 after, so the stores of an edge cell's block stay inside
+ * (they wrap to the next or previous row: again only false alarms). */
 struct lane_spec {
-	int32_t *stamp;
-	size_t sstride;
-	int32_t id, min_id;
+	uint8_t *stamp;
+	uint32_t stride;
+	int min_id;          /* 256: nothing speculative */
+	uint32_t id4;        /* the follower's id in each of four bytes */
 	struct undo_entry *log;
 	size_t log_len, log_cap;
 };
@@ -70,11 +114,164 @@ struct lane_spec {
 enum lane_mode { LANE_SOLO, LANE_LEADER, LANE_FOLLOWER };
 enum lane_result { LANE_MOVED, LANE_ENDED, LANE_CONFLICT, LANE_LOG_FULL };
 
-static inline uint32_t lane_float_bits(float f)
+/* The pair operations. Lane-wise IEEE arithmetic: the same bits as the
+ * scalar expressions they replace, in both forms. */
+#if GULLY_USE_SSE2
+static inline lane_v2 v2_make(float x, float y)
 {
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
+	return _mm_setr_ps(x, y, 0.0f, 0.0f);
+}
+static inline lane_v2 v2_add(lane_v2 a, lane_v2 b)
+{
+	return _mm_add_ps(a, b);
+}
+static inline lane_v2 v2_mul(lane_v2 a, lane_v2 b)
+{
+	return _mm_mul_ps(a, b);
+}
+static inline lane_v2 v2_scale(lane_v2 a, float s)
+{
+	return _mm_mul_ps(a, _mm_set1_ps(s));
+}
+static inline float v2_x(lane_v2 a)
+{
+	return _mm_cvtss_f32(a);
+}
+static inline float v2_y(lane_v2 a)
+{
+	return _mm_cvtss_f32(_mm_shuffle_ps(a, a, 1));
+}
+/* x * x + y * y */
+static inline float v2_norm2(lane_v2 a)
+{
+	const __m128 q = _mm_mul_ps(a, a);
+	return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, 1)));
+}
+/* The cell of an on-map position: its index in a layer `stride` wide. */
+static inline uint32_t v2_cell(lane_v2 p, uint32_t stride)
+{
+	const __m128i i = _mm_cvttps_epi32(p);
+	return (uint32_t)_mm_cvtsi128_si32(_mm_shuffle_epi32(i, 1)) * stride +
+	       (uint32_t)_mm_cvtsi128_si32(i);
+}
+/* Bits 0 and 1: 0 <= x < width, 0 <= y < height (NaN is off); bits 2 and 3:
+ * 1 <= x < width - 1 and the same for y, i.e. the cell's 3x3 block is on the
+ * map. -0.0 counts as 0, as (int) truncates it. */
+static inline unsigned lane_where(lane_v2 p, const struct lane_env *e)
+{
+	const __m128 pp = _mm_movelh_ps(p, p);
+	return (unsigned)_mm_movemask_ps(
+		_mm_and_ps(_mm_cmple_ps(e->lo, pp), _mm_cmplt_ps(pp, e->hi)));
+}
+static inline lane_v2 lane_normal_interior(const float *p, const struct lane_env *e)
+{
+	return normal_interior_xz(p, e->stride, &e->nk);
+}
+static inline lane_d2 d2_zero(void)
+{
+	return _mm_setzero_pd();
+}
+/* Adds (max(here - after, 0), max(after - here, 0)). Two floats' difference
+ * is exact in double, so the books hold what the float height really lost or
+ * gained. A max, not a branch: whether a step erodes or deposits is close to
+ * a coin toss. */
+static inline lane_d2 d2_book(lane_d2 acc, float here, float after)
+{
+	const __m128d ha = _mm_set_pd((double)after, (double)here);
+	const __m128d diff = _mm_sub_pd(ha, _mm_shuffle_pd(ha, ha, 1));
+	return _mm_add_pd(acc, _mm_max_pd(diff, _mm_setzero_pd()));
+}
+static inline void d2_get(lane_d2 a, double *eroded, double *deposited)
+{
+	*eroded = _mm_cvtsd_f64(a);
+	*deposited = _mm_cvtsd_f64(_mm_unpackhi_pd(a, a));
+}
+/* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch:
+ * whether c_eq clamps is a coin toss, and a mispredicted branch costs more
+ * than the whole step (written in C, GCC makes a branch of it for SSE2). */
+static inline float lane_max0(float v)
+{
+	return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(v)));
+}
+#else
+static inline lane_v2 v2_make(float x, float y)
+{
+	return (lane_v2){x, y};
+}
+static inline lane_v2 v2_add(lane_v2 a, lane_v2 b)
+{
+	return (lane_v2){a.x + b.x, a.y + b.y};
+}
+static inline lane_v2 v2_mul(lane_v2 a, lane_v2 b)
+{
+	return (lane_v2){a.x * b.x, a.y * b.y};
+}
+static inline lane_v2 v2_scale(lane_v2 a, float s)
+{
+	return (lane_v2){a.x * s, a.y * s};
+}
+static inline float v2_x(lane_v2 a)
+{
+	return a.x;
+}
+static inline float v2_y(lane_v2 a)
+{
+	return a.y;
+}
+static inline float v2_norm2(lane_v2 a)
+{
+	return a.x * a.x + a.y * a.y;
+}
+static inline uint32_t v2_cell(lane_v2 p, uint32_t stride)
+{
+	return (uint32_t)(int)p.y * stride + (uint32_t)(int)p.x;
+}
+static inline unsigned lane_where(lane_v2 p, const struct lane_env *e)
+{
+	const float fw = (float)e->width, fh = (float)e->height;
+	return (unsigned)(0.0f <= p.x && p.x < fw) | (unsigned)(0.0f <= p.y && p.y < fh) << 1 |
+	       (unsigned)(1.0f <= p.x && p.x < fw - 1.0f) << 2 |
+	       (unsigned)(1.0f <= p.y && p.y < fh - 1.0f) << 3;
+}
+static inline lane_v2 lane_normal_interior(const float *p, const struct lane_env *e)
+{
+	float nx, nz;
+	normal_interior_xz(p, e->stride, &e->nk, &nx, &nz);
+	return (lane_v2){nx, nz};
+}
+static inline lane_d2 d2_zero(void)
+{
+	return (lane_d2){0, 0};
+}
+static inline lane_d2 d2_book(lane_d2 acc, float here, float after)
+{
+	const double change = (double)here - (double)after;
+	acc.eroded += change > 0 ? change : 0.0;
+	acc.deposited += -change > 0 ? -change : 0.0;
+	return acc;
+}
+static inline void d2_get(lane_d2 a, double *eroded, double *deposited)
+{
+	*eroded = a.eroded;
+	*deposited = a.deposited;
+}
+static inline float lane_max0(float v)
+{
+	return v < 0.0f ? 0.0f : v;
+}
+#endif
+
+/* Steps a droplet of this volume takes before it dries up, at most cap: the
+ * number of times volume > min_volume holds as the step shrinks it, by the
+ * very float product the step makes. */
+static inline uint32_t lane_dry_steps(float volume, float keep, float min_volume, uint32_t cap)
+{
+	uint32_t k = 0;
+	while (k < cap && volume > min_volume) {
+		volume = volume * keep;
+		k++;
+	}
+	return k;
 }
 
 static inline void lane_env_init(struct lane_env *e, struct world *w,
@@ -83,13 +280,7 @@ static inline void lane_env_init(struct lane_env *e, struct world *w,
 	e->h = w->layer[LAYER_HEIGHT];
 	e->width = w->width;
 	e->height = w->height;
-	e->stride = (size_t)w->width;
-	e->inner_w = (unsigned)w->width - 2;
-	e->inner_h = (unsigned)w->height - 2;
-	e->fw = (float)w->width;
-	e->fh = (float)w->height;
-	e->fw_bits = lane_float_bits(e->fw);
-	e->fh_bits = lane_float_bits(e->fh);
+	e->stride = (uint32_t)w->width;
 	e->dt = dp->dt;
 	e->keep_speed = 1.0f - dp->dt * dp->friction;
 	e->keep_volume = 1.0f - dp->dt * dp->evap_rate;
@@ -98,98 +289,92 @@ static inline void lane_env_init(struct lane_env *e, struct world *w,
 	e->density = dp->density;
 	e->scale = dp->scale;
 	e->max_steps = dp->max_steps;
+	e->dry_steps1 = lane_dry_steps(1.0f, e->keep_volume, e->min_volume, e->max_steps);
 	e->symmetric = dp->symmetric_normal;
 	e->deposit_on_death = dp->deposit_on_death;
+	e->dt2 = v2_make(e->dt, e->dt);
+	e->keep2 = v2_make(e->keep_speed, e->keep_speed);
+#if GULLY_USE_SSE2
+	const float fw = (float)w->width, fh = (float)w->height;
+	e->lo = _mm_setr_ps(0.0f, 0.0f, 1.0f, 1.0f);
+	e->hi = _mm_setr_ps(fw, fh, fw - 1.0f, fh - 1.0f);
+#endif
 	normal_consts_init(&e->nk, dp->scale, dp->symmetric_normal);
 }
 
+/* A droplet off the map (or with a NaN coordinate) takes no step. */
 static inline void lane_from_droplet(struct lane *l, const struct droplet *d,
 				     const struct lane_env *e)
 {
-	l->x = d->x;
-	l->y = d->y;
-	l->vx = d->vx;
-	l->vy = d->vy;
+	l->pos = v2_make(d->x, d->y);
+	l->vel = v2_make(d->vx, d->vy);
 	l->volume = d->volume;
 	l->sediment = d->sediment;
-	l->age = d->age;
 	l->age0 = d->age;
-	l->ix = (int)d->x;
-	l->iy = (int)d->y;
-	l->at = (size_t)l->iy * e->stride + (size_t)l->ix;
-	l->eroded = 0;
-	l->deposited = 0;
-	l->carried = d->carried;
-	l->off_map = 0;
-	l->left_map = false;
+	const uint32_t cap = d->age < e->max_steps ? e->max_steps - d->age : 0;
+	const uint32_t dry = d->volume == 1.0f
+				     ? e->dry_steps1
+				     : lane_dry_steps(d->volume, e->keep_volume, e->min_volume, cap);
+	l->left = dry < cap ? dry : cap;
+	const unsigned where = lane_where(l->pos, e);
+	l->left_map = (where & 3) != 3;
+	if (l->left_map)
+		l->left = 0;
+	l->left0 = l->left;
+	l->at = l->left_map ? 0 : v2_cell(l->pos, e->stride);
+	l->interior = where == 15;
+	l->tally = d2_zero();
+	l->carried0 = d->carried;
+	l->eroded = l->deposited = l->off_map = 0;
+}
+
+static inline uint32_t lane_steps(const struct lane *l)
+{
+	return l->left0 - l->left;
+}
+
+/* Net soil the droplet holds: what deposit on death gives back. */
+static inline double lane_carried(const struct lane *l)
+{
+	double eroded, deposited;
+	d2_get(l->tally, &eroded, &deposited);
+	return l->carried0 + (eroded - deposited);
 }
 
 static inline void lane_to_droplet(const struct lane *l, struct droplet *d)
 {
-	d->x = l->x;
-	d->y = l->y;
-	d->vx = l->vx;
-	d->vy = l->vy;
+	d->x = v2_x(l->pos);
+	d->y = v2_y(l->pos);
+	d->vx = v2_x(l->vel);
+	d->vy = v2_y(l->vel);
 	d->volume = l->volume;
 	d->sediment = l->sediment;
-	d->age = l->age;
+	d->age = l->age0 + lane_steps(l);
 	d->carried = 0;
 }
 
-static inline size_t lane_stamp_index(const struct lane_spec *sp, int x, int y)
+/* The follower's mark on the 3x3 block around cell `at` (see lane_spec). */
+static inline void lane_stamp_around(struct lane_spec *sp, uint32_t at)
 {
-	return (size_t)(y + 1) * sp->sstride + (size_t)(x + 1);
+	uint8_t *s = sp->stamp + at - 1;
+	memcpy(s - sp->stride, &sp->id4, 4);
+	memcpy(s, &sp->id4, 4);
+	memcpy(s + sp->stride, &sp->id4, 4);
 }
 
-/* Did the follower stamp any cell of the 3x3 block centred on (x, y)? */
-static LANE_INLINE bool lane_stamps_hit(const struct lane_spec *sp, int x, int y)
+static inline bool lane_stamped(const struct lane_spec *sp, uint32_t at)
 {
-	const int32_t *s = sp->stamp + (size_t)y * sp->sstride + (size_t)x;
-#if GULLY_USE_SSE2
-	const __m128i m = _mm_set1_epi32(sp->min_id - 1);
-	const __m128i r0 = _mm_loadu_si128((const __m128i *)s);
-	const __m128i r1 = _mm_loadu_si128((const __m128i *)(s + sp->sstride));
-	const __m128i r2 = _mm_loadu_si128((const __m128i *)(s + 2 * sp->sstride));
-	const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpgt_epi32(r0, m), _mm_cmpgt_epi32(r1, m)),
-					 _mm_cmpgt_epi32(r2, m));
-	return (_mm_movemask_ps(_mm_castsi128_ps(hit)) & 7) != 0;
-#else
-	bool hit = false;
-	for (int r = 0; r < 3; r++)
-		for (int c = 0; c < 3; c++)
-			hit |= s[(size_t)r * sp->sstride + (size_t)c] >= sp->min_id;
-	return hit;
-#endif
+	return sp->stamp[at] >= sp->min_id;
 }
 
-/* max(v, 0) without a branch: whether a step erodes or deposits is close to a
- * coin toss, and a mispredicted branch costs more than the whole sum. */
-static inline double lane_positive_part(double v)
+/* The normal where some neighbour is off the map: the scalar reference,
+ * which extends the map past its edges. */
+static inline lane_v2 lane_normal_edge(const struct lane *l, const struct lane_env *e)
 {
-#if GULLY_USE_SSE2
-	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(v), _mm_setzero_pd()));
-#else
-	return v > 0 ? v : 0.0;
-#endif
-}
-
-/* max(v, 0) as the reference writes it (v < 0 ? 0 : v), without a branch. */
-static inline float lane_max0(float v)
-{
-#if GULLY_USE_SSE2
-	return _mm_cvtss_f32(_mm_max_ss(_mm_setzero_ps(), _mm_set_ss(v)));
-#else
-	return v < 0.0f ? 0.0f : v;
-#endif
-}
-
-/* 0 <= x < width and 0 <= y < height, NaN counting as off the map. For
- * non-negative floats the bit patterns order as the values do, and a negative
- * value (or a NaN with the sign set) is a huge unsigned number, so one
- * unsigned compare each does it; adding +0 first turns -0.0 into +0.0. */
-static inline bool lane_on_map(float x, float y, const struct lane_env *e)
-{
-	return lane_float_bits(x + 0.0f) < e->fw_bits && lane_float_bits(y + 0.0f) < e->fh_bits;
+	float n[3];
+	particles_normal(e->h, e->width, e->height, (int)v2_x(l->pos), (int)v2_y(l->pos), e->scale,
+			 e->symmetric, n);
+	return v2_make(n[0], n[2]);
 }
 
 /* One step of DESIGN.md 3.1. LANE_CONFLICT and LANE_LOG_FULL come before
@@ -198,102 +383,96 @@ static inline bool lane_on_map(float x, float y, const struct lane_env *e)
 static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_env *e,
 					 struct lane_spec *sp, enum lane_mode mode)
 {
-	if (!(l->volume > e->min_volume && l->age < e->max_steps))
+	if (l->left == 0)
 		return LANE_ENDED;
-	if (mode == LANE_LEADER && lane_stamps_hit(sp, l->ix, l->iy))
+	/* The leader reads the 3x3 block around its cell and writes the cell:
+	 * a stamp there means the follower wrote in that block or read the
+	 * cell (see lane_spec). */
+	if (mode == LANE_LEADER && lane_stamped(sp, l->at))
 		return LANE_CONFLICT;
 	/* >=: a finished follower may have used the spare room past log_cap. */
 	if (mode == LANE_FOLLOWER && sp->log_len >= sp->log_cap)
 		return LANE_LOG_FULL;
 	float *h = e->h;
-	const int ix = l->ix, iy = l->iy;
-	float nx_, nz_;
-	/* 1 <= ix < width - 1 and the same for iy, as one unsigned compare each. */
-	if ((unsigned)(ix - 1) < e->inner_w && (unsigned)(iy - 1) < e->inner_h) {
-		normal_interior(h + l->at, e->stride, &e->nk, &nx_, NULL, &nz_);
-	} else {
-		float n[3];
-		particles_normal(h, e->width, e->height, ix, iy, e->scale, e->symmetric, n);
-		nx_ = n[0];
-		nz_ = n[2];
-	}
-	const float dt = e->dt, volume = l->volume;
-	const float inv_mass = dt / (volume * e->density);
-	float vx = l->vx + nx_ * inv_mass;
-	float vy = l->vy + nz_ * inv_mass;
-	const float x = l->x + dt * vx;
-	const float y = l->y + dt * vy;
-	vx *= e->keep_speed;
-	vy *= e->keep_speed;
-	if (!lane_on_map(x, y, e)) {
-		l->x = x;
-		l->y = y;
-		l->vx = vx;
-		l->vy = vy;
-		l->age++;
+	const uint32_t at = l->at;
+	const lane_v2 n = l->interior ? lane_normal_interior(h + at, e) : lane_normal_edge(l, e);
+	const float volume = l->volume;
+	const float inv_mass = e->dt / (volume * e->density);
+	/* v' = v + n m; p' = p + dt v', as p' = (p + dt v) + n (dt m): the
+	 * bracket does not wait for the normal, so the chain from the normal
+	 * to the next cell is one multiply and one add, not two of each. */
+	const lane_v2 vel = v2_mul(v2_add(l->vel, v2_scale(n, inv_mass)), e->keep2);
+	const lane_v2 pos = v2_add(v2_add(l->pos, v2_mul(e->dt2, l->vel)),
+				   v2_scale(n, e->dt * inv_mass));
+	const unsigned where = lane_where(pos, e);
+	if ((where & 3) != 3) {
+		l->pos = pos;
+		l->vel = vel;
+		l->left--;
 		l->left_map = true;
 		return LANE_ENDED;
 	}
-	const int nx = (int)x, ny = (int)y;
-	const size_t at = l->at;
-	const size_t next = (size_t)ny * e->stride + (size_t)nx;
-	if (mode == LANE_LEADER && sp->stamp[lane_stamp_index(sp, nx, ny)] >= sp->min_id)
+	const uint32_t next = v2_cell(pos, e->stride);
+	/* And it reads the height of the cell it moves to: a stamp there may
+	 * mean the follower wrote it. Nothing has changed yet. */
+	if (mode == LANE_LEADER && lane_stamped(sp, next))
 		return LANE_CONFLICT;
+	l->pos = pos;
+	l->vel = vel;
+	l->left--;
 	const float here = h[at];
 	const float there = h[next];
-	const float speed = sqrtf(vx * vx + vy * vy);
-	const float c_eq = lane_max0(volume * speed * (here - there));
+	const float speed = sqrtf(v2_norm2(vel));
+	/* speed * (volume * dh), not (volume * speed) * dh: the speed's sqrt
+	 * comes last, and only one multiply should wait for it. */
+	const float c_eq = lane_max0(speed * (volume * (here - there)));
 	const float cdiff = c_eq - l->sediment;
 	const float after = here - volume * e->rate * cdiff;
 	if (mode == LANE_FOLLOWER) {
 		sp->log[sp->log_len++] = (struct undo_entry){at, here};
-		sp->stamp[lane_stamp_index(sp, nx, ny)] = sp->id;
+		lane_stamp_around(sp, next);
 	}
 	h[at] = after;
-	/* Book what the float height really changed by, so the sums balance. */
-	const double change = (double)here - (double)after;
-	l->eroded += lane_positive_part(change);
-	l->deposited += lane_positive_part(-change);
-	l->carried += change;
+	l->tally = d2_book(l->tally, here, after);
 	l->sediment += e->rate * cdiff;
 	l->volume = volume * e->keep_volume;
-	l->x = x;
-	l->y = y;
-	l->vx = vx;
-	l->vy = vy;
-	l->ix = nx;
-	l->iy = ny;
 	l->at = next;
-	l->age++;
+	l->interior = where == 15;
 	return LANE_MOVED;
 }
 
 /* The cells deposit-on-death writes: four around (x, y), clamped to the map. */
-static inline void lane_deposit_cells(const struct lane_env *e, float x, float y, int cx[4],
-				      int cy[4], double wgt[4])
+static inline void lane_deposit_cells(const struct lane_env *e, const struct lane *l,
+				      uint32_t cell[4], double wgt[4])
 {
-	const float fx = x - 0.5f, fy = y - 0.5f;
+	const float fx = v2_x(l->pos) - 0.5f, fy = v2_y(l->pos) - 0.5f;
 	const int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
 	const float tx = fx - (float)x0, ty = fy - (float)y0;
 	for (int k = 0; k < 4; k++) {
 		int u = x0 + (k & 1), v = y0 + (k >> 1);
 		wgt[k] = ((k & 1) ? tx : 1 - tx) * ((k >> 1) ? ty : 1 - ty);
-		cx[k] = u < 0 ? 0 : u >= e->width ? e->width - 1 : u;
-		cy[k] = v < 0 ? 0 : v >= e->height ? e->height - 1 : v;
+		u = u < 0 ? 0 : u >= e->width ? e->width - 1 : u;
+		v = v < 0 ? 0 : v >= e->height ? e->height - 1 : v;
+		cell[k] = (uint32_t)v * e->stride + (uint32_t)u;
 	}
+}
+
+static inline bool lane_deposits(const struct lane *l, const struct lane_env *e)
+{
+	return !l->left_map && e->deposit_on_death && lane_carried(l) != 0;
 }
 
 /* Would the leader's deposit-on-death touch what the follower saw? */
 static inline bool lane_finish_conflicts(const struct lane *l, const struct lane_env *e,
 					 const struct lane_spec *sp)
 {
-	if (l->left_map || !e->deposit_on_death || l->carried == 0)
+	if (!lane_deposits(l, e))
 		return false;
-	int cx[4], cy[4];
+	uint32_t cell[4];
 	double wgt[4];
-	lane_deposit_cells(e, l->x, l->y, cx, cy, wgt);
+	lane_deposit_cells(e, l, cell, wgt);
 	for (int k = 0; k < 4; k++)
-		if (lane_stamps_hit(sp, cx[k], cy[k]))
+		if (lane_stamped(sp, cell[k]))
 			return true;
 	return false;
 }
@@ -303,32 +482,33 @@ static inline bool lane_finish_conflicts(const struct lane *l, const struct lane
 static inline void lane_finish(struct lane *l, const struct lane_env *e, struct lane_spec *sp,
 			       enum lane_mode mode)
 {
-	if (l->left_map || !e->deposit_on_death || l->carried == 0) {
-		l->off_map = l->carried;
+	d2_get(l->tally, &l->eroded, &l->deposited);
+	const double carried = lane_carried(l);
+	if (!lane_deposits(l, e)) {
+		l->off_map = carried;
 		return;
 	}
-	int cx[4], cy[4];
+	uint32_t cell[4];
 	double wgt[4];
-	lane_deposit_cells(e, l->x, l->y, cx, cy, wgt);
+	lane_deposit_cells(e, l, cell, wgt);
 	double gained = 0;
 	for (int k = 0; k < 4; k++) {
-		float *cell = &e->h[(size_t)cy[k] * e->stride + (size_t)cx[k]];
-		float before = *cell;
+		float *c = &e->h[cell[k]];
+		float before = *c;
 		if (mode == LANE_FOLLOWER) {
 			/* The log has room: the scheduler keeps four entries spare. */
-			sp->log[sp->log_len++] =
-				(struct undo_entry){(size_t)(cell - e->h), before};
-			sp->stamp[lane_stamp_index(sp, cx[k], cy[k])] = sp->id;
+			sp->log[sp->log_len++] = (struct undo_entry){cell[k], before};
+			lane_stamp_around(sp, cell[k]);
 		}
-		*cell = (float)((double)before + l->carried * wgt[k]);
-		gained += (double)*cell - (double)before;
+		*c = (float)((double)before + carried * wgt[k]);
+		gained += (double)*c - (double)before;
 	}
 	if (gained > 0)
 		l->deposited += gained;
 	else
 		l->eroded -= gained;
 	/* The few ulps the float heights could not take stay on the books. */
-	l->off_map = l->carried - gained;
+	l->off_map = carried - gained;
 }
 
 static inline void lane_commit(const struct lane *l, struct world *w)

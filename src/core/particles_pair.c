@@ -17,26 +17,33 @@
 
 struct particles_pair {
 	int width, height;
-	int32_t *stamp;
+	uint8_t *stamp_buf; /* the stamps with room around (lane_spec) */
 	size_t stamp_len;
 	struct undo_entry *log;
 	size_t log_alloc;
-	int32_t next_id;
+	int next_id;
+	enum pair_isa isa; /* never PAIR_ISA_AUTO */
 	struct particles_pair_stats stats;
 };
 
+/* Bytes before cell 0's stamp: a 3x3 block's 4-byte rows reach one row and
+ * one cell back. */
+static size_t pair_stamp_pad(int width)
+{
+	return (size_t)width + 1;
+}
+
 static int pair_size(struct particles_pair *pp, int width, int height)
 {
-	if (pp->stamp && pp->width == width && pp->height == height)
+	if (pp->stamp_buf && pp->width == width && pp->height == height)
 		return GULLY_OK;
-	/* One border cell all round for the 3x3 look-ups, plus slack for the
-	 * 4-wide loads of the last row. */
-	size_t len = ((size_t)width + 2) * ((size_t)height + 2) + 4;
-	int32_t *s = calloc(len, sizeof *s);
+	/* ... and one row and three cells past the last one. */
+	size_t len = (size_t)width * (size_t)height + 2 * pair_stamp_pad(width) + 2;
+	uint8_t *s = calloc(len, 1);
 	if (!s)
 		return GULLY_ENOMEM;
-	free(pp->stamp);
-	pp->stamp = s;
+	free(pp->stamp_buf);
+	pp->stamp_buf = s;
 	pp->stamp_len = len;
 	pp->width = width;
 	pp->height = height;
@@ -49,6 +56,7 @@ struct particles_pair *particles_pair_create(int width, int height)
 	struct particles_pair *pp = calloc(1, sizeof *pp);
 	if (!pp)
 		return NULL;
+	particles_pair_set_isa(pp, PAIR_ISA_AUTO);
 	pp->log_alloc = PAIR_LOG_START;
 	pp->log = malloc(pp->log_alloc * sizeof *pp->log);
 	if (!pp->log || pair_size(pp, width, height) != GULLY_OK) {
@@ -62,7 +70,7 @@ void particles_pair_destroy(struct particles_pair *pp)
 {
 	if (!pp)
 		return;
-	free(pp->stamp);
+	free(pp->stamp_buf);
 	free(pp->log);
 	free(pp);
 }
@@ -86,14 +94,20 @@ void particles_spawn(struct world *w, struct droplet *d)
 		d->y = nextafterf((float)w->height, 0.0f);
 }
 
-/* A fresh id for the next follower: every older stamp is below it. */
+/* No stamp is >= this: nothing is speculative. */
+#define PAIR_NO_ID 256
+
+/* A fresh id for the next followers: every older stamp is below it. Stamps
+ * are bytes; after id 255 the map is cleared (only ever between leaders, when
+ * no stamp is live), once per 255 leaders that had followers. */
 static void pair_new_id(struct particles_pair *pp, struct lane_spec *sp)
 {
-	if (pp->next_id >= INT32_MAX - 1) {
-		memset(pp->stamp, 0, pp->stamp_len * sizeof *pp->stamp);
+	if (pp->next_id >= 255) {
+		memset(pp->stamp_buf, 0, pp->stamp_len);
 		pp->next_id = 0;
 	}
-	sp->id = sp->min_id = ++pp->next_id;
+	sp->min_id = ++pp->next_id;
+	sp->id4 = (uint32_t)sp->min_id * 0x01010101u;
 }
 
 static bool pair_log_grow(struct particles_pair *pp, struct lane_spec *sp)
@@ -176,17 +190,19 @@ static void run_rollback(struct pair_run *r)
 	r->running = false;
 	r->hold = true;
 	/* Nothing speculative is left: no stamp may match any more. */
-	r->sp.min_id = INT32_MAX;
+	r->sp.min_id = PAIR_NO_ID;
 }
 
 static void run_commit(struct pair_run *r, const struct lane *l)
 {
 	lane_commit(l, r->w);
-	r->steps += l->age - l->age0;
+	r->steps += lane_steps(l);
 }
 
-int particles_pair_run(struct particles_pair *pp, struct world *w,
-		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps_out)
+/* The scheduler, inlined into one copy per instruction set below. */
+static LANE_INLINE int pair_run(struct particles_pair *pp, struct world *w,
+				const struct droplet_params *dp, uint64_t budget,
+				uint64_t *steps_out)
 {
 	*steps_out = 0;
 	if (budget == 0)
@@ -203,10 +219,10 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 	r->budget = budget;
 	lane_env_init(&r->e, w, dp);
 	r->sp = (struct lane_spec){
-		.stamp = pp->stamp,
-		.sstride = (size_t)w->width + 2,
-		.id = 0,
-		.min_id = INT32_MAX,
+		.stamp = pp->stamp_buf + pair_stamp_pad(w->width),
+		.stride = (uint32_t)w->width,
+		.id4 = 0,
+		.min_id = PAIR_NO_ID,
 		.log = pp->log,
 		.log_len = 0,
 		.log_cap = pp->log_alloc - PAIR_LOG_SPARE,
@@ -223,24 +239,29 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 	for (;;) {
 		if (!r->running && !r->hold && r->ndone < PAIR_MAX_DONE && run_next(r, &r->fspawn)) {
 			lane_from_droplet(&F, &r->fspawn, e);
-			if (sp->min_id == INT32_MAX) {
+			if (sp->min_id == PAIR_NO_ID) {
 				/* The first follower behind this leader. */
 				pair_new_id(pp, sp);
 				sp->log_len = 0;
 			}
-			sp->stamp[lane_stamp_index(sp, F.ix, F.iy)] = sp->id;
+			lane_stamp_around(sp, F.at);
 			r->running = true;
 			st->followers++;
 		}
 		if (r->running) {
 			uint64_t n = 0;
+			/* A copy the loop owns: the stamps are bytes, and a byte
+			 * store may alias anything reachable, so through sp every
+			 * field would be reloaded after each stamp. */
+			struct lane_spec s = *sp;
 			do {
-				res = lane_step(&L, e, sp, LANE_LEADER);
+				res = lane_step(&L, e, &s, LANE_LEADER);
 				if (res != LANE_MOVED)
 					break;
 				n++;
-				rf = lane_step(&F, e, sp, LANE_FOLLOWER);
+				rf = lane_step(&F, e, &s, LANE_FOLLOWER);
 			} while (rf == LANE_MOVED);
+			*sp = s;
 			st->paired_steps += n;
 			if (res == LANE_MOVED) {
 				/* The follower stopped first. */
@@ -284,7 +305,7 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 			run_commit(r, &r->done[i]);
 		r->ndone = 0;
 		r->hold = false;
-		sp->min_id = INT32_MAX;
+		sp->min_id = PAIR_NO_ID;
 		sp->log_len = 0;
 		if (r->running) {
 			L = F;
@@ -298,4 +319,71 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 	*steps_out = r->steps;
 	free(r);
 	return GULLY_OK;
+}
+
+/* Instruction sets. The same C compiled twice: for the x86_64 baseline (SSE2)
+ * and for AVX2, picked at run time. The AVX2 copy is the same operations in
+ * the same order, VEX-encoded (three operands: no register copies) with no
+ * fused multiply-add (target "avx2" alone does not enable FMA, and the core
+ * library is built with -ffp-contract=off), so both give the same bits; the
+ * tests run both and compare. */
+#if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define PAIR_HAVE_AVX2 1
+__attribute__((target("avx2"))) static int pair_run_avx2(struct particles_pair *pp,
+							  struct world *w,
+							  const struct droplet_params *dp,
+							  uint64_t budget, uint64_t *steps)
+{
+	return pair_run(pp, w, dp, budget, steps);
+}
+#else
+#define PAIR_HAVE_AVX2 0
+#endif
+
+static int pair_run_base(struct particles_pair *pp, struct world *w,
+			 const struct droplet_params *dp, uint64_t budget, uint64_t *steps)
+{
+	return pair_run(pp, w, dp, budget, steps);
+}
+
+static bool pair_isa_supported(enum pair_isa isa)
+{
+	switch (isa) {
+	case PAIR_ISA_AUTO:
+	case PAIR_ISA_BASE:
+		return true;
+	case PAIR_ISA_AVX2:
+#if PAIR_HAVE_AVX2
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx2");
+#else
+		return false;
+#endif
+	}
+	return false;
+}
+
+bool particles_pair_set_isa(struct particles_pair *pp, enum pair_isa isa)
+{
+	if (!pair_isa_supported(isa))
+		return false;
+	pp->isa = isa == PAIR_ISA_AUTO ? (pair_isa_supported(PAIR_ISA_AVX2) ? PAIR_ISA_AVX2
+									     : PAIR_ISA_BASE)
+				       : isa;
+	return true;
+}
+
+const char *particles_pair_isa_name(const struct particles_pair *pp)
+{
+	return pp->isa == PAIR_ISA_AVX2 ? "avx2" : PARTICLES_NORMAL_IMPL;
+}
+
+int particles_pair_run(struct particles_pair *pp, struct world *w,
+		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps)
+{
+#if PAIR_HAVE_AVX2
+	if (pp->isa == PAIR_ISA_AVX2)
+		return pair_run_avx2(pp, w, dp, budget, steps);
+#endif
+	return pair_run_base(pp, w, dp, budget, steps);
 }

@@ -3,17 +3,18 @@
  * A droplet step is a chain of dependent operations (position, cell, normal,
  * speed, position), so one droplet leaves most of the CPU idle. The scheduler
  * runs the next droplet (the follower) interleaved with the current one (the
- * leader) on the same thread. Followers stamp the cells they are centred on
- * and log every height they overwrite; before each step the leader checks the
- * 3x3 block it reads and writes for their stamps. Droplets interact only
- * through the cells within one of their centres, so no stamp means the
- * followers neither saw nor changed anything the leader still touches, and
- * the order does not matter. A follower that ends first waits, uncommitted,
+ * leader) on the same thread. Followers stamp the 3x3 block around every cell
+ * they enter and log every height they overwrite; each step the leader checks
+ * the stamp of its own cell and of the cell it moves to. Droplets interact
+ * only through the cells within one of their centres, so no stamp means the
+ * followers neither saw nor changed anything the leader touches, and the
+ * order does not matter. A follower that ends first waits, uncommitted,
  * while the next one starts. On a hit every follower is undone from the log
  * and rerun after the leader. Private to src/core. */
 #ifndef GULLY_PARTICLES_PAIR_H
 #define GULLY_PARTICLES_PAIR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/particles.h"
@@ -40,6 +41,14 @@ int particles_pair_run(struct particles_pair *pp, struct world *w,
 		       const struct droplet_params *dp, uint64_t budget, uint64_t *steps);
 
 const struct particles_pair_stats *particles_pair_stats(const struct particles_pair *pp);
+
+/* Which compiled copy of the scheduler runs: the best the CPU has (AUTO, the
+ * default), or one forced, so tests can check that all give the same bits.
+ * Returns false, changing nothing, when this CPU or build lacks it. */
+enum pair_isa { PAIR_ISA_AUTO, PAIR_ISA_BASE, PAIR_ISA_AVX2 };
+bool particles_pair_set_isa(struct particles_pair *pp, enum pair_isa isa);
+/* "avx2", "sse2" or "scalar". */
+const char *particles_pair_isa_name(const struct particles_pair *pp);
 
 /* The spawn point of the next droplet, drawn from the world's RNG: shared by
  * every runner so they draw identically. */
