@@ -612,7 +612,8 @@ int tui_main(const struct tui_options *o)
 	a->needs_draw = true;
 	while (!a->quit && !signals_caught()) {
 		if (a->running && !too_small()) {
-			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS)
+			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
+			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
 				checkpoint(a);
 			if ((e = run_slice(a)))
 				break;

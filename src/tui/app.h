@@ -31,6 +31,10 @@ struct tracer {
 #define UNDO_DEPTH 8
 #define UNDO_MAX_BYTES ((size_t)256 << 20)
 #define UNDO_EVERY_SECONDS 3.0
+/* Above this many cells a checkpoint's copy (28 bytes a cell) takes tens of
+ * milliseconds, so a running map is not checkpointed on a timer (a key
+ * pressed then would wait for the copy); a run's start and `.` still are. */
+#define UNDO_TIMED_MAX_CELLS ((size_t)512 * 512)
 
 struct undo_entry {
 	struct world *world;

@@ -3,8 +3,8 @@
  * No curses here.
  *
  * app.c takes a checkpoint before a `.` step, when a run starts, and every
- * UNDO_EVERY_SECONDS while it runs; `u` goes back to the newest checkpoint
- * that differs from the world now. Parameters are not part of a checkpoint,
+ * UNDO_EVERY_SECONDS while it runs (maps up to UNDO_TIMED_MAX_CELLS); `u`
+ * goes back to the newest checkpoint that differs from the world now. Parameters are not part of a checkpoint,
  * so a class can run, undo, change a value and run again from the same
  * ground. Memory is bounded: at most UNDO_DEPTH checkpoints and
  * UNDO_MAX_BYTES in all, the oldest dropped first; a world larger than the
