@@ -6,4 +6,6 @@ dist_presets_DATA += \
 	presets/lake-chain.yaml \
 	presets/vegetation-comparison.yaml \
 	presets/emitter-canyon.yaml \
-	presets/emitter-spiral.yaml
+	presets/emitter-spiral.yaml \
+	presets/cone-gullies.yaml \
+	presets/plane-rills.yaml
