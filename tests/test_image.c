@@ -11,29 +11,7 @@
 #include "io/image.h"
 #include "view/shade.h"
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/gully-test-image-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name)
-{
-	static char path[160];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	return path;
-}
+TESTUTIL_TMPDIR_FIXTURES("image")
 
 static unsigned char *slurp(const char *path, size_t *n)
 {

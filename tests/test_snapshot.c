@@ -15,29 +15,7 @@
 #include "core/terrain.h"
 #include "io/snapshot.h"
 
-static char tmpdir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/gully-test-snapshot-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name)
-{
-	static char path[160];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	return path;
-}
+TESTUTIL_TMPDIR_FIXTURES("snapshot")
 
 static void assert_one_line(const char *err, const char *label)
 {
@@ -693,7 +671,7 @@ static void test_failed_save_keeps_old_file(void **state)
 	assert_memory_equal(before, after, n1);
 	/* And no temporary file was left beside it. */
 	char cmd[256];
-	snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp", tmpdir);
+	snprintf(cmd, sizeof cmd, "ls '%s' | grep -q tmp", testutil_tmpdir());
 	assert_int_not_equal(system(cmd), 0);
 	assert_int_equal(snapshot_save("/nonexistent-dir/x.gsnap", w, &info, err, sizeof err),
 			 GULLY_EIO);

@@ -19,4 +19,37 @@
 				 (double)(eps)); \
 	} while (0)
 
+#include <stdio.h>
+#include <stdlib.h>
+
+/* One scratch directory per test program, made by a group setup and removed
+ * by its teardown: TESTUTIL_TMPDIR_FIXTURES("snapshot") defines setup(),
+ * teardown() and tmp("name") -> "/tmp/gully-test-snapshot-XXXXXX/name". */
+static inline char *testutil_tmpdir(void)
+{
+	static char dir[96];
+	return dir;
+}
+
+#define TESTUTIL_TMPDIR_FIXTURES(name) \
+	static int setup(void **state) \
+	{ \
+		(void)state; \
+		snprintf(testutil_tmpdir(), 96, "/tmp/gully-test-" name "-XXXXXX"); \
+		return mkdtemp(testutil_tmpdir()) ? 0 : -1; \
+	} \
+	static int teardown(void **state) \
+	{ \
+		(void)state; \
+		char cmd[160]; \
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", testutil_tmpdir()); \
+		return system(cmd) == 0 ? 0 : -1; \
+	} \
+	static const char *tmp(const char *file) \
+	{ \
+		static char path[256]; \
+		snprintf(path, sizeof path, "%s/%s", testutil_tmpdir(), file); \
+		return path; \
+	}
+
 #endif
