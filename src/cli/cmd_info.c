@@ -107,6 +107,11 @@ int cmd_info(int argc, char **argv)
 		return info_preset(stdout, path, false);
 
 	FILE *fp = fopen(path, "rb");
+	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
+		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
+			  cli_program);
+		return 1;
+	}
 	if (!fp) {
 		cli_error("%s: cannot open: %s", path, strerror(errno));
 		return 1;

@@ -66,6 +66,8 @@ void describe_param_error(char *buf, size_t len, int err, int index, const char 
 		snprintf(buf, len, "%s: '%s' is not one of %s", d->key, text, d->choices);
 	} else if (d->type == PARAM_BOOL) {
 		snprintf(buf, len, "%s: '%s' is not true or false", d->key, text);
+	} else if (err == GULLY_ERANGE && d->type == PARAM_INT) {
+		snprintf(buf, len, "%s: %s is out of range (%.0f to %.0f)", d->key, text, d->min, d->max);
 	} else if (err == GULLY_ERANGE) {
 		snprintf(buf, len, "%s: %s is out of range (%g to %g)", d->key, text, d->min, d->max);
 	} else {
