@@ -13,21 +13,6 @@
 
 TESTUTIL_TMPDIR_FIXTURES("image")
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-	FILE *fp = fopen(path, "rb");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	long size = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	unsigned char *p = malloc((size_t)size + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)size, fp), (size_t)size);
-	fclose(fp);
-	*n = (size_t)size;
-	return p;
-}
-
 /* 16 wide, 20 high, height = cell index: known min 0, max 319. */
 static struct world *known_world(void)
 {
@@ -77,7 +62,7 @@ static void test_r16_decodes_to_normalised_values(void **state)
 	struct world *w = known_world();
 	export(w, "h.r16", LAYER_HEIGHT);
 	size_t n;
-	unsigned char *b = slurp(tmp("h.r16"), &n);
+	unsigned char *b = testutil_read_file(tmp("h.r16"), &n);
 	assert_int_equal(n, 16 * 20 * 2);
 	for (size_t i = 0; i < 320; i++)
 		assert_int_equal(b[2 * i] | b[2 * i + 1] << 8, expected_u16(i));
@@ -94,7 +79,7 @@ static void test_pgm_decodes_to_normalised_values(void **state)
 	export(w, "s.pgm", LAYER_STREAM);
 	export(w, "h.pgm", LAYER_HEIGHT);
 	size_t n;
-	unsigned char *b = slurp(tmp("h.pgm"), &n);
+	unsigned char *b = testutil_read_file(tmp("h.pgm"), &n);
 	const char *hdr = "P5\n16 20\n65535\n";
 	size_t hl = strlen(hdr);
 	assert_int_equal(n, hl + 640);
@@ -103,7 +88,7 @@ static void test_pgm_decodes_to_normalised_values(void **state)
 		assert_int_equal(b[hl + 2 * i] << 8 | b[hl + 2 * i + 1], expected_u16(i));
 	free(b);
 	/* Another layer: stream 0, .25, .5, .75, 1 -> 0, 1/4, ... of 65535. */
-	b = slurp(tmp("s.pgm"), &n);
+	b = testutil_read_file(tmp("s.pgm"), &n);
 	for (size_t i = 0; i < 320; i++)
 		assert_int_equal(b[hl + 2 * i] << 8 | b[hl + 2 * i + 1],
 				 (unsigned)lrint((double)(i % 5) / 4.0 * 65535.0));
@@ -119,7 +104,7 @@ static void test_f32_is_the_layer_bit_for_bit(void **state)
 	w->layer[LAYER_HEIGHT][4] = 1e-40f;
 	export(w, "h.f32", LAYER_HEIGHT);
 	size_t n;
-	unsigned char *b = slurp(tmp("h.f32"), &n);
+	unsigned char *b = testutil_read_file(tmp("h.f32"), &n);
 	assert_int_equal(n, 320 * 4);
 	for (size_t i = 0; i < 320; i++) {
 		uint32_t u = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
@@ -159,7 +144,7 @@ static void test_png_reads_back_and_matches_ppm(void **state)
 	fclose(fp);
 
 	size_t n;
-	unsigned char *ppm = slurp(tmp("h.ppm"), &n);
+	unsigned char *ppm = testutil_read_file(tmp("h.ppm"), &n);
 	const char *hdr = "P6\n16 20\n255\n";
 	size_t hl = strlen(hdr);
 	assert_int_equal(n, hl + 960);
@@ -193,7 +178,7 @@ static struct world *hill_world(void)
 static unsigned char *read_ppm(const char *name, int width, int height)
 {
 	size_t n;
-	unsigned char *b = slurp(tmp(name), &n);
+	unsigned char *b = testutil_read_file(tmp(name), &n);
 	char hdr[32];
 	snprintf(hdr, sizeof hdr, "P6\n%d %d\n255\n", width, height);
 	size_t hl = strlen(hdr);

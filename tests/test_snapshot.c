@@ -145,21 +145,6 @@ static void write_file(const char *path, const void *p, size_t n)
 	assert_int_equal(fclose(fp), 0);
 }
 
-static unsigned char *read_file(const char *path, size_t *n)
-{
-	FILE *fp = fopen(path, "rb");
-	assert_non_null(fp);
-	fseek(fp, 0, SEEK_END);
-	long size = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	unsigned char *p = malloc((size_t)size + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)size, fp), (size_t)size);
-	fclose(fp);
-	*n = (size_t)size;
-	return p;
-}
-
 /* Loads bytes from a file; returns the code and leaves the message in err. */
 static int load_bytes(const void *p, size_t n, char *err, size_t errlen)
 {
@@ -278,9 +263,9 @@ static void test_round_trip_bit_exact(void **state)
 
 	/* Saving what was loaded gives the same bytes. */
 	size_t n1, n2;
-	unsigned char *f1 = read_file(path, &n1);
+	unsigned char *f1 = testutil_read_file(path, &n1);
 	assert_int_equal(snapshot_save(tmp("again.gsnap"), r, &out, err, sizeof err), GULLY_OK);
-	unsigned char *f2 = read_file(tmp("again.gsnap"), &n2);
+	unsigned char *f2 = testutil_read_file(tmp("again.gsnap"), &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(f1, f2, n1);
 	free(f1);
@@ -402,7 +387,7 @@ static void test_every_truncation_is_reported(void **state)
 	const char *path = tmp("trunc.gsnap");
 	save_sample(path, NULL, &info);
 	size_t n;
-	unsigned char *full = read_file(path, &n);
+	unsigned char *full = testutil_read_file(path, &n);
 	free(full);
 	/* Shrink the file one byte at a time: every prefix must say "truncated". */
 	for (size_t len = n; len-- > 0;) {
@@ -426,7 +411,7 @@ static void test_every_byte_flip_is_caught(void **state)
 	const char *path = tmp("flip.gsnap");
 	save_sample(path, NULL, &info);
 	size_t n;
-	unsigned char *bytes = read_file(path, &n);
+	unsigned char *bytes = testutil_read_file(path, &n);
 	int crc_layer_hits = 0;
 	for (size_t i = 0; i < n; i++) {
 		bytes[i] ^= 0x5a;
@@ -457,7 +442,7 @@ static void test_bad_layer_crc_names_the_layer(void **state)
 	const char *path = tmp("crc.gsnap");
 	save_sample(path, NULL, &info);
 	size_t n;
-	unsigned char *bytes = read_file(path, &n);
+	unsigned char *bytes = testutil_read_file(path, &n);
 	/* Layers are written in enum order, each 16*16*4 bytes plus its name
 	 * and CRC; 'vegetation' is last, so its data ends the file. */
 	bytes[n - 10] ^= 1;
@@ -492,7 +477,7 @@ static void test_header_damage(void **state)
 	const char *path = tmp("hdr.gsnap");
 	save_sample(path, NULL, &info);
 	size_t n;
-	unsigned char *b = read_file(path, &n);
+	unsigned char *b = testutil_read_file(path, &n);
 	char err[512];
 
 	b[3] = 'X';
@@ -660,13 +645,13 @@ static void test_failed_save_keeps_old_file(void **state)
 	struct world *w;
 	save_sample(path, &w, &info);
 	size_t n1;
-	unsigned char *before = read_file(path, &n1);
+	unsigned char *before = testutil_read_file(path, &n1);
 	info.process[0] = '\0'; /* refused */
 	char err[256] = "";
 	assert_int_equal(snapshot_save(path, w, &info, err, sizeof err), GULLY_EINVAL);
 	assert_one_line(err, path);
 	size_t n2;
-	unsigned char *after = read_file(path, &n2);
+	unsigned char *after = testutil_read_file(path, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(before, after, n1);
 	/* And no temporary file was left beside it. */

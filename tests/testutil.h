@@ -52,4 +52,21 @@ static inline char *testutil_tmpdir(void)
 		return path; \
 	}
 
+/* A whole file into a malloc'd buffer (one spare byte); fails the test if it
+ * cannot be read. */
+static inline unsigned char *testutil_read_file(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	long size = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	unsigned char *p = malloc((size_t)size + 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)size, fp), (size_t)size);
+	fclose(fp);
+	*n = (size_t)size;
+	return p;
+}
+
 #endif

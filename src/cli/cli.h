@@ -23,6 +23,9 @@ struct cli_command {
 /* main.c */
 extern const char *cli_program;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* getopt_long's '?' (unknown option) or ':' (missing value) as a usage error
+ * naming the option; returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int opt, char **argv);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

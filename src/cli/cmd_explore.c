@@ -122,10 +122,8 @@ int cmd_explore(int argc, char **argv)
 			o.start_paused = true;
 			break;
 		case '?':
-			status = cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-			goto done;
 		case ':':
-			status = cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+			status = cli_bad_option(CMD, opt, argv);
 			goto done;
 		default: {
 			int took = sim_options_take(&so, CMD, opt, optarg);

@@ -95,7 +95,7 @@ int cmd_info(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		}
-		return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+		return cli_bad_option(CMD, opt, argv);
 	}
 	if (optind >= argc)
 		return cli_usage_error(CMD, "which file? (info FILE)");

@@ -51,7 +51,7 @@ int cmd_params(int argc, char **argv)
 		} else if (opt == 'm') {
 			man = true;
 		} else {
-			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(CMD, opt, argv);
 		}
 	}
 	const char *only = optind < argc ? argv[optind] : NULL;

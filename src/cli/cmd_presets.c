@@ -48,7 +48,7 @@ int cmd_presets(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(CMD, opt, argv);
 		}
 	}
 	if (argc - optind > 1)

@@ -76,10 +76,8 @@ int cmd_render(int argc, char **argv)
 			if (shade_overlays_parse(optarg, &overlays, oerr, sizeof oerr))
 				return cli_usage_error(CMD, "--overlay: %s", oerr);
 			break;
-		case ':':
-			return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+		default: /* '?' or ':' */
+			return cli_bad_option(CMD, opt, argv);
 		}
 	}
 	if (optind >= argc)

@@ -188,13 +188,9 @@ int cmd_run(int argc, char **argv)
 			sim_options_free(&o);
 			return 0;
 		}
-		if (opt == '?') {
+		if (opt == '?' || opt == ':') {
 			sim_options_free(&o);
-			return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
-		}
-		if (opt == ':') {
-			sim_options_free(&o);
-			return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+			return cli_bad_option(CMD, opt, argv);
 		}
 		if (opt == OPT_OVERLAY) {
 			char oerr[128];

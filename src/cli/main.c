@@ -1,3 +1,4 @@
+#include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\nTry '%s%s%s --help'.\n", cli_program, cmd ? " " : "", cmd ? cmd : "");
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int opt, char **argv)
+{
+	if (opt == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 static void print_help(FILE *fp)
