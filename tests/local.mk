@@ -47,6 +47,9 @@ endif
 # The command line, end to end, from the build tree (VPATH builds too).
 TESTS += tests/cli.test
 EXTRA_DIST += tests/cli.test
+# README's and gully(1)'s hand-written column lists and key table, held to the code.
+TESTS += tests/docs.test
+EXTRA_DIST += tests/docs.test
 TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
