@@ -91,6 +91,7 @@ struct app {
 	int npoints;
 
 	int map_cols, map_rows;      /* the map area in cells */
+	int map_left;                /* blank columns before the map, centring it */
 	/* The colours last sent per pixel, for hysteresis (map.c). */
 	struct rgb *shown;
 	size_t nshown;

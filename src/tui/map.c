@@ -56,26 +56,31 @@ void map_draw(struct app *a, int rows, int cols)
 	settle(a);
 	const struct shade_frame *f = &a->frame;
 	const struct rgb *px = a->shown ? a->shown : f->px;
+	/* A map narrower than its area is centred: on a wide terminal a square
+	 * map would otherwise leave the whole gap between it and the panel. */
+	int left = f->geom.used_w < cols ? (cols - f->geom.used_w) / 2 : 0;
 	for (int y = 0; y < rows; y++) {
 		const size_t top = (size_t)(2 * y) * (size_t)pw, bot = top + (size_t)pw;
 		for (int x = 0; x < cols; x++) {
-			if (f->blank[top + x]) {
+			int sx = x - left;
+			if (sx < 0 || sx >= pw || f->blank[top + sx]) {
 				crt_put_blank(y, x);
 				continue;
 			}
 			/* A lone blank bottom pixel (odd map height) repeats the top. */
-			size_t b = f->blank[bot + x] ? top + x : bot + x;
-			crt_put_cell(y, x, px[top + x], px[b], f->water[top + x], f->water[b]);
+			size_t b = f->blank[bot + sx] ? top + sx : bot + sx;
+			crt_put_cell(y, x, px[top + sx], px[b], f->water[top + sx], f->water[b]);
 		}
 	}
 	a->map_rows = rows;
 	a->map_cols = cols;
+	a->map_left = left;
 }
 
 bool map_cell(const struct app *a, int row, int col, int *cx, int *cy)
 {
-	return row >= 0 && col >= 0 && row < a->map_rows && col < a->map_cols &&
-	       shade_cell_at(&a->frame.geom, a->world, col, row * 2, cx, cy);
+	return row >= 0 && col >= a->map_left && row < a->map_rows && col < a->map_cols &&
+	       shade_cell_at(&a->frame.geom, a->world, col - a->map_left, row * 2, cx, cy);
 }
 
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len)
@@ -100,7 +105,7 @@ static bool cell_of(const struct app *a, double wx, double wy, int *row, int *co
 	double px = (wx - g->x0) / g->cpp, py = (wy - g->y0) / g->cpp;
 	if (!(px >= 0 && py >= 0 && px < g->used_w && py < g->used_h))
 		return false;
-	*col = (int)px;
+	*col = (int)px + a->map_left;
 	*row = (int)py / 2;
 	return *row < a->map_rows && *col < a->map_cols;
 }

@@ -6,22 +6,23 @@
 # the emitter presets.
 . "$(dirname "$0")/lib.sh"
 
-# 100 columns: the map is the first 69. 64x64 at fit: 1.1 cells a pixel.
+# 100 columns: the map area is the first 69. 64x64 at fit: 1.1 cells a pixel,
+# so the map is 58 pixels wide, centred: 5 blank columns before it.
 MAPW=69
 start 100 30 LANG=C NO_COLOR=1 -- --ascii --paused --mouse --process emitter \
 	--seed 4 --size 64x64 --set emitter.x=0.25 --set emitter.y=0.5 --set emitter.direction=0
 wait_for "3:emitter"
-# x 0.25 of 64 cells = 16 = pixel 14.5; y 32 = pixel 29 = row 14.
-wait_char_at E 14 14 $MAPW
+# x 0.25 of 64 cells = 16 = pixel 14.5, column 19; y 32 = pixel 29 = row 14.
+wait_char_at E 14 19 $MAPW
 [ "$(find_char '>' $MAPW | cut -d' ' -f1)" = 14 ] || fail "no arrow head east of the emitter"
 c=$(find_char '>' $MAPW | cut -d' ' -f2)
-[ "$c" -gt 14 ] || fail "the arrow head is not east of the emitter"
+[ "$c" -gt 19 ] || fail "the arrow head is not east of the emitter"
 
 # Moving: x goes up by its step (0.01) a press; the mark follows.
 keys S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right S-Right
 wait_for "emitter at 22,32"
 screen | grep -E -q '>x +0\.35' || fail "the panel does not show emitter.x = 0.35"
-wait_char_at E 14 20 $MAPW
+wait_char_at E 14 25 $MAPW
 keys S-Down S-Down S-Down S-Down S-Down
 wait_for "emitter at 22,35"
 # Turning: 18 steps of 5 degrees clockwise is south.
@@ -37,9 +38,9 @@ while [ $i -lt 36 ]; do keys '['; i=$((i + 1)); done
 wait_for "emitter heading -90 degrees"
 
 # A click places it over the cell clicked.
-click 6 40
+click 6 45
 wait_for "emitter placed on cell"
-wait_char_at E 6 40 $MAPW
+wait_char_at E 6 45 $MAPW
 # The hardness overlay: on, in the legend.
 keys b
 wait_for "hardness on"
