@@ -172,18 +172,25 @@ static int trees_grow(struct hydro_state *s, struct world *w, const struct param
 
 /* ---- batches ------------------------------------------------------------ */
 
+/* stream += lrate (visited - stream), clamped to [0, 1]. restrict: the
+ * track map's bytes could otherwise alias the floats, and the loop (every
+ * cell of the map, every batch) would not be vectorised. */
+static void stream_learn(float *restrict stream, const uint8_t *restrict track, size_t n,
+			 float lrate)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = stream[i] + lrate * ((float)track[i] - stream[i]);
+		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	}
+}
+
 /* After every `batch` droplets, counted by the world: the stream map learns
  * the batch's tracks, pools evaporate, trees live and die. */
 static int batch_end(struct hydro_state *s, struct world *w, const struct params *p)
 {
 	const struct params_hydrology *q = &p->hydrology;
 	size_t n = world_cells(w);
-	float *stream = w->layer[LAYER_STREAM];
-	const float lrate = (float)q->lrate;
-	for (size_t i = 0; i < n; i++) {
-		float v = stream[i] + lrate * ((float)s->track[i] - stream[i]);
-		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-	}
+	stream_learn(w->layer[LAYER_STREAM], s->track, n, (float)q->lrate);
 	memset(s->track, 0, n);
 	if (q->pool_evaporation > 0) {
 		float *pool = w->layer[LAYER_POOL];

@@ -156,7 +156,7 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			ev *= 1.0f - 0.2f * s;
 		}
 		if (trees)
-			dep *= fmaxf(0.0f, 1.0f - veg[at]);
+			dep *= lane_max0(1.0f - veg[at]);
 		const float vol = (float)volume;
 		const float inv_mass = 1.0f / (vol * density);
 		const lane_v2 acc = v2_scale(nrm, inv_mass);
@@ -172,16 +172,17 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		}
 		const uint32_t next = v2_cell(pos, w);
 		/* The early stops: barely moving on a stream, or into a pool or a
-		 * pit (is the 3x3 block on the map: an edge cell is no pit). */
-		if (stream[next] > stop_stream && sqrtf(v2_norm2(acc)) < stop_accel) {
-			out = DESCENT_FLOOD;
-			break;
-		}
-		if (pool[next] > 0.0f) {
-			out = DESCENT_FLOOD;
-			break;
-		}
-		if (pit_stop && next != at && where == 15 && hd_pit(h, pool, next, w)) {
+		 * pit (is the 3x3 block on the map: an edge cell is no pit). All
+		 * are worked out and tested as one: apart, whether the droplet
+		 * changed cells and whether it is on a stream are coin tosses the
+		 * branch predictor keeps losing; together they are one branch that
+		 * is almost never taken. An edge cell's pit test reads a safe
+		 * interior block instead, and its answer is masked out. */
+		const bool interior = where == 15;
+		const uint32_t pit_at = interior ? next : w + 1;
+		const bool stop = (stream[next] > stop_stream) & (sqrtf(v2_norm2(acc)) < stop_accel);
+		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
+		if (stop | (pool[next] > 0.0f) | pit) {
 			out = DESCENT_FLOOD;
 			break;
 		}
@@ -193,8 +194,9 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		sediment += rate * cdiff;
 		const float after = here - vol * rate * cdiff;
 		h[at] = after;
-		if (after != here)
-			changed[n++] = at;
+		/* Branch-free: the room is there (n < cap) and most steps move it. */
+		changed[n] = at;
+		n += after != here;
 		book = d2_book(book, here, after);
 		carried += (double)here - (double)after;
 		volume *= 1.0 - (double)(dt * ev);
