@@ -37,36 +37,20 @@ struct hydro_state {
 
 /* The constants one droplet needs, read from params once per step() call. */
 struct hparams {
-	float dt, density, friction, deposition, evap, scale;
-	float stop_stream, stop_accel;
 	double min_volume, vf, keep;
-	uint32_t max_steps;
 	int spill;
-	int coupling;
-	bool deposit_on_death, symmetric, pit_stop;
+	bool deposit_on_death;
 	struct flood_params fp;
 };
 
 static void hparams_from(struct hparams *hp, const struct params *p)
 {
 	const struct params_hydrology *q = &p->hydrology;
-	hp->dt = (float)q->dt;
-	hp->density = (float)q->density;
-	hp->friction = (float)q->friction;
-	hp->deposition = (float)q->deposition_rate;
-	hp->evap = (float)q->evap_rate;
-	hp->scale = (float)p->terrain.vertical_scale;
-	hp->stop_stream = (float)q->stop_stream;
-	hp->stop_accel = (float)q->stop_accel;
 	hp->min_volume = q->min_volume;
 	hp->vf = q->volume_factor;
 	hp->keep = q->sediment_keep;
-	hp->max_steps = (uint32_t)q->max_steps;
 	hp->spill = q->spill;
-	hp->coupling = q->coupling;
 	hp->deposit_on_death = q->deposit_on_death;
-	hp->symmetric = q->symmetric_normal;
-	hp->pit_stop = q->pit_stop;
 	hp->fp.drainage = q->drainage;
 	hp->fp.sea_level = q->sea_level;
 	/* A droplet leaves a draining lake at most as full as it started, or
@@ -240,33 +224,6 @@ static enum descent descend(struct hydro_state *s, const struct hd_env *e, struc
 	return out;
 }
 
-/* What every descent needs, fixed for a step() call. */
-static void descend_env(struct hd_env *e, struct hydro_state *s, struct world *w,
-			const struct hparams *hp)
-{
-	e->h = w->layer[LAYER_HEIGHT];
-	e->stream = w->layer[LAYER_STREAM];
-	e->pool = w->layer[LAYER_POOL];
-	e->veg = w->layer[LAYER_VEGETATION];
-	e->track = s->track;
-	e->width = w->width;
-	e->height = w->height;
-	e->dt = hp->dt;
-	e->density = hp->density;
-	e->friction = hp->friction;
-	e->deposition = hp->deposition;
-	e->evap = hp->evap;
-	e->scale = hp->scale;
-	e->stop_stream = hp->stop_stream;
-	e->stop_accel = hp->stop_accel;
-	e->min_volume = hp->min_volume;
-	e->max_steps = hp->max_steps;
-	e->coupling = hp->coupling;
-	e->symmetric = hp->symmetric;
-	e->pit_stop = hp->pit_stop;
-	hydrology_descend_init(e);
-}
-
 /* The droplet's load goes into the ground at its cell; what the float height
  * could not take stays on the books as off the map. */
 static void drop_load(struct flood *flood, struct world *w, const struct hdrop *d,
@@ -434,7 +391,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 	struct hparams hp;
 	hparams_from(&hp, p);
 	struct hd_env env;
-	descend_env(&env, s, w, &hp);
+	hydrology_descend_env(&env, p, w, s->track);
 	uint64_t batch = (uint64_t)p->hydrology.batch;
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;

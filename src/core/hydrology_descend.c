@@ -6,6 +6,33 @@
 #include "core/particles.h"
 #include "core/particles_lane.h"
 
+void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
+			   uint8_t *track)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	e->h = w->layer[LAYER_HEIGHT];
+	e->stream = w->layer[LAYER_STREAM];
+	e->pool = w->layer[LAYER_POOL];
+	e->veg = w->layer[LAYER_VEGETATION];
+	e->track = track;
+	e->width = w->width;
+	e->height = w->height;
+	e->dt = (float)q->dt;
+	e->density = (float)q->density;
+	e->friction = (float)q->friction;
+	e->deposition = (float)q->deposition_rate;
+	e->evap = (float)q->evap_rate;
+	e->scale = (float)p->terrain.vertical_scale;
+	e->stop_stream = (float)q->stop_stream;
+	e->stop_accel = (float)q->stop_accel;
+	e->min_volume = q->min_volume;
+	e->max_steps = (uint32_t)q->max_steps;
+	e->coupling = q->coupling;
+	e->symmetric = q->symmetric_normal;
+	e->pit_stop = q->pit_stop;
+	hydrology_descend_init(e);
+}
+
 void hydrology_descend_init(struct hd_env *e)
 {
 	normal_consts_init(&e->nk, e->scale, e->symmetric);

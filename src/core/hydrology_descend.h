@@ -29,6 +29,8 @@
 #include <stdint.h>
 
 #include "core/particles_normal.h"
+#include "core/params.h"
+#include "core/world.h"
 
 /* What a descent needs, fixed for a step() call. */
 struct hd_env {
@@ -67,6 +69,9 @@ enum descent {
 
 /* Fills env->nk and the bounds; call after setting the other fields. */
 void hydrology_descend_init(struct hd_env *e);
+/* Everything from the parameters and the world's layers (then _init). */
+void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
+			   uint8_t *track);
 
 /* Runs the droplet from (d->x, d->y), which must be on the map. Adds the
  * float height each step took to *eroded and what it gave to *deposited
