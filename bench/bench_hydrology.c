@@ -4,6 +4,11 @@
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
  *       time, descend steps, flood calls and their cost as lakes grow.
+ *   bench_hydrology descend SEED [WARM [DROPLETS [REPEATS]]]
+ *       WARM droplets through the process make streams, pools and trees
+ *       on a fresh map (as run); then, per repeat, DROPLETS descents alone
+ *       (no flood) from random cells on a copy of that map: ns per step of
+ *       descend itself, without the flood clock's cost (see run).
  *   bench_hydrology flood [SIZE [REPEATS]]
  *       fills a SIZE x SIZE random terrain (noise on a bowl) completely
  *       from its centre with one pour; prints cells per second for each
@@ -19,6 +24,7 @@
 #include "core/error.h"
 #include "core/flood.h"
 #include "core/hydrology.h"
+#include "core/hydrology_descend.h"
 #include "core/rng.h"
 #include "core/terrain.h"
 
@@ -188,13 +194,84 @@ static int bench_flood(int argc, char **argv)
 	return 0;
 }
 
+static int bench_descend(int argc, char **argv)
+{
+	struct params p;
+	params_defaults(&p);
+	p.terrain.vertical_scale = 40; /* the seed's terrain scale */
+	p.world.seed = argc > 0 ? atoi(argv[0]) : 1;
+	long warm = argc > 1 ? atol(argv[1]) : 20000;
+	long droplets = argc > 2 ? atol(argv[2]) : 200000;
+	int reps = argc > 3 ? atoi(argv[3]) : 5;
+	if (warm < 0 || droplets <= 0 || reps < 1 || reps > 100) {
+		fprintf(stderr, "bench_hydrology: descend WARM >= 0, DROPLETS > 0, REPEATS 1..100\n");
+		return 2;
+	}
+	struct world *w;
+	void *st;
+	if (world_from_params(&w, &p) || hydrology_process.create(&st, w, &p) ||
+	    (warm && hydrology_process.step(st, w, &p, (uint64_t)warm, NULL))) {
+		fprintf(stderr, "bench_hydrology: cannot make the world\n");
+		return 1;
+	}
+	double *ns = malloc((size_t)reps * sizeof *ns);
+	if (!ns)
+		return 1;
+	for (int k = 0; k < reps; k++) {
+		struct world *c;
+		struct flood *f;
+		uint8_t *track = calloc(world_cells(w), 1);
+		if (!track || world_clone(&c, w) || flood_create(&f, w->width, w->height)) {
+			fprintf(stderr, "bench_hydrology: out of memory\n");
+			return 1;
+		}
+		struct hd_env e;
+		hydrology_descend_env(&e, &p, c, track);
+		uint64_t steps = 0;
+		double eroded = 0, deposited = 0;
+		uint32_t changed[256];
+		double t0 = now();
+		for (long i = 0; i < droplets; i++) {
+			struct hdrop d = {0};
+			d.x = rng_float(&c->rng) * (float)c->width;
+			d.y = rng_float(&c->rng) * (float)c->height;
+			d.volume = 1.0;
+			enum descent o;
+			do { /* as the process does it */
+				size_t n = 0;
+				o = hydrology_descend(&e, &d, &eroded, &deposited, changed, 256, &n,
+						      &steps);
+				for (size_t j = 0; j < n; j++)
+					flood_forget_cell(f, (int)changed[j]);
+			} while (o == DESCENT_FULL);
+		}
+		double t = now() - t0;
+		ns[k] = t * 1e9 / (double)steps;
+		printf("descend: %ld droplets, %llu steps, %.3f s CPU, %.2f ns/step\n", droplets,
+		       (unsigned long long)steps, t, ns[k]);
+		flood_destroy(f);
+		world_destroy(c);
+		free(track);
+	}
+	qsort(ns, (size_t)reps, sizeof *ns, cmp_double);
+	printf("median %.2f ns/step (CPU time) over %d repeats, after %ld warm-up droplets\n",
+	       ns[reps / 2], reps, warm);
+	free(ns);
+	hydrology_process.destroy(st);
+	world_destroy(w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "run") == 0)
 		return bench_run(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "descend") == 0)
+		return bench_descend(argc - 2, argv + 2);
 	if (argc >= 2 && strcmp(argv[1], "flood") == 0)
 		return bench_flood(argc - 2, argv + 2);
 	fprintf(stderr, "usage: bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...]\n"
+			"       bench_hydrology descend SEED [WARM [DROPLETS [REPEATS]]]\n"
 			"       bench_hydrology flood [SIZE [REPEATS]]\n");
 	return 2;
 }

@@ -138,3 +138,11 @@ EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh
 EXTRA_DIST += tests/cli_render.sh
+# Hydrology's fast descend against the plain version, bit for bit.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_descend
+TESTS += tests/test_descend
+tests_test_descend_SOURCES = tests/test_descend.c tests/testutil.h
+tests_test_descend_CFLAGS = $(TEST_CFLAGS)
+tests_test_descend_LDADD = $(TEST_CORE_LIBS)
+endif

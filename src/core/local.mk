@@ -12,7 +12,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hardness.c src/core/hardness.h \
 	src/core/emitter.c src/core/emitter.h \
 	src/core/flood.c src/core/flood.h \
-	src/core/hydrology.c src/core/hydrology.h
+	src/core/hydrology.c src/core/hydrology.h \
+	src/core/hydrology_descend.c src/core/hydrology_descend.h
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
 # No errno from sqrtf (nothing reads it): otherwise every sqrt carries a branch
 # and a libm call for negative input. No contraction into fused multiply-add:
