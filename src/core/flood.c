@@ -26,13 +26,31 @@ struct node {
 	int32_t cell;
 };
 
-/* A remembered lake: cells that share one level, and the cells around them. */
+/* A min-heap of cells ordered by key, then cell index (the sea first): a
+ * total order, so the order cells are pushed in never shows. */
+struct heap {
+	struct node *a;
+	size_t len, cap;
+};
+
+/* A remembered lake: cells that share one level, and a persistent heap of
+ * the cells around them (its rim). The rim heap holds, for every cell a
+ * fresh flood of the lake would sort as rim (and the sea, when the lake
+ * touches the map edge), at least one entry whose key is at most the cell's
+ * surface. Entries may be stale-low (the surface rose: a pop re-keys them),
+ * duplicated, or belong to cells that are no longer rim (in the lake, or
+ * cut off by lake_detach): pops drop those. A stale-high entry alone would
+ * hide a leak, so every fall of a rim cell's surface pushes a new entry:
+ * flood_forget_cell and the pool writes of other lakes do (rim_mark). */
 struct lake {
-	int32_t *cells, *rim;
-	size_t ncells, nrim, rim_cap;
+	int32_t *cells;
+	size_t ncells;
+	struct heap rh;
+	size_t rh_base; /* entries after the last compaction */
 	bool rim_stale; /* may hold cells no longer next to the lake (lake_detach) */
 	double smin, smax;  /* range of its cells' surfaces */
 	double edge_floor;  /* lowest ground among its map-edge cells */
+	double sea_level;   /* the sea's surface its rim heap was keyed with */
 	bool live;
 };
 
@@ -42,14 +60,16 @@ struct flood {
 	uint32_t *seen;   /* seen[c] == stamp: c was classified this call */
 	uint32_t *joined; /* joined[c] == stamp: c is in this call's lake */
 	uint32_t stamp;
-	struct node *heap;
-	size_t heap_len, heap_cap;
+	struct heap heap; /* a fresh pour's rim */
 	int32_t *stack; /* level cells waiting to join */
 	size_t stack_len, stack_cap;
 	int32_t *lake;
 	size_t lake_len, lake_cap;
 	int32_t *pushed; /* every cell classified this call */
 	size_t pushed_len, pushed_cap;
+	int32_t *leaks; /* leaks a pour from a record found: back on its rim heap */
+	size_t leaks_len, leaks_cap;
+	uint8_t *rim_mark; /* 1: the cell may be on some record's rim heap */
 	/* the lake cache */
 	bool cache;
 	uint32_t *lake_of; /* cell -> lake index + 1; 0: none */
@@ -91,8 +111,9 @@ int flood_create(struct flood **out, int width, int height)
 	f->joined = calloc(f->n, sizeof *f->joined);
 	f->lake_of = calloc(f->n, sizeof *f->lake_of);
 	f->slot = calloc(f->n, sizeof *f->slot);
+	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
 	f->cache = true;
-	if (!f->seen || !f->joined || !f->lake_of || !f->slot) {
+	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark) {
 		flood_destroy(f);
 		return GULLY_ENOMEM;
 	}
@@ -103,8 +124,9 @@ int flood_create(struct flood **out, int width, int height)
 static void lake_free(struct lake *k)
 {
 	free(k->cells);
-	free(k->rim);
-	k->cells = k->rim = NULL;
+	free(k->rh.a);
+	k->cells = NULL;
+	k->rh = (struct heap){0};
 	k->live = false;
 }
 
@@ -118,18 +140,74 @@ void flood_destroy(struct flood *f)
 	free(f->free_ids);
 	free(f->lake_of);
 	free(f->slot);
+	free(f->rim_mark);
 	free(f->seen);
 	free(f->joined);
-	free(f->heap);
+	free(f->heap.a);
 	free(f->stack);
 	free(f->lake);
 	free(f->pushed);
+	free(f->leaks);
 	free(f);
 }
 
 void flood_counters(const struct flood *f, struct flood_counters *c)
 {
 	*c = f->count;
+}
+
+static inline bool node_before(double k1, int32_t c1, double k2, int32_t c2)
+{
+	return k1 < k2 || (k1 == k2 && c1 < c2);
+}
+
+static bool heap_push(struct heap *hp, double key, int32_t cell)
+{
+	if (!grow((void **)&hp->a, &hp->cap, hp->len + 1, sizeof *hp->a))
+		return false;
+	size_t i = hp->len++;
+	struct node *h = hp->a;
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+		if (!node_before(key, cell, h[parent].key, h[parent].cell))
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	h[i].key = key;
+	h[i].cell = cell;
+	return true;
+}
+
+static void heap_sift_down(struct heap *hp, size_t i, struct node v)
+{
+	struct node *h = hp->a;
+	size_t n = hp->len;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && node_before(h[c + 1].key, h[c + 1].cell, h[c].key, h[c].cell))
+			c++;
+		if (!node_before(h[c].key, h[c].cell, v.key, v.cell))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+static void heap_pop(struct heap *hp)
+{
+	struct node last = hp->a[--hp->len];
+	if (hp->len)
+		heap_sift_down(hp, 0, last);
+}
+
+static void heapify(struct heap *hp)
+{
+	for (size_t i = hp->len / 2; i-- > 0;)
+		heap_sift_down(hp, i, hp->a[i]);
 }
 
 /* Drops a lake record: its cells forget it. */
@@ -196,59 +274,63 @@ static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
 	}
 	if (comps != 1)
 		return false;
-	if (k->nrim + 1 > k->rim_cap) {
-		size_t cap = k->rim_cap ? 2 * k->rim_cap : 16;
-		int32_t *rim = realloc(k->rim, cap * sizeof *rim);
-		if (!rim)
-			return false;
-		k->rim = rim;
-		k->rim_cap = cap;
-	}
+	/* Its new surface is not known here: a key below every surface is
+	 * stale-low, and the next pop re-keys it. */
+	if (!heap_push(&k->rh, -INFINITY, c))
+		return false;
+	f->rim_mark[c] = 1;
 	uint32_t at = f->slot[c];
 	int32_t last = k->cells[--k->ncells];
 	k->cells[at] = last;
 	f->slot[last] = at;
 	f->lake_of[c] = 0;
-	k->rim[k->nrim++] = c;
 	/* Cells beside c that touched the lake only through c are rim no more:
-	 * the next use filters the rim. */
+	 * pops check that until the next compaction. */
 	k->rim_stale = true;
 	return true;
+}
+
+/* The surface of `cell` may have fallen: every record whose lake it touches
+ * (but `skip`) gets an entry for it, keyed `key` (a stale-low key is fine).
+ * On failure the record is dropped: a missed entry could hide a leak. A
+ * cell no other record's lake touches is on no rim: its mark goes (it is
+ * set again by whatever puts it on a rim heap). */
+static void rim_notify(struct flood *f, int32_t cell, double key, uint32_t skip)
+{
+	const int w = f->width, hh = f->height;
+	int x = cell % w, y = cell / w;
+	uint32_t done[8];
+	int ndone = 0;
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
+				continue;
+			uint32_t id = f->lake_of[ny * w + nx];
+			if (!id || id == skip)
+				continue;
+			bool again = false;
+			for (int i = 0; i < ndone; i++)
+				again |= done[i] == id;
+			if (again)
+				continue;
+			done[ndone++] = id;
+			if (!heap_push(&f->lakes[id - 1].rh, key, cell))
+				lake_kill(f, id);
+		}
+	}
+	if (!ndone)
+		f->rim_mark[cell] = 0;
 }
 
 void flood_forget_cell(struct flood *f, int cell)
 {
 	uint32_t id = f->lake_of[cell];
+	/* A lake cell may be on other lakes' rims too. */
+	if (f->rim_mark[cell])
+		rim_notify(f, cell, -INFINITY, id);
 	if (id && !lake_detach(f, id, cell))
 		lake_kill(f, id);
-}
-
-/* Drops rim cells with no neighbour in the lake (see lake_detach). */
-static void lake_filter_rim(struct flood *f, uint32_t id)
-{
-	struct lake *k = &f->lakes[id - 1];
-	const int w = f->width, hh = f->height;
-	size_t j = 0;
-	for (size_t i = 0; i < k->nrim; i++) {
-		int32_t c = k->rim[i];
-		int x = c % w, y = c / w;
-		bool touches = false;
-		for (int dy = -1; dy <= 1 && !touches; dy++) {
-			for (int dx = -1; dx <= 1; dx++) {
-				int nx = x + dx, ny = y + dy;
-				if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
-					continue;
-				if (f->lake_of[ny * w + nx] == id) {
-					touches = true;
-					break;
-				}
-			}
-		}
-		if (touches)
-			k->rim[j++] = c;
-	}
-	k->nrim = j;
-	k->rim_stale = false;
 }
 
 void flood_forget_all(struct flood *f)
@@ -263,44 +345,6 @@ void flood_set_cache(struct flood *f, bool on)
 	if (!on)
 		flood_forget_all(f);
 	f->cache = on;
-}
-
-static bool heap_push(struct flood *f, double key, int32_t cell)
-{
-	if (!grow((void **)&f->heap, &f->heap_cap, f->heap_len + 1, sizeof *f->heap))
-		return false;
-	size_t i = f->heap_len++;
-	struct node *h = f->heap;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (h[parent].key <= key)
-			break;
-		h[i] = h[parent];
-		i = parent;
-	}
-	h[i].key = key;
-	h[i].cell = cell;
-	return true;
-}
-
-static void heap_pop(struct flood *f)
-{
-	struct node *h = f->heap;
-	struct node last = h[--f->heap_len];
-	size_t n = f->heap_len, i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && h[c + 1].key < h[c].key)
-			c++;
-		if (last.key <= h[c].key)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (n)
-		h[i] = last;
 }
 
 static void next_stamp(struct flood *f)
@@ -330,6 +374,8 @@ struct pour {
 	/* The remembered lake this pour started from (NO_LAKE: none). Its cells
 	 * are in the lake without a stamp: lake_of says so. */
 	uint32_t cur;
+	struct heap *heap; /* f->heap, or the record's rim heap */
+	bool stale;        /* the heap may hold cells cut off from the lake */
 };
 
 #define NO_LAKE UINT32_MAX
@@ -357,13 +403,17 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 	double key = surface(p->height, p->pool, c);
 	if (key < p->level - p->tol) {
 		leak_offer(p, key, c);
+		/* A record's leaks stay on its rim heap. */
+		if (p->cur != NO_LAKE)
+			f->leaks[f->leaks_len++] = c;
 		return true;
 	}
 	if (key <= p->level + p->tol) {
 		f->stack[f->stack_len++] = c;
 		return true;
 	}
-	return heap_push(f, key, c);
+	f->rim_mark[c] = 1;
+	return heap_push(p->heap, key, c);
 }
 
 static bool see_sea(struct flood *f, struct pour *p)
@@ -374,9 +424,14 @@ static bool see_sea(struct flood *f, struct pour *p)
 	/* Water at or above the sea's surface runs into it. */
 	if (p->sea_level <= p->level + p->tol) {
 		leak_offer(p, p->sea_level, SEA_CELL);
+		if (p->cur != NO_LAKE) {
+			if (!grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 1, sizeof *f->leaks))
+				return false;
+			f->leaks[f->leaks_len++] = SEA_CELL;
+		}
 		return true;
 	}
-	return heap_push(f, p->sea_level, SEA_CELL);
+	return heap_push(p->heap, p->sea_level, SEA_CELL);
 }
 
 static bool join(struct flood *f, struct pour *p, int32_t c)
@@ -386,9 +441,11 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	/* Room for c and its neighbours in every list they may go to. */
 	if (!grow((void **)&f->pushed, &f->pushed_cap, f->pushed_len + 8, sizeof *f->pushed) ||
 	    !grow((void **)&f->stack, &f->stack_cap, f->stack_len + 8, sizeof *f->stack) ||
+	    !grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 8, sizeof *f->leaks) ||
 	    !grow((void **)&f->lake, &f->lake_cap, f->lake_len + 1, sizeof *f->lake))
 		return false;
-	f->joined[c] = f->stamp;
+	/* seen too: a cell off a record's rim heap joins unsorted this call. */
+	f->seen[c] = f->joined[c] = f->stamp;
 	f->lake[f->lake_len++] = c;
 	const int w = f->width, hh = f->height;
 	int x = c % w, y = c / w;
@@ -416,24 +473,158 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	return true;
 }
 
-/* Starts from a remembered lake: its cells join at once (lake_of marks
- * them, so nothing per cell but a copy) and only its rim is sorted, which
- * is what a fresh flood would reach after joining them. */
-static bool start_cached(struct flood *f, struct pour *p, const struct lake *k)
+/* True when a cell next to `c` is in the lake. */
+static bool touches_lake(const struct flood *f, const struct pour *p, int32_t c)
 {
-	if (!grow((void **)&f->lake, &f->lake_cap, k->ncells + 9, sizeof *f->lake) ||
-	    !grow((void **)&f->pushed, &f->pushed_cap, k->nrim + 8, sizeof *f->pushed) ||
-	    !grow((void **)&f->stack, &f->stack_cap, k->nrim + 8, sizeof *f->stack))
+	const int w = f->width, hh = f->height;
+	int x = c % w, y = c / w;
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= hh)
+				continue;
+			if (in_lake(f, p, ny * w + nx))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Brings a valid entry to the top of the pour's heap, dropping and re-keying
+ * the others (see struct lake): afterwards the top, if any, is a rim cell
+ * keyed by its surface, or the sea. `first`: the start from a record, where
+ * a cell already sorted this call was a leak (its entries are duplicates);
+ * later, a cell sorted this call is one pushed this call. */
+static bool heap_top(struct flood *f, struct pour *p, bool first)
+{
+	struct heap *hp = p->heap;
+	while (hp->len) {
+		struct node n = hp->a[0];
+		if (n.cell == SEA_CELL)
+			return true;
+		int32_t c = n.cell;
+		if (in_lake(f, p, c) || (first && f->seen[c] == f->stamp)) {
+			heap_pop(hp);
+			continue;
+		}
+		double s = surface(p->height, p->pool, c);
+		if (n.key != s) {
+			heap_pop(hp);
+			/* Stale-low: back in at its surface. Stale-high: a newer
+			 * entry holds it (the invariant). */
+			if (n.key < s && f->seen[c] != f->stamp && !heap_push(hp, s, c))
+				return false;
+			continue;
+		}
+		if (p->stale && !touches_lake(f, p, c)) {
+			heap_pop(hp);
+			continue;
+		}
+		return true;
+	}
+	return true;
+}
+
+/* Rebuilds a record's rim heap from its distinct rim cells keyed by their
+ * surfaces, when stale entries have piled up. Uses (and spends) a stamp. */
+static void rim_compact(struct flood *f, struct pour *p, struct lake *k)
+{
+	struct heap *hp = &k->rh;
+	size_t j = 0;
+	bool sea = false;
+	for (size_t i = 0; i < hp->len; i++) {
+		int32_t c = hp->a[i].cell;
+		if (c == SEA_CELL) {
+			if (!sea)
+				hp->a[j++] = (struct node){p->sea_level, SEA_CELL};
+			sea = true;
+			continue;
+		}
+		if (f->seen[c] == f->stamp || f->lake_of[c] == p->cur)
+			continue;
+		f->seen[c] = f->stamp;
+		if (k->rim_stale && !touches_lake(f, p, c))
+			continue;
+		hp->a[j++] = (struct node){surface(p->height, p->pool, c), c};
+	}
+	hp->len = j;
+	heapify(hp);
+	k->rh_base = j;
+	k->rim_stale = false;
+	next_stamp(f);
+}
+
+#ifdef FLOOD_DEBUG
+#include <stdio.h>
+static void rim_check(struct flood *f, struct pour *p, struct lake *k)
+{
+	const int w = f->width, hh = f->height;
+	for (size_t i = 0; i < k->ncells; i++) {
+		int32_t c = k->cells[i];
+		int x = c % w, y = c / w;
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dx = -1; dx <= 1; dx++) {
+				int nx = x + dx, ny = y + dy;
+				if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
+					continue;
+				int32_t n = ny * w + nx;
+				if (f->lake_of[n] == p->cur)
+					continue;
+				double s = surface(p->height, p->pool, n);
+				bool ok = false;
+				for (size_t j = 0; j < k->rh.len; j++)
+					ok |= k->rh.a[j].cell == n && k->rh.a[j].key <= s;
+				if (!ok) {
+					fprintf(stderr, "rim_check: cell %d (lake cell %d) surface %.9g has no entry; lake_of %u mark %d\n",
+						n, c, s, f->lake_of[n], f->rim_mark[n]);
+					for (size_t j = 0; j < k->rh.len; j++)
+						if (k->rh.a[j].cell == n)
+							fprintf(stderr, "  entry key %.9g\n", k->rh.a[j].key);
+					abort();
+				}
+			}
+	}
+}
+#endif
+
+/* Starts from a remembered lake: its cells join at once (lake_of marks
+ * them, so nothing per cell but a copy), and only the rim cells at or below
+ * the level come off its rim heap to be sorted: what a fresh flood would
+ * find after joining them, without sorting the rest of the rim again. */
+static bool start_cached(struct flood *f, struct pour *p, struct lake *k)
+{
+	if (!grow((void **)&f->lake, &f->lake_cap, k->ncells + 9, sizeof *f->lake))
 		return false;
 	memcpy(f->lake, k->cells, k->ncells * sizeof *f->lake);
 	f->lake_len = k->ncells;
 	p->edge_floor = k->edge_floor;
-	if (k->edge_floor < INFINITY && !see_sea(f, p))
-		return false;
-	for (size_t i = 0; i < k->nrim; i++)
-		if (!classify(f, p, k->rim[i]))
+	p->sea_seen = k->edge_floor < INFINITY;
+	if (k->rh.len > 2 * k->rh_base + 64)
+		rim_compact(f, p, k);
+	p->heap = &k->rh;
+	p->stale = k->rim_stale;
+#ifdef FLOOD_DEBUG
+	rim_check(f, p, k);
+#endif
+	for (;;) {
+		if (!heap_top(f, p, true))
 			return false;
-	return true;
+		if (!k->rh.len || k->rh.a[0].key > p->level + p->tol)
+			return true;
+		int32_t c = k->rh.a[0].cell;
+		heap_pop(&k->rh);
+		if (!grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 1, sizeof *f->leaks) ||
+		    !grow((void **)&f->pushed, &f->pushed_cap, f->pushed_len + 1, sizeof *f->pushed) ||
+		    !grow((void **)&f->stack, &f->stack_cap, f->stack_len + 1, sizeof *f->stack))
+			return false;
+		if (c == SEA_CELL) {
+			/* At or above the sea's surface: it runs into the sea. */
+			leak_offer(p, p->sea_level, SEA_CELL);
+			f->leaks[f->leaks_len++] = SEA_CELL;
+		} else if (!classify(f, p, c)) {
+			return false;
+		}
+	}
 }
 
 /* The lowest ground next to the leak that belongs to the lake: the lake can
@@ -475,9 +666,10 @@ static float depth_at(double level, float ground)
 }
 
 /* Writes the lake's pools for `level`; returns the fixed-point gain and
- * the range of the surfaces written. */
+ * the range of the surfaces written. A written cell on another record's rim
+ * tells that record its new surface (`own`: the lake's record, if any). */
 static int64_t write_pools(struct flood *f, const float *height, float *pool, double level,
-			   double *smin, double *smax)
+			   uint32_t own, double *smin, double *smax)
 {
 	int64_t gained = 0;
 	double lo = INFINITY, hi = -INFINITY;
@@ -489,15 +681,17 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 		double s = (double)height[c] + (double)now;
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
+		if (f->rim_mark[c])
+			rim_notify(f, c, s, own);
 	}
 	*smin = lo;
 	*smax = hi;
 	return gained;
 }
 
-/* Grows the start lake's record by this call's new cells, in place: what
- * a fresh record would hold, without copying the lake again. False when
- * that fails (the caller then starts over). */
+/* Grows the start lake's record by this call's new cells, in place: its
+ * rim heap already holds what this call found (leaks go back on it here).
+ * False when that fails (the caller then drops the record). */
 static bool lake_extend(struct flood *f, uint32_t id, double smin, double smax, double edge_floor)
 {
 	struct lake *k = &f->lakes[id - 1];
@@ -506,37 +700,38 @@ static bool lake_extend(struct flood *f, uint32_t id, double smin, double smax, 
 		if (old && old != id)
 			lake_kill(f, old);
 	}
-	size_t nrim = 0;
-	for (size_t i = 0; i < f->pushed_len; i++)
-		nrim += f->joined[f->pushed[i]] != f->stamp;
-	int32_t *cells = k->cells, *rim = k->rim;
 	if (f->lake_len > k->ncells) {
-		cells = realloc(k->cells, f->lake_len * sizeof *cells);
+		int32_t *cells = realloc(k->cells, f->lake_len * sizeof *cells);
 		if (!cells)
 			return false;
 		k->cells = cells;
 	}
-	if (nrim > k->rim_cap) {
-		rim = realloc(k->rim, nrim * sizeof *rim);
-		if (!rim)
-			return false;
-		k->rim = rim;
-		k->rim_cap = nrim;
-	}
 	for (size_t i = k->ncells; i < f->lake_len; i++) {
-		cells[i] = f->lake[i];
+		k->cells[i] = f->lake[i];
 		f->lake_of[f->lake[i]] = id;
 		f->slot[f->lake[i]] = (uint32_t)i;
 	}
 	k->ncells = f->lake_len;
-	k->nrim = 0;
-	k->rim_stale = false;
-	for (size_t i = 0; i < f->pushed_len; i++)
-		if (f->joined[f->pushed[i]] != f->stamp)
-			rim[k->nrim++] = f->pushed[i];
 	k->smin = smin;
 	k->smax = smax;
 	k->edge_floor = edge_floor;
+	return true;
+}
+
+/* Puts the leaks a pour from a record found back on its rim heap. */
+static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
+{
+	for (size_t i = 0; i < f->leaks_len; i++) {
+		int32_t c = f->leaks[i];
+		double key = p->sea_level;
+		if (c != SEA_CELL) {
+			key = surface(p->height, p->pool, c);
+			f->rim_mark[c] = 1;
+		}
+		if (!heap_push(&k->rh, key, c))
+			return false;
+	}
+	f->leaks_len = 0;
 	return true;
 }
 
@@ -552,8 +747,9 @@ static void forget_lake_cells(struct flood *f)
 }
 
 /* Remembers this call's lake (after forget_lake_cells); on failure there is
- * simply no record. */
-static void lake_remember(struct flood *f, double smin, double smax, double edge_floor)
+ * simply no record. Its rim heap: every cell sorted this call and not
+ * joined (leaks and rim), keyed by their surfaces now, and the sea. */
+static void lake_remember(struct flood *f, const struct pour *p, double smin, double smax)
 {
 	if (f->lake_len < CACHE_MIN_CELLS)
 		return;
@@ -568,29 +764,38 @@ static void lake_remember(struct flood *f, double smin, double smax, double edge
 		id = (uint32_t)++f->nlakes;
 	}
 	struct lake *k = &f->lakes[id - 1];
-	size_t nrim = 0;
+	size_t nrim = p->sea_seen;
 	for (size_t i = 0; i < f->pushed_len; i++)
 		nrim += f->joined[f->pushed[i]] != f->stamp;
 	k->cells = malloc(f->lake_len * sizeof *k->cells);
-	k->rim = malloc((nrim ? nrim : 1) * sizeof *k->rim);
-	if (!k->cells || !k->rim) {
+	k->rh = (struct heap){0};
+	if (!k->cells || !grow((void **)&k->rh.a, &k->rh.cap, nrim + 1, sizeof *k->rh.a)) {
 		free(k->cells);
-		free(k->rim);
-		k->cells = k->rim = NULL;
+		free(k->rh.a);
+		k->cells = NULL;
+		k->rh = (struct heap){0};
 		f->free_ids[f->nfree++] = id;
 		return;
 	}
 	memcpy(k->cells, f->lake, f->lake_len * sizeof *k->cells);
 	k->ncells = f->lake_len;
-	k->rim_cap = nrim ? nrim : 1;
+	struct heap *hp = &k->rh;
+	if (p->sea_seen)
+		hp->a[hp->len++] = (struct node){p->sea_level, SEA_CELL};
+	for (size_t i = 0; i < f->pushed_len; i++) {
+		int32_t c = f->pushed[i];
+		if (f->joined[c] == f->stamp)
+			continue;
+		f->rim_mark[c] = 1;
+		hp->a[hp->len++] = (struct node){surface(p->height, p->pool, c), c};
+	}
+	heapify(hp);
+	k->rh_base = hp->len;
 	k->rim_stale = false;
-	k->nrim = 0;
-	for (size_t i = 0; i < f->pushed_len; i++)
-		if (f->joined[f->pushed[i]] != f->stamp)
-			k->rim[k->nrim++] = f->pushed[i];
 	k->smin = smin;
 	k->smax = smax;
-	k->edge_floor = edge_floor;
+	k->edge_floor = p->edge_floor;
+	k->sea_level = p->sea_level;
 	k->live = true;
 	for (size_t i = 0; i < f->lake_len; i++) {
 		f->lake_of[f->lake[i]] = id;
@@ -605,7 +810,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	memset(r, 0, sizeof *r);
 	r->drain = -1;
 	next_stamp(f);
-	f->heap_len = f->stack_len = f->lake_len = f->pushed_len = 0;
+	f->heap.len = f->stack_len = f->lake_len = f->pushed_len = f->leaks_len = 0;
 
 	const double level0 = surface(height, pool, start);
 	struct pour p = {
@@ -616,6 +821,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		.sea_level = fp->sea_level,
 		.edge_floor = INFINITY,
 		.cur = NO_LAKE,
+		.heap = &f->heap,
 	};
 	double left = water; /* what the model has not placed yet */
 
@@ -623,15 +829,14 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	 * the start cell's level: then the result is the one a fresh flood
 	 * gets, only cheaper (tests check that). */
 	uint32_t id = f->cache ? f->lake_of[start] : 0;
-	const struct lake *cached = NULL;
+	struct lake *cached = NULL;
 	if (id && f->lakes[id - 1].live && fabs(f->lakes[id - 1].smin - level0) <= p.tol / 2 &&
-	    fabs(f->lakes[id - 1].smax - level0) <= p.tol / 2)
+	    fabs(f->lakes[id - 1].smax - level0) <= p.tol / 2 &&
+	    f->lakes[id - 1].sea_level == fp->sea_level)
 		cached = &f->lakes[id - 1];
 	bool ok;
 	const bool was_cached = cached != NULL;
 	if (cached) {
-		if (cached->rim_stale)
-			lake_filter_rim(f, id);
 		p.cur = id;
 		ok = start_cached(f, &p, cached);
 	} else {
@@ -642,7 +847,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		ok = ok && join(f, &p, start);
 	}
 	if (!ok)
-		return GULLY_ENOMEM;
+		goto nomem;
 
 	double settle_amount = 0;
 	bool settle_fill_done = false;
@@ -652,22 +857,46 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	for (;;) {
 		while (f->stack_len) {
 			if (!join(f, &p, f->stack[--f->stack_len]))
-				return GULLY_ENOMEM;
+				goto nomem;
+		}
+		if (!heap_top(f, &p, false))
+			goto nomem;
+		if (p.heap->len && p.heap->a[0].key <= p.level) {
+			/* Every rim cell the level has reached joins before any leak
+			 * counts: the lake is then the same whatever order cells with
+			 * equal surfaces come off the heap in. */
+			int32_t c = p.heap->a[0].cell;
+			heap_pop(p.heap);
+			if (c != SEA_CELL) {
+				if (!join(f, &p, c))
+					goto nomem;
+				continue;
+			}
+			/* Risen to the sea: the rest runs off the map, unless a lower
+			 * leak was found at this level. */
+			leak_offer(&p, p.sea_level, SEA_CELL);
+			if (cached) {
+				/* The sea stays on the record's rim. */
+				if (!grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 1,
+					  sizeof *f->leaks))
+					goto nomem;
+				f->leaks[f->leaks_len++] = SEA_CELL;
+			}
+			continue;
 		}
 		if (p.leak) {
 			outcome = p.leak_cell == SEA_CELL ? FLOOD_SEA : FLOOD_DRAIN;
 			break;
 		}
-		if (f->heap_len == 0) {
+		if (p.heap->len == 0) {
 			/* Everything reachable is lake (cannot happen with the sea
 			 * around the map; kept for safety): spread what is left. */
 			p.level += left / (double)f->lake_len;
 			left = 0;
 			break;
 		}
-		double key = f->heap[0].key;
-		int32_t cell = f->heap[0].cell;
-		if (key > p.level) {
+		double key = p.heap->a[0].key;
+		{
 			double area = (double)f->lake_len;
 			double cost = area * (key - p.level);
 			if (left < cost) {
@@ -691,16 +920,6 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			left -= cost;
 			p.level = key;
 		}
-		heap_pop(f);
-		if (cell == SEA_CELL) {
-			/* Risen to the sea: the rest runs off the map. */
-			outcome = FLOOD_SEA;
-			p.leak_key = key;
-			p.leak_cell = SEA_CELL;
-			break;
-		}
-		if (!join(f, &p, cell))
-			return GULLY_ENOMEM;
 	}
 
 	if (outcome != FLOOD_FILLED) {
@@ -728,57 +947,59 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	}
 
 	/* Write. Settling first, so the start cell's pool sees its new ground. */
-	if (h_start_new != h_start)
+	const bool moved = h_start_new != h_start;
+	if (moved)
 		height[start] = h_start_new;
 	r->settled = (double)h_start_new - (double)h_start;
 	int64_t gained = 0;
 	size_t written = 0;
-	bool edge_start = start % f->width == 0 || start / f->width == 0 ||
-			  start % f->width == f->width - 1 || start / f->width == f->height - 1;
+	const bool edge_start = start % f->width == 0 || start / f->width == 0 ||
+				start % f->width == f->width - 1 ||
+				start / f->width == f->height - 1;
+	double smin, smax;
 	if (p.level != level0) {
-		double smin, smax;
-		/* A cached start lake is grown in place (f->lake begins with its
-		 * cells); any other record these cells were in is dropped. */
+		/* Any other record these cells were in is dropped (a cached start
+		 * lake is grown in place below: f->lake begins with its cells). */
 		if (!cached)
 			forget_lake_cells(f);
-		gained = write_pools(f, height, pool, p.level, &smin, &smax);
+		gained = write_pools(f, height, pool, p.level, cached ? id : 0, &smin, &smax);
 		written = f->lake_len;
-		if (cached && !lake_extend(f, id, smin, smax, p.edge_floor)) {
-			forget_lake_cells(f);
-			cached = NULL;
-		}
-		if (f->cache && !cached)
-			lake_remember(f, smin, smax, p.edge_floor);
 	} else {
 		/* The level stands: nothing to write but a start cell that took
 		 * sediment. */
-		bool moved = h_start_new != h_start;
 		if (moved) {
 			float old = pool[start], now = depth_at(p.level, height[start]);
 			pool[start] = now;
 			gained = fixed(now) - fixed(old);
 			written = 1;
+			if (f->rim_mark[start])
+				rim_notify(f, start, surface(height, pool, start), cached ? id : 0);
 		}
-		if (cached && f->lake_len == cached->ncells && !(moved && edge_start)) {
-			/* Same lake: widen its range by the start cell only. */
-			struct lake *k = &f->lakes[id - 1];
-			double s = surface(height, pool, start);
-			k->smin = s < k->smin ? s : k->smin;
-			k->smax = s > k->smax ? s : k->smax;
-		} else {
-			if (moved)
-				flood_forget_cell(f, start);
-			if (f->cache) {
-				double lo = INFINITY, hi = -INFINITY;
-				for (size_t i = 0; i < f->lake_len; i++) {
-					double s = surface(height, pool, f->lake[i]);
-					lo = s < lo ? s : lo;
-					hi = s > hi ? s : hi;
-				}
-				forget_lake_cells(f);
-				lake_remember(f, lo, hi, p.edge_floor);
+		if (cached || f->cache) {
+			/* The range: a record's cells did not move (but the start). */
+			size_t from = cached ? cached->ncells : 0;
+			double lo = cached ? cached->smin : INFINITY;
+			double hi = cached ? cached->smax : -INFINITY;
+			for (size_t i = from; i < f->lake_len; i++) {
+				double s = surface(height, pool, f->lake[i]);
+				lo = s < lo ? s : lo;
+				hi = s > hi ? s : hi;
 			}
+			double s = surface(height, pool, start);
+			smin = s < lo ? s : lo;
+			smax = s > hi ? s : hi;
 		}
+	}
+	if (cached) {
+		/* A map-edge start that took sediment may have been the edge's
+		 * lowest ground: the record's edge floor would be stale. */
+		if ((moved && edge_start) || !leaks_back(f, &p, cached) ||
+		    !lake_extend(f, id, smin, smax, p.edge_floor))
+			forget_lake_cells(f);
+	} else if (f->cache) {
+		if (p.level == level0)
+			forget_lake_cells(f);
+		lake_remember(f, &p, smin, smax);
 	}
 	r->outcome = outcome;
 	r->level = p.level;
@@ -792,4 +1013,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	f->count.written += written;
 	f->count.cached += was_cached;
 	return GULLY_OK;
+nomem:
+	/* Nothing was written, but a record's rim heap may have lost entries
+	 * it popped: drop it. */
+	if (cached)
+		lake_kill(f, id);
+	return GULLY_ENOMEM;
 }
