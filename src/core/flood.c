@@ -44,7 +44,12 @@ struct heap {
  * flood_forget_cell and the pool writes of other lakes do (rim_mark). */
 struct lake {
 	int32_t *cells;
-	size_t ncells;
+	/* Dense copies of its cells' ground and pool, and the fixed-point sum
+	 * of the pools: a level change rewrites them without gathering. Kept
+	 * exact by the forget protocol (a cell whose height changes leaves). */
+	float *ground, *depth;
+	int64_t sum;
+	size_t ncells, cells_cap;
 	struct heap rh;
 	size_t rh_base; /* entries after the last compaction */
 	bool rim_stale; /* may hold cells no longer next to the lake (lake_detach) */
@@ -65,6 +70,7 @@ struct flood {
 	size_t stack_len, stack_cap;
 	int32_t *lake;
 	size_t lake_len, lake_cap;
+	size_t nbase; /* a pour from a record: its cells, in the lake but not in f->lake */
 	int32_t *pushed; /* every cell classified this call */
 	size_t pushed_len, pushed_cap;
 	int32_t *leaks; /* leaks a pour from a record found: back on its rim heap */
@@ -80,6 +86,13 @@ struct flood {
 	size_t nfree, free_cap;
 	struct flood_counters count;
 };
+
+/* Exact for every float >= 2^-30 (then v * 2^53 is a whole number below
+ * 2^63 for v < POOL_MAX); smaller ones truncate, the same way every time. */
+static inline int64_t fixed(float v)
+{
+	return (int64_t)((double)v * FIX_ONE);
+}
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t size)
 {
@@ -124,8 +137,12 @@ int flood_create(struct flood **out, int width, int height)
 static void lake_free(struct lake *k)
 {
 	free(k->cells);
+	free(k->ground);
+	free(k->depth);
 	free(k->rh.a);
 	k->cells = NULL;
+	k->ground = k->depth = NULL;
+	k->ncells = k->cells_cap = 0;
 	k->rh = (struct heap){0};
 	k->live = false;
 }
@@ -280,8 +297,12 @@ static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
 		return false;
 	f->rim_mark[c] = 1;
 	uint32_t at = f->slot[c];
-	int32_t last = k->cells[--k->ncells];
+	k->sum -= fixed(k->depth[at]);
+	size_t end = --k->ncells;
+	int32_t last = k->cells[end];
 	k->cells[at] = last;
+	k->ground[at] = k->ground[end];
+	k->depth[at] = k->depth[end];
 	f->slot[last] = at;
 	f->lake_of[c] = 0;
 	/* Cells beside c that touched the lake only through c are rim no more:
@@ -593,10 +614,7 @@ static void rim_check(struct flood *f, struct pour *p, struct lake *k)
  * find after joining them, without sorting the rest of the rim again. */
 static bool start_cached(struct flood *f, struct pour *p, struct lake *k)
 {
-	if (!grow((void **)&f->lake, &f->lake_cap, k->ncells + 9, sizeof *f->lake))
-		return false;
-	memcpy(f->lake, k->cells, k->ncells * sizeof *f->lake);
-	f->lake_len = k->ncells;
+	f->nbase = k->ncells;
 	p->edge_floor = k->edge_floor;
 	p->sea_seen = k->edge_floor < INFINITY;
 	if (k->rh.len > 2 * k->rh_base + 64)
@@ -649,12 +667,6 @@ static double leak_floor(const struct flood *f, const struct pour *p)
 	return floor;
 }
 
-/* Exact for every float >= 2^-30 (then v * 2^53 is a whole number below
- * 2^63 for v < POOL_MAX); smaller ones truncate, the same way every time. */
-static inline int64_t fixed(float v)
-{
-	return (int64_t)((double)v * FIX_ONE);
-}
 
 static float depth_at(double level, float ground)
 {
@@ -672,7 +684,7 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 			   uint32_t own, double *smin, double *smax)
 {
 	int64_t gained = 0;
-	double lo = INFINITY, hi = -INFINITY;
+	double lo = *smin, hi = *smax;
 	for (size_t i = 0; i < f->lake_len; i++) {
 		int32_t c = f->lake[i];
 		float old = pool[c], now = depth_at(level, height[c]);
@@ -689,29 +701,89 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 	return gained;
 }
 
+/* The same for a record's cells, from its dense copies; its sum follows. */
+static int64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
+			    uint32_t own, double *smin, double *smax)
+{
+	int64_t sum = 0;
+	double lo = *smin, hi = *smax;
+	const int32_t *cells = k->cells;
+	const float *ground = k->ground;
+	float *depth = k->depth;
+	for (size_t i = 0; i < k->ncells; i++) {
+		float g = ground[i], now = depth_at(level, g);
+		int32_t c = cells[i];
+		depth[i] = now;
+		pool[c] = now;
+		sum += fixed(now);
+		double s = (double)g + (double)now;
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		if (f->rim_mark[c])
+			rim_notify(f, c, s, own);
+	}
+	*smin = lo;
+	*smax = hi;
+	int64_t gained = sum - k->sum;
+	k->sum = sum;
+	return gained;
+}
+
+/* Room for `n` cells in a record. */
+static bool lake_reserve(struct lake *k, size_t n)
+{
+	if (n <= k->cells_cap)
+		return true;
+	size_t cap = k->cells_cap ? k->cells_cap : 16;
+	while (cap < n)
+		cap *= 2;
+	int32_t *cells = realloc(k->cells, cap * sizeof *cells);
+	if (cells)
+		k->cells = cells;
+	float *ground = realloc(k->ground, cap * sizeof *ground);
+	if (ground)
+		k->ground = ground;
+	float *depth = realloc(k->depth, cap * sizeof *depth);
+	if (depth)
+		k->depth = depth;
+	if (!cells || !ground || !depth)
+		return false;
+	k->cells_cap = cap;
+	return true;
+}
+
+/* Appends this call's new lake cells to record `k` (lake_of, slots and the
+ * dense copies, read after the pools were written). */
+static void lake_append(struct flood *f, uint32_t id, struct lake *k, const float *height,
+			const float *pool)
+{
+	for (size_t i = 0; i < f->lake_len; i++) {
+		int32_t c = f->lake[i];
+		size_t at = k->ncells++;
+		k->cells[at] = c;
+		k->ground[at] = height[c];
+		k->depth[at] = pool[c];
+		k->sum += fixed(pool[c]);
+		f->lake_of[c] = id;
+		f->slot[c] = (uint32_t)at;
+	}
+}
+
 /* Grows the start lake's record by this call's new cells, in place: its
  * rim heap already holds what this call found (leaks go back on it here).
  * False when that fails (the caller then drops the record). */
-static bool lake_extend(struct flood *f, uint32_t id, double smin, double smax, double edge_floor)
+static bool lake_extend(struct flood *f, uint32_t id, const float *height, const float *pool,
+			double smin, double smax, double edge_floor)
 {
 	struct lake *k = &f->lakes[id - 1];
-	for (size_t i = k->ncells; i < f->lake_len; i++) {
+	for (size_t i = 0; i < f->lake_len; i++) {
 		uint32_t old = f->lake_of[f->lake[i]];
 		if (old && old != id)
 			lake_kill(f, old);
 	}
-	if (f->lake_len > k->ncells) {
-		int32_t *cells = realloc(k->cells, f->lake_len * sizeof *cells);
-		if (!cells)
-			return false;
-		k->cells = cells;
-	}
-	for (size_t i = k->ncells; i < f->lake_len; i++) {
-		k->cells[i] = f->lake[i];
-		f->lake_of[f->lake[i]] = id;
-		f->slot[f->lake[i]] = (uint32_t)i;
-	}
-	k->ncells = f->lake_len;
+	if (!lake_reserve(k, k->ncells + f->lake_len))
+		return false;
+	lake_append(f, id, k, height, pool);
 	k->smin = smin;
 	k->smax = smax;
 	k->edge_floor = edge_floor;
@@ -737,8 +809,10 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
 
 /* Records that hold any of this call's lake cells are dropped: the cells
  * are about to change, or to belong to a new record. */
-static void forget_lake_cells(struct flood *f)
+static void forget_lake_cells(struct flood *f, const struct pour *p)
 {
+	if (f->nbase)
+		lake_kill(f, p->cur);
 	for (size_t i = 0; i < f->lake_len; i++) {
 		uint32_t old = f->lake_of[f->lake[i]];
 		if (old)
@@ -751,6 +825,7 @@ static void forget_lake_cells(struct flood *f)
  * joined (leaks and rim), keyed by their surfaces now, and the sea. */
 static void lake_remember(struct flood *f, const struct pour *p, double smin, double smax)
 {
+	const float *height = p->height, *pool = p->pool;
 	if (f->lake_len < CACHE_MIN_CELLS)
 		return;
 	uint32_t id;
@@ -767,18 +842,13 @@ static void lake_remember(struct flood *f, const struct pour *p, double smin, do
 	size_t nrim = p->sea_seen;
 	for (size_t i = 0; i < f->pushed_len; i++)
 		nrim += f->joined[f->pushed[i]] != f->stamp;
-	k->cells = malloc(f->lake_len * sizeof *k->cells);
-	k->rh = (struct heap){0};
-	if (!k->cells || !grow((void **)&k->rh.a, &k->rh.cap, nrim + 1, sizeof *k->rh.a)) {
-		free(k->cells);
-		free(k->rh.a);
-		k->cells = NULL;
-		k->rh = (struct heap){0};
+	*k = (struct lake){0};
+	if (!lake_reserve(k, f->lake_len) ||
+	    !grow((void **)&k->rh.a, &k->rh.cap, nrim + 1, sizeof *k->rh.a)) {
+		lake_free(k);
 		f->free_ids[f->nfree++] = id;
 		return;
 	}
-	memcpy(k->cells, f->lake, f->lake_len * sizeof *k->cells);
-	k->ncells = f->lake_len;
 	struct heap *hp = &k->rh;
 	if (p->sea_seen)
 		hp->a[hp->len++] = (struct node){p->sea_level, SEA_CELL};
@@ -797,10 +867,7 @@ static void lake_remember(struct flood *f, const struct pour *p, double smin, do
 	k->edge_floor = p->edge_floor;
 	k->sea_level = p->sea_level;
 	k->live = true;
-	for (size_t i = 0; i < f->lake_len; i++) {
-		f->lake_of[f->lake[i]] = id;
-		f->slot[f->lake[i]] = (uint32_t)i;
-	}
+	lake_append(f, id, k, height, pool);
 }
 
 int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
@@ -810,7 +877,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	memset(r, 0, sizeof *r);
 	r->drain = -1;
 	next_stamp(f);
-	f->heap.len = f->stack_len = f->lake_len = f->pushed_len = f->leaks_len = 0;
+	f->heap.len = f->stack_len = f->lake_len = f->pushed_len = f->leaks_len = f->nbase = 0;
 
 	const double level0 = surface(height, pool, start);
 	struct pour p = {
@@ -891,13 +958,13 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		if (p.heap->len == 0) {
 			/* Everything reachable is lake (cannot happen with the sea
 			 * around the map; kept for safety): spread what is left. */
-			p.level += left / (double)f->lake_len;
+			p.level += left / (double)(f->nbase + f->lake_len);
 			left = 0;
 			break;
 		}
 		double key = p.heap->a[0].key;
 		{
-			double area = (double)f->lake_len;
+			double area = (double)(f->nbase + f->lake_len);
 			double cost = area * (key - p.level);
 			if (left < cost) {
 				if (!settle_fill_done && settle && settle->on_fill > 0) {
@@ -934,7 +1001,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			/* What the lake gives up leaves with the water going on: no
 			 * more than that can carry. */
 			double room = fp->carry - left;
-			double most = room > 0 ? p.level - room / (double)f->lake_len : p.level;
+			double most = room > 0 ? p.level - room / (double)(f->nbase + f->lake_len)
+					       : p.level;
 			if (lower < most)
 				lower = most;
 			if (lower < p.level)
@@ -956,14 +1024,21 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	const bool edge_start = start % f->width == 0 || start / f->width == 0 ||
 				start % f->width == f->width - 1 ||
 				start / f->width == f->height - 1;
-	double smin, smax;
+	double smin = INFINITY, smax = -INFINITY;
+	if (cached && moved) {
+		/* The start is one of the record's cells: its copy follows. */
+		uint32_t at = f->slot[start];
+		cached->ground[at] = h_start_new;
+	}
 	if (p.level != level0) {
 		/* Any other record these cells were in is dropped (a cached start
-		 * lake is grown in place below: f->lake begins with its cells). */
+		 * lake is grown in place below). */
 		if (!cached)
-			forget_lake_cells(f);
-		gained = write_pools(f, height, pool, p.level, cached ? id : 0, &smin, &smax);
-		written = f->lake_len;
+			forget_lake_cells(f, &p);
+		else
+			gained = write_record(f, cached, pool, p.level, id, &smin, &smax);
+		gained += write_pools(f, height, pool, p.level, cached ? id : 0, &smin, &smax);
+		written = f->nbase + f->lake_len;
 	} else {
 		/* The level stands: nothing to write but a start cell that took
 		 * sediment. */
@@ -972,15 +1047,19 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			pool[start] = now;
 			gained = fixed(now) - fixed(old);
 			written = 1;
+			if (cached) {
+				uint32_t at = f->slot[start];
+				cached->sum += gained;
+				cached->depth[at] = now;
+			}
 			if (f->rim_mark[start])
 				rim_notify(f, start, surface(height, pool, start), cached ? id : 0);
 		}
 		if (cached || f->cache) {
 			/* The range: a record's cells did not move (but the start). */
-			size_t from = cached ? cached->ncells : 0;
 			double lo = cached ? cached->smin : INFINITY;
 			double hi = cached ? cached->smax : -INFINITY;
-			for (size_t i = from; i < f->lake_len; i++) {
+			for (size_t i = 0; i < f->lake_len; i++) {
 				double s = surface(height, pool, f->lake[i]);
 				lo = s < lo ? s : lo;
 				hi = s > hi ? s : hi;
@@ -994,22 +1073,22 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		/* A map-edge start that took sediment may have been the edge's
 		 * lowest ground: the record's edge floor would be stale. */
 		if ((moved && edge_start) || !leaks_back(f, &p, cached) ||
-		    !lake_extend(f, id, smin, smax, p.edge_floor))
-			forget_lake_cells(f);
+		    !lake_extend(f, id, height, pool, smin, smax, p.edge_floor))
+			forget_lake_cells(f, &p);
 	} else if (f->cache) {
 		if (p.level == level0)
-			forget_lake_cells(f);
+			forget_lake_cells(f, &p);
 		lake_remember(f, &p, smin, smax);
 	}
 	r->outcome = outcome;
 	r->level = p.level;
 	r->gained = (double)gained / FIX_ONE;
-	r->lake_cells = f->lake_len;
+	r->lake_cells = f->nbase + f->lake_len;
 	r->touched = f->pushed_len;
 	r->written = written;
 	f->count.calls++;
 	f->count.touched += f->pushed_len;
-	f->count.lake_cells += f->lake_len;
+	f->count.lake_cells += f->nbase + f->lake_len;
 	f->count.written += written;
 	f->count.cached += was_cached;
 	return GULLY_OK;
