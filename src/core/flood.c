@@ -455,6 +455,33 @@ static bool see_sea(struct flood *f, struct pour *p)
 	return heap_push(p->heap, p->sea_level, SEA_CELL);
 }
 
+/* True when a cell next to `c` is one of the start record's cells: then c
+ * is on its rim, and its rim heap holds it. */
+static bool touches_record(const struct flood *f, const struct pour *p, int32_t c)
+{
+	const int w = f->width, hh = f->height;
+	int x = c % w, y = c / w;
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
+				continue;
+			if (f->lake_of[ny * w + nx] == p->cur)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A new neighbour of a joined cell is sorted now, against the level now,
+ * unless a fresh flood would have sorted it already: a rim cell of the
+ * start record was, at the start level (it waits in the rim heap). */
+static inline bool sort_now(const struct flood *f, const struct pour *p, int32_t n)
+{
+	return f->seen[n] != f->stamp && f->lake_of[n] != p->cur &&
+	       (p->cur == NO_LAKE || !touches_record(f, p, n));
+}
+
 static bool join(struct flood *f, struct pour *p, int32_t c)
 {
 	static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
@@ -474,7 +501,7 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		const int32_t off[8] = {1, -1, w, -w, w + 1, 1 - w, w - 1, -w - 1};
 		for (int k = 0; k < 8; k++) {
 			int32_t n = c + off[k];
-			if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
+			if (sort_now(f, p, n) && !classify(f, p, n))
 				return false;
 		}
 		return true;
@@ -488,7 +515,7 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 		if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
 			continue;
 		int32_t n = ny * w + nx;
-		if (f->seen[n] != f->stamp && f->lake_of[n] != p->cur && !classify(f, p, n))
+		if (sort_now(f, p, n) && !classify(f, p, n))
 			return false;
 	}
 	return true;
@@ -575,38 +602,6 @@ static void rim_compact(struct flood *f, struct pour *p, struct lake *k)
 	next_stamp(f);
 }
 
-#ifdef FLOOD_DEBUG
-#include <stdio.h>
-static void rim_check(struct flood *f, struct pour *p, struct lake *k)
-{
-	const int w = f->width, hh = f->height;
-	for (size_t i = 0; i < k->ncells; i++) {
-		int32_t c = k->cells[i];
-		int x = c % w, y = c / w;
-		for (int dy = -1; dy <= 1; dy++)
-			for (int dx = -1; dx <= 1; dx++) {
-				int nx = x + dx, ny = y + dy;
-				if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
-					continue;
-				int32_t n = ny * w + nx;
-				if (f->lake_of[n] == p->cur)
-					continue;
-				double s = surface(p->height, p->pool, n);
-				bool ok = false;
-				for (size_t j = 0; j < k->rh.len; j++)
-					ok |= k->rh.a[j].cell == n && k->rh.a[j].key <= s;
-				if (!ok) {
-					fprintf(stderr, "rim_check: cell %d (lake cell %d) surface %.9g has no entry; lake_of %u mark %d\n",
-						n, c, s, f->lake_of[n], f->rim_mark[n]);
-					for (size_t j = 0; j < k->rh.len; j++)
-						if (k->rh.a[j].cell == n)
-							fprintf(stderr, "  entry key %.9g\n", k->rh.a[j].key);
-					abort();
-				}
-			}
-	}
-}
-#endif
 
 /* Starts from a remembered lake: its cells join at once (lake_of marks
  * them, so nothing per cell but a copy), and only the rim cells at or below
@@ -621,9 +616,6 @@ static bool start_cached(struct flood *f, struct pour *p, struct lake *k)
 		rim_compact(f, p, k);
 	p->heap = &k->rh;
 	p->stale = k->rim_stale;
-#ifdef FLOOD_DEBUG
-	rim_check(f, p, k);
-#endif
 	for (;;) {
 		if (!heap_top(f, p, true))
 			return false;
@@ -807,6 +799,43 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
 	return true;
 }
 
+/* After a drain lowered a lake, cells whose ground stands above the new
+ * level are dry: a fresh flood would leave them out (as rim) and the
+ * record, holding them, could not be used. They leave it the way a changed
+ * cell does (lake_detach), and the range is taken again without them; if
+ * one cannot leave, the record is dropped. */
+static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
+{
+	struct lake *k = &f->lakes[id - 1];
+	size_t n = 0;
+	for (size_t i = 0; i < k->ncells; i++)
+		n += k->ground[i] > cut;
+	if (!n)
+		return;
+	if (!grow((void **)&f->stack, &f->stack_cap, n, sizeof *f->stack)) {
+		lake_kill(f, id);
+		return;
+	}
+	n = 0;
+	for (size_t i = 0; i < k->ncells; i++)
+		if (k->ground[i] > cut)
+			f->stack[n++] = k->cells[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!lake_detach(f, id, f->stack[i])) {
+			lake_kill(f, id);
+			return;
+		}
+	}
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < k->ncells; i++) {
+		double s = (double)k->ground[i] + (double)k->depth[i];
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	k->smin = lo;
+	k->smax = hi;
+}
+
 /* Records that hold any of this call's lake cells are dropped: the cells
  * are about to change, or to belong to a new record. */
 static void forget_lake_cells(struct flood *f, const struct pour *p)
@@ -823,18 +852,18 @@ static void forget_lake_cells(struct flood *f, const struct pour *p)
 /* Remembers this call's lake (after forget_lake_cells); on failure there is
  * simply no record. Its rim heap: every cell sorted this call and not
  * joined (leaks and rim), keyed by their surfaces now, and the sea. */
-static void lake_remember(struct flood *f, const struct pour *p, double smin, double smax)
+static uint32_t lake_remember(struct flood *f, const struct pour *p, double smin, double smax)
 {
 	const float *height = p->height, *pool = p->pool;
 	if (f->lake_len < CACHE_MIN_CELLS)
-		return;
+		return 0;
 	uint32_t id;
 	if (f->nfree) {
 		id = f->free_ids[--f->nfree];
 	} else {
 		if (!grow((void **)&f->lakes, &f->lakes_cap, f->nlakes + 1, sizeof *f->lakes) ||
 		    !grow((void **)&f->free_ids, &f->free_cap, f->nlakes + 1, sizeof *f->free_ids))
-			return;
+			return 0;
 		f->lakes[f->nlakes].live = false;
 		id = (uint32_t)++f->nlakes;
 	}
@@ -847,7 +876,7 @@ static void lake_remember(struct flood *f, const struct pour *p, double smin, do
 	    !grow((void **)&k->rh.a, &k->rh.cap, nrim + 1, sizeof *k->rh.a)) {
 		lake_free(k);
 		f->free_ids[f->nfree++] = id;
-		return;
+		return 0;
 	}
 	struct heap *hp = &k->rh;
 	if (p->sea_seen)
@@ -868,8 +897,14 @@ static void lake_remember(struct flood *f, const struct pour *p, double smin, do
 	k->sea_level = p->sea_level;
 	k->live = true;
 	lake_append(f, id, k, height, pool);
+	return id;
 }
 
+#ifdef FLOOD_DEBUG
+static int flood_trace;
+#define flood_pour flood_pour_real
+static
+#endif
 int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
 	       const struct flood_settle *settle, const struct flood_params *fp,
 	       struct flood_result *r)
@@ -986,6 +1021,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			}
 			left -= cost;
 			p.level = key;
+#ifdef FLOOD_DEBUG
+			if (flood_trace)
+				fprintf(stderr, "  %s raise to %.12g cell %d area %zu left %.12g\n", cached ? "C" : "F", key, p.heap->a[0].cell, f->nbase + f->lake_len, left);
+#endif
 		}
 	}
 
@@ -1069,17 +1108,22 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			smax = s > hi ? s : hi;
 		}
 	}
+	uint32_t kept = 0; /* the record that holds the lake now */
 	if (cached) {
 		/* A map-edge start that took sediment may have been the edge's
 		 * lowest ground: the record's edge floor would be stale. */
 		if ((moved && edge_start) || !leaks_back(f, &p, cached) ||
 		    !lake_extend(f, id, height, pool, smin, smax, p.edge_floor))
 			forget_lake_cells(f, &p);
+		else
+			kept = id;
 	} else if (f->cache) {
 		if (p.level == level0)
 			forget_lake_cells(f, &p);
-		lake_remember(f, &p, smin, smax);
+		kept = lake_remember(f, &p, smin, smax);
 	}
+	if (kept && smax > p.level + p.tol / 4)
+		lake_shed_dry(f, kept, p.level + p.tol / 4);
 	r->outcome = outcome;
 	r->level = p.level;
 	r->gained = (double)gained / FIX_ONE;
@@ -1098,4 +1142,95 @@ nomem:
 	if (cached)
 		lake_kill(f, id);
 	return GULLY_ENOMEM;
+}
+
+#ifdef FLOOD_DEBUG
+#undef flood_pour
+int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
+	       const struct flood_settle *settle, const struct flood_params *fp,
+	       struct flood_result *r)
+{
+	static struct flood *shadow;
+	static float *h2, *p2;
+	static unsigned long long calls;
+	calls++;
+	if (!f->cache)
+		return flood_pour_real(f, height, pool, start, water, settle, fp, r);
+	if (!shadow) {
+		flood_create(&shadow, f->width, f->height);
+		flood_set_cache(shadow, false);
+		h2 = malloc(f->n * sizeof *h2);
+		p2 = malloc(f->n * sizeof *p2);
+	}
+	memcpy(h2, height, f->n * sizeof *h2);
+	memcpy(p2, pool, f->n * sizeof *p2);
+	struct flood_result r2;
+	flood_trace = getenv("FLOOD_TRACE") && atoll(getenv("FLOOD_TRACE")) == (long long)calls;
+	flood_pour_real(shadow, h2, p2, start, water, settle, fp, &r2);
+	uint32_t id = f->lake_of[start];
+	int err = flood_pour_real(f, height, pool, start, water, settle, fp, r);
+	if (r->outcome != r2.outcome || r->drain != r2.drain || r->level != r2.level ||
+	    r->gained != r2.gained || r->lake_cells != r2.lake_cells ||
+	    memcmp(height, h2, f->n * sizeof *h2) || memcmp(pool, p2, f->n * sizeof *p2)) {
+		fprintf(stderr, "MISMATCH call %llu start %d record %u: out %d/%d drain %d/%d level %.12g/%.12g lake %zu/%zu\n",
+			calls, start, id, r->outcome, r2.outcome, r->drain, r2.drain, r->level, r2.level,
+			r->lake_cells, r2.lake_cells);
+		abort();
+	}
+	return err;
+}
+#endif
+
+/* What every live record must hold (flood.h): its dense copies and sum
+ * match the map, its cells say they are its, and every cell next to its
+ * lake has a rim heap entry at or below its surface (the sea too, for a
+ * lake on the map edge). */
+int flood_check(const struct flood *f, const float *height, const float *pool)
+{
+	const int w = f->width, hh = f->height;
+	double *best = malloc(f->n * sizeof *best);
+	if (!best)
+		return GULLY_ENOMEM;
+	int bad = 0;
+	for (size_t id = 1; id <= f->nlakes && !bad; id++) {
+		const struct lake *k = &f->lakes[id - 1];
+		if (!k->live)
+			continue;
+		for (size_t i = 0; i < f->n; i++)
+			best[i] = INFINITY;
+		double sea = INFINITY;
+		for (size_t j = 0; j < k->rh.len; j++) {
+			struct node e = k->rh.a[j];
+			if (e.cell == SEA_CELL)
+				sea = e.key < sea ? e.key : sea;
+			else if (e.key < best[e.cell])
+				best[e.cell] = e.key;
+		}
+		if (k->edge_floor < INFINITY && !(sea <= k->sea_level))
+			bad = 1;
+		int64_t sum = 0;
+		for (size_t i = 0; i < k->ncells && !bad; i++) {
+			int32_t c = k->cells[i];
+			if (k->ground[i] != height[c] || k->depth[i] != pool[c] || f->slot[c] != i ||
+			    f->lake_of[c] != id)
+				bad = 1;
+			sum += fixed(k->depth[i]);
+			int x = c % w, y = c / w;
+			for (int dy = -1; dy <= 1; dy++) {
+				for (int dx = -1; dx <= 1; dx++) {
+					int nx = x + dx, ny = y + dy;
+					if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
+						continue;
+					int32_t n = ny * w + nx;
+					if (f->lake_of[n] != id &&
+					    !(best[n] <= (double)height[n] + (double)pool[n]))
+						bad = 1;
+				}
+			}
+		}
+		if (sum != k->sum)
+			bad = 1;
+	}
+	free(best);
+	return bad ? GULLY_EINVAL : GULLY_OK;
 }

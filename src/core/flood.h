@@ -85,6 +85,12 @@ void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);
 
+/* For tests: GULLY_OK when every lake record still describes the map as
+ * the cache relies on (its cells' ground and pools, and a rim heap entry at
+ * or below the surface of every cell next to its lake), else GULLY_EINVAL
+ * (or GULLY_ENOMEM). O(records x map): not for the simulation. */
+int flood_check(const struct flood *f, const float *height, const float *pool);
+
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
