@@ -75,6 +75,8 @@ struct flood {
 	size_t pushed_len, pushed_cap;
 	int32_t *leaks; /* leaks a pour from a record found: back on its rim heap */
 	size_t leaks_len, leaks_cap;
+	int32_t *queue; /* lake_connected's walk */
+	size_t queue_cap;
 	uint8_t *rim_mark; /* 1: the cell may be on some record's rim heap */
 	/* the lake cache */
 	bool cache;
@@ -165,6 +167,7 @@ void flood_destroy(struct flood *f)
 	free(f->lake);
 	free(f->pushed);
 	free(f->leaks);
+	free(f->queue);
 	free(f);
 }
 
@@ -241,20 +244,21 @@ static void lake_kill(struct flood *f, uint32_t id)
 	f->free_ids[f->nfree++] = id;
 }
 
-/* Takes one changed cell out of its lake's record, when what is left is
- * what a fresh flood would find: the remaining cells are all still at the
- * level (their surfaces did not move) and still connected, which holds when
- * the cell's neighbours in the lake touch each other around it (an
- * 8-connected ring with no gap). The cell goes on the rim, where the next
- * pour sorts it by its new surface. An edge cell (the sea's floor) or a
- * gap in the ring drops the record instead. */
-static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
+static void next_stamp(struct flood *f)
 {
-	struct lake *k = &f->lakes[id - 1];
-	const int w = f->width, hh = f->height;
-	int x = c % w, y = c / w;
-	if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2)
-		return false;
+	if (++f->stamp == 0) {
+		memset(f->seen, 0, f->n * sizeof *f->seen);
+		memset(f->joined, 0, f->n * sizeof *f->joined);
+		f->stamp = 1;
+	}
+}
+
+/* True when taking `c` out of record `id` keeps the rest connected for a
+ * local reason: its neighbours in the lake form one 8-connected run around
+ * it (no gap in the ring). */
+static bool ring_ok(const struct flood *f, uint32_t id, int32_t c)
+{
+	const int w = f->width;
 	/* The ring in order: E, SE, S, SW, W, NW, N, NE (even: sides). */
 	const int32_t off[8] = {1, w + 1, w, w - 1, -1, -w - 1, -w, 1 - w};
 	bool in[8];
@@ -289,8 +293,61 @@ static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
 			}
 		}
 	}
-	if (comps != 1)
-		return false;
+	return comps == 1;
+}
+
+/* True when the lake cells around `c` still meet without it inside the
+ * (2R+1)^2 box around it: the ring's runs are joined a little further out
+ * (round a small island or a bay). A walk of at most (2R+1)^2 cells. */
+#define NEAR_R 3
+static bool ring_rejoins(const struct flood *f, uint32_t id, int32_t c)
+{
+	enum { S = 2 * NEAR_R + 1 };
+	const int w = f->width, hh = f->height;
+	int cx = c % w, cy = c / w;
+	bool in[S][S], seen[S][S];
+	for (int j = 0; j < S; j++) {
+		for (int i = 0; i < S; i++) {
+			int x = cx + i - NEAR_R, y = cy + j - NEAR_R;
+			in[j][i] = x >= 0 && y >= 0 && x < w && y < hh && f->lake_of[y * w + x] == id;
+			seen[j][i] = false;
+		}
+	}
+	in[NEAR_R][NEAR_R] = false;
+	int qx[S * S], qy[S * S], head = 0, tail = 0;
+	for (int j = NEAR_R - 1; j <= NEAR_R + 1 && !tail; j++) {
+		for (int i = NEAR_R - 1; i <= NEAR_R + 1 && !tail; i++) {
+			if (in[j][i]) {
+				seen[j][i] = true;
+				qx[tail] = i;
+				qy[tail++] = j;
+			}
+		}
+	}
+	while (head < tail) {
+		int i0 = qx[head], j0 = qy[head++];
+		for (int dj = -1; dj <= 1; dj++) {
+			for (int di = -1; di <= 1; di++) {
+				int i = i0 + di, j = j0 + dj;
+				if (i < 0 || j < 0 || i >= S || j >= S || !in[j][i] || seen[j][i])
+					continue;
+				seen[j][i] = true;
+				qx[tail] = i;
+				qy[tail++] = j;
+			}
+		}
+	}
+	for (int j = NEAR_R - 1; j <= NEAR_R + 1; j++)
+		for (int i = NEAR_R - 1; i <= NEAR_R + 1; i++)
+			if (in[j][i] && !seen[j][i])
+				return false;
+	return true;
+}
+
+/* Takes `c` out of record `id` and puts it on its rim. False: no memory. */
+static bool lake_remove(struct flood *f, uint32_t id, int32_t c)
+{
+	struct lake *k = &f->lakes[id - 1];
 	/* Its new surface is not known here: a key below every surface is
 	 * stale-low, and the next pop re-keys it. */
 	if (!heap_push(&k->rh, -INFINITY, c))
@@ -309,6 +366,61 @@ static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
 	 * pops check that until the next compaction. */
 	k->rim_stale = true;
 	return true;
+}
+
+/* True when record `id`'s cells are one 8-connected piece (a walk over
+ * them: cheaper than a fresh flood of the lake, which sorts its rim too).
+ * Spends a stamp. */
+static bool lake_connected(struct flood *f, uint32_t id)
+{
+	const struct lake *k = &f->lakes[id - 1];
+	if (!k->ncells)
+		return false;
+	if (!grow((void **)&f->queue, &f->queue_cap, k->ncells, sizeof *f->queue))
+		return false;
+	next_stamp(f);
+	const int w = f->width, hh = f->height;
+	int32_t *q = f->queue;
+	size_t head = 0, tail = 0;
+	q[tail++] = k->cells[0];
+	f->seen[k->cells[0]] = f->stamp;
+	while (head < tail) {
+		int32_t c = q[head++];
+		int x = c % w, y = c / w;
+		for (int dy = -1; dy <= 1; dy++) {
+			for (int dx = -1; dx <= 1; dx++) {
+				int nx = x + dx, ny = y + dy;
+				if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
+					continue;
+				int32_t n = ny * w + nx;
+				if (f->lake_of[n] == id && f->seen[n] != f->stamp) {
+					f->seen[n] = f->stamp;
+					q[tail++] = n;
+				}
+			}
+		}
+	}
+	next_stamp(f);
+	return tail == k->ncells;
+}
+
+/* Takes one changed cell out of its lake's record, when what is left is
+ * what a fresh flood would find: the remaining cells are all still at the
+ * level (their surfaces did not move) and still connected (a gapless ring
+ * around it says so at once, or its runs meeting a little further out).
+ * The cell goes on
+ * the rim, where the next pour sorts it by its new surface. An edge cell
+ * (the sea's floor) or a lake cut in two drops the record instead. */
+static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
+{
+	struct lake *k = &f->lakes[id - 1];
+	const int w = f->width, hh = f->height;
+	int x = c % w, y = c / w;
+	if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2)
+		return false;
+	if (!ring_ok(f, id, c) && !ring_rejoins(f, id, c))
+		return false;
+	return lake_remove(f, id, c);
 }
 
 /* The surface of `cell` may have fallen: every record whose lake it touches
@@ -368,14 +480,6 @@ void flood_set_cache(struct flood *f, bool on)
 	f->cache = on;
 }
 
-static void next_stamp(struct flood *f)
-{
-	if (++f->stamp == 0) {
-		memset(f->seen, 0, f->n * sizeof *f->seen);
-		memset(f->joined, 0, f->n * sizeof *f->joined);
-		f->stamp = 1;
-	}
-}
 
 static inline double surface(const float *height, const float *pool, int32_t c)
 {
@@ -820,11 +924,25 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 	for (size_t i = 0; i < k->ncells; i++)
 		if (k->ground[i] > cut)
 			f->stack[n++] = k->cells[i];
+	const int w = f->width, hh = f->height;
+	bool rings = true;
 	for (size_t i = 0; i < n; i++) {
-		if (!lake_detach(f, id, f->stack[i])) {
+		int32_t c = f->stack[i];
+		int x = c % w, y = c / w;
+		if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2) {
 			lake_kill(f, id);
 			return;
 		}
+		rings = rings && (ring_ok(f, id, c) || ring_rejoins(f, id, c));
+		if (!lake_remove(f, id, c)) {
+			lake_kill(f, id);
+			return;
+		}
+	}
+	/* One walk for all of them, if a ring had a gap. */
+	if (!rings && !lake_connected(f, id)) {
+		lake_kill(f, id);
+		return;
 	}
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < k->ncells; i++) {
