@@ -8,6 +8,15 @@
 
 #include "core/error.h"
 
+/* SSE2 is the x86_64 baseline; elsewhere, or with -DGULLY_NO_SIMD, the
+ * scalar loop (the same bits: see record_depths). */
+#if defined(__SSE2__) && !defined(GULLY_NO_SIMD)
+#define FLOOD_SSE2 1
+#include <emmintrin.h>
+#else
+#define FLOOD_SSE2 0
+#endif
+
 /* The heap's stand-in for the sea beyond the map edge. */
 #define SEA_CELL (-1)
 /* A lake's float pools put its surface within an ulp or so of its level;
@@ -797,29 +806,65 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 	return gained;
 }
 
+/* New depths of a record's cells for `level` (depth_at of each ground, bit
+ * for bit) into `depth`, and the range of their surfaces. The SSE2 form
+ * gives the same floats: cvtpd2ps rounds as the (float) cast does, and
+ * max(v, 0) then min(v, POOL_MAX) gives 0 where !(d > 0) (NaN too) and
+ * clamps as depth_at does; minpd/maxpd are the `s < lo ? s : lo` forms. */
+static void record_depths(const float *ground, float *depth, size_t n, double level,
+			  double *smin, double *smax)
+{
+	size_t i = 0;
+	double lo = *smin, hi = *smax;
+#if FLOOD_SSE2
+	const __m128d lv = _mm_set1_pd(level);
+	const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(POOL_MAX);
+	__m128d vlo = _mm_set1_pd(lo), vhi = _mm_set1_pd(hi);
+	for (; i + 2 <= n; i += 2) {
+		/* Two floats at a time (__m128i may alias anything). */
+		__m128 g2 = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(const void *)(ground + i)));
+		__m128d g = _mm_cvtps_pd(g2);
+		__m128 v = _mm_cvtpd_ps(_mm_sub_pd(lv, g));
+		v = _mm_min_ps(_mm_max_ps(v, zero), top);
+		_mm_storel_epi64((__m128i *)(void *)(depth + i), _mm_castps_si128(v));
+		__m128d sf = _mm_add_pd(g, _mm_cvtps_pd(v));
+		vlo = _mm_min_pd(sf, vlo);
+		vhi = _mm_max_pd(sf, vhi);
+	}
+	double l2[2], h2[2];
+	_mm_storeu_pd(l2, vlo);
+	_mm_storeu_pd(h2, vhi);
+	lo = l2[0] < l2[1] ? l2[0] : l2[1];
+	hi = h2[0] > h2[1] ? h2[0] : h2[1];
+#endif
+	for (; i < n; i++) {
+		float now = depth_at(level, ground[i]);
+		depth[i] = now;
+		double sf = (double)ground[i] + (double)now;
+		lo = sf < lo ? sf : lo;
+		hi = sf > hi ? sf : hi;
+	}
+	*smin = lo;
+	*smax = hi;
+}
+
 /* The same for a record's cells, from its dense copies; its sum follows. */
 static int64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
 			    uint32_t own, double *smin, double *smax)
 {
-	int64_t sum = 0;
-	double lo = *smin, hi = *smax;
 	const int32_t *cells = k->cells;
 	const float *ground = k->ground;
 	float *depth = k->depth;
+	record_depths(ground, depth, k->ncells, level, smin, smax);
+	int64_t sum = 0;
 	for (size_t i = 0; i < k->ncells; i++) {
-		float g = ground[i], now = depth_at(level, g);
 		int32_t c = cells[i];
-		depth[i] = now;
+		float now = depth[i];
 		pool[c] = now;
 		sum += fixed(now);
-		double s = (double)g + (double)now;
-		lo = s < lo ? s : lo;
-		hi = s > hi ? s : hi;
 		if (f->rim_mark[c])
-			rim_notify(f, c, s, own);
+			rim_notify(f, c, (double)ground[i] + (double)now, own);
 	}
-	*smin = lo;
-	*smax = hi;
 	int64_t gained = sum - k->sum;
 	k->sum = sum;
 	return gained;
