@@ -65,6 +65,7 @@ struct lake {
 	double smin, smax;  /* range of its cells' surfaces */
 	double edge_floor;  /* lowest ground among its map-edge cells */
 	double sea_level;   /* the sea's surface its rim heap was keyed with */
+	bool marked;        /* some of its cells may be on other records' rims */
 	bool live;
 };
 
@@ -183,6 +184,16 @@ void flood_destroy(struct flood *f)
 void flood_counters(const struct flood *f, struct flood_counters *c)
 {
 	*c = f->count;
+}
+
+/* `c` goes on a rim heap: its mark, and its own record's (if any), so a
+ * write of that record looks for the cell's other records. */
+static inline void rim_mark_set(struct flood *f, int32_t c)
+{
+	f->rim_mark[c] = 1;
+	uint32_t id = f->lake_of[c];
+	if (id)
+		f->lakes[id - 1].marked = true;
 }
 
 static inline bool node_before(double k1, int32_t c1, double k2, int32_t c2)
@@ -546,7 +557,7 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 		f->stack[f->stack_len++] = c;
 		return true;
 	}
-	f->rim_mark[c] = 1;
+	rim_mark_set(f, c);
 	return heap_push(p->heap, key, c);
 }
 
@@ -857,13 +868,25 @@ static int64_t write_record(struct flood *f, struct lake *k, float *pool, double
 	float *depth = k->depth;
 	record_depths(ground, depth, k->ncells, level, smin, smax);
 	int64_t sum = 0;
-	for (size_t i = 0; i < k->ncells; i++) {
-		int32_t c = cells[i];
-		float now = depth[i];
-		pool[c] = now;
-		sum += fixed(now);
-		if (f->rim_mark[c])
-			rim_notify(f, c, (double)ground[i] + (double)now, own);
+	if (!k->marked) {
+		for (size_t i = 0; i < k->ncells; i++) {
+			float now = depth[i];
+			pool[cells[i]] = now;
+			sum += fixed(now);
+		}
+	} else {
+		bool marked = false;
+		for (size_t i = 0; i < k->ncells; i++) {
+			int32_t c = cells[i];
+			float now = depth[i];
+			pool[c] = now;
+			sum += fixed(now);
+			if (f->rim_mark[c]) {
+				rim_notify(f, c, (double)ground[i] + (double)now, own);
+				marked |= f->rim_mark[c];
+			}
+		}
+		k->marked = marked;
 	}
 	int64_t gained = sum - k->sum;
 	k->sum = sum;
@@ -905,6 +928,7 @@ static void lake_append(struct flood *f, uint32_t id, struct lake *k, const floa
 		k->ground[at] = height[c];
 		k->depth[at] = pool[c];
 		k->sum += fixed(pool[c]);
+		k->marked |= f->rim_mark[c];
 		f->lake_of[c] = id;
 		f->slot[c] = (uint32_t)at;
 	}
@@ -939,7 +963,7 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
 		double key = p->sea_level;
 		if (c != SEA_CELL) {
 			key = surface(p->height, p->pool, c);
-			f->rim_mark[c] = 1;
+			rim_mark_set(f, c);
 		}
 		if (!heap_push(&k->rh, key, c))
 			return false;
@@ -1048,7 +1072,7 @@ static uint32_t lake_remember(struct flood *f, const struct pour *p, double smin
 		int32_t c = f->pushed[i];
 		if (f->joined[c] == f->stamp)
 			continue;
-		f->rim_mark[c] = 1;
+		rim_mark_set(f, c);
 		hp->a[hp->len++] = (struct node){surface(p->height, p->pool, c), c};
 	}
 	heapify(hp);
@@ -1375,7 +1399,7 @@ int flood_check(const struct flood *f, const float *height, const float *pool)
 		for (size_t i = 0; i < k->ncells && !bad; i++) {
 			int32_t c = k->cells[i];
 			if (k->ground[i] != height[c] || k->depth[i] != pool[c] || f->slot[c] != i ||
-			    f->lake_of[c] != id)
+			    f->lake_of[c] != id || (f->rim_mark[c] && !k->marked))
 				bad = 1;
 			sum += fixed(k->depth[i]);
 			int x = c % w, y = c / w;
