@@ -35,8 +35,9 @@ struct node {
 	int32_t cell;
 };
 
-/* A min-heap of cells ordered by key, then cell index (the sea first): a
- * total order, so the order cells are pushed in never shows. */
+/* A min-heap of cells ordered by key. Equal keys come off in any order:
+ * every cell the level reaches joins before a leak counts (flood_pour), so
+ * which of them comes first never shows in the result. */
 struct heap {
 	struct node *a;
 	size_t len, cap;
@@ -75,6 +76,7 @@ struct flood {
 	uint32_t *seen;   /* seen[c] == stamp: c was classified this call */
 	uint32_t *joined; /* joined[c] == stamp: c is in this call's lake */
 	uint32_t stamp;
+	int32_t off[8];   /* an interior cell's neighbours */
 	struct heap heap; /* a fresh pour's rim */
 	int32_t *stack; /* level cells waiting to join */
 	size_t stack_len, stack_cap;
@@ -132,6 +134,8 @@ int flood_create(struct flood **out, int width, int height)
 	f->width = width;
 	f->height = height;
 	f->n = (size_t)width * (size_t)height;
+	const int32_t off[8] = {1, -1, width, -width, width + 1, 1 - width, width - 1, -width - 1};
+	memcpy(f->off, off, sizeof off);
 	f->seen = calloc(f->n, sizeof *f->seen);
 	f->joined = calloc(f->n, sizeof *f->joined);
 	f->lake_of = calloc(f->n, sizeof *f->lake_of);
@@ -196,12 +200,8 @@ static inline void rim_mark_set(struct flood *f, int32_t c)
 		f->lakes[id - 1].marked = true;
 }
 
-static inline bool node_before(double k1, int32_t c1, double k2, int32_t c2)
-{
-	return k1 < k2 || (k1 == k2 && c1 < c2);
-}
 
-static bool heap_push(struct heap *hp, double key, int32_t cell)
+static inline bool heap_push(struct heap *hp, double key, int32_t cell)
 {
 	if (!grow((void **)&hp->a, &hp->cap, hp->len + 1, sizeof *hp->a))
 		return false;
@@ -209,7 +209,7 @@ static bool heap_push(struct heap *hp, double key, int32_t cell)
 	struct node *h = hp->a;
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
-		if (!node_before(key, cell, h[parent].key, h[parent].cell))
+		if (h[parent].key <= key)
 			break;
 		h[i] = h[parent];
 		i = parent;
@@ -219,7 +219,7 @@ static bool heap_push(struct heap *hp, double key, int32_t cell)
 	return true;
 }
 
-static void heap_sift_down(struct heap *hp, size_t i, struct node v)
+static inline void heap_sift_down(struct heap *hp, size_t i, struct node v)
 {
 	struct node *h = hp->a;
 	size_t n = hp->len;
@@ -227,9 +227,9 @@ static void heap_sift_down(struct heap *hp, size_t i, struct node v)
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && node_before(h[c + 1].key, h[c + 1].cell, h[c].key, h[c].cell))
+		if (c + 1 < n && h[c + 1].key < h[c].key)
 			c++;
-		if (!node_before(h[c].key, h[c].cell, v.key, v.cell))
+		if (v.key <= h[c].key)
 			break;
 		h[i] = h[c];
 		i = c;
@@ -237,7 +237,7 @@ static void heap_sift_down(struct heap *hp, size_t i, struct node v)
 	h[i] = v;
 }
 
-static void heap_pop(struct heap *hp)
+static inline void heap_pop(struct heap *hp)
 {
 	struct node last = hp->a[--hp->len];
 	if (hp->len)
@@ -557,7 +557,10 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 		f->stack[f->stack_len++] = c;
 		return true;
 	}
-	rim_mark_set(f, c);
+	/* A record's rim heap keeps it: marked, so its surface changes reach
+	 * the record. (A fresh pour's rim is marked if it is remembered.) */
+	if (p->cur != NO_LAKE)
+		rim_mark_set(f, c);
 	return heap_push(p->heap, key, c);
 }
 
@@ -613,7 +616,8 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	/* Room for c and its neighbours in every list they may go to. */
 	if (!grow((void **)&f->pushed, &f->pushed_cap, f->pushed_len + 8, sizeof *f->pushed) ||
 	    !grow((void **)&f->stack, &f->stack_cap, f->stack_len + 8, sizeof *f->stack) ||
-	    !grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 8, sizeof *f->leaks) ||
+	    (p->cur != NO_LAKE &&
+	     !grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 8, sizeof *f->leaks)) ||
 	    !grow((void **)&f->lake, &f->lake_cap, f->lake_len + 1, sizeof *f->lake))
 		return false;
 	/* seen too: a cell off a record's rim heap joins unsorted this call. */
@@ -622,7 +626,16 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	const int w = f->width, hh = f->height;
 	int x = c % w, y = c / w;
 	if (x > 0 && y > 0 && x < w - 1 && y < hh - 1) {
-		const int32_t off[8] = {1, -1, w, -w, w + 1, 1 - w, w - 1, -w - 1};
+		const int32_t *off = f->off;
+		if (p->cur == NO_LAKE) {
+			/* A fresh pour: no record cells, so unseen is all it takes. */
+			for (int k = 0; k < 8; k++) {
+				int32_t n = c + off[k];
+				if (f->seen[n] != f->stamp && !classify(f, p, n))
+					return false;
+			}
+			return true;
+		}
 		for (int k = 0; k < 8; k++) {
 			int32_t n = c + off[k];
 			if (sort_now(f, p, n) && !classify(f, p, n))
@@ -670,6 +683,10 @@ static bool touches_lake(const struct flood *f, const struct pour *p, int32_t c)
 static bool heap_top(struct flood *f, struct pour *p, bool first)
 {
 	struct heap *hp = p->heap;
+	/* A fresh pour's heap holds each cell once, keyed by its surface, and
+	 * only its pop joins it: every entry is valid. */
+	if (p->cur == NO_LAKE)
+		return true;
 	while (hp->len) {
 		struct node n = hp->a[0];
 		if (n.cell == SEA_CELL)
@@ -759,6 +776,24 @@ static bool start_cached(struct flood *f, struct pour *p, struct lake *k)
 			return false;
 		}
 	}
+}
+
+/* The heap's top has been reached by the level: it joins, or, for the sea,
+ * it is a leak (the rest runs off the map unless a lower leak was found at
+ * this level; a record keeps the sea on its rim). */
+static inline bool join_top(struct flood *f, struct pour *p)
+{
+	int32_t c = p->heap->a[0].cell;
+	heap_pop(p->heap);
+	if (c != SEA_CELL)
+		return join(f, p, c);
+	leak_offer(p, p->sea_level, SEA_CELL);
+	if (p->cur == NO_LAKE)
+		return true;
+	if (!grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 1, sizeof *f->leaks))
+		return false;
+	f->leaks[f->leaks_len++] = SEA_CELL;
+	return true;
 }
 
 /* The lowest ground next to the leak that belongs to the lake: the lake can
@@ -1088,7 +1123,6 @@ static uint32_t lake_remember(struct flood *f, const struct pour *p, double smin
 }
 
 #ifdef FLOOD_DEBUG
-static int flood_trace;
 #define flood_pour flood_pour_real
 static
 #endif
@@ -1148,29 +1182,14 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			if (!join(f, &p, f->stack[--f->stack_len]))
 				goto nomem;
 		}
-		if (!heap_top(f, &p, false))
+		if (cached && !heap_top(f, &p, false))
 			goto nomem;
+		/* Every rim cell the level has reached joins before any leak
+		 * counts: the lake is then the same whatever order cells with
+		 * equal surfaces come off the heap in. */
 		if (p.heap->len && p.heap->a[0].key <= p.level) {
-			/* Every rim cell the level has reached joins before any leak
-			 * counts: the lake is then the same whatever order cells with
-			 * equal surfaces come off the heap in. */
-			int32_t c = p.heap->a[0].cell;
-			heap_pop(p.heap);
-			if (c != SEA_CELL) {
-				if (!join(f, &p, c))
-					goto nomem;
-				continue;
-			}
-			/* Risen to the sea: the rest runs off the map, unless a lower
-			 * leak was found at this level. */
-			leak_offer(&p, p.sea_level, SEA_CELL);
-			if (cached) {
-				/* The sea stays on the record's rim. */
-				if (!grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 1,
-					  sizeof *f->leaks))
-					goto nomem;
-				f->leaks[f->leaks_len++] = SEA_CELL;
-			}
+			if (!join_top(f, &p))
+				goto nomem;
 			continue;
 		}
 		if (p.leak) {
@@ -1208,11 +1227,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			}
 			left -= cost;
 			p.level = key;
-#ifdef FLOOD_DEBUG
-			if (flood_trace)
-				fprintf(stderr, "  %s raise to %.12g cell %d area %zu left %.12g\n", cached ? "C" : "F", key, p.heap->a[0].cell, f->nbase + f->lake_len, left);
-#endif
 		}
+		/* Risen to it: it joins now (what the next turn would do). */
+		if (!join_top(f, &p))
+			goto nomem;
 	}
 
 	if (outcome != FLOOD_FILLED) {
@@ -1331,7 +1349,12 @@ nomem:
 	return GULLY_ENOMEM;
 }
 
+/* -DFLOOD_DEBUG: every pour from a record is checked against a fresh flood
+ * of copies of the layers (a second struct flood with the cache off), and
+ * the first difference aborts. O(map) per pour: for hunting cache bugs
+ * over whole bench runs (see bench/HYDROLOGY.md), never for a build. */
 #ifdef FLOOD_DEBUG
+#include <stdio.h>
 #undef flood_pour
 int flood_pour(struct flood *f, float *height, float *pool, int start, double water,
 	       const struct flood_settle *settle, const struct flood_params *fp,
@@ -1352,7 +1375,6 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	memcpy(h2, height, f->n * sizeof *h2);
 	memcpy(p2, pool, f->n * sizeof *p2);
 	struct flood_result r2;
-	flood_trace = getenv("FLOOD_TRACE") && atoll(getenv("FLOOD_TRACE")) == (long long)calls;
 	flood_pour_real(shadow, h2, p2, start, water, settle, fp, &r2);
 	uint32_t id = f->lake_of[start];
 	int err = flood_pour_real(f, height, pool, start, water, settle, fp, r);
