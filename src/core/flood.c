@@ -89,6 +89,17 @@ struct flood {
 	size_t leaks_len, leaks_cap;
 	int32_t *queue; /* lake_connected's walk */
 	size_t queue_cap;
+	/* write_pools' output in f->lake's order, for lake_append */
+	float *wground, *wdepth;
+	size_t wground_cap, wdepth_cap;
+	int64_t wsum;
+	bool wmarked, written_dense;
+	/* The biggest arrays of a dropped record, kept for the next one (one
+	 * lake's worth of memory at most): a big lake dropped and remembered
+	 * again does not fault in fresh pages every time. */
+	int32_t *spare_cells;
+	float *spare_ground, *spare_depth;
+	size_t spare_cap;
 	uint8_t *rim_mark; /* 1: the cell may be on some record's rim heap */
 	/* the lake cache */
 	bool cache;
@@ -156,11 +167,24 @@ static void lake_free(struct lake *k)
 	free(k->ground);
 	free(k->depth);
 	free(k->rh.a);
-	k->cells = NULL;
-	k->ground = k->depth = NULL;
-	k->ncells = k->cells_cap = 0;
-	k->rh = (struct heap){0};
-	k->live = false;
+	*k = (struct lake){0};
+}
+
+/* Drops a record's arrays, keeping the biggest for reuse (struct flood). */
+static void lake_release(struct flood *f, struct lake *k)
+{
+	if (k->cells && k->ground && k->depth && k->cells_cap > f->spare_cap) {
+		free(f->spare_cells);
+		free(f->spare_ground);
+		free(f->spare_depth);
+		f->spare_cells = k->cells;
+		f->spare_ground = k->ground;
+		f->spare_depth = k->depth;
+		f->spare_cap = k->cells_cap;
+		k->cells = NULL;
+		k->ground = k->depth = NULL;
+	}
+	lake_free(k);
 }
 
 void flood_destroy(struct flood *f)
@@ -182,6 +206,11 @@ void flood_destroy(struct flood *f)
 	free(f->pushed);
 	free(f->leaks);
 	free(f->queue);
+	free(f->wground);
+	free(f->wdepth);
+	free(f->spare_cells);
+	free(f->spare_ground);
+	free(f->spare_depth);
 	free(f);
 }
 
@@ -239,9 +268,22 @@ static inline void heap_sift_down(struct heap *hp, size_t i, struct node v)
 
 static inline void heap_pop(struct heap *hp)
 {
-	struct node last = hp->a[--hp->len];
-	if (hp->len)
-		heap_sift_down(hp, 0, last);
+	struct node *h = hp->a;
+	struct node last = h[--hp->len];
+	size_t n = hp->len, i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1].key < h[c].key)
+			c++;
+		if (last.key <= h[c].key)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (n)
+		h[i] = last;
 }
 
 static void heapify(struct heap *hp)
@@ -259,7 +301,7 @@ static void lake_kill(struct flood *f, uint32_t id)
 	for (size_t i = 0; i < k->ncells; i++)
 		if (f->lake_of[k->cells[i]] == id)
 			f->lake_of[k->cells[i]] = 0;
-	lake_free(k);
+	lake_release(f, k);
 	/* free_ids has room for every record ever made (see lake_new). */
 	f->free_ids[f->nfree++] = id;
 }
@@ -620,20 +662,32 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	     !grow((void **)&f->leaks, &f->leaks_cap, f->leaks_len + 8, sizeof *f->leaks)) ||
 	    !grow((void **)&f->lake, &f->lake_cap, f->lake_len + 1, sizeof *f->lake))
 		return false;
-	/* seen too: a cell off a record's rim heap joins unsorted this call. */
-	f->seen[c] = f->joined[c] = f->stamp;
+	/* seen too: a cell off a record's rim heap joins unsorted this call
+	 * (a fresh pour's cells were all sorted first). */
+	f->joined[c] = f->stamp;
+	if (p->cur != NO_LAKE)
+		f->seen[c] = f->stamp;
 	f->lake[f->lake_len++] = c;
 	const int w = f->width, hh = f->height;
 	int x = c % w, y = c / w;
 	if (x > 0 && y > 0 && x < w - 1 && y < hh - 1) {
 		const int32_t *off = f->off;
 		if (p->cur == NO_LAKE) {
-			/* A fresh pour: no record cells, so unseen is all it takes. */
-			for (int k = 0; k < 8; k++) {
-				int32_t n = c + off[k];
-				if (f->seen[n] != f->stamp && !classify(f, p, n))
-					return false;
-			}
+			/* A fresh pour: no record cells, so unseen is all it takes
+			 * (written out: the hottest loop of a big fill). */
+			const uint32_t *seen = f->seen, stamp = f->stamp;
+#define FRESH_NEIGHBOUR(d)                                                   \
+	if (seen[c + (d)] != stamp && !classify(f, p, c + (d)))              \
+		return false;
+			FRESH_NEIGHBOUR(1)
+			FRESH_NEIGHBOUR(-1)
+			FRESH_NEIGHBOUR(w)
+			FRESH_NEIGHBOUR(-w)
+			FRESH_NEIGHBOUR(w + 1)
+			FRESH_NEIGHBOUR(1 - w)
+			FRESH_NEIGHBOUR(w - 1)
+			FRESH_NEIGHBOUR(-w - 1)
+#undef FRESH_NEIGHBOUR
 			return true;
 		}
 		for (int k = 0; k < 8; k++) {
@@ -834,19 +888,32 @@ static float depth_at(double level, float ground)
 static int64_t write_pools(struct flood *f, const float *height, float *pool, double level,
 			   uint32_t own, double *smin, double *smax)
 {
-	int64_t gained = 0;
+	int64_t gained = 0, sum = 0;
 	double lo = *smin, hi = *smax;
+	bool marked = false;
+	/* The record these cells go into copies what is written from here,
+	 * in order (lake_append), instead of gathering it again. */
+	float *wground = f->wground, *wdepth = f->wdepth;
 	for (size_t i = 0; i < f->lake_len; i++) {
 		int32_t c = f->lake[i];
-		float old = pool[c], now = depth_at(level, height[c]);
+		float g = height[c], old = pool[c], now = depth_at(level, g);
 		pool[c] = now;
-		gained += fixed(now) - fixed(old);
-		double s = (double)height[c] + (double)now;
+		wground[i] = g;
+		wdepth[i] = now;
+		int64_t fx = fixed(now);
+		sum += fx;
+		gained += fx - fixed(old);
+		double s = (double)g + (double)now;
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
-		if (f->rim_mark[c])
+		if (f->rim_mark[c]) {
 			rim_notify(f, c, s, own);
+			marked |= f->rim_mark[c];
+		}
 	}
+	f->wsum = sum;
+	f->wmarked = marked;
+	f->written_dense = true;
 	*smin = lo;
 	*smax = hi;
 	return gained;
@@ -956,6 +1023,20 @@ static bool lake_reserve(struct lake *k, size_t n)
 static void lake_append(struct flood *f, uint32_t id, struct lake *k, const float *height,
 			const float *pool)
 {
+	if (f->written_dense) {
+		size_t at0 = k->ncells;
+		memcpy(k->cells + at0, f->lake, f->lake_len * sizeof *k->cells);
+		memcpy(k->ground + at0, f->wground, f->lake_len * sizeof *k->ground);
+		memcpy(k->depth + at0, f->wdepth, f->lake_len * sizeof *k->depth);
+		k->sum += f->wsum;
+		k->marked |= f->wmarked;
+		for (size_t i = 0; i < f->lake_len; i++) {
+			f->lake_of[f->lake[i]] = id;
+			f->slot[f->lake[i]] = (uint32_t)(at0 + i);
+		}
+		k->ncells += f->lake_len;
+		return;
+	}
 	for (size_t i = 0; i < f->lake_len; i++) {
 		int32_t c = f->lake[i];
 		size_t at = k->ncells++;
@@ -1094,6 +1175,15 @@ static uint32_t lake_remember(struct flood *f, const struct pour *p, double smin
 	for (size_t i = 0; i < f->pushed_len; i++)
 		nrim += f->joined[f->pushed[i]] != f->stamp;
 	*k = (struct lake){0};
+	if (f->spare_cap) {
+		k->cells = f->spare_cells;
+		k->ground = f->spare_ground;
+		k->depth = f->spare_depth;
+		k->cells_cap = f->spare_cap;
+		f->spare_cells = NULL;
+		f->spare_ground = f->spare_depth = NULL;
+		f->spare_cap = 0;
+	}
 	if (!lake_reserve(k, f->lake_len) ||
 	    !grow((void **)&k->rh.a, &k->rh.cap, nrim + 1, sizeof *k->rh.a)) {
 		lake_free(k);
@@ -1134,6 +1224,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	r->drain = -1;
 	next_stamp(f);
 	f->heap.len = f->stack_len = f->lake_len = f->pushed_len = f->leaks_len = f->nbase = 0;
+	f->written_dense = false;
 
 	const double level0 = surface(height, pool, start);
 	struct pour p = {
@@ -1259,6 +1350,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	}
 
 	/* Write. Settling first, so the start cell's pool sees its new ground. */
+	if (p.level != level0 &&
+	    (!grow((void **)&f->wground, &f->wground_cap, f->lake_len, sizeof *f->wground) ||
+	     !grow((void **)&f->wdepth, &f->wdepth_cap, f->lake_len, sizeof *f->wdepth)))
+		goto nomem;
 	const bool moved = h_start_new != h_start;
 	if (moved)
 		height[start] = h_start_new;
