@@ -432,6 +432,56 @@ static void test_cache_near_ties(void **state)
 	map_free(b);
 }
 
+/* A remembered lake that touched the map edge at one shallow cell drains
+ * below it (a rim cell eroded into a leak): the dry edge cell leaves the
+ * record, which then no longer touches the sea. Raised out of the water
+ * and then topped up past the sea's surface, the lake must rise to the
+ * edge cell before it reaches the sea, as a fresh flood does. */
+static void test_cache_lake_leaves_the_edge(void **state)
+{
+	(void)state;
+	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
+	flood_set_cache(m[1]->f, false);
+	const struct flood_params fp = {.drainage = 0.5, .sea_level = 0.3, .carry = INFINITY};
+	struct flood_result r[2];
+	for (int i = 0; i < 2; i++) {
+		fill_rect(m[i], 1, 6, 5, 8, 0.2f);  /* the basin: 15 cells */
+		m[i]->h[at(0, 7)] = 0.25f;          /* its shallow edge cell */
+		fill_rect(m[i], 7, 6, 10, 8, 0.0f); /* a lower basin beyond a rim */
+		m[i]->h[at(6, 7)] = 0.5f;           /* the rim cell between them */
+		/* 15 x 0.05 to the edge cell, then 16 x 0.03: level 0.28. */
+		r[i] = pour(m[i], at(3, 7), 0.75 + 0.48, &fp);
+		assert_double_equal(r[i].level, 0.28, 1e-6);
+		assert_int_equal(r[i].lake_cells, 16);
+		/* The rim erodes into a leak: the lake drains and sinks half
+		 * way toward it, but not below its ground next to it (0.2). */
+		m[i]->h[at(6, 7)] = 0.0f;
+		flood_forget_cell(m[i]->f, at(6, 7));
+		r[i] = pour(m[i], at(3, 7), 0.01, &fp);
+		assert_int_equal(r[i].outcome, FLOOD_DRAIN);
+		assert_int_equal(r[i].drain, at(6, 7));
+		assert_double_equal(r[i].level, 0.2, 1e-6);
+		assert_int_equal(flood_check(m[i]->f, m[i]->h, m[i]->pool), 0);
+		/* The rim closes and the edge cell rises above the sea's
+		 * surface: the lake now spills into the sea at 0.35. */
+		m[i]->h[at(6, 7)] = 0.5f;
+		flood_forget_cell(m[i]->f, at(6, 7));
+		m[i]->h[at(0, 7)] = 0.35f;
+		flood_forget_cell(m[i]->f, at(0, 7));
+		r[i] = pour(m[i], at(3, 7), 5.0, &fp);
+		assert_int_equal(r[i].outcome, FLOOD_SEA);
+		assert_double_equal(r[i].level, 0.35, 1e-6);
+		assert_int_equal(flood_check(m[i]->f, m[i]->h, m[i]->pool), 0);
+	}
+	assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+	assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+	struct flood_counters c;
+	flood_counters(m[0]->f, &c);
+	assert_int_equal(c.cached, 2); /* both later pours used the record */
+	map_free(m[0]);
+	map_free(m[1]);
+}
+
 static void test_settle_raises_ground_and_displaces_water(void **state)
 {
 	(void)state;
@@ -466,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_cache_survives_changed_cells),
 		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),
 		cmocka_unit_test(test_cache_near_ties),
+		cmocka_unit_test(test_cache_lake_leaves_the_edge),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }

@@ -743,8 +743,14 @@ static bool heap_top(struct flood *f, struct pour *p, bool first)
 		return true;
 	while (hp->len) {
 		struct node n = hp->a[0];
-		if (n.cell == SEA_CELL)
+		if (n.cell == SEA_CELL) {
+			/* Left from when the lake touched the map edge. */
+			if (!p->sea_seen) {
+				heap_pop(hp);
+				continue;
+			}
 			return true;
+		}
 		int32_t c = n.cell;
 		if (in_lake(f, p, c) || (first && f->seen[c] == f->stamp)) {
 			heap_pop(hp);
@@ -778,7 +784,7 @@ static void rim_compact(struct flood *f, struct pour *p, struct lake *k)
 	for (size_t i = 0; i < hp->len; i++) {
 		int32_t c = hp->a[i].cell;
 		if (c == SEA_CELL) {
-			if (!sea)
+			if (!sea && k->edge_floor < INFINITY)
 				hp->a[j++] = (struct node){p->sea_level, SEA_CELL};
 			sea = true;
 			continue;
@@ -1110,15 +1116,21 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 		if (k->ground[i] > cut)
 			f->stack[n++] = k->cells[i];
 	const int w = f->width, hh = f->height;
-	bool rings = true;
+	bool rings = true, edge = false;
 	for (size_t i = 0; i < n; i++) {
 		int32_t c = f->stack[i];
 		int x = c % w, y = c / w;
-		if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2) {
+		if (k->ncells < 2) {
 			lake_kill(f, id);
 			return;
 		}
-		rings = rings && (ring_ok(f, id, c) || ring_rejoins(f, id, c));
+		if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1) {
+			/* No ring test on the map edge: a walk decides. */
+			edge = true;
+			rings = false;
+		} else {
+			rings = rings && (ring_ok(f, id, c) || ring_rejoins(f, id, c));
+		}
 		if (!lake_remove(f, id, c)) {
 			lake_kill(f, id);
 			return;
@@ -1129,14 +1141,25 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 		lake_kill(f, id);
 		return;
 	}
-	double lo = INFINITY, hi = -INFINITY;
+	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
 	for (size_t i = 0; i < k->ncells; i++) {
 		double s = (double)k->ground[i] + (double)k->depth[i];
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
+		if (edge) {
+			/* An edge cell left: the lake's edge floor is taken again
+			 * (INFINITY: it no longer touches the edge, and heap_top
+			 * drops its sea entries). */
+			int32_t c = k->cells[i];
+			int x = c % w, y = c / w;
+			if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && k->ground[i] < floor)
+				floor = k->ground[i];
+		}
 	}
 	k->smin = lo;
 	k->smax = hi;
+	if (edge)
+		k->edge_floor = floor;
 }
 
 /* Records that hold any of this call's lake cells are dropped: the cells
@@ -1420,7 +1443,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	} else if (f->cache) {
 		if (p.level == level0)
 			forget_lake_cells(f, &p);
-		kept = lake_remember(f, &p, smin, smax);
+		/* (Not with a settled map-edge start: the edge floor taken while
+		 * walking would be stale.) */
+		if (!(moved && edge_start))
+			kept = lake_remember(f, &p, smin, smax);
 	}
 	if (kept && smax > p.level + p.tol / 4)
 		lake_shed_dry(f, kept, p.level + p.tol / 4);
@@ -1513,8 +1539,12 @@ int flood_check(const struct flood *f, const float *height, const float *pool)
 		if (k->edge_floor < INFINITY && !(sea <= k->sea_level))
 			bad = 1;
 		int64_t sum = 0;
+		double floor = INFINITY;
 		for (size_t i = 0; i < k->ncells && !bad; i++) {
 			int32_t c = k->cells[i];
+			if ((c % w == 0 || c / w == 0 || c % w == w - 1 || c / w == hh - 1) &&
+			    height[c] < floor)
+				floor = height[c];
 			if (k->ground[i] != height[c] || k->depth[i] != pool[c] || f->slot[c] != i ||
 			    f->lake_of[c] != id || (f->rim_mark[c] && !k->marked))
 				bad = 1;
@@ -1532,7 +1562,7 @@ int flood_check(const struct flood *f, const float *height, const float *pool)
 				}
 			}
 		}
-		if (sum != k->sum)
+		if (sum != k->sum || (!bad && floor != k->edge_floor))
 			bad = 1;
 	}
 	free(best);

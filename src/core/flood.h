@@ -87,7 +87,8 @@ void flood_set_cache(struct flood *f, bool on);
 
 /* For tests: GULLY_OK when every lake record still describes the map as
  * the cache relies on (its cells' ground and pools, and a rim heap entry at
- * or below the surface of every cell next to its lake), else GULLY_EINVAL
+ * or below the surface of every cell next to its lake, the lowest ground of
+ * its map-edge cells), else GULLY_EINVAL
  * (or GULLY_ENOMEM). O(records x map): not for the simulation. */
 int flood_check(const struct flood *f, const float *height, const float *pool);
 
