@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/flood_heap.h"
 
 /* SSE2 is the x86_64 baseline; elsewhere, or with -DGULLY_NO_SIMD, the
  * scalar loop (the same bits: see record_depths). */
@@ -29,19 +30,6 @@
 #define POOL_MAX 1000.0f
 /* Lakes smaller than this are cheap to flood afresh: not worth a record. */
 #define CACHE_MIN_CELLS 16
-
-struct node {
-	double key;
-	int32_t cell;
-};
-
-/* A min-heap of cells ordered by key. Equal keys come off in any order:
- * every cell the level reaches joins before a leak counts (flood_pour), so
- * which of them comes first never shows in the result. */
-struct heap {
-	struct node *a;
-	size_t len, cap;
-};
 
 /* A remembered lake: cells that share one level, and a persistent heap of
  * the cells around them (its rim). The rim heap holds, for every cell a
@@ -229,68 +217,6 @@ static inline void rim_mark_set(struct flood *f, int32_t c)
 		f->lakes[id - 1].marked = true;
 }
 
-
-static inline bool heap_push(struct heap *hp, double key, int32_t cell)
-{
-	if (!grow((void **)&hp->a, &hp->cap, hp->len + 1, sizeof *hp->a))
-		return false;
-	size_t i = hp->len++;
-	struct node *h = hp->a;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (h[parent].key <= key)
-			break;
-		h[i] = h[parent];
-		i = parent;
-	}
-	h[i].key = key;
-	h[i].cell = cell;
-	return true;
-}
-
-static inline void heap_sift_down(struct heap *hp, size_t i, struct node v)
-{
-	struct node *h = hp->a;
-	size_t n = hp->len;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && h[c + 1].key < h[c].key)
-			c++;
-		if (v.key <= h[c].key)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = v;
-}
-
-static inline void heap_pop(struct heap *hp)
-{
-	struct node *h = hp->a;
-	struct node last = h[--hp->len];
-	size_t n = hp->len, i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && h[c + 1].key < h[c].key)
-			c++;
-		if (last.key <= h[c].key)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (n)
-		h[i] = last;
-}
-
-static void heapify(struct heap *hp)
-{
-	for (size_t i = hp->len / 2; i-- > 0;)
-		heap_sift_down(hp, i, hp->a[i]);
-}
 
 /* Drops a lake record: its cells forget it. */
 static void lake_kill(struct flood *f, uint32_t id)
