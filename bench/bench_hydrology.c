@@ -1,9 +1,15 @@
 /* Hydrology benchmarks (see bench/HYDROLOGY.md):
  *
  *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
+ *                       [profile_from=N]
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
- *       time, descend steps, flood calls and their cost as lakes grow.
+ *       time, descend steps, flood calls and their cost as lakes grow; the
+ *       last line ends with a hash of the height and pool layers and the
+ *       tallies, so two builds can be checked for bit-identical results.
+ *       profile_from=N: under `valgrind --tool=callgrind --instr-atstart=no`
+ *       instrument only from droplet N on (a late window costs a fraction
+ *       of the whole run to profile).
  *   bench_hydrology descend SEED [WARM [DROPLETS [REPEATS]]]
  *       WARM droplets through the process make streams, pools and trees
  *       on a fresh map (as run); then, per repeat, DROPLETS descents alone
@@ -27,6 +33,27 @@
 #include "core/hydrology_descend.h"
 #include "core/rng.h"
 #include "core/terrain.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
+#endif
+#ifndef HAVE_CALLGRIND
+#define CALLGRIND_START_INSTRUMENTATION ((void)0)
+#endif
+
+/* FNV-1a over bytes: a fingerprint of the results. */
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *b = data;
+	for (size_t i = 0; i < len; i++) {
+		h ^= b[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
 
 /* CPU time of this process: on a shared machine wall time mostly measures
  * the neighbours (see HYDROLOGY.md). */
@@ -53,10 +80,15 @@ static int bench_run(int argc, char **argv)
 	long droplets = argc > 1 ? atol(argv[1]) : 200000;
 	long window = argc > 2 ? atol(argv[2]) : 20000;
 	bool cache = true;
+	long profile_from = -1;
 	for (int i = 3; i < argc; i++) {
 		int bad;
 		if (strcmp(argv[i], "flood_cache=0") == 0) {
 			cache = false;
+			continue;
+		}
+		if (strncmp(argv[i], "profile_from=", 13) == 0) {
+			profile_from = atol(argv[i] + 13);
 			continue;
 		}
 		if (params_assign(&p, argv[i], &bad)) {
@@ -86,6 +118,10 @@ static int bench_run(int argc, char **argv)
 	double total = 0, flood_total = 0, wall0 = wall();
 	for (long done = 0; done < droplets;) {
 		long n = droplets - done < window ? droplets - done : window;
+		if (profile_from >= 0 && done < profile_from && done + n > profile_from)
+			n = profile_from - done;
+		if (done == profile_from)
+			CALLGRIND_START_INSTRUMENTATION;
 		uint64_t steps0 = w->steps;
 		double t0 = now();
 		if (hydrology_process.step(st, w, &p, (uint64_t)n, NULL)) {
@@ -119,10 +155,14 @@ static int bench_run(int argc, char **argv)
 	double off = w->tally[TALLY_WATER_OFF_MAP];
 	struct world_stats ws;
 	world_stats(w, &ws);
+	uint64_t hash = 14695981039346656037ull;
+	hash = fnv(hash, w->layer[LAYER_HEIGHT], world_cells(w) * sizeof(float));
+	hash = fnv(hash, w->layer[LAYER_POOL], world_cells(w) * sizeof(float));
+	hash = fnv(hash, w->tally, sizeof w->tally);
 	printf("# total %.3f s CPU (flood %.3f s), %.3f s wall; water in %.6g = pools %.6g + evaporated %.6g + "
-	       "off map %.6g (residual %.3g relative); trees %zu\n",
+	       "off map %.6g (residual %.3g relative); trees %zu; hash %016llx\n",
 	       total, flood_total, wall() - wall0, in, ws.pool_volume, ev, off,
-	       (in - ws.pool_volume - ev - off) / in, after.trees);
+	       (in - ws.pool_volume - ev - off) / in, after.trees, (unsigned long long)hash);
 	hydrology_process.destroy(st);
 	world_destroy(w);
 	return 0;

@@ -381,6 +381,107 @@ static void test_cache_survives_changed_cells(void **state)
 	map_free(b);
 }
 
+/* Terraces whose steps are a fraction of the level tolerance, so rim cells
+ * sit within the tolerance of each other (and often tie exactly): a lake
+ * record's rim heap must give what a fresh flood's sorting gives, as its
+ * level rises through them, drains, takes sediment, and cells change
+ * under it. flood_check proves the records' invariants after every step,
+ * among them that every cell next to a lake has a rim heap entry at or
+ * below its surface (else a leak could hide). */
+static void test_cache_near_ties(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 23, 4);
+	struct map *a = map_new(0.0f), *b = map_new(0.0f);
+	for (int i = 0; i < N; i++)
+		a->h[i] = b->h[i] = 0.1f + (float)rng_below(&r, 12) * 2e-3f +
+				    (float)rng_below(&r, 6) * 2e-7f;
+	flood_set_cache(b->f, false);
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.15, .carry = 0.05};
+	for (int k = 0; k < 4000; k++) {
+		if (rng_below(&r, 8) == 0) {
+			int c = (int)rng_below(&r, N);
+			float d = 4e-7f * (rng_float(&r) - 0.5f);
+			a->h[c] += d;
+			b->h[c] += d;
+			flood_forget_cell(a->f, c);
+			flood_forget_cell(b->f, c);
+		} else {
+			int cell = (int)rng_below(&r, N);
+			double water = 0.01 * rng_double(&r);
+			struct flood_settle st = {.on_drain = 1e-6 * rng_double(&r),
+						  .on_fill = 1e-6 * rng_double(&r)};
+			struct flood_result ra, rb;
+			assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, &st, &fp, &ra), 0);
+			assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, &st, &fp, &rb), 0);
+			assert_int_equal(ra.outcome, rb.outcome);
+			assert_int_equal(ra.drain, rb.drain);
+			assert_int_equal(ra.lake_cells, rb.lake_cells);
+			assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+			assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+		}
+		assert_int_equal(flood_check(a->f, a->h, a->pool), 0);
+	}
+	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
+	assert_memory_equal(a->h, b->h, sizeof a->h);
+	struct flood_counters ca;
+	flood_counters(a->f, &ca);
+	assert_true(ca.cached > 200);
+	map_free(a);
+	map_free(b);
+}
+
+/* A remembered lake that touched the map edge at one shallow cell drains
+ * below it (a rim cell eroded into a leak): the dry edge cell leaves the
+ * record, which then no longer touches the sea. Raised out of the water
+ * and then topped up past the sea's surface, the lake must rise to the
+ * edge cell before it reaches the sea, as a fresh flood does. */
+static void test_cache_lake_leaves_the_edge(void **state)
+{
+	(void)state;
+	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
+	flood_set_cache(m[1]->f, false);
+	const struct flood_params fp = {.drainage = 0.5, .sea_level = 0.3, .carry = INFINITY};
+	struct flood_result r[2];
+	for (int i = 0; i < 2; i++) {
+		fill_rect(m[i], 1, 6, 5, 8, 0.2f);  /* the basin: 15 cells */
+		m[i]->h[at(0, 7)] = 0.25f;          /* its shallow edge cell */
+		fill_rect(m[i], 7, 6, 10, 8, 0.0f); /* a lower basin beyond a rim */
+		m[i]->h[at(6, 7)] = 0.5f;           /* the rim cell between them */
+		/* 15 x 0.05 to the edge cell, then 16 x 0.03: level 0.28. */
+		r[i] = pour(m[i], at(3, 7), 0.75 + 0.48, &fp);
+		assert_double_equal(r[i].level, 0.28, 1e-6);
+		assert_int_equal(r[i].lake_cells, 16);
+		/* The rim erodes into a leak: the lake drains and sinks half
+		 * way toward it, but not below its ground next to it (0.2). */
+		m[i]->h[at(6, 7)] = 0.0f;
+		flood_forget_cell(m[i]->f, at(6, 7));
+		r[i] = pour(m[i], at(3, 7), 0.01, &fp);
+		assert_int_equal(r[i].outcome, FLOOD_DRAIN);
+		assert_int_equal(r[i].drain, at(6, 7));
+		assert_double_equal(r[i].level, 0.2, 1e-6);
+		assert_int_equal(flood_check(m[i]->f, m[i]->h, m[i]->pool), 0);
+		/* The rim closes and the edge cell rises above the sea's
+		 * surface: the lake now spills into the sea at 0.35. */
+		m[i]->h[at(6, 7)] = 0.5f;
+		flood_forget_cell(m[i]->f, at(6, 7));
+		m[i]->h[at(0, 7)] = 0.35f;
+		flood_forget_cell(m[i]->f, at(0, 7));
+		r[i] = pour(m[i], at(3, 7), 5.0, &fp);
+		assert_int_equal(r[i].outcome, FLOOD_SEA);
+		assert_double_equal(r[i].level, 0.35, 1e-6);
+		assert_int_equal(flood_check(m[i]->f, m[i]->h, m[i]->pool), 0);
+	}
+	assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+	assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+	struct flood_counters c;
+	flood_counters(m[0]->f, &c);
+	assert_int_equal(c.cached, 2); /* both later pours used the record */
+	map_free(m[0]);
+	map_free(m[1]);
+}
+
 static void test_settle_raises_ground_and_displaces_water(void **state)
 {
 	(void)state;
@@ -414,6 +515,8 @@ int main(void)
 		cmocka_unit_test(test_cache_is_invisible),
 		cmocka_unit_test(test_cache_survives_changed_cells),
 		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),
+		cmocka_unit_test(test_cache_near_ties),
+		cmocka_unit_test(test_cache_lake_leaves_the_edge),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }

@@ -72,18 +72,27 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	       struct flood_result *r);
 
 /* The lake cache. A pour into a lake it poured before starts from that
- * lake's remembered cells and rim instead of walking the whole lake again,
- * and when the level does not move (a full lake passing a droplet on to its
- * leak) nothing is written: the cost follows the rim, not the area. The
- * result is the one a fresh flood gets, bit for bit: leaks are chosen by
- * surface then cell index and pool sums are kept in fixed point, so the
- * order cells are visited in never shows. A record is used only while all
- * its cells sit at the start cell's level; whoever changes height or pool
- * outside flood_pour must tell it: */
+ * lake's remembered cells and a persistent heap of its rim instead of
+ * walking the whole lake again: it looks only at the rim cells its level
+ * reaches, and when the level does not move (a full lake passing a droplet
+ * on to its leak) nothing is written. The result is the one a fresh flood
+ * gets, bit for bit: leaks are chosen by surface then cell index, every
+ * cell the level reaches joins before a leak counts, and pool sums are
+ * kept in fixed point, so the order cells are visited in never shows. A
+ * record is used only while all its cells sit at the start cell's level.
+ * Whoever changes height or pool outside flood_pour must tell it (for any
+ * cell, in a lake or not: a rim cell whose surface falls could be a leak): */
 void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
 void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);
+
+/* For tests: GULLY_OK when every lake record still describes the map as
+ * the cache relies on (its cells' ground and pools, and a rim heap entry at
+ * or below the surface of every cell next to its lake, the lowest ground of
+ * its map-edge cells), else GULLY_EINVAL
+ * (or GULLY_ENOMEM). O(records x map): not for the simulation. */
+int flood_check(const struct flood *f, const float *height, const float *pool);
 
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {

@@ -11,7 +11,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/particles_lane.h src/core/particles_pair.c src/core/particles_pair.h \
 	src/core/hardness.c src/core/hardness.h \
 	src/core/emitter.c src/core/emitter.h \
-	src/core/flood.c src/core/flood.h \
+	src/core/flood.c src/core/flood.h src/core/flood_heap.h \
 	src/core/hydrology.c src/core/hydrology.h \
 	src/core/hydrology_descend.c src/core/hydrology_descend.h
 # The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
