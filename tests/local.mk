@@ -135,3 +135,12 @@ EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh
 EXTRA_DIST += tests/cli_render.sh
+
+# Droplets in lockstep (particles.lanes > 1).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_lanes
+TESTS += tests/test_lanes
+tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
+tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
+tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
+endif

@@ -1,0 +1,202 @@
+/* The lockstep read phase for one instruction set, LV_W lanes a vector: the
+ * arithmetic of lanes_read_one (particles_lanes.c), lane by lane, in the same
+ * order. Included by particles_lanes_simd.h once per set of LV_ operations;
+ * no include guard on purpose. */
+
+/* The 3x3 blocks of LV_W lanes, as nine vectors: u* the row above, m* the
+ * cell's row, d* the row below; *0 the column left, *1 the cell's, *2 right.
+ * idx holds each lane's cell; every lane's block must be on the map. */
+LV_TARGET static LANE_INLINE void LV_FN(lanes_block)(const float *h, const int32_t *idx,
+						     lv_i cell, uint32_t stride, lv_f *u0,
+						     lv_f *u1, lv_f *u2, lv_f *m0, lv_f *m1,
+						     lv_f *m2, lv_f *d0, lv_f *d1, lv_f *d2)
+{
+#if LV_HW_GATHER
+	(void)idx;
+	const lv_i s = LV_ISET1((int)stride);
+	const lv_i one = LV_ISET1(1);
+	const lv_i up = _mm256_sub_epi32(cell, s), dn = LV_IADD(cell, s);
+	*u0 = _mm256_i32gather_ps(h, _mm256_sub_epi32(up, one), 4);
+	*u1 = _mm256_i32gather_ps(h, up, 4);
+	*u2 = _mm256_i32gather_ps(h, LV_IADD(up, one), 4);
+	*m0 = _mm256_i32gather_ps(h, _mm256_sub_epi32(cell, one), 4);
+	*m1 = _mm256_i32gather_ps(h, cell, 4);
+	*m2 = _mm256_i32gather_ps(h, LV_IADD(cell, one), 4);
+	*d0 = _mm256_i32gather_ps(h, _mm256_sub_epi32(dn, one), 4);
+	*d1 = _mm256_i32gather_ps(h, dn, 4);
+	*d2 = _mm256_i32gather_ps(h, LV_IADD(dn, one), 4);
+#else
+	(void)cell;
+	/* Three 4-wide loads a lane (the row above and the cell's row from
+	 * column -1, the row below from column -2, so that none reads past the
+	 * map's last cell), then a 4x4 transpose. */
+	const ptrdiff_t W = (ptrdiff_t)stride;
+	lv_f a0, a1, a2, a3, t0, t1, t2, t3;
+#define LV_TRANSPOSE_ROWS(off)                     \
+	a0 = LV_ROW(h, idx, 0, off);               \
+	a1 = LV_ROW(h, idx, 1, off);               \
+	a2 = LV_ROW(h, idx, 2, off);               \
+	a3 = LV_ROW(h, idx, 3, off);               \
+	t0 = LV_UNPACKLO(a0, a1);                  \
+	t1 = LV_UNPACKHI(a0, a1);                  \
+	t2 = LV_UNPACKLO(a2, a3);                  \
+	t3 = LV_UNPACKHI(a2, a3)
+	LV_TRANSPOSE_ROWS(-W - 1);
+	*u0 = LV_SHUF(t0, t2, 0x44);
+	*u1 = LV_SHUF(t0, t2, 0xEE);
+	*u2 = LV_SHUF(t1, t3, 0x44);
+	LV_TRANSPOSE_ROWS(-1);
+	*m0 = LV_SHUF(t0, t2, 0x44);
+	*m1 = LV_SHUF(t0, t2, 0xEE);
+	*m2 = LV_SHUF(t1, t3, 0x44);
+	LV_TRANSPOSE_ROWS(W - 2);
+	*d0 = LV_SHUF(t0, t2, 0xEE);
+	*d1 = LV_SHUF(t1, t3, 0x44);
+	*d2 = LV_SHUF(t1, t3, 0xEE);
+#undef LV_TRANSPOSE_ROWS
+#endif
+}
+
+/* d / sqrt(d^2 + c) with d = centre - neighbour: one term of the normal. */
+LV_TARGET static LANE_INLINE lv_f LV_FN(lanes_q)(lv_f centre, lv_f nb, lv_f c)
+{
+	const lv_f d = LV_SUB(centre, nb);
+	return LV_DIV(d, LV_SQRT(LV_ADD(LV_MUL(d, d), c)));
+}
+
+/* Slots base .. base + LV_W - 1 for one tick; returns their ended bits. */
+LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes *pl,
+							 const struct lanes_env *e, int base,
+							 uint64_t *steps)
+{
+	const float *h = e->h;
+	const lv_f zero = LV_ZERO(), one = LV_SET1(1.0f);
+	const lv_f x = LV_LOAD(pl->x + base), y = LV_LOAD(pl->y + base);
+	const lv_f vx = LV_LOAD(pl->vx + base), vy = LV_LOAD(pl->vy + base);
+	const lv_f vol = LV_LOAD(pl->volume + base), sed = LV_LOAD(pl->sediment + base);
+	const lv_i left = LV_ILOAD(pl->left + base);
+	const lv_i bits = LV_IBITS();
+	const lv_i act_i =
+		LV_IEQ(LV_IAND(LV_ISET1((int)((pl->active >> base) & ((1u << LV_W) - 1))), bits), bits);
+	const lv_f act = LV_I2F(act_i);
+	/* Stepping: in flight with steps left. */
+	const lv_f step = LV_ANDNOT(LV_I2F(LV_IEQ(left, LV_ISET1(0))), act);
+	const lv_f interior = LV_AND(LV_AND(LV_GE(x, one), LV_LT(x, LV_SET1(e->fw1))),
+				     LV_AND(LV_GE(y, one), LV_LT(y, LV_SET1(e->fh1))));
+	const lv_f fast = LV_AND(step, interior);
+	/* The cell: x + y * width in one multiply-add of 16-bit halves (both
+	 * below 4096; garbage in lanes that are not stepping, never used). */
+	const lv_i wmul = LV_ISET1((int)(e->stride << 16 | 1u));
+	const lv_i at = LV_IMADD(LV_IOR(LV_CVTT(x), LV_ISLL16(LV_CVTT(y))), wmul);
+	/* Lanes that are not on the fast path read the block of cell (1, 1). */
+	const lv_i safe =
+		LV_F2I(LV_BLEND(fast, LV_I2F(at), LV_I2F(LV_ISET1((int)e->stride + 1))));
+	int32_t idx[LV_W];
+	LV_ISTORE(idx, safe);
+	lv_f u0, u1, u2, m0, m1, m2, d0, d1, d2;
+	LV_FN(lanes_block)(h, idx, safe, e->stride, &u0, &u1, &u2, &m0, &m1, &m2, &d0, &d1, &d2);
+
+	/* The normal: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y,
+	 * -x-y), summed as normal_interior_xz sums them. */
+	const lv_f one_s2 = LV_SET1(e->one_s2), two_s2 = LV_SET1(e->two_s2);
+	const lv_f qa0 = LV_FN(lanes_q)(m1, m2, one_s2), qa1 = LV_FN(lanes_q)(m1, m0, one_s2);
+	const lv_f qa2 = LV_FN(lanes_q)(m1, d1, one_s2), qa3 = LV_FN(lanes_q)(m1, u1, one_s2);
+	const lv_f qd0 = LV_FN(lanes_q)(m1, d2, two_s2), qd1 = LV_FN(lanes_q)(m1, u2, two_s2);
+	const lv_f qd2 = LV_FN(lanes_q)(m1, d0, two_s2), qd3 = LV_FN(lanes_q)(m1, u0, two_s2);
+#define LV_TERM(qa, qd, wa, wd) LV_ADD(LV_MUL(qa, LV_SET1(wa)), LV_MUL(qd, LV_SET1(wd)))
+	const lv_f vx0 = LV_TERM(qa0, qd0, e->wax_x[0], e->wdg_x[0]);
+	const lv_f vx1 = LV_TERM(qa1, qd1, e->wax_x[1], e->wdg_x[1]);
+	const lv_f vx2 = LV_TERM(qa2, qd2, e->wax_x[2], e->wdg_x[2]);
+	const lv_f vx3 = LV_TERM(qa3, qd3, e->wax_x[3], e->wdg_x[3]);
+	const lv_f vz0 = LV_TERM(qa0, qd0, e->wax_z[0], e->wdg_z[0]);
+	const lv_f vz1 = LV_TERM(qa1, qd1, e->wax_z[1], e->wdg_z[1]);
+	const lv_f vz2 = LV_TERM(qa2, qd2, e->wax_z[2], e->wdg_z[2]);
+	const lv_f vz3 = LV_TERM(qa3, qd3, e->wax_z[3], e->wdg_z[3]);
+#undef LV_TERM
+	lv_f nx = LV_ADD(LV_ADD(vx0, vx2), LV_ADD(vx1, vx3));
+	lv_f nz = LV_ADD(LV_ADD(vz0, vz2), LV_ADD(vz1, vz3));
+	lv_f here = m1;
+
+	/* Lanes near the edge: the reference normal, which extends the map
+	 * past it (rare: a branch taken a few times in a thousand). */
+	const unsigned edge = LV_MOVEMASK(LV_ANDNOT(interior, step));
+	if (edge) {
+		float anx[LV_W], anz[LV_W], ahere[LV_W];
+		LV_STORE(anx, nx);
+		LV_STORE(anz, nz);
+		LV_STORE(ahere, here);
+		for (unsigned m = edge; m; m &= m - 1) {
+			const int j = lanes_ctz(m);
+			const int xi = (int)pl->x[base + j], yi = (int)pl->y[base + j];
+			float n[3];
+			particles_normal(h, e->width, e->height, xi, yi, e->scale, e->symmetric, n);
+			anx[j] = n[0];
+			anz[j] = n[2];
+			ahere[j] = h[(uint32_t)yi * e->stride + (uint32_t)xi];
+		}
+		nx = LV_LOAD(anx);
+		nz = LV_LOAD(anz);
+		here = LV_LOAD(ahere);
+	}
+
+	const lv_f dt = LV_SET1(e->dt), keep = LV_SET1(e->keep_speed);
+	const lv_f inv_mass = LV_DIV(dt, LV_MUL(vol, LV_SET1(e->density)));
+	const lv_f nvx = LV_MUL(LV_ADD(vx, LV_MUL(nx, inv_mass)), keep);
+	const lv_f nvy = LV_MUL(LV_ADD(vy, LV_MUL(nz, inv_mass)), keep);
+	const lv_f dtm = LV_MUL(dt, inv_mass);
+	const lv_f px = LV_ADD(LV_ADD(x, LV_MUL(dt, vx)), LV_MUL(nx, dtm));
+	const lv_f py = LV_ADD(LV_ADD(y, LV_MUL(dt, vy)), LV_MUL(nz, dtm));
+	const lv_f on_map = LV_AND(LV_AND(LV_GE(px, zero), LV_LT(px, LV_SET1(e->fw))),
+				   LV_AND(LV_GE(py, zero), LV_LT(py, LV_SET1(e->fh))));
+	const lv_f writes = LV_AND(step, on_map);
+	const lv_i next = LV_IAND(LV_F2I(writes),
+				  LV_IMADD(LV_IOR(LV_CVTT(px), LV_ISLL16(LV_CVTT(py))), wmul));
+#if LV_HW_GATHER
+	const lv_f there = _mm256_i32gather_ps(h, next, 4);
+#else
+	int32_t nidx[LV_W];
+	LV_ISTORE(nidx, next);
+	float th[LV_W];
+	for (int j = 0; j < LV_W; j++)
+		th[j] = h[nidx[j]];
+	const lv_f there = LV_FROM_ARRAY(th);
+#endif
+	const lv_f speed = LV_SQRT(LV_ADD(LV_MUL(nvx, nvx), LV_MUL(nvy, nvy)));
+	const lv_f c_eq = LV_MAX(zero, LV_MUL(speed, LV_MUL(vol, LV_SUB(here, there))));
+	const lv_f rate = LV_SET1(e->rate);
+	const lv_f cdiff = LV_SUB(c_eq, sed);
+	const lv_f delta = LV_MUL(LV_MUL(vol, rate), cdiff);
+
+	LV_STORE(pl->x + base, LV_BLEND(step, px, x));
+	LV_STORE(pl->y + base, LV_BLEND(step, py, y));
+	LV_STORE(pl->vx + base, LV_BLEND(step, nvx, vx));
+	LV_STORE(pl->vy + base, LV_BLEND(step, nvy, vy));
+	LV_STORE(pl->sediment + base, LV_BLEND(writes, LV_ADD(sed, LV_MUL(rate, cdiff)), sed));
+	LV_STORE(pl->volume + base, LV_BLEND(writes, LV_MUL(vol, LV_SET1(e->keep_volume)), vol));
+	/* left - 1 where stepping (the mask is -1 there). */
+	const lv_i nleft = LV_IADD(left, LV_F2I(step));
+	LV_ISTORE(pl->left + base, nleft);
+	LV_STORE(pl->delta + base, LV_AND(writes, delta));
+	LV_ISTORE(pl->wat + base, LV_IAND(LV_F2I(writes), at));
+	/* Ended: in flight, and out of steps or off the map. */
+	const lv_f ended =
+		LV_AND(act, LV_OR(LV_I2F(LV_IEQ(nleft, LV_ISET1(0))), LV_ANDNOT(on_map, step)));
+	*steps += (uint64_t)__builtin_popcount(LV_MOVEMASK(step));
+	return (uint64_t)LV_MOVEMASK(ended) << base;
+}
+
+LV_TARGET static LANE_INLINE struct lanes_tick LV_FN(lanes_read)(struct particles_lanes *pl,
+								 const struct lanes_env *e, int n)
+{
+	struct lanes_tick t = {0, 0};
+	for (int base = 0; base < n; base += LV_W)
+		t.ended |= LV_FN(lanes_group)(pl, e, base, &t.steps);
+	return t;
+}
+
+LV_TARGET static uint64_t LV_FN(lanes_loop)(struct particles_lanes *pl, struct world *w,
+					    const struct lanes_env *e, int lanes, uint64_t budget,
+					    bool refill_ok, struct lanes_books *b)
+{
+	return lanes_loop(pl, w, e, lanes, budget, refill_ok, b, LV_FN(lanes_read), LV_W);
+}
