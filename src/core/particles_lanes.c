@@ -29,6 +29,14 @@ struct lanes_env {
 	float one_s2, two_s2;
 };
 
+enum lanes_k {
+	K_ONE, K_FW1, K_FH1, K_FW, K_FH, K_ONE_S2, K_TWO_S2,
+	K_WAX_X, K_WAX_Z = K_WAX_X + 4, K_WDG_X = K_WAX_Z + 4, K_WDG_Z = K_WDG_X + 4,
+	K_DT = K_WDG_Z + 4, K_KEEP, K_DENSITY, K_RATE, K_KEEP_VOLUME,
+	LANES_K_COUNT
+};
+enum lanes_ki { KI_WMUL, KI_SAFE, KI_BITS, LANES_KI_COUNT };
+
 struct particles_lanes {
 	int width, height;
 	enum lanes_isa isa; /* never LANES_ISA_AUTO */
@@ -44,6 +52,11 @@ struct particles_lanes {
 	 * not write: a no-op on cell 0). */
 	float delta[LANES_MAX];
 	uint32_t wat[LANES_MAX];
+	float before[LANES_MAX]; /* the height each found there */
+	/* The tick's constants, eight copies each, for the vector copies to
+	 * read as memory operands (a broadcast per use costs an instruction). */
+	float kv[LANES_K_COUNT][8];
+	int32_t ki[LANES_KI_COUNT][8];
 	/* The parameters the left counts were made with. */
 	bool counted;
 	float keep_volume, min_volume;
@@ -125,6 +138,7 @@ static void lanes_clear_slot(struct particles_lanes *pl, int i)
 	pl->carried[i] = 0;
 	pl->delta[i] = 0;
 	pl->wat[i] = 0;
+	pl->before[i] = 0;
 }
 
 struct particles_lanes *particles_lanes_create(int width, int height)
@@ -210,37 +224,44 @@ struct lanes_books {
 	double eroded, deposited, off_map;
 };
 
-#if GULLY_USE_SSE2
-/* max(v, 0) as `v > 0 ? v : 0`, without a branch (a coin toss each step). */
-static inline double lanes_pos(double v)
+/* The write phase, part one: h[wat[i]] -= delta[i] in slot order (a
+ * read-modify-write, so two droplets on one cell both count), keeping the
+ * height each found. */
+static LANE_INLINE void lanes_write(struct particles_lanes *pl, float *h, int n)
 {
-	return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(v), _mm_setzero_pd()));
-}
-#else
-static inline double lanes_pos(double v)
-{
-	return v > 0 ? v : 0.0;
-}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
 #endif
-
-/* h[wat[i]] -= delta[i] in slot order; each change goes to the books as the
- * float heights took it (two floats' difference is exact in double). */
-static LANE_INLINE void lanes_write(struct particles_lanes *pl, float *h, int n,
-				    struct lanes_books *b)
-{
-	double er = b->eroded, de = b->deposited;
 	for (int i = 0; i < n; i++) {
 		float *c = h + pl->wat[i];
 		const float before = *c;
-		const float after = before - pl->delta[i];
-		*c = after;
-		const double d = (double)before - (double)after;
-		er += lanes_pos(d);
-		de += lanes_pos(-d);
-		pl->carried[i] += d;
+		*c = before - pl->delta[i];
+		pl->before[i] = before;
 	}
-	b->eroded = er;
-	b->deposited = de;
+}
+
+/* Part two, the books: each change as the float heights took it (two
+ * floats' difference is exact in double), d = before - after, to the
+ * droplet's carried soil, and to eroded (max(d, 0)) and deposited
+ * (max(-d, 0)) in groups of four slots: E += (e0 + e1) + (e2 + e3), groups in
+ * slot order, one tick after another. Four, because that order is the same
+ * whether a vector holds one, four or eight lanes; slots past n count 0. */
+static void lanes_books_scalar(struct particles_lanes *pl, int n, struct lanes_books *b)
+{
+	for (int g = 0; g < n; g += 4) {
+		double e[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+		for (int j = 0; j < 4 && g + j < n; j++) {
+			const int i = g + j;
+			const float after = pl->before[i] - pl->delta[i];
+			const double d = (double)pl->before[i] - (double)after;
+			const double nd = (double)after - (double)pl->before[i];
+			e[j] = d > 0 ? d : 0.0;
+			q[j] = nd > 0 ? nd : 0.0;
+			pl->carried[i] += d;
+		}
+		b->eroded += (e[0] + e[1]) + (e[2] + e[3]);
+		b->deposited += (q[0] + q[1]) + (q[2] + q[3]);
+	}
 }
 
 /* A droplet's end: deposit on death (the cells and weights of
@@ -398,6 +419,8 @@ static LANE_INLINE uint64_t lanes_loop(struct particles_lanes *pl, struct world 
 				       bool refill_ok, struct lanes_books *b,
 				       struct lanes_tick (*read)(struct particles_lanes *,
 								 const struct lanes_env *, int),
+				       void (*books)(struct particles_lanes *, int,
+						     struct lanes_books *),
 				       int width_of_vector)
 {
 	uint64_t released = 0, steps = 0;
@@ -415,7 +438,8 @@ static LANE_INLINE uint64_t lanes_loop(struct particles_lanes *pl, struct world 
 		const int span = lanes_span(pl->active, refill_ok ? lanes : 0);
 		const int n = (span + width_of_vector - 1) / width_of_vector * width_of_vector;
 		const struct lanes_tick t = read(pl, e, n);
-		lanes_write(pl, e->h, n, b);
+		lanes_write(pl, e->h, n);
+		books(pl, n, b);
 		steps += t.steps;
 		if (t.ended)
 			lanes_end(pl, e, t.ended, b);
@@ -426,7 +450,8 @@ static uint64_t lanes_loop_scalar(struct particles_lanes *pl, struct world *w,
 				  const struct lanes_env *e, int lanes, uint64_t budget,
 				  bool refill_ok, struct lanes_books *b)
 {
-	return lanes_loop(pl, w, e, lanes, budget, refill_ok, b, lanes_read_scalar, 1);
+	return lanes_loop(pl, w, e, lanes, budget, refill_ok, b, lanes_read_scalar,
+			  lanes_books_scalar, 1);
 }
 
 #if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
@@ -486,6 +511,36 @@ static uint64_t lanes_dispatch(struct particles_lanes *pl, struct world *w,
 	return lanes_loop_scalar(pl, w, e, lanes, budget, refill_ok, b);
 }
 
+static void lanes_constants(struct particles_lanes *pl, const struct lanes_env *e)
+{
+	for (int j = 0; j < 8; j++) {
+		float *k[LANES_K_COUNT];
+		for (int i = 0; i < LANES_K_COUNT; i++)
+			k[i] = &pl->kv[i][j];
+		*k[K_ONE] = 1.0f;
+		*k[K_FW1] = e->fw1;
+		*k[K_FH1] = e->fh1;
+		*k[K_FW] = e->fw;
+		*k[K_FH] = e->fh;
+		*k[K_ONE_S2] = e->one_s2;
+		*k[K_TWO_S2] = e->two_s2;
+		for (int i = 0; i < 4; i++) {
+			*k[K_WAX_X + i] = e->wax_x[i];
+			*k[K_WAX_Z + i] = e->wax_z[i];
+			*k[K_WDG_X + i] = e->wdg_x[i];
+			*k[K_WDG_Z + i] = e->wdg_z[i];
+		}
+		*k[K_DT] = e->dt;
+		*k[K_KEEP] = e->keep_speed;
+		*k[K_DENSITY] = e->density;
+		*k[K_RATE] = e->rate;
+		*k[K_KEEP_VOLUME] = e->keep_volume;
+		pl->ki[KI_WMUL][j] = (int32_t)(e->stride << 16 | 1u);
+		pl->ki[KI_SAFE][j] = (int32_t)e->stride + 1;
+		pl->ki[KI_BITS][j] = 1 << j;
+	}
+}
+
 static int lanes_go(struct particles_lanes *pl, struct world *w, const struct droplet_params *dp,
 		    int lanes, uint64_t budget, bool refill_ok, uint64_t *steps)
 {
@@ -493,6 +548,7 @@ static int lanes_go(struct particles_lanes *pl, struct world *w, const struct dr
 		return GULLY_EINVAL;
 	struct lanes_env e;
 	lanes_env_init(&e, w, dp);
+	lanes_constants(pl, &e);
 	lanes_count(pl, &e);
 	struct lanes_books b = {w->tally[TALLY_ERODED], w->tally[TALLY_DEPOSITED],
 				w->tally[TALLY_SEDIMENT_OFF_MAP]};

@@ -64,33 +64,36 @@ LV_TARGET static LANE_INLINE lv_f LV_FN(lanes_q)(lv_f centre, lv_f nb, lv_f c)
 	return LV_DIV(d, LV_SQRT(LV_ADD(LV_MUL(d, d), c)));
 }
 
+/* A tick constant (particles_lanes.c fills pl->kv per call). */
+#define LV_K(name) LV_LOAD(pl->kv[name])
+
 /* Slots base .. base + LV_W - 1 for one tick; returns their ended bits. */
 LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes *pl,
 							 const struct lanes_env *e, int base,
 							 uint64_t *steps)
 {
 	const float *h = e->h;
-	const lv_f zero = LV_ZERO(), one = LV_SET1(1.0f);
+	const lv_f zero = LV_ZERO(), one = LV_K(K_ONE);
 	const lv_f x = LV_LOAD(pl->x + base), y = LV_LOAD(pl->y + base);
 	const lv_f vx = LV_LOAD(pl->vx + base), vy = LV_LOAD(pl->vy + base);
 	const lv_f vol = LV_LOAD(pl->volume + base), sed = LV_LOAD(pl->sediment + base);
 	const lv_i left = LV_ILOAD(pl->left + base);
-	const lv_i bits = LV_IBITS();
+	const lv_i bits = LV_ILOAD(pl->ki[KI_BITS]);
 	const lv_i act_i =
 		LV_IEQ(LV_IAND(LV_ISET1((int)((pl->active >> base) & ((1u << LV_W) - 1))), bits), bits);
 	const lv_f act = LV_I2F(act_i);
 	/* Stepping: in flight with steps left. */
 	const lv_f step = LV_ANDNOT(LV_I2F(LV_IEQ(left, LV_ISET1(0))), act);
-	const lv_f interior = LV_AND(LV_AND(LV_GE(x, one), LV_LT(x, LV_SET1(e->fw1))),
-				     LV_AND(LV_GE(y, one), LV_LT(y, LV_SET1(e->fh1))));
+	const lv_f interior = LV_AND(LV_AND(LV_GE(x, one), LV_LT(x, LV_K(K_FW1))),
+				     LV_AND(LV_GE(y, one), LV_LT(y, LV_K(K_FH1))));
 	const lv_f fast = LV_AND(step, interior);
 	/* The cell: x + y * width in one multiply-add of 16-bit halves (both
 	 * below 4096; garbage in lanes that are not stepping, never used). */
-	const lv_i wmul = LV_ISET1((int)(e->stride << 16 | 1u));
+	const lv_i wmul = LV_ILOAD(pl->ki[KI_WMUL]);
 	const lv_i at = LV_IMADD(LV_IOR(LV_CVTT(x), LV_ISLL16(LV_CVTT(y))), wmul);
 	/* Lanes that are not on the fast path read the block of cell (1, 1). */
 	const lv_i safe =
-		LV_F2I(LV_BLEND(fast, LV_I2F(at), LV_I2F(LV_ISET1((int)e->stride + 1))));
+		LV_F2I(LV_BLEND(fast, LV_I2F(at), LV_I2F(LV_ILOAD(pl->ki[KI_SAFE]))));
 	int32_t idx[LV_W];
 	LV_ISTORE(idx, safe);
 	lv_f u0, u1, u2, m0, m1, m2, d0, d1, d2;
@@ -98,20 +101,20 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 
 	/* The normal: axes (+x, -x, +y, -y), diagonals (+x+y, +x-y, -x+y,
 	 * -x-y), summed as normal_interior_xz sums them. */
-	const lv_f one_s2 = LV_SET1(e->one_s2), two_s2 = LV_SET1(e->two_s2);
+	const lv_f one_s2 = LV_K(K_ONE_S2), two_s2 = LV_K(K_TWO_S2);
 	const lv_f qa0 = LV_FN(lanes_q)(m1, m2, one_s2), qa1 = LV_FN(lanes_q)(m1, m0, one_s2);
 	const lv_f qa2 = LV_FN(lanes_q)(m1, d1, one_s2), qa3 = LV_FN(lanes_q)(m1, u1, one_s2);
 	const lv_f qd0 = LV_FN(lanes_q)(m1, d2, two_s2), qd1 = LV_FN(lanes_q)(m1, u2, two_s2);
 	const lv_f qd2 = LV_FN(lanes_q)(m1, d0, two_s2), qd3 = LV_FN(lanes_q)(m1, u0, two_s2);
-#define LV_TERM(qa, qd, wa, wd) LV_ADD(LV_MUL(qa, LV_SET1(wa)), LV_MUL(qd, LV_SET1(wd)))
-	const lv_f vx0 = LV_TERM(qa0, qd0, e->wax_x[0], e->wdg_x[0]);
-	const lv_f vx1 = LV_TERM(qa1, qd1, e->wax_x[1], e->wdg_x[1]);
-	const lv_f vx2 = LV_TERM(qa2, qd2, e->wax_x[2], e->wdg_x[2]);
-	const lv_f vx3 = LV_TERM(qa3, qd3, e->wax_x[3], e->wdg_x[3]);
-	const lv_f vz0 = LV_TERM(qa0, qd0, e->wax_z[0], e->wdg_z[0]);
-	const lv_f vz1 = LV_TERM(qa1, qd1, e->wax_z[1], e->wdg_z[1]);
-	const lv_f vz2 = LV_TERM(qa2, qd2, e->wax_z[2], e->wdg_z[2]);
-	const lv_f vz3 = LV_TERM(qa3, qd3, e->wax_z[3], e->wdg_z[3]);
+#define LV_TERM(qa, qd, wa, wd) LV_ADD(LV_MUL(qa, LV_K(wa)), LV_MUL(qd, LV_K(wd)))
+	const lv_f vx0 = LV_TERM(qa0, qd0, K_WAX_X + 0, K_WDG_X + 0);
+	const lv_f vx1 = LV_TERM(qa1, qd1, K_WAX_X + 1, K_WDG_X + 1);
+	const lv_f vx2 = LV_TERM(qa2, qd2, K_WAX_X + 2, K_WDG_X + 2);
+	const lv_f vx3 = LV_TERM(qa3, qd3, K_WAX_X + 3, K_WDG_X + 3);
+	const lv_f vz0 = LV_TERM(qa0, qd0, K_WAX_Z + 0, K_WDG_Z + 0);
+	const lv_f vz1 = LV_TERM(qa1, qd1, K_WAX_Z + 1, K_WDG_Z + 1);
+	const lv_f vz2 = LV_TERM(qa2, qd2, K_WAX_Z + 2, K_WDG_Z + 2);
+	const lv_f vz3 = LV_TERM(qa3, qd3, K_WAX_Z + 3, K_WDG_Z + 3);
 #undef LV_TERM
 	lv_f nx = LV_ADD(LV_ADD(vx0, vx2), LV_ADD(vx1, vx3));
 	lv_f nz = LV_ADD(LV_ADD(vz0, vz2), LV_ADD(vz1, vz3));
@@ -139,19 +142,19 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 		here = LV_LOAD(ahere);
 	}
 
-	const lv_f dt = LV_SET1(e->dt), keep = LV_SET1(e->keep_speed);
-	const lv_f inv_mass = LV_DIV(dt, LV_MUL(vol, LV_SET1(e->density)));
+	const lv_f dt = LV_K(K_DT), keep = LV_K(K_KEEP);
+	const lv_f inv_mass = LV_DIV(dt, LV_MUL(vol, LV_K(K_DENSITY)));
 	const lv_f nvx = LV_MUL(LV_ADD(vx, LV_MUL(nx, inv_mass)), keep);
 	const lv_f nvy = LV_MUL(LV_ADD(vy, LV_MUL(nz, inv_mass)), keep);
 	const lv_f dtm = LV_MUL(dt, inv_mass);
 	const lv_f px = LV_ADD(LV_ADD(x, LV_MUL(dt, vx)), LV_MUL(nx, dtm));
 	const lv_f py = LV_ADD(LV_ADD(y, LV_MUL(dt, vy)), LV_MUL(nz, dtm));
-	const lv_f on_map = LV_AND(LV_AND(LV_GE(px, zero), LV_LT(px, LV_SET1(e->fw))),
-				   LV_AND(LV_GE(py, zero), LV_LT(py, LV_SET1(e->fh))));
+	const lv_f on_map = LV_AND(LV_AND(LV_GE(px, zero), LV_LT(px, LV_K(K_FW))),
+				   LV_AND(LV_GE(py, zero), LV_LT(py, LV_K(K_FH))));
 	const lv_f writes = LV_AND(step, on_map);
 	const lv_i next = LV_IAND(LV_F2I(writes),
 				  LV_IMADD(LV_IOR(LV_CVTT(px), LV_ISLL16(LV_CVTT(py))), wmul));
-#if LV_HW_GATHER
+#if LV_HW_GATHER || (LV_W == 8 && LV_THERE_GATHER)
 	const lv_f there = _mm256_i32gather_ps(h, next, 4);
 #else
 	int32_t nidx[LV_W];
@@ -163,7 +166,7 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 #endif
 	const lv_f speed = LV_SQRT(LV_ADD(LV_MUL(nvx, nvx), LV_MUL(nvy, nvy)));
 	const lv_f c_eq = LV_MAX(zero, LV_MUL(speed, LV_MUL(vol, LV_SUB(here, there))));
-	const lv_f rate = LV_SET1(e->rate);
+	const lv_f rate = LV_K(K_RATE);
 	const lv_f cdiff = LV_SUB(c_eq, sed);
 	const lv_f delta = LV_MUL(LV_MUL(vol, rate), cdiff);
 
@@ -172,7 +175,7 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 	LV_STORE(pl->vx + base, LV_BLEND(step, nvx, vx));
 	LV_STORE(pl->vy + base, LV_BLEND(step, nvy, vy));
 	LV_STORE(pl->sediment + base, LV_BLEND(writes, LV_ADD(sed, LV_MUL(rate, cdiff)), sed));
-	LV_STORE(pl->volume + base, LV_BLEND(writes, LV_MUL(vol, LV_SET1(e->keep_volume)), vol));
+	LV_STORE(pl->volume + base, LV_BLEND(writes, LV_MUL(vol, LV_K(K_KEEP_VOLUME)), vol));
 	/* left - 1 where stepping (the mask is -1 there). */
 	const lv_i nleft = LV_IADD(left, LV_F2I(step));
 	LV_ISTORE(pl->left + base, nleft);
@@ -185,6 +188,8 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 	return (uint64_t)LV_MOVEMASK(ended) << base;
 }
 
+#undef LV_K
+
 LV_TARGET static LANE_INLINE struct lanes_tick LV_FN(lanes_read)(struct particles_lanes *pl,
 								 const struct lanes_env *e, int n)
 {
@@ -194,9 +199,53 @@ LV_TARGET static LANE_INLINE struct lanes_tick LV_FN(lanes_read)(struct particle
 	return t;
 }
 
+/* lanes_books_scalar's sums, LV_W slots at a time: each group of four
+ * slots' changes summed as (e0 + e1) + (e2 + e3). */
+LV_TARGET static LANE_INLINE void LV_FN(lanes_books)(struct particles_lanes *pl, int n,
+						     struct lanes_books *b)
+{
+	__m128d er = _mm_set_sd(b->eroded), de = _mm_set_sd(b->deposited);
+	for (int g = 0; g < n; g += 4) {
+		const __m128 before = _mm_loadu_ps(pl->before + g);
+		const __m128 after = _mm_sub_ps(before, _mm_loadu_ps(pl->delta + g));
+#if LV_W == 8
+		const __m256d bd = _mm256_cvtps_pd(before), ad = _mm256_cvtps_pd(after);
+		const __m256d d = _mm256_sub_pd(bd, ad), nd = _mm256_sub_pd(ad, bd);
+		_mm256_storeu_pd(pl->carried + g, _mm256_add_pd(_mm256_loadu_pd(pl->carried + g), d));
+		const __m256d e = _mm256_max_pd(d, _mm256_setzero_pd());
+		const __m256d q = _mm256_max_pd(nd, _mm256_setzero_pd());
+		/* (e0 + e1, ., e2 + e3, .) then the halves added. */
+		const __m256d e2 = _mm256_add_pd(e, _mm256_permute_pd(e, 5));
+		const __m256d q2 = _mm256_add_pd(q, _mm256_permute_pd(q, 5));
+		er = _mm_add_sd(er, _mm_add_sd(_mm256_castpd256_pd128(e2), _mm256_extractf128_pd(e2, 1)));
+		de = _mm_add_sd(de, _mm_add_sd(_mm256_castpd256_pd128(q2), _mm256_extractf128_pd(q2, 1)));
+#else
+		const __m128d b01 = _mm_cvtps_pd(before), a01 = _mm_cvtps_pd(after);
+		const __m128d b23 = _mm_cvtps_pd(_mm_movehl_ps(before, before));
+		const __m128d a23 = _mm_cvtps_pd(_mm_movehl_ps(after, after));
+		const __m128d d01 = _mm_sub_pd(b01, a01), d23 = _mm_sub_pd(b23, a23);
+		_mm_storeu_pd(pl->carried + g, _mm_add_pd(_mm_loadu_pd(pl->carried + g), d01));
+		_mm_storeu_pd(pl->carried + g + 2, _mm_add_pd(_mm_loadu_pd(pl->carried + g + 2), d23));
+		const __m128d z = _mm_setzero_pd();
+		const __m128d e01 = _mm_max_pd(d01, z), e23 = _mm_max_pd(d23, z);
+		const __m128d q01 = _mm_max_pd(_mm_sub_pd(a01, b01), z);
+		const __m128d q23 = _mm_max_pd(_mm_sub_pd(a23, b23), z);
+		const __m128d es = _mm_add_sd(_mm_add_sd(e01, _mm_unpackhi_pd(e01, e01)),
+					      _mm_add_sd(e23, _mm_unpackhi_pd(e23, e23)));
+		const __m128d qs = _mm_add_sd(_mm_add_sd(q01, _mm_unpackhi_pd(q01, q01)),
+					      _mm_add_sd(q23, _mm_unpackhi_pd(q23, q23)));
+		er = _mm_add_sd(er, es);
+		de = _mm_add_sd(de, qs);
+#endif
+	}
+	b->eroded = _mm_cvtsd_f64(er);
+	b->deposited = _mm_cvtsd_f64(de);
+}
+
 LV_TARGET static uint64_t LV_FN(lanes_loop)(struct particles_lanes *pl, struct world *w,
 					    const struct lanes_env *e, int lanes, uint64_t budget,
 					    bool refill_ok, struct lanes_books *b)
 {
-	return lanes_loop(pl, w, e, lanes, budget, refill_ok, b, LV_FN(lanes_read), LV_W);
+	return lanes_loop(pl, w, e, lanes, budget, refill_ok, b, LV_FN(lanes_read),
+			  LV_FN(lanes_books), LV_W);
 }

@@ -92,6 +92,7 @@ typedef __m128i lv_i;
 
 /* ---- AVX2: the same operations, eight lanes, VEX-encoded, no FMA ------- */
 #define LV_W 8
+#define LV_THERE_GATHER 1
 #define LV_TARGET __attribute__((target("avx2")))
 #define LV_HW_GATHER 0
 typedef __m256 lv_f;
