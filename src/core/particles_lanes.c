@@ -242,26 +242,23 @@ static LANE_INLINE void lanes_write(struct particles_lanes *pl, float *h, int n)
 
 /* Part two, the books: each change as the float heights took it (two
  * floats' difference is exact in double), d = before - after, to the
- * droplet's carried soil, and to eroded (max(d, 0)) and deposited
- * (max(-d, 0)) in groups of four slots: E += (e0 + e1) + (e2 + e3), groups in
- * slot order, one tick after another. Four, because that order is the same
- * whether a vector holds one, four or eight lanes; slots past n count 0. */
+ * droplet's carried soil, and to eroded (e = max(d, 0)) and deposited
+ * (q = max(-d, 0)) in one fixed order whatever the vector width: slot i adds
+ * to partial sum i mod 4, slots in order, and the tick adds
+ * (v0 + v1) + (v2 + v3) to the running total. Slots past n count 0. */
 static void lanes_books_scalar(struct particles_lanes *pl, int n, struct lanes_books *b)
 {
-	for (int g = 0; g < n; g += 4) {
-		double e[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
-		for (int j = 0; j < 4 && g + j < n; j++) {
-			const int i = g + j;
-			const float after = pl->before[i] - pl->delta[i];
-			const double d = (double)pl->before[i] - (double)after;
-			const double nd = (double)after - (double)pl->before[i];
-			e[j] = d > 0 ? d : 0.0;
-			q[j] = nd > 0 ? nd : 0.0;
-			pl->carried[i] += d;
-		}
-		b->eroded += (e[0] + e[1]) + (e[2] + e[3]);
-		b->deposited += (q[0] + q[1]) + (q[2] + q[3]);
+	double ve[4] = {0, 0, 0, 0}, vq[4] = {0, 0, 0, 0};
+	for (int i = 0; i < n; i++) {
+		const float after = pl->before[i] - pl->delta[i];
+		const double d = (double)pl->before[i] - (double)after;
+		const double nd = (double)after - (double)pl->before[i];
+		ve[i % 4] += d > 0 ? d : 0.0;
+		vq[i % 4] += nd > 0 ? nd : 0.0;
+		pl->carried[i] += d;
 	}
+	b->eroded += (ve[0] + ve[1]) + (ve[2] + ve[3]);
+	b->deposited += (vq[0] + vq[1]) + (vq[2] + vq[3]);
 }
 
 /* A droplet's end: deposit on death (the cells and weights of

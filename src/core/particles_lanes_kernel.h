@@ -26,17 +26,34 @@ LV_TARGET static LANE_INLINE void LV_FN(lanes_block)(const float *h, const int32
 	*d1 = _mm256_i32gather_ps(h, dn, 4);
 	*d2 = _mm256_i32gather_ps(h, LV_IADD(dn, one), 4);
 #else
-	(void)cell;
 	/* Three 4-wide loads a lane (the row above and the cell's row from
 	 * column -1, the row below from column -2, so that none reads past the
 	 * map's last cell), then a 4x4 transpose. */
 	const ptrdiff_t W = (ptrdiff_t)stride;
+#if LV_W == 8
+	/* The lanes' cell addresses made in vectors and read back one by one:
+	 * fewer instructions than extracting each index and scaling it. */
+	(void)idx;
+	uintptr_t pa[8];
+	const __m256i hb = _mm256_set1_epi64x((long long)(uintptr_t)h);
+	_mm256_storeu_si256((__m256i *)(void *)pa,
+			    _mm256_add_epi64(hb, _mm256_slli_epi64(
+						 _mm256_cvtepi32_epi64(_mm256_castsi256_si128(cell)), 2)));
+	_mm256_storeu_si256((__m256i *)(void *)(pa + 4),
+			    _mm256_add_epi64(hb, _mm256_slli_epi64(_mm256_cvtepi32_epi64(
+								   _mm256_extracti128_si256(cell, 1)),
+							   2)));
+#define LV_P(j) ((const float *)pa[j])
+#else
+	(void)cell;
+#define LV_P(j) (h + idx[j])
+#endif
 	lv_f a0, a1, a2, a3, t0, t1, t2, t3;
 #define LV_TRANSPOSE_ROWS(off)                     \
-	a0 = LV_ROW(h, idx, 0, off);               \
-	a1 = LV_ROW(h, idx, 1, off);               \
-	a2 = LV_ROW(h, idx, 2, off);               \
-	a3 = LV_ROW(h, idx, 3, off);               \
+	a0 = LV_ROW(0, off);                       \
+	a1 = LV_ROW(1, off);                       \
+	a2 = LV_ROW(2, off);                       \
+	a3 = LV_ROW(3, off);                       \
 	t0 = LV_UNPACKLO(a0, a1);                  \
 	t1 = LV_UNPACKHI(a0, a1);                  \
 	t2 = LV_UNPACKLO(a2, a3);                  \
@@ -54,6 +71,7 @@ LV_TARGET static LANE_INLINE void LV_FN(lanes_block)(const float *h, const int32
 	*d1 = LV_SHUF(t1, t3, 0x44);
 	*d2 = LV_SHUF(t1, t3, 0xEE);
 #undef LV_TRANSPOSE_ROWS
+#undef LV_P
 #endif
 }
 
@@ -199,47 +217,57 @@ LV_TARGET static LANE_INLINE struct lanes_tick LV_FN(lanes_read)(struct particle
 	return t;
 }
 
-/* lanes_books_scalar's sums, LV_W slots at a time: each group of four
- * slots' changes summed as (e0 + e1) + (e2 + e3). */
+/* lanes_books_scalar's sums, LV_W slots at a time. */
 LV_TARGET static LANE_INLINE void LV_FN(lanes_books)(struct particles_lanes *pl, int n,
 						     struct lanes_books *b)
 {
-	__m128d er = _mm_set_sd(b->eroded), de = _mm_set_sd(b->deposited);
+#if LV_W == 8
+	__m256d ve = _mm256_setzero_pd(), vq = _mm256_setzero_pd();
+	for (int g = 0; g < n; g += 8) {
+		const __m256 before = _mm256_loadu_ps(pl->before + g);
+		const __m256 after = _mm256_sub_ps(before, _mm256_loadu_ps(pl->delta + g));
+		for (int half = 0; half < 2; half++) {
+			const __m128 b4 = half ? _mm256_extractf128_ps(before, 1)
+					       : _mm256_castps256_ps128(before);
+			const __m128 a4 = half ? _mm256_extractf128_ps(after, 1)
+					       : _mm256_castps256_ps128(after);
+			const __m256d bd = _mm256_cvtps_pd(b4), ad = _mm256_cvtps_pd(a4);
+			const __m256d d = _mm256_sub_pd(bd, ad);
+			double *c = pl->carried + g + 4 * half;
+			_mm256_storeu_pd(c, _mm256_add_pd(_mm256_loadu_pd(c), d));
+			ve = _mm256_add_pd(ve, _mm256_max_pd(d, _mm256_setzero_pd()));
+			vq = _mm256_add_pd(vq, _mm256_max_pd(_mm256_sub_pd(ad, bd), _mm256_setzero_pd()));
+		}
+	}
+	/* (v0 + v1) + (v2 + v3) */
+	const __m256d e2 = _mm256_add_pd(ve, _mm256_permute_pd(ve, 5));
+	const __m256d q2 = _mm256_add_pd(vq, _mm256_permute_pd(vq, 5));
+	b->eroded += _mm_cvtsd_f64(
+		_mm_add_sd(_mm256_castpd256_pd128(e2), _mm256_extractf128_pd(e2, 1)));
+	b->deposited += _mm_cvtsd_f64(
+		_mm_add_sd(_mm256_castpd256_pd128(q2), _mm256_extractf128_pd(q2, 1)));
+#else
+	const __m128d z = _mm_setzero_pd();
+	__m128d e01 = z, e23 = z, q01 = z, q23 = z;
 	for (int g = 0; g < n; g += 4) {
 		const __m128 before = _mm_loadu_ps(pl->before + g);
 		const __m128 after = _mm_sub_ps(before, _mm_loadu_ps(pl->delta + g));
-#if LV_W == 8
-		const __m256d bd = _mm256_cvtps_pd(before), ad = _mm256_cvtps_pd(after);
-		const __m256d d = _mm256_sub_pd(bd, ad), nd = _mm256_sub_pd(ad, bd);
-		_mm256_storeu_pd(pl->carried + g, _mm256_add_pd(_mm256_loadu_pd(pl->carried + g), d));
-		const __m256d e = _mm256_max_pd(d, _mm256_setzero_pd());
-		const __m256d q = _mm256_max_pd(nd, _mm256_setzero_pd());
-		/* (e0 + e1, ., e2 + e3, .) then the halves added. */
-		const __m256d e2 = _mm256_add_pd(e, _mm256_permute_pd(e, 5));
-		const __m256d q2 = _mm256_add_pd(q, _mm256_permute_pd(q, 5));
-		er = _mm_add_sd(er, _mm_add_sd(_mm256_castpd256_pd128(e2), _mm256_extractf128_pd(e2, 1)));
-		de = _mm_add_sd(de, _mm_add_sd(_mm256_castpd256_pd128(q2), _mm256_extractf128_pd(q2, 1)));
-#else
 		const __m128d b01 = _mm_cvtps_pd(before), a01 = _mm_cvtps_pd(after);
 		const __m128d b23 = _mm_cvtps_pd(_mm_movehl_ps(before, before));
 		const __m128d a23 = _mm_cvtps_pd(_mm_movehl_ps(after, after));
 		const __m128d d01 = _mm_sub_pd(b01, a01), d23 = _mm_sub_pd(b23, a23);
 		_mm_storeu_pd(pl->carried + g, _mm_add_pd(_mm_loadu_pd(pl->carried + g), d01));
 		_mm_storeu_pd(pl->carried + g + 2, _mm_add_pd(_mm_loadu_pd(pl->carried + g + 2), d23));
-		const __m128d z = _mm_setzero_pd();
-		const __m128d e01 = _mm_max_pd(d01, z), e23 = _mm_max_pd(d23, z);
-		const __m128d q01 = _mm_max_pd(_mm_sub_pd(a01, b01), z);
-		const __m128d q23 = _mm_max_pd(_mm_sub_pd(a23, b23), z);
-		const __m128d es = _mm_add_sd(_mm_add_sd(e01, _mm_unpackhi_pd(e01, e01)),
-					      _mm_add_sd(e23, _mm_unpackhi_pd(e23, e23)));
-		const __m128d qs = _mm_add_sd(_mm_add_sd(q01, _mm_unpackhi_pd(q01, q01)),
-					      _mm_add_sd(q23, _mm_unpackhi_pd(q23, q23)));
-		er = _mm_add_sd(er, es);
-		de = _mm_add_sd(de, qs);
-#endif
+		e01 = _mm_add_pd(e01, _mm_max_pd(d01, z));
+		e23 = _mm_add_pd(e23, _mm_max_pd(d23, z));
+		q01 = _mm_add_pd(q01, _mm_max_pd(_mm_sub_pd(a01, b01), z));
+		q23 = _mm_add_pd(q23, _mm_max_pd(_mm_sub_pd(a23, b23), z));
 	}
-	b->eroded = _mm_cvtsd_f64(er);
-	b->deposited = _mm_cvtsd_f64(de);
+	b->eroded += _mm_cvtsd_f64(_mm_add_sd(_mm_add_sd(e01, _mm_unpackhi_pd(e01, e01)),
+					      _mm_add_sd(e23, _mm_unpackhi_pd(e23, e23))));
+	b->deposited += _mm_cvtsd_f64(_mm_add_sd(_mm_add_sd(q01, _mm_unpackhi_pd(q01, q01)),
+						 _mm_add_sd(q23, _mm_unpackhi_pd(q23, q23))));
+#endif
 }
 
 LV_TARGET static uint64_t LV_FN(lanes_loop)(struct particles_lanes *pl, struct world *w,

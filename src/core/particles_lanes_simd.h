@@ -46,7 +46,7 @@ typedef __m128i lv_i;
 #define LV_SHUF(a, b, imm) _mm_shuffle_ps(a, b, imm)
 /* The three rows of lane j's 3x3 block, four floats each, as one vector
  * per lane and row. */
-#define LV_ROW(h, idx, j, off) _mm_loadu_ps((h) + (idx)[j] + (off))
+#define LV_ROW(j, off) _mm_loadu_ps(LV_P(j) + (off))
 #include "core/particles_lanes_kernel.h"
 #undef LV_W
 #undef LV_TARGET
@@ -133,9 +133,9 @@ typedef __m256i lv_i;
 #define LV_SHUF(a, b, imm) _mm256_shuffle_ps(a, b, imm)
 /* Lanes j and j + 4 share a vector, one per 128-bit half: the in-half
  * shuffles of the transpose then put lane j of the result in place j. */
-#define LV_ROW(h, idx, j, off)                                                      \
-	_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((h) + (idx)[j] + (off))), \
-			     _mm_loadu_ps((h) + (idx)[(j) + 4] + (off)), 1)
+#define LV_ROW(j, off)                                                              \
+	_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(LV_P(j) + (off))),         \
+			     _mm_loadu_ps(LV_P((j) + 4) + (off)), 1)
 #define LV_FN(name) name##_avx2
 #include "core/particles_lanes_kernel.h"
 #undef LV_FN
