@@ -53,6 +53,11 @@ struct particles_lanes {
 	float delta[LANES_MAX];
 	uint32_t wat[LANES_MAX];
 	float before[LANES_MAX]; /* the height each found there */
+	/* The vector copies' read phase, between its two passes: each slot's
+	 * normal, the height of its cell, its masks and its cell. */
+	float t_nx[LANES_MAX], t_nz[LANES_MAX], t_here[LANES_MAX];
+	float t_step[LANES_MAX], t_act[LANES_MAX];
+	int32_t t_at[LANES_MAX];
 	/* The tick's constants, eight copies each, for the vector copies to
 	 * read as memory operands (a broadcast per use costs an instruction). */
 	float kv[LANES_K_COUNT][8];

@@ -85,16 +85,19 @@ LV_TARGET static LANE_INLINE lv_f LV_FN(lanes_q)(lv_f centre, lv_f nb, lv_f c)
 /* A tick constant (particles_lanes.c fills pl->kv per call). */
 #define LV_K(name) LV_LOAD(pl->kv[name])
 
-/* Slots base .. base + LV_W - 1 for one tick; returns their ended bits. */
-LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes *pl,
-							 const struct lanes_env *e, int base,
-							 uint64_t *steps)
+/* A tick's read phase in two passes over the slots, LV_W at a time: first
+ * every group's normal (most of the divisions and square roots, which share
+ * one divider), then every group's move. In this order the divider is busy
+ * with the next group while the previous one moves; group by group, the
+ * moves waited for the divider and the divider for the moves.
+ *
+ * Pass one: slots base .. base + LV_W - 1's normals, into pl->t_*. */
+LV_TARGET static LANE_INLINE void LV_FN(lanes_normals)(struct particles_lanes *pl,
+						       const struct lanes_env *e, int base)
 {
 	const float *h = e->h;
-	const lv_f zero = LV_ZERO(), one = LV_K(K_ONE);
+	const lv_f one = LV_K(K_ONE);
 	const lv_f x = LV_LOAD(pl->x + base), y = LV_LOAD(pl->y + base);
-	const lv_f vx = LV_LOAD(pl->vx + base), vy = LV_LOAD(pl->vy + base);
-	const lv_f vol = LV_LOAD(pl->volume + base), sed = LV_LOAD(pl->sediment + base);
 	const lv_i left = LV_ILOAD(pl->left + base);
 	const lv_i bits = LV_ILOAD(pl->ki[KI_BITS]);
 	const lv_i act_i =
@@ -159,6 +162,30 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_group)(struct particles_lanes 
 		nz = LV_LOAD(anz);
 		here = LV_LOAD(ahere);
 	}
+	LV_STORE(pl->t_nx + base, nx);
+	LV_STORE(pl->t_nz + base, nz);
+	LV_STORE(pl->t_here + base, here);
+	LV_STORE(pl->t_step + base, step);
+	LV_STORE(pl->t_act + base, act);
+	LV_ISTORE(pl->t_at + base, at);
+}
+
+/* Pass two: the move of slots base .. base + LV_W - 1; their ended bits. */
+LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_move)(struct particles_lanes *pl,
+							const struct lanes_env *e, int base,
+							uint64_t *steps)
+{
+	const float *h = e->h;
+	const lv_f zero = LV_ZERO();
+	const lv_f x = LV_LOAD(pl->x + base), y = LV_LOAD(pl->y + base);
+	const lv_f vx = LV_LOAD(pl->vx + base), vy = LV_LOAD(pl->vy + base);
+	const lv_f vol = LV_LOAD(pl->volume + base), sed = LV_LOAD(pl->sediment + base);
+	const lv_i left = LV_ILOAD(pl->left + base);
+	const lv_f nx = LV_LOAD(pl->t_nx + base), nz = LV_LOAD(pl->t_nz + base);
+	const lv_f here = LV_LOAD(pl->t_here + base);
+	const lv_f step = LV_LOAD(pl->t_step + base), act = LV_LOAD(pl->t_act + base);
+	const lv_i at = LV_ILOAD(pl->t_at + base);
+	const lv_i wmul = LV_ILOAD(pl->ki[KI_WMUL]);
 
 	const lv_f dt = LV_K(K_DT), keep = LV_K(K_KEEP);
 	const lv_f inv_mass = LV_DIV(dt, LV_MUL(vol, LV_K(K_DENSITY)));
@@ -213,7 +240,9 @@ LV_TARGET static LANE_INLINE struct lanes_tick LV_FN(lanes_read)(struct particle
 {
 	struct lanes_tick t = {0, 0};
 	for (int base = 0; base < n; base += LV_W)
-		t.ended |= LV_FN(lanes_group)(pl, e, base, &t.steps);
+		LV_FN(lanes_normals)(pl, e, base);
+	for (int base = 0; base < n; base += LV_W)
+		t.ended |= LV_FN(lanes_move)(pl, e, base, &t.steps);
 	return t;
 }
 
