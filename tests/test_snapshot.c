@@ -320,7 +320,7 @@ static void run_process(struct world *w, const struct params *p, const char *nam
 
 /* A snapshot carries the process's state (the particles' droplets in
  * flight) so that resuming equals running on, in the seed's order
- * (particles.lanes = 1) and in lockstep (the default). */
+ * (particles.lanes = 1) and in lockstep (16 lanes). */
 static void test_resume_equals_uninterrupted_run(void **state)
 {
 	(void)state;

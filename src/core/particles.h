@@ -53,7 +53,7 @@ const char *particles_normal_impl(void);
  * - lanes = 1, the seed's order: one droplet after another. The paired
  *   scheduler (particles_pair.h) runs two at once but gives exactly what
  *   calling this for one droplet after another gives.
- * - lanes = L > 1 (the default, 16): L droplets in flight in lockstep
+ * - lanes = L > 1 (the default, 64): L droplets in flight in lockstep
  *   (particles_lanes.h). Each tick every droplet in flight takes one step;
  *   all read the map as it was at the start of the tick, then erosion and
  *   deposition are applied as h -= delta in lane order (two droplets on one
