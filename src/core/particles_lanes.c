@@ -55,7 +55,7 @@ struct particles_lanes {
 	float before[LANES_MAX]; /* the height each found there */
 	/* The vector copies' read phase, between its two passes: each slot's
 	 * normal, the height of its cell, its masks and its cell. */
-	float t_nx[LANES_MAX], t_nz[LANES_MAX], t_here[LANES_MAX];
+	float t_nx[LANES_MAX], t_nz[LANES_MAX], t_here[LANES_MAX], t_inv[LANES_MAX];
 	float t_step[LANES_MAX], t_act[LANES_MAX];
 	int32_t t_at[LANES_MAX];
 	/* The tick's constants, eight copies each, for the vector copies to

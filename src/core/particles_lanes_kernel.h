@@ -165,6 +165,10 @@ LV_TARGET static LANE_INLINE void LV_FN(lanes_normals)(struct particles_lanes *p
 	LV_STORE(pl->t_nx + base, nx);
 	LV_STORE(pl->t_nz + base, nz);
 	LV_STORE(pl->t_here + base, here);
+	/* dt / (V rho) does not need the normal: with the normals it keeps the
+	 * divider's queue full. */
+	LV_STORE(pl->t_inv + base,
+		 LV_DIV(LV_K(K_DT), LV_MUL(LV_LOAD(pl->volume + base), LV_K(K_DENSITY))));
 	LV_STORE(pl->t_step + base, step);
 	LV_STORE(pl->t_act + base, act);
 	LV_ISTORE(pl->t_at + base, at);
@@ -188,7 +192,7 @@ LV_TARGET static LANE_INLINE uint64_t LV_FN(lanes_move)(struct particles_lanes *
 	const lv_i wmul = LV_ILOAD(pl->ki[KI_WMUL]);
 
 	const lv_f dt = LV_K(K_DT), keep = LV_K(K_KEEP);
-	const lv_f inv_mass = LV_DIV(dt, LV_MUL(vol, LV_K(K_DENSITY)));
+	const lv_f inv_mass = LV_LOAD(pl->t_inv + base);
 	const lv_f nvx = LV_MUL(LV_ADD(vx, LV_MUL(nx, inv_mass)), keep);
 	const lv_f nvy = LV_MUL(LV_ADD(vy, LV_MUL(nz, inv_mass)), keep);
 	const lv_f dtm = LV_MUL(dt, inv_mass);
