@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/particles.h"
+#include "core/particles_lanes.h"
 #include "core/particles_pair.h"
 #include "core/terrain.h"
 
@@ -55,26 +56,77 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* isa: PAIR_ISA_AUTO runs through the process interface exactly as `gully
- * run` does; anything else drives the paired scheduler directly with that
- * copy forced (the process step is that call plus its counters). */
-static int run_once(const struct params *p, uint64_t droplets, enum pair_isa isa,
+/* How to run: through the process interface exactly as `gully run` does
+ * (isa "auto"), or with one compiled copy forced, driving the engine the
+ * process would call (the paired scheduler for lanes = 1, the lockstep engine
+ * otherwise) directly: the same call without the counters. */
+struct how {
+	int lanes;
+	const char *isa;  /* auto, scalar, base (= sse2), sse2, avx2 */
+	bool hw_gather;   /* lockstep AVX2: _mm256_i32gather_ps for the blocks */
+};
+
+static bool how_pair_isa(const struct how *h, enum pair_isa *isa)
+{
+	if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
+		*isa = PAIR_ISA_BASE;
+	else if (strcmp(h->isa, "avx2") == 0)
+		*isa = PAIR_ISA_AVX2;
+	else
+		return false;
+	return true;
+}
+
+static bool how_lanes_isa(const struct how *h, enum lanes_isa *isa)
+{
+	if (strcmp(h->isa, "scalar") == 0)
+		*isa = LANES_ISA_SCALAR;
+	else if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
+		*isa = LANES_ISA_SSE2;
+	else if (strcmp(h->isa, "avx2") == 0)
+		*isa = LANES_ISA_AVX2;
+	else
+		return false;
+	return true;
+}
+
+static bool forced(const struct how *h)
+{
+	return strcmp(h->isa, "auto") != 0 || h->hw_gather;
+}
+
+static int run_once(const struct params *p, uint64_t droplets, const struct how *h,
 		    struct sample *s)
 {
 	struct world *w = NULL;
 	void *state = NULL;
 	struct particles_pair *pp = NULL;
+	struct particles_lanes *pl = NULL;
 	int err = world_from_params(&w, p);
 	if (err)
 		return err;
-	if (isa == PAIR_ISA_AUTO) {
+	enum pair_isa pisa = PAIR_ISA_AUTO;
+	enum lanes_isa lisa = LANES_ISA_AUTO;
+	if (!forced(h)) {
 		err = particles_process.create(&state, w, p);
-	} else {
+	} else if (h->lanes == 1) {
 		pp = particles_pair_create(w->width, w->height);
-		err = !pp ? GULLY_ENOMEM : particles_pair_set_isa(pp, isa) ? GULLY_OK : GULLY_EINVAL;
+		err = !pp ? GULLY_ENOMEM
+		      : how_pair_isa(h, &pisa) && particles_pair_set_isa(pp, pisa) ? GULLY_OK
+										 : GULLY_EINVAL;
+	} else {
+		pl = particles_lanes_create(w->width, w->height);
+		if (!pl)
+			err = GULLY_ENOMEM;
+		else if (strcmp(h->isa, "auto") != 0 &&
+			 !(how_lanes_isa(h, &lisa) && particles_lanes_set_isa(pl, lisa)))
+			err = GULLY_EINVAL;
+		else
+			particles_lanes_set_gather(pl, h->hw_gather);
 	}
 	if (err) {
 		particles_pair_destroy(pp);
+		particles_lanes_destroy(pl);
 		world_destroy(w);
 		return err;
 	}
@@ -84,6 +136,8 @@ static int run_once(const struct params *p, uint64_t droplets, enum pair_isa isa
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	if (pp)
 		err = particles_pair_run(pp, w, &dp, droplets, &rep.steps);
+	else if (pl)
+		err = particles_lanes_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
 	else
 		err = particles_process.step(state, w, p, droplets, &rep);
 	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -93,8 +147,36 @@ static int run_once(const struct params *p, uint64_t droplets, enum pair_isa isa
 	if (state)
 		particles_process.destroy(state);
 	particles_pair_destroy(pp);
+	particles_lanes_destroy(pl);
 	world_destroy(w);
 	return err;
+}
+
+/* The name of the copy a run with these options uses. */
+static const char *how_isa_name(const struct how *h, int width, int height, bool *ok)
+{
+	static char name[32];
+	*ok = true;
+	if (h->lanes == 1) {
+		struct particles_pair *pp = particles_pair_create(width, height);
+		enum pair_isa isa = PAIR_ISA_AUTO;
+		*ok = pp && !h->hw_gather &&
+		      (strcmp(h->isa, "auto") == 0 ||
+		       (how_pair_isa(h, &isa) && particles_pair_set_isa(pp, isa)));
+		snprintf(name, sizeof name, "%s", pp ? particles_pair_isa_name(pp) : "?");
+		particles_pair_destroy(pp);
+		return name;
+	}
+	struct particles_lanes *pl = particles_lanes_create(width, height);
+	enum lanes_isa isa = LANES_ISA_AUTO;
+	*ok = pl && (strcmp(h->isa, "auto") == 0 ||
+		     (how_lanes_isa(h, &isa) && particles_lanes_set_isa(pl, isa)));
+	if (pl && h->hw_gather && strcmp(particles_lanes_isa_name(pl), "avx2") != 0)
+		*ok = false;
+	snprintf(name, sizeof name, "%s%s", pl ? particles_lanes_isa_name(pl) : "?",
+		 h->hw_gather ? " (hardware gather)" : "");
+	particles_lanes_destroy(pl);
+	return name;
 }
 
 static bool parse_count(const char *s, long long lo, long long hi, long long *out)
@@ -111,11 +193,15 @@ static bool parse_count(const char *s, long long lo, long long hi, long long *ou
 static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
-		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--isa base|avx2]\n"
+		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
+		"          [--isa scalar|base|sse2|avx2] [--gather]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
-		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42; the\n"
-		"best instruction set the CPU has (--isa forces one: all give the same bits).\n",
+		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
+		"registry's particles.lanes (1: the seed's order, the paired scheduler), and\n"
+		"the best instruction set the CPU has (--isa forces one: all give the same\n"
+		"bits; scalar only with lanes > 1). --gather: the AVX2 lockstep copy reads\n"
+		"the 3x3 blocks with _mm256_i32gather_ps instead of row loads.\n",
 		argv0);
 }
 
@@ -127,12 +213,17 @@ int main(int argc, char **argv)
 		{"size", required_argument, NULL, 's'},
 		{"seed", required_argument, NULL, 'S'},
 		{"isa", required_argument, NULL, 'i'},
+		{"lanes", required_argument, NULL, 'l'},
+		{"gather", no_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	long long runs = 5, droplets = 200000, seed = 42;
 	int width = 256, height = 256;
-	enum pair_isa isa = PAIR_ISA_AUTO;
+	struct params p;
+	params_defaults(&p);
+	struct how how = {p.particles.lanes, "auto", false};
+	long long lanes = how.lanes;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		bool ok = true;
@@ -153,13 +244,16 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'i':
-			ok = true;
-			if (strcmp(optarg, "base") == 0)
-				isa = PAIR_ISA_BASE;
-			else if (strcmp(optarg, "avx2") == 0)
-				isa = PAIR_ISA_AVX2;
-			else
-				ok = false;
+			ok = strcmp(optarg, "scalar") == 0 || strcmp(optarg, "base") == 0 ||
+			     strcmp(optarg, "sse2") == 0 || strcmp(optarg, "avx2") == 0;
+			how.isa = optarg;
+			break;
+		case 'l':
+			ok = parse_count(optarg, 1, LANES_MAX, &lanes);
+			how.lanes = (int)lanes;
+			break;
+		case 'g':
+			how.hw_gather = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -171,7 +265,8 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
-				opt == 'S' ? "seed" : opt == 'i' ? "isa" : "size", optarg);
+				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" : "size",
+				optarg);
 			return 2;
 		}
 	}
@@ -180,11 +275,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct params p;
-	params_defaults(&p);
 	p.world.width = width;
 	p.world.height = height;
 	p.world.seed = (int)seed;
+	p.particles.lanes = how.lanes;
 	int bad = -1;
 	int err = params_validate(&p, &bad);
 	if (err) {
@@ -200,18 +294,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
-	struct particles_pair *probe = particles_pair_create(width, height);
-	if (!probe || (isa != PAIR_ISA_AUTO && !particles_pair_set_isa(probe, isa))) {
-		fprintf(stderr, "%s: --isa %s: not available on this CPU or build\n", argv[0],
-			isa == PAIR_ISA_AVX2 ? "avx2" : "base");
+	bool ok;
+	const char *isa_name = how_isa_name(&how, width, height, &ok);
+	if (!ok) {
+		fprintf(stderr, "%s: --isa %s%s with --lanes %d: not available on this CPU or build\n",
+			argv[0], how.isa, how.hw_gather ? " --gather" : "", how.lanes);
 		return 2;
 	}
-	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, isa %s\n", droplets,
-	       width, height, seed, runs, particles_pair_isa_name(probe));
-	particles_pair_destroy(probe);
+	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s\n",
+	       droplets, width, height, seed, runs, how.lanes, isa_name);
 	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash\n");
 	for (int i = 0; i < runs; i++) {
-		err = run_once(&p, (uint64_t)droplets, isa, &s[i]);
+		err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
 		if (err) {
 			fprintf(stderr, "%s: run %d failed: %s\n", argv[0], i + 1,
 				gully_strerror(err));

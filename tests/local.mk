@@ -146,3 +146,12 @@ tests_test_descend_SOURCES = tests/test_descend.c tests/testutil.h
 tests_test_descend_CFLAGS = $(TEST_CFLAGS)
 tests_test_descend_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Droplets in lockstep (particles.lanes > 1).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_lanes
+TESTS += tests/test_lanes
+tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
+tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
+tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
+endif

@@ -295,52 +295,75 @@ static void test_round_trip_empty_texts(void **state)
 	world_destroy(w);
 }
 
-static void run_process(struct world *w, const struct params *p, const char *name, uint64_t n)
+/* Runs n units of a process; with `save`, hands back its state blob, and
+ * with `load`, starts from one (as gully run does with snapshots). */
+static void run_process_state(struct world *w, const struct params *p, const char *name,
+			      uint64_t n, const struct snapshot_info *load,
+			      struct snapshot_info *save)
 {
 	const struct process_ops *ops = process_find(name);
 	assert_non_null(ops);
 	void *st;
 	assert_int_equal(ops->create(&st, w, p), 0);
+	if (load && load->state)
+		assert_int_equal(ops->load_state(st, load->state, load->state_len), 0);
 	assert_int_equal(ops->step(st, w, p, n, NULL), 0);
+	if (save && ops->save_state)
+		assert_int_equal(ops->save_state(st, &save->state, &save->state_len), 0);
 	ops->destroy(st);
 }
 
+static void run_process(struct world *w, const struct params *p, const char *name, uint64_t n)
+{
+	run_process_state(w, p, name, n, NULL, NULL);
+}
+
+/* A snapshot carries the process's state (the particles' droplets in
+ * flight) so that resuming equals running on, in the seed's order
+ * (particles.lanes = 1) and in lockstep (16 lanes). */
 static void test_resume_equals_uninterrupted_run(void **state)
 {
 	(void)state;
-	struct params p;
-	params_defaults(&p);
-	p.world.width = 64;
-	p.world.height = 48;
-	p.particles.friction = 0.07;
-	struct world *straight, *first;
-	assert_int_equal(world_from_params(&straight, &p), 0);
-	assert_int_equal(world_from_params(&first, &p), 0);
-	run_process(straight, &p, "particles", 1700);
-	run_process(first, &p, "particles", 900);
+	for (int lanes = 1; lanes <= 16; lanes += 15) {
+		struct params p;
+		params_defaults(&p);
+		p.world.width = 64;
+		p.world.height = 48;
+		p.particles.friction = 0.07;
+		p.particles.lanes = lanes;
+		struct world *straight, *first;
+		assert_int_equal(world_from_params(&straight, &p), 0);
+		assert_int_equal(world_from_params(&first, &p), 0);
+		run_process(straight, &p, "particles", 1700);
 
-	struct snapshot_info info;
-	memset(&info, 0, sizeof info);
-	info.params = p;
-	snprintf(info.process, sizeof info.process, "particles");
-	char err[256];
-	const char *path = tmp("resume.gsnap");
-	assert_int_equal(snapshot_save(path, first, &info, err, sizeof err), GULLY_OK);
-	world_destroy(first);
+		struct snapshot_info info;
+		memset(&info, 0, sizeof info);
+		info.params = p;
+		snprintf(info.process, sizeof info.process, "particles");
+		run_process_state(first, &p, "particles", 900, NULL, &info);
+		if (lanes > 1)
+			assert_true(info.state_len > 24); /* droplets in flight */
+		char err[256];
+		const char *path = tmp("resume.gsnap");
+		assert_int_equal(snapshot_save(path, first, &info, err, sizeof err), GULLY_OK);
+		free(info.state);
+		world_destroy(first);
 
-	struct world *resumed;
-	struct snapshot_info got;
-	assert_int_equal(snapshot_load(path, &resumed, &got, err, sizeof err), GULLY_OK);
-	run_process(resumed, &got.params, got.process, 800);
-	assert_memory_equal(straight->layer[LAYER_HEIGHT], resumed->layer[LAYER_HEIGHT],
-			    world_cells(straight) * sizeof(float));
-	assert_worlds_equal(straight, resumed);
-	/* The run did change the terrain, so the equality means something. */
-	assert_memory_not_equal(resumed->layer[LAYER_HEIGHT], resumed->layer[LAYER_BASE],
-				world_cells(resumed) * sizeof(float));
-	snapshot_info_free(&got);
-	world_destroy(resumed);
-	world_destroy(straight);
+		struct world *resumed;
+		struct snapshot_info got;
+		assert_int_equal(snapshot_load(path, &resumed, &got, err, sizeof err), GULLY_OK);
+		assert_int_equal(got.params.particles.lanes, lanes);
+		run_process_state(resumed, &got.params, got.process, 800, &got, NULL);
+		assert_memory_equal(straight->layer[LAYER_HEIGHT], resumed->layer[LAYER_HEIGHT],
+				    world_cells(straight) * sizeof(float));
+		assert_worlds_equal(straight, resumed);
+		/* The run did change the terrain, so the equality means something. */
+		assert_memory_not_equal(resumed->layer[LAYER_HEIGHT], resumed->layer[LAYER_BASE],
+					world_cells(resumed) * sizeof(float));
+		snapshot_info_free(&got);
+		world_destroy(resumed);
+		world_destroy(straight);
+	}
 }
 
 static void test_hand_built_file_loads(void **state)

@@ -44,6 +44,7 @@ static double m_off_map(const struct run_metrics *m) { return m->world->tally[TA
 static double m_water_in(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_IN]; }
 static double m_water_evap(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_EVAPORATED]; }
 static double m_water_off(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_OFF_MAP]; }
+static double m_in_flight(const struct run_metrics *m) { return m->world->tally[TALLY_SEDIMENT_IN_FLIGHT]; }
 
 #define S(n, f) {n, COL_STRING, f, NULL, NULL}
 #define I(n, f) {n, COL_INT, NULL, f, NULL}
@@ -73,6 +74,7 @@ static const struct column columns[] = {
 	R("water_in", m_water_in),
 	R("water_evaporated", m_water_evap),
 	R("water_off_map", m_water_off),
+	R("sediment_in_flight", m_in_flight),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 

@@ -9,6 +9,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/process.c src/core/process.h \
 	src/core/particles.c src/core/particles.h src/core/particles_normal.h \
 	src/core/particles_lane.h src/core/particles_pair.c src/core/particles_pair.h \
+	src/core/particles_lanes.c src/core/particles_lanes.h \
+	src/core/particles_lanes_simd.h src/core/particles_lanes_kernel.h \
 	src/core/hardness.c src/core/hardness.h \
 	src/core/emitter.c src/core/emitter.h \
 	src/core/flood.c src/core/flood.h src/core/flood_heap.h \

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/particles_lane.h"
 #include "core/particles_normal.h"
+#include "core/particles_lanes.h"
 #include "core/particles_pair.h"
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p)
@@ -109,8 +110,11 @@ uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_pa
 	return lane_steps(&l);
 }
 
+/* particles.lanes > 1: droplets in lockstep (particles_lanes.h); 1: the
+ * seed's order, one droplet after another, through the paired scheduler. */
 struct particles_state {
 	struct particles_pair *pair;
+	struct particles_lanes *lanes;
 };
 
 static int particles_create(void **state, struct world *w, const struct params *p)
@@ -120,7 +124,10 @@ static int particles_create(void **state, struct world *w, const struct params *
 	if (!s)
 		return GULLY_ENOMEM;
 	s->pair = particles_pair_create(w->width, w->height);
-	if (!s->pair) {
+	s->lanes = particles_lanes_create(w->width, w->height);
+	if (!s->pair || !s->lanes) {
+		particles_pair_destroy(s->pair);
+		particles_lanes_destroy(s->lanes);
 		free(s);
 		return GULLY_ENOMEM;
 	}
@@ -135,7 +142,20 @@ static int particles_step(void *state, struct world *w, const struct params *p,
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
-	int err = particles_pair_run(s->pair, w, &dp, budget, &steps);
+	int err;
+	if (p->particles.lanes > 1) {
+		err = particles_lanes_run(s->lanes, w, &dp, p->particles.lanes, budget, &steps);
+	} else {
+		/* Droplets still in flight from a lockstep run end first. */
+		err = particles_lanes_in_flight(s->lanes) ? particles_lanes_drain(s->lanes, w, &dp, &steps)
+							  : GULLY_OK;
+		uint64_t more = 0;
+		if (!err)
+			err = particles_pair_run(s->pair, w, &dp, budget, &more);
+		steps += more;
+		if (!err)
+			w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
+	}
 	if (err)
 		return err;
 	w->particles += budget;
@@ -150,9 +170,23 @@ static int particles_step(void *state, struct world *w, const struct params *p,
 static void particles_destroy(void *state)
 {
 	struct particles_state *s = state;
-	if (s)
+	if (s) {
 		particles_pair_destroy(s->pair);
+		particles_lanes_destroy(s->lanes);
+	}
 	free(s);
+}
+
+static int particles_save(const void *state, unsigned char **data, size_t *len)
+{
+	const struct particles_state *s = state;
+	return particles_lanes_save(s->lanes, data, len);
+}
+
+static int particles_load(void *state, const unsigned char *data, size_t len)
+{
+	struct particles_state *s = state;
+	return particles_lanes_load(s->lanes, data, len);
 }
 
 const struct process_ops particles_process = {
@@ -168,4 +202,6 @@ const struct process_ops particles_process = {
 	.create = particles_create,
 	.step = particles_step,
 	.destroy = particles_destroy,
+	.save_state = particles_save,
+	.load_state = particles_load,
 };

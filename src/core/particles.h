@@ -48,8 +48,26 @@ void particles_normal_fast(const float *h, int width, int height, int x, int y,
 const char *particles_normal_impl(void);
 
 /* Runs one droplet from a spawn point to its end; returns the steps taken.
- * The process runs droplets two at a time (particles_pair.h) but gives exactly
- * what calling this for one droplet after another gives. */
+ *
+ * The process runs droplets in one of two orders, chosen by particles.lanes:
+ * - lanes = 1, the seed's order: one droplet after another. The paired
+ *   scheduler (particles_pair.h) runs two at once but gives exactly what
+ *   calling this for one droplet after another gives.
+ * - lanes = L > 1 (the default, 64): L droplets in flight in lockstep
+ *   (particles_lanes.h). Each tick every droplet in flight takes one step;
+ *   all read the map as it was at the start of the tick, then erosion and
+ *   deposition are applied as h -= delta in lane order (two droplets on one
+ *   cell both count), then droplets that ended drop their load in lane
+ *   order; empty lanes are refilled from the world's RNG in lane order. A
+ *   step(N) call releases exactly N droplets and returns right after the
+ *   N-th is spawned; droplets still in flight stay in the process state
+ *   (and in snapshots), and the soil they carry is the tally
+ *   sediment_in_flight. Same parameters, seed and droplet counts give the
+ *   same bits however the run is split into calls, on every build and
+ *   instruction set. The per-droplet formulas are this function's; only
+ *   the order in which droplets see each other's changes differs (the
+ *   resulting maps differ by much less than one seed from another:
+ *   bench/README.md). */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif

@@ -23,6 +23,7 @@ static const char *const tally_names[TALLY_COUNT] = {
 	[TALLY_WATER_IN] = "water_in",
 	[TALLY_WATER_EVAPORATED] = "water_evaporated",
 	[TALLY_WATER_OFF_MAP] = "water_off_map",
+	[TALLY_SEDIMENT_IN_FLIGHT] = "sediment_in_flight",
 };
 
 const char *world_layer_name(enum world_layer l)

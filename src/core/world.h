@@ -31,6 +31,10 @@ enum world_tally {
 	TALLY_WATER_IN,          /* water volume brought in by droplets/jets */
 	TALLY_WATER_EVAPORATED,  /* water lost to evaporation or drying */
 	TALLY_WATER_OFF_MAP,     /* water that left the map */
+	/* Soil carried by droplets still in flight: a level, not a sum. The
+	 * particles process sets it at the end of each step() call, so that
+	 * eroded - deposited = sediment_off_map + sediment_in_flight. */
+	TALLY_SEDIMENT_IN_FLIGHT,
 	TALLY_COUNT
 };
 

@@ -1,0 +1,550 @@
+/* Droplets in lockstep (particles.lanes > 1): determinism, every compiled copy
+ * against the scalar reference, budgets split any way, the state blob and
+ * its rejection of damage, mass balance with soil in flight, and exact
+ * hand-built cases. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/particles.h"
+#include "core/particles_lanes.h"
+#include "core/particles_pair.h"
+#include "core/terrain.h"
+
+static struct world *make_world(const struct params *p)
+{
+	struct world *w = NULL;
+	assert_int_equal(world_from_params(&w, p), 0);
+	return w;
+}
+
+static void small_params(struct params *p, int size, int lanes)
+{
+	params_defaults(p);
+	p->world.width = size;
+	p->world.height = size;
+	p->particles.lanes = lanes;
+}
+
+static void assert_same_world(const struct world *a, const struct world *b)
+{
+	assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
+			    world_cells(a) * sizeof(float));
+	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
+	assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
+	assert_int_equal(a->particles, b->particles);
+	assert_int_equal(a->steps, b->steps);
+}
+
+/* The process, kept alive across calls (droplets in flight live in it). */
+struct proc {
+	void *st;
+};
+
+static void proc_open(struct proc *pr, struct world *w, const struct params *p)
+{
+	assert_int_equal(particles_process.create(&pr->st, w, p), 0);
+}
+
+static void proc_step(struct proc *pr, struct world *w, const struct params *p, uint64_t n)
+{
+	struct process_report rep;
+	assert_int_equal(particles_process.step(pr->st, w, p, n, &rep), 0);
+	assert_int_equal(rep.particles, n);
+}
+
+static void proc_close(struct proc *pr)
+{
+	particles_process.destroy(pr->st);
+}
+
+static void blob_of(struct proc *pr, unsigned char **b, size_t *len)
+{
+	assert_int_equal(particles_process.save_state(pr->st, b, len), 0);
+}
+
+static void test_deterministic(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 64, 16);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa, pb;
+	proc_open(&pa, a, &p);
+	proc_open(&pb, b, &p);
+	proc_step(&pa, a, &p, 3000);
+	proc_step(&pb, b, &p, 3000);
+	assert_same_world(a, b);
+	assert_memory_not_equal(a->layer[LAYER_HEIGHT], a->layer[LAYER_BASE],
+				world_cells(a) * sizeof(float));
+	/* Sixteen droplets in flight, soil in them on the books. */
+	assert_true(a->tally[TALLY_SEDIMENT_IN_FLIGHT] != 0);
+	unsigned char *ba, *bb;
+	size_t la, lb;
+	blob_of(&pa, &ba, &la);
+	blob_of(&pb, &bb, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+	proc_close(&pa);
+	proc_close(&pb);
+	world_destroy(a);
+	world_destroy(b);
+}
+
+/* Runs n droplets with the engine forced to one copy; NULL when this CPU or
+ * build lacks it. */
+static struct world *run_isa(const struct params *p, enum lanes_isa isa, bool hw_gather,
+			     uint64_t n, unsigned char **blob, size_t *blob_len)
+{
+	struct world *w = make_world(p);
+	struct particles_lanes *pl = particles_lanes_create(w->width, w->height);
+	assert_non_null(pl);
+	if (!particles_lanes_set_isa(pl, isa)) {
+		particles_lanes_destroy(pl);
+		world_destroy(w);
+		return NULL;
+	}
+	particles_lanes_set_gather(pl, hw_gather);
+	struct droplet_params dp;
+	droplet_params_from(&dp, p);
+	uint64_t steps = 0;
+	/* Two calls, and lanes lowered in the second: slots above the new
+	 * count run out and are not refilled. */
+	assert_int_equal(particles_lanes_run(pl, w, &dp, p->particles.lanes, n / 2, &steps), 0);
+	int second = p->particles.lanes > 3 ? p->particles.lanes - 3 : p->particles.lanes;
+	assert_int_equal(particles_lanes_run(pl, w, &dp, second, n - n / 2, &steps), 0);
+	w->steps = steps;
+	w->particles = n;
+	assert_int_equal(particles_lanes_save(pl, blob, blob_len), 0);
+	particles_lanes_destroy(pl);
+	return w;
+}
+
+/* Every compiled copy (scalar reference, SSE2, AVX2 with row loads and with
+ * the hardware gather) gives the same bits, at lane counts that do and do
+ * not fill whole vectors, on maps small enough that lanes meet often and
+ * edges are near, with the options flipped. */
+static void test_isa_copies_agree(void **state)
+{
+	(void)state;
+	struct {
+		int size, lanes;
+		bool deposit, symmetric;
+		int max_steps;
+	} cases[] = {
+		{48, 16, true, true, 20000}, {16, 13, true, true, 20000}, {24, 5, false, true, 20000},
+		{32, 64, true, false, 20000}, {40, 9, true, true, 100},   {20, 2, true, true, 20000},
+	};
+	const struct {
+		enum lanes_isa isa;
+		bool gather;
+	} copies[] = {{LANES_ISA_SSE2, false}, {LANES_ISA_AVX2, false}, {LANES_ISA_AVX2, true}};
+	int compared = 0;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct params p;
+		small_params(&p, cases[c].size, cases[c].lanes);
+		p.world.seed = 77 + (int)c;
+		p.particles.deposit_on_death = cases[c].deposit;
+		p.particles.symmetric_normal = cases[c].symmetric;
+		p.particles.max_steps = cases[c].max_steps;
+		unsigned char *rb;
+		size_t rl;
+		struct world *ref = run_isa(&p, LANES_ISA_SCALAR, false, 700, &rb, &rl);
+		assert_non_null(ref);
+		assert_memory_not_equal(ref->layer[LAYER_HEIGHT], ref->layer[LAYER_BASE],
+					world_cells(ref) * sizeof(float));
+		for (size_t k = 0; k < sizeof copies / sizeof copies[0]; k++) {
+			unsigned char *b;
+			size_t l;
+			struct world *w = run_isa(&p, copies[k].isa, copies[k].gather, 700, &b, &l);
+			if (!w)
+				continue;
+			assert_same_world(ref, w);
+			assert_int_equal(l, rl);
+			assert_memory_equal(b, rb, l);
+			compared++;
+			free(b);
+			world_destroy(w);
+		}
+		free(rb);
+		world_destroy(ref);
+	}
+#if defined(__x86_64__) && !defined(GULLY_NO_SIMD)
+	/* At least the SSE2 copy is there on every x86_64. */
+	assert_true(compared >= 6);
+#endif
+	print_message("%d copies compared with the scalar reference\n", compared);
+}
+
+/* Any split of a budget into calls gives the bits of one call. */
+static void test_split_budget_equals_one_budget(void **state)
+{
+	(void)state;
+	static const uint64_t chunks[] = {1, 7, 13, 979, 1, 1, 2, 500, 3, 493};
+	uint64_t total = 0;
+	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++)
+		total += chunks[i];
+	const int lanes[] = {16, 3, 8, 64};
+	for (size_t k = 0; k < sizeof lanes / sizeof lanes[0]; k++) {
+		struct params p;
+		small_params(&p, 48, lanes[k]);
+		struct world *a = make_world(&p), *b = make_world(&p);
+		struct proc pa, pb;
+		proc_open(&pa, a, &p);
+		proc_open(&pb, b, &p);
+		proc_step(&pa, a, &p, total);
+		for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++)
+			proc_step(&pb, b, &p, chunks[i]);
+		assert_same_world(a, b);
+		unsigned char *ba, *bb;
+		size_t la, lb;
+		blob_of(&pa, &ba, &la);
+		blob_of(&pb, &bb, &lb);
+		assert_int_equal(la, lb);
+		assert_memory_equal(ba, bb, la);
+		free(ba);
+		free(bb);
+		proc_close(&pa);
+		proc_close(&pb);
+		world_destroy(a);
+		world_destroy(b);
+	}
+}
+
+/* The blob carries the droplets in flight exactly: save after part of a run,
+ * load into a fresh process on a copy of the world, and the rest of the run
+ * gives what running on gives. (tests/test_snapshot.c does the same through
+ * a real snapshot file.) */
+static void test_blob_resume_equals_straight_run(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 40, 11);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa, pb;
+	proc_open(&pa, a, &p);
+	proc_open(&pb, b, &p);
+	proc_step(&pa, a, &p, 1700);
+	proc_step(&pb, b, &p, 1001);
+	unsigned char *blob;
+	size_t len;
+	blob_of(&pb, &blob, &len);
+	assert_true(len > 24);
+	struct world *c = NULL;
+	assert_int_equal(world_clone(&c, b), 0);
+	proc_close(&pb);
+	world_destroy(b);
+	struct proc pc;
+	proc_open(&pc, c, &p);
+	assert_int_equal(particles_process.load_state(pc.st, blob, len), 0);
+	proc_step(&pc, c, &p, 699);
+	assert_same_world(a, c);
+	free(blob);
+	proc_close(&pa);
+	proc_close(&pc);
+	world_destroy(a);
+	world_destroy(c);
+}
+
+/* Damage of every kind is refused, and a refused blob changes nothing. */
+static void test_corrupt_blob_rejected(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 32, 8);
+	struct world *w = make_world(&p);
+	struct proc pr;
+	proc_open(&pr, w, &p);
+	proc_step(&pr, w, &p, 300);
+	unsigned char *good;
+	size_t len;
+	blob_of(&pr, &good, &len);
+	assert_int_equal(len, 24 + 8 * 36);
+	struct proc fresh;
+	proc_open(&fresh, w, &p);
+	/* Every truncation, and one byte too many. */
+	for (size_t n = 0; n < len; n++)
+		assert_int_not_equal(particles_process.load_state(fresh.st, good, n), GULLY_OK);
+	unsigned char *bad = malloc(len + 1);
+	assert_non_null(bad);
+	memcpy(bad, good, len);
+	bad[len] = 0;
+	assert_int_equal(particles_process.load_state(fresh.st, bad, len + 1), GULLY_EFORMAT);
+	struct {
+		size_t at;
+		uint32_t value;
+		int err;
+	} patches[] = {
+		{0, 0x4e4c5048u, GULLY_EFORMAT},  /* magic */
+		{4, 2, GULLY_EVERSION},           /* version */
+		{8, 33, GULLY_EFORMAT},           /* width */
+		{12, 31, GULLY_EFORMAT},          /* height */
+		{16, 0x1ff, GULLY_EFORMAT},       /* one more slot than the bytes hold */
+		{20, 1, GULLY_EFORMAT},           /* slot 32: a mask the length does not match */
+		{24, 0x7fc00000u, GULLY_EFORMAT}, /* x NaN */
+		{24, 0x42000000u, GULLY_EFORMAT}, /* x = 32: off the map */
+		{28, 0xbf800000u, GULLY_EFORMAT}, /* y = -1 */
+		{32, 0x7f800000u, GULLY_EFORMAT}, /* vx inf */
+		{40, 0, GULLY_EFORMAT},           /* volume 0 */
+		{40, 0x3f800001u, GULLY_EFORMAT}, /* volume above 1 */
+		{52, 0x7ff00000u, GULLY_EFORMAT}, /* carried inf (high word) */
+	};
+	for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
+		memcpy(bad, good, len);
+		for (int k = 0; k < 4; k++)
+			bad[patches[i].at + (size_t)k] = (unsigned char)(patches[i].value >> (8 * k));
+		if (particles_process.load_state(fresh.st, bad, len) != patches[i].err)
+			fail_msg("patch %zu at byte %zu was not refused as expected", i, patches[i].at);
+	}
+	assert_int_equal(particles_process.load_state(fresh.st, NULL, 0), GULLY_EFORMAT);
+	/* Nothing was taken: the fresh process still has nothing in flight. */
+	unsigned char *empty;
+	size_t elen;
+	blob_of(&fresh, &empty, &elen);
+	assert_int_equal(elen, 24);
+	/* And the good blob loads. */
+	assert_int_equal(particles_process.load_state(fresh.st, good, len), GULLY_OK);
+	free(empty);
+	free(bad);
+	free(good);
+	proc_close(&fresh);
+	proc_close(&pr);
+	world_destroy(w);
+}
+
+static double height_change(const struct world *w)
+{
+	double sum = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		sum += (double)w->layer[LAYER_HEIGHT][i] - (double)w->layer[LAYER_BASE][i];
+	return sum;
+}
+
+/* eroded - deposited = off the map + in flight, at every call's end, and the
+ * books match the terrain; with deposit on death and without. */
+static void test_mass_balance_with_soil_in_flight(void **state)
+{
+	(void)state;
+	for (int dod = 0; dod < 2; dod++) {
+		struct params p;
+		small_params(&p, 96, 16);
+		p.particles.deposit_on_death = dod;
+		struct world *w = make_world(&p);
+		struct proc pr;
+		proc_open(&pr, w, &p);
+		for (int call = 0; call < 4; call++) {
+			proc_step(&pr, w, &p, 2500 + (uint64_t)call);
+			double er = w->tally[TALLY_ERODED], de = w->tally[TALLY_DEPOSITED];
+			double off = w->tally[TALLY_SEDIMENT_OFF_MAP];
+			double fly = w->tally[TALLY_SEDIMENT_IN_FLIGHT];
+			assert_true(er > 1.0);
+			assert_true(fly != 0);
+			if (dod)
+				assert_true(fabs((er - de) - (off + fly)) <= 1e-6 * er);
+			assert_true(fabs(height_change(w) - (de - er)) <= 1e-6 * er);
+		}
+		/* Dropping to one lane runs the droplets in flight to their end. */
+		p.particles.lanes = 1;
+		proc_step(&pr, w, &p, 10);
+		assert_true(w->tally[TALLY_SEDIMENT_IN_FLIGHT] == 0);
+		double er = w->tally[TALLY_ERODED], de = w->tally[TALLY_DEPOSITED];
+		if (dod)
+			assert_true(fabs((er - de) - w->tally[TALLY_SEDIMENT_OFF_MAP]) <= 1e-6 * er);
+		assert_true(fabs(height_change(w) - (de - er)) <= 1e-6 * er);
+		proc_close(&pr);
+		world_destroy(w);
+	}
+}
+
+/* A droplet alone in the engine (loaded from a blob, run out with drain)
+ * takes exactly droplet_run's steps and leaves exactly its heights. Without
+ * deposit on death, so the books of what it carries (kept as one net sum
+ * here, as two there) cannot round differently. */
+static void test_one_droplet_equals_droplet_run(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 64, 4);
+	p.particles.deposit_on_death = false;
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct droplet_params dp;
+	droplet_params_from(&dp, &p);
+	for (int k = 0; k < 20; k++) {
+		struct droplet d;
+		particles_spawn(a, &d);
+		particles_spawn(b, &d);
+		/* The blob of one droplet in slot k % 4. */
+		unsigned char blob[24 + 36] = {0};
+		const uint32_t magic = 0x4e4c5047u, one = 1, wh = 64;
+		const uint64_t mask = (uint64_t)1 << (k % 4);
+		for (int i = 0; i < 4; i++) {
+			blob[i] = (unsigned char)(magic >> (8 * i));
+			blob[4 + i] = (unsigned char)(one >> (8 * i));
+			blob[8 + i] = blob[12 + i] = (unsigned char)(wh >> (8 * i));
+		}
+		for (int i = 0; i < 8; i++)
+			blob[16 + i] = (unsigned char)(mask >> (8 * i));
+		const float f[6] = {d.x, d.y, 0, 0, 1, 0};
+		for (int j = 0; j < 6; j++) {
+			uint32_t u;
+			memcpy(&u, &f[j], 4);
+			for (int i = 0; i < 4; i++)
+				blob[24 + 4 * j + i] = (unsigned char)(u >> (8 * i));
+		}
+		struct particles_lanes *pl = particles_lanes_create(64, 64);
+		assert_non_null(pl);
+		assert_int_equal(particles_lanes_load(pl, blob, sizeof blob), GULLY_OK);
+		uint64_t steps = 0;
+		assert_int_equal(particles_lanes_drain(pl, a, &dp, &steps), GULLY_OK);
+		assert_int_equal(particles_lanes_in_flight(pl), 0);
+		particles_lanes_destroy(pl);
+		assert_int_equal(steps, droplet_run(&d, b, &dp));
+		assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
+				    world_cells(a) * sizeof(float));
+	}
+	assert_memory_not_equal(a->layer[LAYER_HEIGHT], a->layer[LAYER_BASE],
+				world_cells(a) * sizeof(float));
+	world_destroy(a);
+	world_destroy(b);
+}
+
+/* Two identical droplets in slots 0 and 1, one step each (age 99 of
+ * max_steps 100): both read the same map, so both change the same cell by
+ * the same delta, and both changes land (h - d - d), where one droplet alone
+ * leaves h - d. */
+static void test_two_droplets_on_one_cell_both_count(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 64, 2);
+	p.particles.deposit_on_death = false;
+	p.particles.max_steps = 100;
+	struct droplet_params dp;
+	droplet_params_from(&dp, &p);
+	struct world *one = make_world(&p), *two = make_world(&p);
+	unsigned char blob[24 + 2 * 36] = {0};
+	const uint32_t head[4] = {0x4e4c5047u, 1, 64, 64};
+	for (int j = 0; j < 4; j++)
+		for (int i = 0; i < 4; i++)
+			blob[4 * j + i] = (unsigned char)(head[j] >> (8 * i));
+	/* Fast enough to leave its cell, with sediment: it erodes or deposits. */
+	const float f[6] = {20.25f, 30.5f, 2.0f, 0.0f, 1.0f, 0.1f};
+	for (int s = 0; s < 2; s++) {
+		unsigned char *q = blob + 24 + 36 * s;
+		for (int j = 0; j < 6; j++) {
+			uint32_t u;
+			memcpy(&u, &f[j], 4);
+			for (int i = 0; i < 4; i++)
+				q[4 * j + i] = (unsigned char)(u >> (8 * i));
+		}
+		q[32] = 99; /* age */
+	}
+	uint64_t steps1 = 0, steps2 = 0;
+	struct particles_lanes *pl = particles_lanes_create(64, 64);
+	assert_non_null(pl);
+	blob[16] = 1; /* slot 0 alone */
+	assert_int_equal(particles_lanes_load(pl, blob, 24 + 36), GULLY_OK);
+	assert_int_equal(particles_lanes_drain(pl, one, &dp, &steps1), GULLY_OK);
+	blob[16] = 3; /* slots 0 and 1 */
+	assert_int_equal(particles_lanes_load(pl, blob, sizeof blob), GULLY_OK);
+	assert_int_equal(particles_lanes_drain(pl, two, &dp, &steps2), GULLY_OK);
+	particles_lanes_destroy(pl);
+	assert_int_equal(steps1, 1);
+	assert_int_equal(steps2, 2);
+	const size_t cell = 30 * 64 + 20;
+	for (size_t i = 0; i < world_cells(one); i++) {
+		if (i == cell)
+			continue;
+		assert_true(one->layer[LAYER_HEIGHT][i] == one->layer[LAYER_BASE][i]);
+		assert_true(two->layer[LAYER_HEIGHT][i] == two->layer[LAYER_BASE][i]);
+	}
+	const double h0 = one->layer[LAYER_BASE][cell];
+	const double d1 = h0 - one->layer[LAYER_HEIGHT][cell];
+	const double d2 = h0 - two->layer[LAYER_HEIGHT][cell];
+	assert_true(d1 != 0);
+	/* Each float subtraction rounds by at most half an ulp of h. */
+	const double ulp = nextafterf((float)h0, INFINITY) - (float)h0;
+	assert_true(fabs(d2 - 2 * d1) <= 2 * ulp);
+	/* The books: twice the change, and each droplet carries its share. */
+	assert_double_equal(two->tally[TALLY_ERODED] + two->tally[TALLY_DEPOSITED], fabs(d2), 0);
+	assert_double_equal(two->tally[TALLY_SEDIMENT_OFF_MAP], d2, 0);
+	world_destroy(one);
+	world_destroy(two);
+}
+
+/* particles.lanes = 1 is the seed's order: the process gives what
+ * droplet_run one droplet after another gives, bit for bit. */
+static void test_one_lane_is_the_seed_order(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 48, 1);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa;
+	proc_open(&pa, a, &p);
+	proc_step(&pa, a, &p, 600);
+	proc_step(&pa, a, &p, 400);
+	proc_close(&pa);
+	struct droplet_params dp;
+	droplet_params_from(&dp, &p);
+	uint64_t steps = 0;
+	for (int i = 0; i < 1000; i++) {
+		struct droplet d;
+		particles_spawn(b, &d);
+		steps += droplet_run(&d, b, &dp);
+	}
+	assert_int_equal(a->steps, steps);
+	assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
+			    world_cells(a) * sizeof(float));
+	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
+	assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
+	world_destroy(a);
+	world_destroy(b);
+}
+
+/* Lanes changed between calls: lowered, raised, and back to 1; each call
+ * still releases exactly its budget and the books stay balanced. */
+static void test_changing_lanes_between_calls(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 48, 16);
+	struct world *w = make_world(&p);
+	struct proc pr;
+	proc_open(&pr, w, &p);
+	const int seq[] = {16, 4, 64, 2, 1, 7};
+	uint64_t released = 0;
+	for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		p.particles.lanes = seq[i];
+		proc_step(&pr, w, &p, 300);
+		released += 300;
+		assert_int_equal(w->particles, released);
+		double er = w->tally[TALLY_ERODED], de = w->tally[TALLY_DEPOSITED];
+		assert_true(fabs((er - de) - (w->tally[TALLY_SEDIMENT_OFF_MAP] +
+					      w->tally[TALLY_SEDIMENT_IN_FLIGHT])) <= 1e-6 * er);
+	}
+	proc_close(&pr);
+	world_destroy(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_isa_copies_agree),
+		cmocka_unit_test(test_split_budget_equals_one_budget),
+		cmocka_unit_test(test_blob_resume_equals_straight_run),
+		cmocka_unit_test(test_corrupt_blob_rejected),
+		cmocka_unit_test(test_mass_balance_with_soil_in_flight),
+		cmocka_unit_test(test_one_droplet_equals_droplet_run),
+		cmocka_unit_test(test_two_droplets_on_one_cell_both_count),
+		cmocka_unit_test(test_one_lane_is_the_seed_order),
+		cmocka_unit_test(test_changing_lanes_between_calls),
+	};
+	return cmocka_run_group_tests_name("lanes", tests, NULL, NULL);
+}
