@@ -16,7 +16,10 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/flood.c src/core/flood.h src/core/flood_heap.h \
 	src/core/hydrology.c src/core/hydrology.h \
 	src/core/hydrology_descend.c src/core/hydrology_descend.h
-# The droplet loop is the hot path; -O3 lets it vectorise the normal's sums.
+# The droplet loops are the hot path. -O3 applies only when CFLAGS sets no -O
+# of its own: automake puts the user's CFLAGS (configure's default "-g -O2")
+# after these, so the default build, and every figure in bench/, is -O2; the
+# SIMD in the droplet loops is written out, not left to the vectoriser.
 # No errno from sqrtf (nothing reads it): otherwise every sqrt carries a branch
 # and a libm call for negative input. No contraction into fused multiply-add:
 # the AVX2 copy of the droplet loop must give the same bits as the SSE2 one.
