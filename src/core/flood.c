@@ -83,7 +83,7 @@ struct flood {
 	size_t pushed_len, pushed_cap;
 	int32_t *leaks; /* leaks a pour from a record found: back on its rim heap */
 	size_t leaks_len, leaks_cap;
-	int32_t *queue; /* lake_connected's walk */
+	int32_t *queue; /* lake_walk's walk */
 	size_t queue_cap;
 	/* write_pools' output in f->lake's order, for lake_append */
 	float *wground, *wdepth;
@@ -366,16 +366,17 @@ static bool lake_remove(struct flood *f, uint32_t id, int32_t c)
 	return true;
 }
 
-/* True when record `id`'s cells are one 8-connected piece (a walk over
- * them: cheaper than a fresh flood of the lake, which sorts its rim too).
- * Spends a stamp. */
-static bool lake_connected(struct flood *f, uint32_t id)
+/* How many of record `id`'s cells are 8-connected to its first one (a
+ * walk over them: cheaper than a fresh flood of the lake, which sorts its
+ * rim too); those reached carry this call's stamp in `seen` until the next
+ * stamp. 0 when out of memory. */
+static size_t lake_walk(struct flood *f, uint32_t id)
 {
 	const struct lake *k = &f->lakes[id - 1];
 	if (!k->ncells)
-		return false;
+		return 0;
 	if (!grow((void **)&f->queue, &f->queue_cap, k->ncells, sizeof *f->queue))
-		return false;
+		return 0;
 	next_stamp(f);
 	const int w = f->width, hh = f->height;
 	int32_t *q = f->queue;
@@ -413,8 +414,50 @@ static bool lake_connected(struct flood *f, uint32_t id)
 			}
 		}
 	}
-	next_stamp(f);
-	return tail == k->ncells;
+	return tail;
+}
+
+/* After lake_walk found record `id` in pieces: it keeps the piece the walk
+ * reached (the other cells leave it; none of them touches that piece, so
+ * none is on its rim) when that is big enough to be worth a record, and
+ * takes its range and edge floor again. A fresh flood from a cell of the
+ * piece finds the piece and what its rim heap leads to, as from any
+ * record; a pour into another piece starts afresh. False: drop it. */
+static bool lake_keep_walked(struct flood *f, uint32_t id, size_t reached)
+{
+	struct lake *k = &f->lakes[id - 1];
+	if (reached < CACHE_MIN_CELLS)
+		return false;
+	const int w = f->width, hh = f->height;
+	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
+	size_t j = 0;
+	for (size_t i = 0; i < k->ncells; i++) {
+		int32_t c = k->cells[i];
+		if (f->seen[c] != f->stamp) {
+			f->lake_of[c] = 0;
+			k->sum -= fixed(k->depth[i]);
+			continue;
+		}
+		float g = k->ground[i];
+		double s = (double)g + (double)k->depth[i];
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		int x = c % w, y = c / w;
+		if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && g < floor)
+			floor = g;
+		k->cells[j] = c;
+		k->ground[j] = g;
+		k->depth[j] = k->depth[i];
+		f->slot[c] = (uint32_t)j;
+		j++;
+	}
+	k->ncells = j;
+	k->smin = lo;
+	k->smax = hi;
+	k->edge_floor = floor;
+	/* Cells next to the pieces that left may still be on the rim heap. */
+	k->rim_stale = true;
+	return true;
 }
 
 /* Takes one changed cell out of its lake's record, when what is left is
@@ -1151,20 +1194,35 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
 static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 {
 	struct lake *k = &f->lakes[id - 1];
-	size_t n = 0;
-	for (size_t i = 0; i < k->ncells; i++)
-		n += k->ground[i] > cut;
-	if (!n)
-		return;
-	if (!grow((void **)&f->stack, &f->stack_cap, n, sizeof *f->stack)) {
+	if (!grow((void **)&f->stack, &f->stack_cap, k->ncells, sizeof *f->stack)) {
 		lake_kill(f, id);
 		return;
 	}
-	n = 0;
-	for (size_t i = 0; i < k->ncells; i++)
-		if (k->ground[i] > cut)
-			f->stack[n++] = k->cells[i];
+	/* One pass: the dry cells, and the range and edge floor of the cells
+	 * that stay (what is left after the removals below; a lake without
+	 * map-edge cells has none to lose). */
 	const int w = f->width, hh = f->height;
+	const bool at_edge = k->edge_floor < INFINITY;
+	size_t n = 0;
+	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
+	for (size_t i = 0; i < k->ncells; i++) {
+		float g = k->ground[i];
+		if (g > cut) {
+			f->stack[n++] = k->cells[i];
+			continue;
+		}
+		double s = (double)g + (double)k->depth[i];
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		if (at_edge && g < floor) {
+			int32_t c = k->cells[i];
+			int x = c % w, y = c / w;
+			if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
+				floor = g;
+		}
+	}
+	if (!n)
+		return;
 	bool rings = true, edge = false;
 	for (size_t i = 0; i < n; i++) {
 		int32_t c = f->stack[i];
@@ -1187,30 +1245,22 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 			return;
 		}
 	}
-	/* One walk for all of them, if a ring had a gap. */
-	if (!rings && !lake_connected(f, id)) {
-		lake_kill(f, id);
-		return;
-	}
-	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
-	for (size_t i = 0; i < k->ncells; i++) {
-		double s = (double)k->ground[i] + (double)k->depth[i];
-		lo = s < lo ? s : lo;
-		hi = s > hi ? s : hi;
-		if (edge) {
-			/* An edge cell left: the lake's edge floor is taken again
-			 * (INFINITY: it no longer touches the edge, and heap_top
-			 * drops its sea entries). */
-			int32_t c = k->cells[i];
-			int x = c % w, y = c / w;
-			if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && k->ground[i] < floor)
-				floor = k->ground[i];
-		}
-	}
+	/* An edge cell left: the lake's edge floor is the one taken above
+	 * (INFINITY: it no longer touches the edge, and heap_top drops its sea
+	 * entries). */
 	k->smin = lo;
 	k->smax = hi;
 	if (edge)
 		k->edge_floor = floor;
+	/* One walk for all of them, if a ring had a gap; a lake the drain cut
+	 * in pieces keeps the piece the walk reached. */
+	if (!rings) {
+		size_t reached = lake_walk(f, id);
+		bool ok = reached && (reached == k->ncells || lake_keep_walked(f, id, reached));
+		next_stamp(f);
+		if (!ok)
+			lake_kill(f, id);
+	}
 }
 
 /* Records that hold any of this call's lake cells are dropped: the cells
