@@ -1198,13 +1198,11 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 		lake_kill(f, id);
 		return;
 	}
-	/* One pass: the dry cells, and the range and edge floor of the cells
-	 * that stay (what is left after the removals below; a lake without
-	 * map-edge cells has none to lose). */
+	/* One pass: the dry cells, and the range of the cells that stay (what
+	 * is left after the removals below). */
 	const int w = f->width, hh = f->height;
-	const bool at_edge = k->edge_floor < INFINITY;
 	size_t n = 0;
-	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
+	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < k->ncells; i++) {
 		float g = k->ground[i];
 		if (g > cut) {
@@ -1214,12 +1212,6 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 		double s = (double)g + (double)k->depth[i];
 		lo = s < lo ? s : lo;
 		hi = s > hi ? s : hi;
-		if (at_edge && g < floor) {
-			int32_t c = k->cells[i];
-			int x = c % w, y = c / w;
-			if (x == 0 || y == 0 || x == w - 1 || y == hh - 1)
-				floor = g;
-		}
 	}
 	if (!n)
 		return;
@@ -1245,13 +1237,21 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 			return;
 		}
 	}
-	/* An edge cell left: the lake's edge floor is the one taken above
-	 * (INFINITY: it no longer touches the edge, and heap_top drops its sea
-	 * entries). */
 	k->smin = lo;
 	k->smax = hi;
-	if (edge)
+	if (edge) {
+		/* An edge cell left: the lake's edge floor is taken again
+		 * (INFINITY: it no longer touches the edge, and heap_top drops
+		 * its sea entries). */
+		double floor = INFINITY;
+		for (size_t i = 0; i < k->ncells; i++) {
+			int32_t c = k->cells[i];
+			int x = c % w, y = c / w;
+			if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && k->ground[i] < floor)
+				floor = k->ground[i];
+		}
 		k->edge_floor = floor;
+	}
 	/* One walk for all of them, if a ring had a gap; a lake the drain cut
 	 * in pieces keeps the piece the walk reached. */
 	if (!rings) {
