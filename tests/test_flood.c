@@ -2,6 +2,7 @@
  * hand in the comments. Maps are 16x16 (unless said), walls at height 1. */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,6 +433,132 @@ static void test_cache_near_ties(void **state)
 	map_free(b);
 }
 
+/* Two basins joined by a saddle fill as one lake; a leak opens and the
+ * drain lowers the lake below the saddle, which leaves the lake dry and
+ * cuts it in two. The record keeps the piece its walk began in (a pour
+ * there starts from it), the other piece is poured afresh; both give
+ * what a fresh flood gives, bit for bit, and the records stay sound. */
+static void test_cache_drain_cuts_the_lake(void **state)
+{
+	(void)state;
+	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
+	flood_set_cache(m[1]->f, false);
+	const struct flood_params fp = {.drainage = 0.75, .sea_level = 100.0, .carry = INFINITY};
+	struct flood_result r[2];
+	struct flood_counters c0, c1;
+	for (int i = 0; i < 2; i++) {
+		fill_rect(m[i], 1, 5, 5, 9, 0.0f);  /* the left basin: 25 cells */
+		fill_rect(m[i], 7, 5, 11, 9, 0.0f); /* the right basin */
+		fill_rect(m[i], 6, 5, 6, 9, 0.3f);  /* the saddle between them */
+		/* The left basin fills to the saddle (7.5) and spills into the
+		 * right one; poured on from there (no drainage), the rest fills
+		 * the right basin to the saddle and all 55 cells to 0.5:
+		 * 50 x 0.5 + 5 x 0.2 = 26. The record is the whole lake, its
+		 * walk begun in the right basin. */
+		const struct flood_params fill = {.drainage = 0, .sea_level = 100.0,
+						  .carry = INFINITY};
+		r[i] = pour(m[i], at(3, 7), 26.0, &fill);
+		assert_int_equal(r[i].outcome, FLOOD_DRAIN);
+		assert_true(r[i].drain % W >= 7);
+		r[i] = pour(m[i], r[i].drain, 26.0 - r[i].gained, &fill);
+		assert_double_equal(r[i].level, 0.5, 1e-6);
+		assert_int_equal(r[i].lake_cells, 55);
+		/* A leak above the left basin: the lake drains toward it,
+		 * 0.75 of the way to 0.1 (level 0.2), below the saddle. */
+		m[i]->h[at(3, 4)] = 0.1f;
+		flood_forget_cell(m[i]->f, at(3, 4));
+		r[i] = pour(m[i], at(3, 7), 1e-3, &fp);
+		assert_int_equal(r[i].outcome, FLOOD_DRAIN);
+		assert_int_equal(r[i].drain, at(3, 4));
+		assert_double_equal(r[i].level, 0.2, 1e-6);
+		assert_int_equal(flood_check(m[i]->f, m[i]->h, m[i]->pool), 0);
+		/* The leak closes. */
+		m[i]->h[at(3, 4)] = 1.0f;
+		flood_forget_cell(m[i]->f, at(3, 4));
+	}
+	flood_counters(m[0]->f, &c0);
+	/* The left piece first, while both sit at one level: it is no
+	 * longer in the record, so its pour is fresh (and grows nothing
+	 * into the right piece); then the right piece's record is used. */
+	const int cells[4] = {at(2, 6), at(9, 8), at(11, 5), at(5, 9)};
+	const double water[4] = {0.5, 0.25, 1.0, 3.0};
+	for (int k = 0; k < 4; k++) {
+		for (int i = 0; i < 2; i++)
+			r[i] = pour(m[i], cells[k], water[k], &fp);
+		assert_int_equal(r[0].outcome, r[1].outcome);
+		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
+		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
+		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+		if (k == 1) {
+			/* The right piece's record was kept and used. */
+			flood_counters(m[0]->f, &c1);
+			assert_int_equal(c1.cached, c0.cached + 1);
+			assert_int_equal(r[0].lake_cells, 25);
+		}
+	}
+	map_free(m[0]);
+	map_free(m[1]);
+}
+
+/* A record's level write has an AVX2 copy (flood_set_avx2) that must give
+ * the baseline's bits: its depths, surface range and, above all, the
+ * fixed-point sum of the depths it computes from their float bits. Lakes
+ * on ground within 1e-9 of each other, given amounts of water from 1e-16
+ * to 1e-2, make depths from tiny ones (below 2^-30, where the fixed point
+ * truncates) to ordinary ones; cells change between pours. Every result, pool and height must match bit for bit. */
+static void test_avx2_write_same_bits(void **state)
+{
+	(void)state;
+	struct map *a = map_new(1.0f), *b = map_new(1.0f);
+	if (!flood_set_avx2(a->f, true)) {
+		map_free(a);
+		map_free(b);
+		skip();
+	}
+	assert_false(flood_set_avx2(b->f, false));
+	struct rng r;
+	rng_seed(&r, 99, 7);
+	for (int y = 1; y < H - 1; y++)
+		for (int x = 1; x < W - 1; x++)
+			a->h[at(x, y)] = b->h[at(x, y)] =
+				(x < 8 ? 0.0f : 0.25f) +
+				ldexpf(rng_float(&r), -30 - (int)rng_below(&r, 8));
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.5, .carry = 0.02};
+	for (int k = 0; k < 3000; k++) {
+		if (rng_below(&r, 10) == 0) {
+			int c = at(1 + (int)rng_below(&r, W - 2), 1 + (int)rng_below(&r, H - 2));
+			float d = ldexpf(rng_float(&r) - 0.5f, -28);
+			a->h[c] += d;
+			b->h[c] += d;
+			flood_forget_cell(a->f, c);
+			flood_forget_cell(b->f, c);
+			continue;
+		}
+		int cell = at(1 + (int)rng_below(&r, W - 2), 1 + (int)rng_below(&r, H - 2));
+		/* First about as much water as the ground's relief holds
+		 * (depths around 2^-30), then more. */
+		double water = k < 1500 ? pow(10.0, -16.0 + 6.0 * rng_double(&r))
+					: pow(10.0, -13.0 + 11.0 * rng_double(&r));
+		struct flood_result ra, rb;
+		assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, NULL, &fp, &ra), 0);
+		assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, NULL, &fp, &rb), 0);
+		assert_int_equal(ra.outcome, rb.outcome);
+		assert_int_equal(ra.lake_cells, rb.lake_cells);
+		assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+		assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+		assert_memory_equal(a->pool, b->pool, sizeof a->pool);
+	}
+	assert_int_equal(flood_check(a->f, a->h, a->pool), 0);
+	assert_memory_equal(a->h, b->h, sizeof a->h);
+	struct flood_counters ca;
+	flood_counters(a->f, &ca);
+	assert_true(ca.cached > 1000);
+	map_free(a);
+	map_free(b);
+}
+
 /* A remembered lake that touched the map edge at one shallow cell drains
  * below it (a rim cell eroded into a leak): the dry edge cell leaves the
  * record, which then no longer touches the sea. Raised out of the water
@@ -517,6 +644,8 @@ int main(void)
 		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),
 		cmocka_unit_test(test_cache_near_ties),
 		cmocka_unit_test(test_cache_lake_leaves_the_edge),
+		cmocka_unit_test(test_avx2_write_same_bits),
+		cmocka_unit_test(test_cache_drain_cuts_the_lake),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }

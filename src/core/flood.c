@@ -17,6 +17,14 @@
 #else
 #define FLOOD_SSE2 0
 #endif
+/* An AVX2 copy of a record's level write (record_level_avx2), picked at run
+ * time as the particles' pair loop is (particles_pair.c). */
+#if FLOOD_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define FLOOD_HAVE_AVX2 1
+#include <immintrin.h>
+#else
+#define FLOOD_HAVE_AVX2 0
+#endif
 
 /* The heap's stand-in for the sea beyond the map edge. */
 #define SEA_CELL (-1)
@@ -75,7 +83,7 @@ struct flood {
 	size_t pushed_len, pushed_cap;
 	int32_t *leaks; /* leaks a pour from a record found: back on its rim heap */
 	size_t leaks_len, leaks_cap;
-	int32_t *queue; /* lake_connected's walk */
+	int32_t *queue; /* lake_walk's walk */
 	size_t queue_cap;
 	/* write_pools' output in f->lake's order, for lake_append */
 	float *wground, *wdepth;
@@ -98,6 +106,7 @@ struct flood {
 	uint32_t *free_ids;
 	size_t nfree, free_cap;
 	struct flood_counters count;
+	bool avx2; /* record writes take record_level_avx2 */
 };
 
 /* Exact for every float >= 2^-30 (then v * 2^53 is a whole number below
@@ -141,6 +150,7 @@ int flood_create(struct flood **out, int width, int height)
 	f->slot = calloc(f->n, sizeof *f->slot);
 	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
 	f->cache = true;
+	flood_set_avx2(f, true);
 	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark) {
 		flood_destroy(f);
 		return GULLY_ENOMEM;
@@ -356,25 +366,41 @@ static bool lake_remove(struct flood *f, uint32_t id, int32_t c)
 	return true;
 }
 
-/* True when record `id`'s cells are one 8-connected piece (a walk over
- * them: cheaper than a fresh flood of the lake, which sorts its rim too).
- * Spends a stamp. */
-static bool lake_connected(struct flood *f, uint32_t id)
+/* How many of record `id`'s cells are 8-connected to its first one (a
+ * walk over them: cheaper than a fresh flood of the lake, which sorts its
+ * rim too); those reached carry this call's stamp in `seen` until the next
+ * stamp. 0 when out of memory. */
+static size_t lake_walk(struct flood *f, uint32_t id)
 {
 	const struct lake *k = &f->lakes[id - 1];
 	if (!k->ncells)
-		return false;
+		return 0;
 	if (!grow((void **)&f->queue, &f->queue_cap, k->ncells, sizeof *f->queue))
-		return false;
+		return 0;
 	next_stamp(f);
 	const int w = f->width, hh = f->height;
 	int32_t *q = f->queue;
 	size_t head = 0, tail = 0;
 	q[tail++] = k->cells[0];
 	f->seen[k->cells[0]] = f->stamp;
+	const int32_t *off = f->off;
+	const uint32_t *lake_of = f->lake_of;
+	uint32_t *seen = f->seen;
+	const uint32_t stamp = f->stamp;
 	while (head < tail) {
 		int32_t c = q[head++];
 		int x = c % w, y = c / w;
+		if (x > 0 && y > 0 && x < w - 1 && y < hh - 1) {
+			/* Inside the map: eight offsets, no bounds to check. */
+			for (int j = 0; j < 8; j++) {
+				int32_t n = c + off[j];
+				if (lake_of[n] == id && seen[n] != stamp) {
+					seen[n] = stamp;
+					q[tail++] = n;
+				}
+			}
+			continue;
+		}
 		for (int dy = -1; dy <= 1; dy++) {
 			for (int dx = -1; dx <= 1; dx++) {
 				int nx = x + dx, ny = y + dy;
@@ -388,8 +414,50 @@ static bool lake_connected(struct flood *f, uint32_t id)
 			}
 		}
 	}
-	next_stamp(f);
-	return tail == k->ncells;
+	return tail;
+}
+
+/* After lake_walk found record `id` in pieces: it keeps the piece the walk
+ * reached (the other cells leave it; none of them touches that piece, so
+ * none is on its rim) when that is big enough to be worth a record, and
+ * takes its range and edge floor again. A fresh flood from a cell of the
+ * piece finds the piece and what its rim heap leads to, as from any
+ * record; a pour into another piece starts afresh. False: drop it. */
+static bool lake_keep_walked(struct flood *f, uint32_t id, size_t reached)
+{
+	struct lake *k = &f->lakes[id - 1];
+	if (reached < CACHE_MIN_CELLS)
+		return false;
+	const int w = f->width, hh = f->height;
+	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
+	size_t j = 0;
+	for (size_t i = 0; i < k->ncells; i++) {
+		int32_t c = k->cells[i];
+		if (f->seen[c] != f->stamp) {
+			f->lake_of[c] = 0;
+			k->sum -= fixed(k->depth[i]);
+			continue;
+		}
+		float g = k->ground[i];
+		double s = (double)g + (double)k->depth[i];
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+		int x = c % w, y = c / w;
+		if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && g < floor)
+			floor = g;
+		k->cells[j] = c;
+		k->ground[j] = g;
+		k->depth[j] = k->depth[i];
+		f->slot[c] = (uint32_t)j;
+		j++;
+	}
+	k->ncells = j;
+	k->smin = lo;
+	k->smax = hi;
+	k->edge_floor = floor;
+	/* Cells next to the pieces that left may still be on the rim heap. */
+	k->rim_stale = true;
+	return true;
 }
 
 /* Takes one changed cell out of its lake's record, when what is left is
@@ -893,6 +961,105 @@ static void record_depths(const float *ground, float *depth, size_t n, double le
 	*smax = hi;
 }
 
+/* A record's cells at `level`: their new depths (record_depths), written to
+ * the pool layer too, and the fixed-point sum of those depths. */
+static int64_t record_level(const int32_t *cells, const float *ground, float *depth, float *pool,
+			    size_t n, double level, double *smin, double *smax)
+{
+	record_depths(ground, depth, n, level, smin, smax);
+	int64_t sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		float now = depth[i];
+		pool[cells[i]] = now;
+		sum += fixed(now);
+	}
+	return sum;
+}
+
+#if FLOOD_HAVE_AVX2
+/* record_level four cells at a time, the same bits. The depths as
+ * record_depths' SSE2 form, four wide (cvtpd2ps, max, min: the same
+ * roundings). fixed(v) without a float-to-integer conversion (AVX2 has
+ * none for 64 bits): a depth v >= 0 is m 2^(e-150) with m its 24-bit
+ * significand (hidden bit set) and e its biased exponent, so v 2^53 =
+ * m 2^(e-97), and the conversion's truncation of a positive value is a
+ * right shift: m << (e-97) when e >= 97, else m >> (97-e). Variable shifts
+ * by 64 or more (a negative count, as unsigned) give 0, so OR-ing both
+ * shifts picks the one that applies; e == 0 (zero, subnormals, whose
+ * fixed() is 0) gives 0 from both. Depths are below POOL_MAX < 2^10, so
+ * e <= 136 and the shifted value stays below 2^63. Sums of int64 are
+ * exact in any order. */
+__attribute__((target("avx2"))) static int64_t record_level_avx2(
+	const int32_t *cells, const float *ground, float *depth, float *pool, size_t n, double level,
+	double *smin, double *smax)
+{
+	size_t i = 0;
+	const __m256d lv = _mm256_set1_pd(level);
+	const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(POOL_MAX);
+	const __m128i emask = _mm_set1_epi32(0xff), mmask = _mm_set1_epi32(0x7fffff);
+	const __m128i hidden = _mm_set1_epi32(0x800000), bias = _mm_set1_epi32(97);
+	__m256d vlo = _mm256_set1_pd(*smin), vhi = _mm256_set1_pd(*smax);
+	__m256i acc = _mm256_setzero_si256();
+	for (; i + 4 <= n; i += 4) {
+		__m256d g = _mm256_cvtps_pd(_mm_loadu_ps(ground + i));
+		__m128 v = _mm256_cvtpd_ps(_mm256_sub_pd(lv, g));
+		v = _mm_min_ps(_mm_max_ps(v, zero), top);
+		_mm_storeu_ps(depth + i, v);
+		__m256d sf = _mm256_add_pd(g, _mm256_cvtps_pd(v));
+		vlo = _mm256_min_pd(sf, vlo);
+		vhi = _mm256_max_pd(sf, vhi);
+		__m128i bits = _mm_castps_si128(v);
+		__m128i e = _mm_and_si128(_mm_srli_epi32(bits, 23), emask);
+		__m256i m = _mm256_cvtepu32_epi64(_mm_or_si128(_mm_and_si128(bits, mmask), hidden));
+		__m256i up = _mm256_sllv_epi64(m, _mm256_cvtepi32_epi64(_mm_sub_epi32(e, bias)));
+		__m256i down = _mm256_srlv_epi64(m, _mm256_cvtepi32_epi64(_mm_sub_epi32(bias, e)));
+		acc = _mm256_add_epi64(acc, _mm256_or_si256(up, down));
+		pool[cells[i]] = depth[i];
+		pool[cells[i + 1]] = depth[i + 1];
+		pool[cells[i + 2]] = depth[i + 2];
+		pool[cells[i + 3]] = depth[i + 3];
+	}
+	double l4[4], h4[4];
+	int64_t a4[4];
+	_mm256_storeu_pd(l4, vlo);
+	_mm256_storeu_pd(h4, vhi);
+	_mm256_storeu_si256((__m256i *)(void *)a4, acc);
+	double lo = l4[0], hi = h4[0];
+	for (int j = 1; j < 4; j++) {
+		lo = l4[j] < lo ? l4[j] : lo;
+		hi = h4[j] > hi ? h4[j] : hi;
+	}
+	/* int64 lanes summed as unsigned: the total is exact, no overflow UB. */
+	uint64_t sum = (uint64_t)a4[0] + (uint64_t)a4[1] + (uint64_t)a4[2] + (uint64_t)a4[3];
+	for (; i < n; i++) {
+		float now = depth_at(level, ground[i]);
+		depth[i] = now;
+		pool[cells[i]] = now;
+		sum += (uint64_t)fixed(now);
+		double sf = (double)ground[i] + (double)now;
+		lo = sf < lo ? sf : lo;
+		hi = sf > hi ? sf : hi;
+	}
+	*smin = lo;
+	*smax = hi;
+	return (int64_t)sum;
+}
+#endif
+
+bool flood_set_avx2(struct flood *f, bool on)
+{
+	f->avx2 = false;
+#if FLOOD_HAVE_AVX2
+	if (on) {
+		__builtin_cpu_init();
+		f->avx2 = __builtin_cpu_supports("avx2");
+	}
+#else
+	(void)on;
+#endif
+	return f->avx2;
+}
+
 /* The same for a record's cells, from its dense copies; its sum follows. */
 static int64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
 			    uint32_t own, double *smin, double *smax)
@@ -900,23 +1067,22 @@ static int64_t write_record(struct flood *f, struct lake *k, float *pool, double
 	const int32_t *cells = k->cells;
 	const float *ground = k->ground;
 	float *depth = k->depth;
-	record_depths(ground, depth, k->ncells, level, smin, smax);
-	int64_t sum = 0;
-	if (!k->marked) {
-		for (size_t i = 0; i < k->ncells; i++) {
-			float now = depth[i];
-			pool[cells[i]] = now;
-			sum += fixed(now);
-		}
-	} else {
+	int64_t sum;
+#if FLOOD_HAVE_AVX2
+	if (f->avx2)
+		sum = record_level_avx2(cells, ground, depth, pool, k->ncells, level, smin, smax);
+	else
+#endif
+		sum = record_level(cells, ground, depth, pool, k->ncells, level, smin, smax);
+	if (k->marked) {
+		/* Rim notifications read neither pools nor depths: after the
+		 * writes, in the cells' order, they push what they pushed
+		 * during them. */
 		bool marked = false;
 		for (size_t i = 0; i < k->ncells; i++) {
 			int32_t c = cells[i];
-			float now = depth[i];
-			pool[c] = now;
-			sum += fixed(now);
 			if (f->rim_mark[c]) {
-				rim_notify(f, c, (double)ground[i] + (double)now, own);
+				rim_notify(f, c, (double)ground[i] + (double)depth[i], own);
 				marked |= f->rim_mark[c];
 			}
 		}
@@ -1028,20 +1194,27 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
 static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 {
 	struct lake *k = &f->lakes[id - 1];
-	size_t n = 0;
-	for (size_t i = 0; i < k->ncells; i++)
-		n += k->ground[i] > cut;
-	if (!n)
-		return;
-	if (!grow((void **)&f->stack, &f->stack_cap, n, sizeof *f->stack)) {
+	if (!grow((void **)&f->stack, &f->stack_cap, k->ncells, sizeof *f->stack)) {
 		lake_kill(f, id);
 		return;
 	}
-	n = 0;
-	for (size_t i = 0; i < k->ncells; i++)
-		if (k->ground[i] > cut)
-			f->stack[n++] = k->cells[i];
+	/* One pass: the dry cells, and the range of the cells that stay (what
+	 * is left after the removals below). */
 	const int w = f->width, hh = f->height;
+	size_t n = 0;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < k->ncells; i++) {
+		float g = k->ground[i];
+		if (g > cut) {
+			f->stack[n++] = k->cells[i];
+			continue;
+		}
+		double s = (double)g + (double)k->depth[i];
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	if (!n)
+		return;
 	bool rings = true, edge = false;
 	for (size_t i = 0; i < n; i++) {
 		int32_t c = f->stack[i];
@@ -1051,9 +1224,11 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 			return;
 		}
 		if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1) {
-			/* No ring test on the map edge: a walk decides. */
+			/* On the map edge the ring is cut by the map's border:
+			 * only the box walk (which stays on the map) applies.
+			 * Its edge floor is taken again below. */
 			edge = true;
-			rings = false;
+			rings = rings && ring_rejoins(f, id, c);
 		} else {
 			rings = rings && (ring_ok(f, id, c) || ring_rejoins(f, id, c));
 		}
@@ -1062,30 +1237,30 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 			return;
 		}
 	}
-	/* One walk for all of them, if a ring had a gap. */
-	if (!rings && !lake_connected(f, id)) {
-		lake_kill(f, id);
-		return;
-	}
-	double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
-	for (size_t i = 0; i < k->ncells; i++) {
-		double s = (double)k->ground[i] + (double)k->depth[i];
-		lo = s < lo ? s : lo;
-		hi = s > hi ? s : hi;
-		if (edge) {
-			/* An edge cell left: the lake's edge floor is taken again
-			 * (INFINITY: it no longer touches the edge, and heap_top
-			 * drops its sea entries). */
+	k->smin = lo;
+	k->smax = hi;
+	if (edge) {
+		/* An edge cell left: the lake's edge floor is taken again
+		 * (INFINITY: it no longer touches the edge, and heap_top drops
+		 * its sea entries). */
+		double floor = INFINITY;
+		for (size_t i = 0; i < k->ncells; i++) {
 			int32_t c = k->cells[i];
 			int x = c % w, y = c / w;
 			if ((x == 0 || y == 0 || x == w - 1 || y == hh - 1) && k->ground[i] < floor)
 				floor = k->ground[i];
 		}
-	}
-	k->smin = lo;
-	k->smax = hi;
-	if (edge)
 		k->edge_floor = floor;
+	}
+	/* One walk for all of them, if a ring had a gap; a lake the drain cut
+	 * in pieces keeps the piece the walk reached. */
+	if (!rings) {
+		size_t reached = lake_walk(f, id);
+		bool ok = reached && (reached == k->ncells || lake_keep_walked(f, id, reached));
+		next_stamp(f);
+		if (!ok)
+			lake_kill(f, id);
+	}
 }
 
 /* Records that hold any of this call's lake cells are dropped: the cells

@@ -87,6 +87,11 @@ void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);
 
+/* Record writes in AVX2 when the CPU has it (the default) or in the
+ * baseline code (off); both give the same bits (tests compare them).
+ * Returns whether AVX2 is now used. */
+bool flood_set_avx2(struct flood *f, bool on);
+
 /* For tests: GULLY_OK when every lake record still describes the map as
  * the cache relies on (its cells' ground and pools, and a rim heap entry at
  * or below the surface of every cell next to its lake, the lowest ground of
