@@ -532,6 +532,43 @@ static void test_changing_lanes_between_calls(void **state)
 	world_destroy(w);
 }
 
+/* finish lands the droplets in flight exactly as a one-lane call with no
+ * budget does (the drain), leaves no soil in flight, releases nothing, and
+ * a second finish changes nothing. */
+static void test_finish_lands_what_is_in_flight(void **state)
+{
+	(void)state;
+	struct params p;
+	small_params(&p, 64, 32);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa, pb;
+	proc_open(&pa, a, &p);
+	proc_open(&pb, b, &p);
+	proc_step(&pa, a, &p, 1500);
+	proc_step(&pb, b, &p, 1500);
+	assert_true(a->tally[TALLY_SEDIMENT_IN_FLIGHT] != 0);
+	struct process_report rep;
+	assert_int_equal(particles_process.finish(pa.st, a, &p, &rep), 0);
+	assert_int_equal(rep.particles, 0);
+	assert_true(rep.steps > 0);
+	assert_int_equal(a->particles, 1500);
+	assert_true(a->tally[TALLY_SEDIMENT_IN_FLIGHT] == 0);
+	double er = a->tally[TALLY_ERODED], de = a->tally[TALLY_DEPOSITED];
+	assert_true(fabs((er - de) - a->tally[TALLY_SEDIMENT_OFF_MAP]) <= 1e-6 * er);
+	struct params one = p;
+	one.particles.lanes = 1;
+	proc_step(&pb, b, &one, 0);
+	assert_same_world(a, b);
+	/* Nothing left to land. */
+	assert_int_equal(particles_process.finish(pa.st, a, &p, &rep), 0);
+	assert_int_equal(rep.steps, 0);
+	assert_same_world(a, b);
+	proc_close(&pa);
+	proc_close(&pb);
+	world_destroy(a);
+	world_destroy(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_two_droplets_on_one_cell_both_count),
 		cmocka_unit_test(test_one_lane_is_the_seed_order),
 		cmocka_unit_test(test_changing_lanes_between_calls),
+		cmocka_unit_test(test_finish_lands_what_is_in_flight),
 	};
 	return cmocka_run_group_tests_name("lanes", tests, NULL, NULL);
 }

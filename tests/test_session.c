@@ -2,6 +2,7 @@
  * and the traced droplets, which must never change the map. */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,25 @@ static void test_panel_lists_process_then_view(void **state)
 		assert_int_equal(a->plist[i], proc.first + i);
 	for (int i = 0; i < view.count; i++)
 		assert_int_equal(a->plist[proc.count + i], view.first + i);
+	free_app(a);
+}
+
+/* Switching process lands the droplets particles had in flight: none of
+ * their soil is lost with the old state. */
+static void test_switching_process_lands_droplets_in_flight(void **state)
+{
+	(void)state;
+	struct app *a = new_app();
+	uint64_t done = 0;
+	assert_int_equal(session_step(a, 700, &done), GULLY_OK);
+	const double *t = a->world->tally;
+	assert_true(t[TALLY_SEDIMENT_IN_FLIGHT] != 0);
+	char err[256];
+	assert_int_equal(session_set_process(a, process_find("hydrology"), err, sizeof err),
+			 GULLY_OK);
+	assert_true(t[TALLY_SEDIMENT_IN_FLIGHT] == 0);
+	double er = t[TALLY_ERODED], de = t[TALLY_DEPOSITED];
+	assert_true(fabs((er - de) - t[TALLY_SEDIMENT_OFF_MAP]) <= 1e-6 * er);
 	free_app(a);
 }
 
@@ -95,6 +115,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_panel_lists_process_then_view),
 		cmocka_unit_test(test_tracers_do_not_change_the_world),
+		cmocka_unit_test(test_switching_process_lands_droplets_in_flight),
 		cmocka_unit_test(test_new_world_follows_the_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,6 +123,30 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 }
 
 /* -o: a snapshot, or the height layer as a picture when the name says so. */
+/* A snapshot continued with another process than the one that saved it:
+ * that process takes its state back and ends what it had in flight (the
+ * droplets part-way down a lockstep run), so their soil lands in the world
+ * instead of vanishing with the state. */
+static int finish_other(const struct snapshot_info *snap, struct world *w,
+			const struct params *p, const char *path)
+{
+	const struct process_ops *old = process_find(snap->process);
+	if (!old || !old->finish || !old->load_state)
+		return GULLY_OK;
+	void *state = NULL;
+	int err = old->create(&state, w, p);
+	if (!err)
+		err = old->load_state(state, snap->state, snap->state_len);
+	if (!err)
+		err = old->finish(state, w, p, NULL);
+	if (state)
+		old->destroy(state);
+	if (err)
+		cli_error("%s: the %s process cannot finish this snapshot's state: %s", path,
+			  old->name, gully_strerror(err));
+	return err;
+}
+
 static int write_output(const char *path, const struct world *w, const struct params *p,
 			const struct process_ops *proc, void *state, unsigned overlays)
 {
@@ -270,7 +294,17 @@ int cmd_run(int argc, char **argv)
 		sim_options_free(&o);
 		return 1;
 	}
-	/* The saved state belongs to the process that saved it. */
+	/* The saved state belongs to the process that saved it; continuing with
+	 * another one, what the old one had in flight lands first. */
+	if (snap.state && strcmp(snap.process, proc->name) != 0)
+		err = finish_other(&snap, w, &p, from);
+	if (err) {
+		proc->destroy(state);
+		world_destroy(w);
+		snapshot_info_free(&snap);
+		sim_options_free(&o);
+		return 1;
+	}
 	if (snap.state && strcmp(snap.process, proc->name) == 0) {
 		err = proc->load_state ? proc->load_state(state, snap.state, snap.state_len)
 				       : GULLY_EFORMAT;

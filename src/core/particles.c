@@ -177,6 +177,26 @@ static void particles_destroy(void *state)
 	free(s);
 }
 
+static int particles_finish(void *state, struct world *w, const struct params *p,
+			    struct process_report *rep)
+{
+	struct particles_state *s = state;
+	struct droplet_params dp;
+	droplet_params_from(&dp, p);
+	uint64_t steps = 0;
+	int err = particles_lanes_in_flight(s->lanes) ? particles_lanes_drain(s->lanes, w, &dp, &steps)
+						      : GULLY_OK;
+	if (err)
+		return err;
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
+	w->steps += steps;
+	if (rep) {
+		rep->particles = 0;
+		rep->steps = steps;
+	}
+	return GULLY_OK;
+}
+
 static int particles_save(const void *state, unsigned char **data, size_t *len)
 {
 	const struct particles_state *s = state;
@@ -204,4 +224,5 @@ const struct process_ops particles_process = {
 	.destroy = particles_destroy,
 	.save_state = particles_save,
 	.load_state = particles_load,
+	.finish = particles_finish,
 };

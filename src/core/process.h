@@ -32,6 +32,13 @@ struct process_ops {
 	 * save allocates *data (caller frees); load gets what save wrote. */
 	int (*save_state)(const void *state, unsigned char **data, size_t *len);
 	int (*load_state)(void *state, const unsigned char *data, size_t len);
+	/* Optional: ends what is still in flight (droplets part-way down) so
+	 * the world holds all of it. For a state about to be dropped while its
+	 * world goes on with another process; a saved state needs none of it.
+	 * Adds the steps taken to the world's counters and to *rep (may be NULL);
+	 * releases nothing new. */
+	int (*finish)(void *state, struct world *w, const struct params *p,
+		      struct process_report *rep);
 };
 
 int process_count(void);

@@ -42,6 +42,14 @@ int session_set_process(struct app *a, const struct process_ops *p, char *err, s
 		snprintf(err, errlen, "%s: %s", p->name, gully_strerror(e));
 		return e;
 	}
+	/* The world goes on without the old process: what it has in flight
+	 * lands first, so no soil goes missing. */
+	if (a->proc && a->state && a->proc->finish &&
+	    (e = a->proc->finish(a->state, a->world, &a->params, NULL))) {
+		snprintf(err, errlen, "%s: %s", a->proc->name, gully_strerror(e));
+		p->destroy(state);
+		return e;
+	}
 	drop_state(a);
 	a->proc = p;
 	a->state = state;
