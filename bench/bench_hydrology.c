@@ -237,8 +237,13 @@ static int bench_flood(int argc, char **argv)
 			return 1;
 		}
 		rate[k] = (double)n / t;
-		printf("fill %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, level %.6f\n",
-		       size, size, t, tw, rate[k] / 1e6, res.level);
+		/* The pools' hash and the exact level and gain: two builds that
+		 * print the same filled the map bit for bit the same. */
+		uint64_t hash = fnv(14695981039346656037ull, pool, n * sizeof *pool);
+		printf("fill %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, level %.6f"
+		       " (%a, gained %a, pools %016llx)\n",
+		       size, size, t, tw, rate[k] / 1e6, res.level, res.level, res.gained,
+		       (unsigned long long)hash);
 	}
 	qsort(rate, (size_t)reps, sizeof *rate, cmp_double);
 	printf("median %.2f million cells/s (CPU time) over %d fills\n", rate[reps / 2] / 1e6, reps);
