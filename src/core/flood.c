@@ -645,7 +645,66 @@ static inline bool sort_now(const struct flood *f, const struct pour *p, int32_t
 	       (p->cur == NO_LAKE || !touches_record(f, p, n));
 }
 
-static bool join(struct flood *f, struct pour *p, int32_t c)
+/* A fresh pour's classify and join: no record, so no record tests, and
+ * no room checks (flood_pour reserved room for every cell of the map in
+ * every list first: a fresh pour sorts each cell at most once). */
+static inline void classify_fresh(struct flood *f, struct pour *p, int32_t c)
+{
+	f->seen[c] = f->stamp;
+	f->pushed[f->pushed_len++] = c;
+	double key = surface(p->height, p->pool, c);
+	if (key < p->level - p->tol) {
+		leak_offer(p, key, c);
+		return;
+	}
+	if (key <= p->level + p->tol) {
+		f->stack[f->stack_len++] = c;
+		return;
+	}
+	heap_push_reserved(&f->heap, key, c);
+}
+
+static bool join_fresh(struct flood *f, struct pour *p, int32_t c)
+{
+	f->joined[c] = f->stamp;
+	f->lake[f->lake_len++] = c;
+	const int w = f->width, hh = f->height;
+	int x = c % w, y = c / w;
+	const uint32_t *seen = f->seen, stamp = f->stamp;
+	if (x > 0 && y > 0 && x < w - 1 && y < hh - 1) {
+		/* Written out: the hottest loop of a big fill. */
+#define FRESH_NEIGHBOUR(d)                  \
+	if (seen[c + (d)] != stamp)         \
+		classify_fresh(f, p, c + (d));
+		FRESH_NEIGHBOUR(1)
+		FRESH_NEIGHBOUR(-1)
+		FRESH_NEIGHBOUR(w)
+		FRESH_NEIGHBOUR(-w)
+		FRESH_NEIGHBOUR(w + 1)
+		FRESH_NEIGHBOUR(1 - w)
+		FRESH_NEIGHBOUR(w - 1)
+		FRESH_NEIGHBOUR(-w - 1)
+#undef FRESH_NEIGHBOUR
+		return true;
+	}
+	static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+	static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+	if (p->height[c] < p->edge_floor)
+		p->edge_floor = p->height[c];
+	if (!see_sea(f, p))
+		return false;
+	for (int k = 0; k < 8; k++) {
+		int nx = x + dx[k], ny = y + dy[k];
+		if (nx < 0 || ny < 0 || nx >= w || ny >= hh)
+			continue;
+		int32_t n = ny * w + nx;
+		if (seen[n] != stamp)
+			classify_fresh(f, p, n);
+	}
+	return true;
+}
+
+static bool join_record(struct flood *f, struct pour *p, int32_t c)
 {
 	static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 	static const int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -666,24 +725,6 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 	int x = c % w, y = c / w;
 	if (x > 0 && y > 0 && x < w - 1 && y < hh - 1) {
 		const int32_t *off = f->off;
-		if (p->cur == NO_LAKE) {
-			/* A fresh pour: no record cells, so unseen is all it takes
-			 * (written out: the hottest loop of a big fill). */
-			const uint32_t *seen = f->seen, stamp = f->stamp;
-#define FRESH_NEIGHBOUR(d)                                                   \
-	if (seen[c + (d)] != stamp && !classify(f, p, c + (d)))              \
-		return false;
-			FRESH_NEIGHBOUR(1)
-			FRESH_NEIGHBOUR(-1)
-			FRESH_NEIGHBOUR(w)
-			FRESH_NEIGHBOUR(-w)
-			FRESH_NEIGHBOUR(w + 1)
-			FRESH_NEIGHBOUR(1 - w)
-			FRESH_NEIGHBOUR(w - 1)
-			FRESH_NEIGHBOUR(-w - 1)
-#undef FRESH_NEIGHBOUR
-			return true;
-		}
 		for (int k = 0; k < 8; k++) {
 			int32_t n = c + off[k];
 			if (sort_now(f, p, n) && !classify(f, p, n))
@@ -704,6 +745,12 @@ static bool join(struct flood *f, struct pour *p, int32_t c)
 			return false;
 	}
 	return true;
+}
+
+/* Joins `c` to the lake and sorts its new neighbours. */
+static inline bool join(struct flood *f, struct pour *p, int32_t c)
+{
+	return p->cur == NO_LAKE ? join_fresh(f, p, c) : join_record(f, p, c);
 }
 
 /* True when a cell next to `c` is in the lake. */
@@ -1336,6 +1383,17 @@ static uint32_t lake_remember(struct flood *f, const struct pour *p, double smin
 	return id;
 }
 
+/* Room for a fresh pour: it sorts each cell of the map at most once, so
+ * every list (and the heap, with the sea) holds at most a map's worth.
+ * Reserved once; the pages a small pour never reaches are never touched. */
+static bool fresh_reserve(struct flood *f)
+{
+	return grow((void **)&f->pushed, &f->pushed_cap, f->n, sizeof *f->pushed) &&
+	       grow((void **)&f->stack, &f->stack_cap, f->n, sizeof *f->stack) &&
+	       grow((void **)&f->lake, &f->lake_cap, f->n, sizeof *f->lake) &&
+	       grow((void **)&f->heap.a, &f->heap.cap, f->n + 1, sizeof *f->heap.a);
+}
+
 #ifdef FLOOD_DEBUG
 #define flood_pour flood_pour_real
 static
@@ -1379,7 +1437,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		ok = start_cached(f, &p, cached);
 	} else {
 		f->seen[start] = f->stamp;
-		ok = grow((void **)&f->pushed, &f->pushed_cap, 1, sizeof *f->pushed);
+		ok = fresh_reserve(f);
 		if (ok)
 			f->pushed[f->pushed_len++] = start;
 		ok = ok && join(f, &p, start);

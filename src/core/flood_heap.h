@@ -51,6 +51,22 @@ static inline bool heap_push(struct heap *hp, double key, int32_t cell)
 	return true;
 }
 
+/* heap_push when the caller knows there is room (hp->len < hp->cap). */
+static inline void heap_push_reserved(struct heap *hp, double key, int32_t cell)
+{
+	size_t i = hp->len++;
+	struct node *h = hp->a;
+	while (i > 0) {
+		size_t parent = (i - 1) / HEAP_D;
+		if (h[parent].key <= key)
+			break;
+		h[i] = h[parent];
+		i = parent;
+	}
+	h[i].key = key;
+	h[i].cell = cell;
+}
+
 /* The index of the least of h[c..] (c < n), at most HEAP_D of them. */
 static inline size_t heap_least(const struct node *h, size_t c, size_t n)
 {
