@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/flood.h"
+#include "core/flood_heap.h"
 #include "core/rng.h"
 
 enum { W = 16, H = 16, N = W * H };
@@ -629,6 +630,92 @@ static void test_settle_raises_ground_and_displaces_water(void **state)
 	map_free(m);
 }
 
+/* The flood's 4-ary heap: random keys with many ties, pushed, popped and
+ * heapified at every size around the 4-ary boundaries, come off in order
+ * (ties in any order), each cell exactly once. */
+static void test_heap_pops_in_order(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 7, 3);
+	for (int n = 0; n < 90; n++) {
+		for (int mode = 0; mode < 2; mode++) {
+			struct heap hp = {0};
+			int count[90] = {0};
+			for (int i = 0; i < n; i++) {
+				double key = (double)rng_below(&r, 12);
+				if (mode == 0) {
+					assert_true(heap_push(&hp, key, i));
+				} else {
+					if (hp.len == hp.cap) {
+						hp.cap = hp.cap ? 2 * hp.cap : 4;
+						hp.a = realloc(hp.a, hp.cap * sizeof *hp.a);
+						assert_non_null(hp.a);
+					}
+					hp.a[hp.len++] = (struct node){key, i};
+				}
+			}
+			if (mode == 1)
+				heapify(&hp);
+			double last = -INFINITY;
+			for (int i = 0; i < n; i++) {
+				double key = hp.a[0].key;
+				int cell = hp.a[0].cell;
+				assert_true(key >= last);
+				assert_true(cell >= 0 && cell < n);
+				count[cell]++;
+				last = key;
+				heap_pop(&hp);
+			}
+			assert_int_equal(hp.len, 0);
+			for (int i = 0; i < n; i++)
+				assert_int_equal(count[i], 1);
+			free(hp.a);
+		}
+	}
+}
+
+/* A fresh pour that sorts every cell of the map, map-edge cells and the sea
+ * included, uses all the room it reserved once: a noisy bowl under a sea
+ * above it fills to a level worked out from its volume, with and without
+ * the cache (ASan watches the lists' ends). */
+static void test_fresh_pour_fills_the_map(void **state)
+{
+	(void)state;
+	struct map *m = map_new(0);
+	struct rng r;
+	rng_seed(&r, 11, 5);
+	double sum_h = 0;
+	for (int y = 0; y < H; y++) {
+		for (int x = 0; x < W; x++) {
+			double dx = x - W / 2, dy = y - H / 2;
+			float v = (float)((sqrt(dx * dx + dy * dy) + 0.5 * rng_double(&r)) / W);
+			m->h[y * W + x] = v;
+			sum_h += v;
+		}
+	}
+	const struct flood_params fp = {.drainage = 0.001, .sea_level = 2.0, .carry = INFINITY};
+	float pool_on[N];
+	for (int cache = 1; cache >= 0; cache--) {
+		memset(m->pool, 0, sizeof m->pool);
+		flood_forget_all(m->f);
+		flood_set_cache(m->f, cache);
+		struct flood_result res;
+		assert_int_equal(flood_pour(m->f, m->h, m->pool, (H / 2) * W + W / 2,
+					    1.5 * N - sum_h, NULL, &fp, &res),
+				 0);
+		assert_int_equal(res.outcome, FLOOD_FILLED);
+		assert_int_equal(res.lake_cells, N);
+		assert_int_equal(res.touched, N);
+		assert_true(fabs(res.level - 1.5) < 1e-9);
+		if (cache)
+			memcpy(pool_on, m->pool, sizeof pool_on);
+		else
+			assert_memory_equal(pool_on, m->pool, sizeof pool_on);
+	}
+	map_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +733,8 @@ int main(void)
 		cmocka_unit_test(test_cache_lake_leaves_the_edge),
 		cmocka_unit_test(test_avx2_write_same_bits),
 		cmocka_unit_test(test_cache_drain_cuts_the_lake),
+		cmocka_unit_test(test_heap_pops_in_order),
+		cmocka_unit_test(test_fresh_pour_fills_the_map),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }
