@@ -630,8 +630,8 @@ static void test_settle_raises_ground_and_displaces_water(void **state)
 	map_free(m);
 }
 
-/* The flood's 4-ary heap: random keys with many ties, pushed, popped and
- * heapified at every size around the 4-ary boundaries, come off in order
+/* The flood's heap: random keys with many ties, pushed, popped and
+ * heapified at every size up to a few full levels, come off in order
  * (ties in any order), each cell exactly once. */
 static void test_heap_pops_in_order(void **state)
 {
