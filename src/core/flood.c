@@ -33,7 +33,10 @@
  * the last write never reads as a leak. */
 #define LEVEL_TOL (8.0 * FLT_EPSILON)
 /* Pool sums are kept in fixed point, 2^-53 units: a sum that does not depend
- * on the order cells were visited in (see flood.h on the lake cache). */
+ * on the order cells were visited in (see flood.h on the lake cache). They
+ * are unsigned, so a lake holding 1024 units or more wraps (defined) instead
+ * of overflowing (undefined): a change of less than that (every pour of a
+ * droplet) still comes out exact, as the difference of two sums mod 2^64. */
 #define FIX_ONE 9007199254740992.0
 #define POOL_MAX 1000.0f
 /* Lakes smaller than this are cheap to flood afresh: not worth a record. */
@@ -54,7 +57,7 @@ struct lake {
 	 * of the pools: a level change rewrites them without gathering. Kept
 	 * exact by the forget protocol (a cell whose height changes leaves). */
 	float *ground, *depth;
-	int64_t sum;
+	uint64_t sum;
 	size_t ncells, cells_cap;
 	struct heap rh;
 	size_t rh_base; /* entries after the last compaction */
@@ -88,7 +91,7 @@ struct flood {
 	/* write_pools' output in f->lake's order, for lake_append */
 	float *wground, *wdepth;
 	size_t wground_cap, wdepth_cap;
-	int64_t wsum;
+	uint64_t wsum;
 	bool wmarked, written_dense;
 	/* The biggest arrays of a dropped record, kept for the next one (one
 	 * lake's worth of memory at most): a big lake dropped and remembered
@@ -111,9 +114,15 @@ struct flood {
 
 /* Exact for every float >= 2^-30 (then v * 2^53 is a whole number below
  * 2^63 for v < POOL_MAX); smaller ones truncate, the same way every time. */
-static inline int64_t fixed(float v)
+static inline uint64_t fixed(float v)
 {
-	return (int64_t)((double)v * FIX_ONE);
+	return (uint64_t)((double)v * FIX_ONE);
+}
+
+/* A wrapped fixed-point change back to its sign. */
+static inline int64_t fix_signed(uint64_t u)
+{
+	return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
 }
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t size)
@@ -932,10 +941,10 @@ static float depth_at(double level, float ground)
 /* Writes the lake's pools for `level`; returns the fixed-point gain and
  * the range of the surfaces written. A written cell on another record's rim
  * tells that record its new surface (`own`: the lake's record, if any). */
-static int64_t write_pools(struct flood *f, const float *height, float *pool, double level,
+static uint64_t write_pools(struct flood *f, const float *height, float *pool, double level,
 			   uint32_t own, double *smin, double *smax)
 {
-	int64_t gained = 0, sum = 0;
+	uint64_t gained = 0, sum = 0;
 	double lo = *smin, hi = *smax;
 	bool marked = false;
 	/* The record these cells go into copies what is written from here,
@@ -947,7 +956,7 @@ static int64_t write_pools(struct flood *f, const float *height, float *pool, do
 		pool[c] = now;
 		wground[i] = g;
 		wdepth[i] = now;
-		int64_t fx = fixed(now);
+		uint64_t fx = fixed(now);
 		sum += fx;
 		gained += fx - fixed(old);
 		double s = (double)g + (double)now;
@@ -1010,11 +1019,11 @@ static void record_depths(const float *ground, float *depth, size_t n, double le
 
 /* A record's cells at `level`: their new depths (record_depths), written to
  * the pool layer too, and the fixed-point sum of those depths. */
-static int64_t record_level(const int32_t *cells, const float *ground, float *depth, float *pool,
+static uint64_t record_level(const int32_t *cells, const float *ground, float *depth, float *pool,
 			    size_t n, double level, double *smin, double *smax)
 {
 	record_depths(ground, depth, n, level, smin, smax);
-	int64_t sum = 0;
+	uint64_t sum = 0;
 	for (size_t i = 0; i < n; i++) {
 		float now = depth[i];
 		pool[cells[i]] = now;
@@ -1036,7 +1045,7 @@ static int64_t record_level(const int32_t *cells, const float *ground, float *de
  * fixed() is 0) gives 0 from both. Depths are below POOL_MAX < 2^10, so
  * e <= 136 and the shifted value stays below 2^63. Sums of int64 are
  * exact in any order. */
-__attribute__((target("avx2"))) static int64_t record_level_avx2(
+__attribute__((target("avx2"))) static uint64_t record_level_avx2(
 	const int32_t *cells, const float *ground, float *depth, float *pool, size_t n, double level,
 	double *smin, double *smax)
 {
@@ -1067,7 +1076,7 @@ __attribute__((target("avx2"))) static int64_t record_level_avx2(
 		pool[cells[i + 3]] = depth[i + 3];
 	}
 	double l4[4], h4[4];
-	int64_t a4[4];
+	uint64_t a4[4];
 	_mm256_storeu_pd(l4, vlo);
 	_mm256_storeu_pd(h4, vhi);
 	_mm256_storeu_si256((__m256i *)(void *)a4, acc);
@@ -1076,20 +1085,20 @@ __attribute__((target("avx2"))) static int64_t record_level_avx2(
 		lo = l4[j] < lo ? l4[j] : lo;
 		hi = h4[j] > hi ? h4[j] : hi;
 	}
-	/* int64 lanes summed as unsigned: the total is exact, no overflow UB. */
+	/* Lanes summed as unsigned, like every fixed-point sum. */
 	uint64_t sum = (uint64_t)a4[0] + (uint64_t)a4[1] + (uint64_t)a4[2] + (uint64_t)a4[3];
 	for (; i < n; i++) {
 		float now = depth_at(level, ground[i]);
 		depth[i] = now;
 		pool[cells[i]] = now;
-		sum += (uint64_t)fixed(now);
+		sum += fixed(now);
 		double sf = (double)ground[i] + (double)now;
 		lo = sf < lo ? sf : lo;
 		hi = sf > hi ? sf : hi;
 	}
 	*smin = lo;
 	*smax = hi;
-	return (int64_t)sum;
+	return sum;
 }
 #endif
 
@@ -1108,13 +1117,13 @@ bool flood_set_avx2(struct flood *f, bool on)
 }
 
 /* The same for a record's cells, from its dense copies; its sum follows. */
-static int64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
+static uint64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
 			    uint32_t own, double *smin, double *smax)
 {
 	const int32_t *cells = k->cells;
 	const float *ground = k->ground;
 	float *depth = k->depth;
-	int64_t sum;
+	uint64_t sum;
 #if FLOOD_HAVE_AVX2
 	if (f->avx2)
 		sum = record_level_avx2(cells, ground, depth, pool, k->ncells, level, smin, smax);
@@ -1135,7 +1144,7 @@ static int64_t write_record(struct flood *f, struct lake *k, float *pool, double
 		}
 		k->marked = marked;
 	}
-	int64_t gained = sum - k->sum;
+	uint64_t gained = sum - k->sum;
 	k->sum = sum;
 	return gained;
 }
@@ -1540,7 +1549,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	if (moved)
 		height[start] = h_start_new;
 	r->settled = (double)h_start_new - (double)h_start;
-	int64_t gained = 0;
+	uint64_t gained = 0;
 	size_t written = 0;
 	const bool edge_start = start % f->width == 0 || start / f->width == 0 ||
 				start % f->width == f->width - 1 ||
@@ -1611,7 +1620,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		lake_shed_dry(f, kept, p.level + p.tol / 4);
 	r->outcome = outcome;
 	r->level = p.level;
-	r->gained = (double)gained / FIX_ONE;
+	r->gained = (double)fix_signed(gained) / FIX_ONE;
 	r->lake_cells = f->nbase + f->lake_len;
 	r->touched = f->pushed_len;
 	r->written = written;
@@ -1697,7 +1706,7 @@ int flood_check(const struct flood *f, const float *height, const float *pool)
 		}
 		if (k->edge_floor < INFINITY && !(sea <= k->sea_level))
 			bad = 1;
-		int64_t sum = 0;
+		uint64_t sum = 0;
 		double floor = INFINITY;
 		for (size_t i = 0; i < k->ncells && !bad; i++) {
 			int32_t c = k->cells[i];

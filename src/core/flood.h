@@ -17,7 +17,10 @@
  * Volumes are in height units x cells (the units of sum(pool)). The pool
  * layer is float32; `gained` is the exact sum of what its cells really
  * changed by, so a caller that charges the water poured by `gained` keeps
- * the books exact whatever the float rounding did. */
+ * the books exact whatever the float rounding did. It is kept in 2^-53
+ * fixed point, modulo 2^64: exact for any change smaller than 1024 units
+ * (a droplet pours at most 1); a single pour that changes the pools by more
+ * (bench_hydrology's whole-map fill) reports the change modulo 2048. */
 #ifndef GULLY_FLOOD_H
 #define GULLY_FLOOD_H
 
