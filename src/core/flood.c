@@ -93,6 +93,12 @@ struct flood {
 	size_t wground_cap, wdepth_cap;
 	uint64_t wsum;
 	bool wmarked, written_dense;
+	/* Cells a level write left dry (ground above the cut: see
+	 * lake_shed_dry), in the order the record will hold them; the write
+	 * takes the range of the other cells' surfaces, so the shed needs no
+	 * pass of its own. */
+	int32_t *dry;
+	size_t dry_len, dry_cap;
 	/* The biggest arrays of a dropped record, kept for the next one (one
 	 * lake's worth of memory at most): a big lake dropped and remembered
 	 * again does not fault in fresh pages every time. */
@@ -215,6 +221,7 @@ void flood_destroy(struct flood *f)
 	free(f->queue);
 	free(f->wground);
 	free(f->wdepth);
+	free(f->dry);
 	free(f->spare_cells);
 	free(f->spare_ground);
 	free(f->spare_depth);
@@ -939,11 +946,15 @@ static float depth_at(double level, float ground)
 }
 
 /* Writes the lake's pools for `level`; returns the fixed-point gain and
- * the range of the surfaces written. A written cell on another record's rim
- * tells that record its new surface (`own`: the lake's record, if any). */
+ * the range of the surfaces written but those of cells whose ground is
+ * above `cut`, which go on f->dry instead. A written cell on another
+ * record's rim tells that record its new surface (`own`: the lake's
+ * record, if any). */
 static uint64_t write_pools(struct flood *f, const float *height, float *pool, double level,
-			   uint32_t own, double *smin, double *smax)
+			   double cut, uint32_t own, double *smin, double *smax)
 {
+	int32_t *dry = f->dry;
+	size_t nd = f->dry_len;
 	uint64_t gained = 0, sum = 0;
 	double lo = *smin, hi = *smax;
 	bool marked = false;
@@ -960,13 +971,18 @@ static uint64_t write_pools(struct flood *f, const float *height, float *pool, d
 		sum += fx;
 		gained += fx - fixed(old);
 		double s = (double)g + (double)now;
-		lo = s < lo ? s : lo;
-		hi = s > hi ? s : hi;
+		if (g > cut) {
+			dry[nd++] = c;
+		} else {
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+		}
 		if (f->rim_mark[c]) {
 			rim_notify(f, c, s, own);
 			marked |= f->rim_mark[c];
 		}
 	}
+	f->dry_len = nd;
 	f->wsum = sum;
 	f->wmarked = marked;
 	f->written_dense = true;
@@ -976,17 +992,22 @@ static uint64_t write_pools(struct flood *f, const float *height, float *pool, d
 }
 
 /* New depths of a record's cells for `level` (depth_at of each ground, bit
- * for bit) into `depth`, and the range of their surfaces. The SSE2 form
+ * for bit) into `depth`, and the range of their surfaces but those of the
+ * cells whose ground is above `cut`, which are appended to dry[*nd]
+ * (write_pools). A compare mask takes them out of the range (+-inf in
+ * their lanes) and a rarely taken branch lists them. The SSE2 form
  * gives the same floats: cvtpd2ps rounds as the (float) cast does, and
  * max(v, 0) then min(v, POOL_MAX) gives 0 where !(d > 0) (NaN too) and
  * clamps as depth_at does; minpd/maxpd are the `s < lo ? s : lo` forms. */
-static void record_depths(const float *ground, float *depth, size_t n, double level,
-			  double *smin, double *smax)
+static void record_depths(const int32_t *cells, const float *ground, float *depth, size_t n,
+			  double level, double cut, int32_t *dry, size_t *nd, double *smin,
+			  double *smax)
 {
-	size_t i = 0;
+	size_t i = 0, m = *nd;
 	double lo = *smin, hi = *smax;
 #if FLOOD_SSE2
-	const __m128d lv = _mm_set1_pd(level);
+	const __m128d lv = _mm_set1_pd(level), cv = _mm_set1_pd(cut);
+	const __m128d pinf = _mm_set1_pd(INFINITY), ninf = _mm_set1_pd(-INFINITY);
 	const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(POOL_MAX);
 	__m128d vlo = _mm_set1_pd(lo), vhi = _mm_set1_pd(hi);
 	for (; i + 2 <= n; i += 2) {
@@ -997,8 +1018,16 @@ static void record_depths(const float *ground, float *depth, size_t n, double le
 		v = _mm_min_ps(_mm_max_ps(v, zero), top);
 		_mm_storel_epi64((__m128i *)(void *)(depth + i), _mm_castps_si128(v));
 		__m128d sf = _mm_add_pd(g, _mm_cvtps_pd(v));
-		vlo = _mm_min_pd(sf, vlo);
-		vhi = _mm_max_pd(sf, vhi);
+		__m128d out = _mm_cmpgt_pd(g, cv);
+		if (__builtin_expect(_mm_movemask_pd(out) != 0, 0)) {
+			int bits = _mm_movemask_pd(out);
+			if (bits & 1)
+				dry[m++] = cells[i];
+			if (bits & 2)
+				dry[m++] = cells[i + 1];
+		}
+		vlo = _mm_min_pd(_mm_or_pd(_mm_and_pd(out, pinf), _mm_andnot_pd(out, sf)), vlo);
+		vhi = _mm_max_pd(_mm_or_pd(_mm_and_pd(out, ninf), _mm_andnot_pd(out, sf)), vhi);
 	}
 	double l2[2], h2[2];
 	_mm_storeu_pd(l2, vlo);
@@ -1010,9 +1039,14 @@ static void record_depths(const float *ground, float *depth, size_t n, double le
 		float now = depth_at(level, ground[i]);
 		depth[i] = now;
 		double sf = (double)ground[i] + (double)now;
+		if (ground[i] > cut) {
+			dry[m++] = cells[i];
+			continue;
+		}
 		lo = sf < lo ? sf : lo;
 		hi = sf > hi ? sf : hi;
 	}
+	*nd = m;
 	*smin = lo;
 	*smax = hi;
 }
@@ -1020,9 +1054,10 @@ static void record_depths(const float *ground, float *depth, size_t n, double le
 /* A record's cells at `level`: their new depths (record_depths), written to
  * the pool layer too, and the fixed-point sum of those depths. */
 static uint64_t record_level(const int32_t *cells, const float *ground, float *depth, float *pool,
-			    size_t n, double level, double *smin, double *smax)
+			    size_t n, double level, double cut, int32_t *dry, size_t *nd,
+			    double *smin, double *smax)
 {
-	record_depths(ground, depth, n, level, smin, smax);
+	record_depths(cells, ground, depth, n, level, cut, dry, nd, smin, smax);
 	uint64_t sum = 0;
 	for (size_t i = 0; i < n; i++) {
 		float now = depth[i];
@@ -1047,10 +1082,11 @@ static uint64_t record_level(const int32_t *cells, const float *ground, float *d
  * exact in any order. */
 __attribute__((target("avx2"))) static uint64_t record_level_avx2(
 	const int32_t *cells, const float *ground, float *depth, float *pool, size_t n, double level,
-	double *smin, double *smax)
+	double cut, int32_t *dry, size_t *nd, double *smin, double *smax)
 {
-	size_t i = 0;
-	const __m256d lv = _mm256_set1_pd(level);
+	size_t i = 0, nd0 = *nd;
+	const __m256d lv = _mm256_set1_pd(level), cv = _mm256_set1_pd(cut);
+	const __m256d pinf = _mm256_set1_pd(INFINITY), ninf = _mm256_set1_pd(-INFINITY);
 	const __m128 zero = _mm_setzero_ps(), top = _mm_set1_ps(POOL_MAX);
 	const __m128i emask = _mm_set1_epi32(0xff), mmask = _mm_set1_epi32(0x7fffff);
 	const __m128i hidden = _mm_set1_epi32(0x800000), bias = _mm_set1_epi32(97);
@@ -1062,8 +1098,15 @@ __attribute__((target("avx2"))) static uint64_t record_level_avx2(
 		v = _mm_min_ps(_mm_max_ps(v, zero), top);
 		_mm_storeu_ps(depth + i, v);
 		__m256d sf = _mm256_add_pd(g, _mm256_cvtps_pd(v));
-		vlo = _mm256_min_pd(sf, vlo);
-		vhi = _mm256_max_pd(sf, vhi);
+		__m256d out = _mm256_cmp_pd(g, cv, _CMP_GT_OQ);
+		int ob = _mm256_movemask_pd(out);
+		if (__builtin_expect(ob != 0, 0)) {
+			for (int j = 0; j < 4; j++)
+				if (ob >> j & 1)
+					dry[nd0++] = cells[i + (size_t)j];
+		}
+		vlo = _mm256_min_pd(_mm256_blendv_pd(sf, pinf, out), vlo);
+		vhi = _mm256_max_pd(_mm256_blendv_pd(sf, ninf, out), vhi);
 		__m128i bits = _mm_castps_si128(v);
 		__m128i e = _mm_and_si128(_mm_srli_epi32(bits, 23), emask);
 		__m256i m = _mm256_cvtepu32_epi64(_mm_or_si128(_mm_and_si128(bits, mmask), hidden));
@@ -1093,9 +1136,14 @@ __attribute__((target("avx2"))) static uint64_t record_level_avx2(
 		pool[cells[i]] = now;
 		sum += fixed(now);
 		double sf = (double)ground[i] + (double)now;
+		if (ground[i] > cut) {
+			dry[nd0++] = cells[i];
+			continue;
+		}
 		lo = sf < lo ? sf : lo;
 		hi = sf > hi ? sf : hi;
 	}
+	*nd = nd0;
 	*smin = lo;
 	*smax = hi;
 	return sum;
@@ -1118,7 +1166,7 @@ bool flood_set_avx2(struct flood *f, bool on)
 
 /* The same for a record's cells, from its dense copies; its sum follows. */
 static uint64_t write_record(struct flood *f, struct lake *k, float *pool, double level,
-			    uint32_t own, double *smin, double *smax)
+			    double cut, uint32_t own, double *smin, double *smax)
 {
 	const int32_t *cells = k->cells;
 	const float *ground = k->ground;
@@ -1126,10 +1174,12 @@ static uint64_t write_record(struct flood *f, struct lake *k, float *pool, doubl
 	uint64_t sum;
 #if FLOOD_HAVE_AVX2
 	if (f->avx2)
-		sum = record_level_avx2(cells, ground, depth, pool, k->ncells, level, smin, smax);
+		sum = record_level_avx2(cells, ground, depth, pool, k->ncells, level, cut, f->dry,
+					&f->dry_len, smin, smax);
 	else
 #endif
-		sum = record_level(cells, ground, depth, pool, k->ncells, level, smin, smax);
+		sum = record_level(cells, ground, depth, pool, k->ncells, level, cut, f->dry,
+				   &f->dry_len, smin, smax);
 	if (k->marked) {
 		/* Rim notifications read neither pools nor depths: after the
 		 * writes, in the cells' order, they push what they pushed
@@ -1247,6 +1297,8 @@ static bool leaks_back(struct flood *f, const struct pour *p, struct lake *k)
  * record, holding them, could not be used. They leave it the way a changed
  * cell does (lake_detach), and the range is taken again without them; if
  * one cannot leave, the record is dropped. */
+static void lake_shed_cells(struct flood *f, uint32_t id, const int32_t *dry, size_t n);
+
 static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 {
 	struct lake *k = &f->lakes[id - 1];
@@ -1256,7 +1308,6 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 	}
 	/* One pass: the dry cells, and the range of the cells that stay (what
 	 * is left after the removals below). */
-	const int w = f->width, hh = f->height;
 	size_t n = 0;
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < k->ncells; i++) {
@@ -1271,9 +1322,23 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 	}
 	if (!n)
 		return;
+	k->smin = lo;
+	k->smax = hi;
+	lake_shed_cells(f, id, f->stack, n);
+}
+
+/* Takes the dry cells `dry` out of record `id`, whose range is already
+ * that of the cells that stay (lake_shed_dry, or the level write that
+ * listed them). */
+static void lake_shed_cells(struct flood *f, uint32_t id, const int32_t *dry, size_t n)
+{
+	struct lake *k = &f->lakes[id - 1];
+	const int w = f->width, hh = f->height;
+	/* The edge floor is the lowest ground of the edge cells: only the
+	 * leaving of a cell at that ground can raise it. */
 	bool rings = true, edge = false;
 	for (size_t i = 0; i < n; i++) {
-		int32_t c = f->stack[i];
+		int32_t c = dry[i];
 		int x = c % w, y = c / w;
 		if (k->ncells < 2) {
 			lake_kill(f, id);
@@ -1282,8 +1347,9 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 		if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1) {
 			/* On the map edge the ring is cut by the map's border:
 			 * only the box walk (which stays on the map) applies.
-			 * Its edge floor is taken again below. */
-			edge = true;
+			 * Its edge floor is taken again below if it was the
+			 * lowest. */
+			edge = edge || !(k->ground[f->slot[c]] > k->edge_floor);
 			rings = rings && ring_rejoins(f, id, c);
 		} else {
 			rings = rings && (ring_ok(f, id, c) || ring_rejoins(f, id, c));
@@ -1293,8 +1359,6 @@ static void lake_shed_dry(struct flood *f, uint32_t id, double cut)
 			return;
 		}
 	}
-	k->smin = lo;
-	k->smax = hi;
 	if (edge) {
 		/* An edge cell left: the lake's edge floor is taken again
 		 * (INFINITY: it no longer touches the edge, and heap_top drops
@@ -1543,8 +1607,13 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	/* Write. Settling first, so the start cell's pool sees its new ground. */
 	if (p.level != level0 &&
 	    (!grow((void **)&f->wground, &f->wground_cap, f->lake_len, sizeof *f->wground) ||
-	     !grow((void **)&f->wdepth, &f->wdepth_cap, f->lake_len, sizeof *f->wdepth)))
+	     !grow((void **)&f->wdepth, &f->wdepth_cap, f->lake_len, sizeof *f->wdepth) ||
+	     !grow((void **)&f->dry, &f->dry_cap, f->nbase + f->lake_len, sizeof *f->dry)))
 		goto nomem;
+	/* Cells whose ground stands above this are dry: they leave the record
+	 * (lake_shed_dry). */
+	const double cut = p.level + p.tol / 4;
+	f->dry_len = 0;
 	const bool moved = h_start_new != h_start;
 	if (moved)
 		height[start] = h_start_new;
@@ -1566,8 +1635,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		if (!cached)
 			forget_lake_cells(f, &p);
 		else
-			gained = write_record(f, cached, pool, p.level, id, &smin, &smax);
-		gained += write_pools(f, height, pool, p.level, cached ? id : 0, &smin, &smax);
+			gained = write_record(f, cached, pool, p.level, cut, id, &smin, &smax);
+		gained += write_pools(f, height, pool, p.level, cut, cached ? id : 0, &smin, &smax);
 		written = f->nbase + f->lake_len;
 	} else {
 		/* The level stands: nothing to write but a start cell that took
@@ -1616,8 +1685,13 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		if (!(moved && edge_start))
 			kept = lake_remember(f, &p, smin, smax);
 	}
-	if (kept && smax > p.level + p.tol / 4)
-		lake_shed_dry(f, kept, p.level + p.tol / 4);
+	/* A write took the range without the dry cells and listed them (in
+	 * the record's order: its old cells, then this call's); if there were
+	 * none, its range is that of all cells, as a pass would find. */
+	if (kept && p.level != level0 && f->dry_len)
+		lake_shed_cells(f, kept, f->dry, f->dry_len);
+	else if (kept && p.level == level0 && smax > cut)
+		lake_shed_dry(f, kept, cut);
 	r->outcome = outcome;
 	r->level = p.level;
 	r->gained = (double)fix_signed(gained) / FIX_ONE;
