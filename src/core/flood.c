@@ -64,6 +64,8 @@ struct lake {
 	bool rim_stale; /* may hold cells no longer next to the lake (lake_detach) */
 	double smin, smax;  /* range of its cells' surfaces */
 	double edge_floor;  /* lowest ground among its map-edge cells */
+	double gtop;        /* no cell's ground is above this (the cut of the
+			     * last shed: see flood_pour) */
 	double sea_level;   /* the sea's surface its rim heap was keyed with */
 	bool marked;        /* some of its cells may be on other records' rims */
 	bool live;
@@ -1624,6 +1626,7 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 				start % f->width == f->width - 1 ||
 				start / f->width == f->height - 1;
 	double smin = INFINITY, smax = -INFINITY;
+	bool listed = p.level != level0; /* f->dry lists the dry cells */
 	if (cached && moved) {
 		/* The start is one of the record's cells: its copy follows. */
 		uint32_t at = f->slot[start];
@@ -1654,7 +1657,26 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 			if (f->rim_mark[start])
 				rim_notify(f, start, surface(height, pool, start), cached ? id : 0);
 		}
-		if (cached || f->cache) {
+		if (cached && !moved && cached->gtop <= cut &&
+		    grow((void **)&f->dry, &f->dry_cap, f->lake_len, sizeof *f->dry)) {
+			/* None of the record's cells is dry and their range
+			 * stands: only this call's cells can be, and they are
+			 * listed as a level write lists them. */
+			listed = true;
+			double lo = cached->smin, hi = cached->smax;
+			for (size_t i = 0; i < f->lake_len; i++) {
+				int32_t c = f->lake[i];
+				if (height[c] > cut) {
+					f->dry[f->dry_len++] = c;
+					continue;
+				}
+				double s = surface(height, pool, c);
+				lo = s < lo ? s : lo;
+				hi = s > hi ? s : hi;
+			}
+			smin = lo;
+			smax = hi;
+		} else if (cached || f->cache) {
 			/* The range: a record's cells did not move (but the start). */
 			double lo = cached ? cached->smin : INFINITY;
 			double hi = cached ? cached->smax : -INFINITY;
@@ -1688,10 +1710,14 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	/* A write took the range without the dry cells and listed them (in
 	 * the record's order: its old cells, then this call's); if there were
 	 * none, its range is that of all cells, as a pass would find. */
-	if (kept && p.level != level0 && f->dry_len)
+	if (kept && listed && f->dry_len)
 		lake_shed_cells(f, kept, f->dry, f->dry_len);
-	else if (kept && p.level == level0 && smax > cut)
+	else if (kept && !listed && smax > cut)
 		lake_shed_dry(f, kept, cut);
+	/* Every cell left has its ground at or below the cut now: the cells
+	 * above it were shed, or the range (at or above every ground) is. */
+	if (kept && f->lakes[kept - 1].live)
+		f->lakes[kept - 1].gtop = cut;
 	r->outcome = outcome;
 	r->level = p.level;
 	r->gained = (double)fix_signed(gained) / FIX_ONE;
@@ -1788,6 +1814,7 @@ int flood_check(const struct flood *f, const float *height, const float *pool)
 			    height[c] < floor)
 				floor = height[c];
 			if (k->ground[i] != height[c] || k->depth[i] != pool[c] || f->slot[c] != i ||
+			    !((double)k->ground[i] <= k->gtop) ||
 			    f->lake_of[c] != id || (f->rim_mark[c] && !k->marked))
 				bad = 1;
 			sum += fixed(k->depth[i]);
