@@ -1523,7 +1523,10 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 
 	/* A remembered lake is used only while every cell of it still sits at
 	 * the start cell's level: then the result is the one a fresh flood
-	 * gets, only cheaper (tests check that). */
+	 * gets, only cheaper (tests check that). "At the level" is classify's
+	 * own test (neither a leak nor above level + tol): a fresh flood from
+	 * the start joins every such cell connected to it before its first
+	 * heap pop, so a record in that band is part of its lake. */
 	uint32_t id = f->cache ? f->lake_of[start] : 0;
 	if (id && f->lakes[id - 1].live && f->lakes[id - 1].split) {
 		lake_settle_split(f, id, start);
@@ -1531,8 +1534,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 		next_stamp(f);
 	}
 	struct lake *cached = NULL;
-	if (id && f->lakes[id - 1].live && fabs(f->lakes[id - 1].smin - level0) <= p.tol / 2 &&
-	    fabs(f->lakes[id - 1].smax - level0) <= p.tol / 2 &&
+	if (id && f->lakes[id - 1].live && !(f->lakes[id - 1].smin < level0 - p.tol) &&
+	    f->lakes[id - 1].smax <= level0 + p.tol &&
 	    f->lakes[id - 1].sea_level == fp->sea_level)
 		cached = &f->lakes[id - 1];
 	bool ok;
