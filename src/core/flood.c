@@ -1255,10 +1255,14 @@ static void lake_append(struct flood *f, uint32_t id, struct lake *k, const floa
 			const float *pool)
 {
 	if (f->written_dense) {
+		/* None: the buffers may never have been allocated (NULL), and
+		 * memcpy takes no NULL even for 0 bytes. */
 		size_t at0 = k->ncells;
-		memcpy(k->cells + at0, f->lake, f->lake_len * sizeof *k->cells);
-		memcpy(k->ground + at0, f->wground, f->lake_len * sizeof *k->ground);
-		memcpy(k->depth + at0, f->wdepth, f->lake_len * sizeof *k->depth);
+		if (f->lake_len) {
+			memcpy(k->cells + at0, f->lake, f->lake_len * sizeof *k->cells);
+			memcpy(k->ground + at0, f->wground, f->lake_len * sizeof *k->ground);
+			memcpy(k->depth + at0, f->wdepth, f->lake_len * sizeof *k->depth);
+		}
 		k->sum += f->wsum;
 		k->marked |= f->wmarked;
 		for (size_t i = 0; i < f->lake_len; i++) {
