@@ -527,6 +527,98 @@ static void test_cache_drain_cuts_the_lake(void **state)
 	map_free(m[1]);
 }
 
+/* A lake whose cells sit at two surfaces 0.6 tol apart (tol = 8 float
+ * epsilons here): a fresh flood from either joins all of them (classify's
+ * band is level +- tol), so its record is used from either surface, and
+ * every pour gives what a fresh flood gives, bit for bit. */
+static void test_cache_record_spread_in_band(void **state)
+{
+	(void)state;
+	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
+	flood_set_cache(m[1]->f, false);
+	const float hi = 0.5f + 10 * ldexpf(1.0f, -24); /* 0.5 + ~0.63 tol */
+	for (int i = 0; i < 2; i++) {
+		fill_rect(m[i], 2, 2, 7, 7, 0.0f); /* 36 cells */
+		for (int y = 2; y <= 7; y++)
+			for (int x = 2; x <= 7; x++)
+				m[i]->pool[at(x, y)] = x < 5 ? 0.5f : hi;
+	}
+	const int start[4] = {at(3, 4), at(3, 4), at(6, 4), at(3, 3)};
+	const double water[4] = {0.0, 0.0, 0.0, 2.0};
+	struct flood_result r[2];
+	struct flood_counters c0, c1;
+	for (int k = 0; k < 4; k++) {
+		flood_counters(m[0]->f, &c0);
+		for (int i = 0; i < 2; i++)
+			r[i] = pour(m[i], start[k], water[k], &walls);
+		flood_counters(m[0]->f, &c1);
+		/* The first pour makes the record; every later one uses it. */
+		assert_int_equal(c1.cached, c0.cached + (k > 0));
+		assert_int_equal(r[0].lake_cells, 36);
+		assert_int_equal(r[0].outcome, r[1].outcome);
+		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
+		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
+		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+	}
+	map_free(m[0]);
+	map_free(m[1]);
+}
+
+/* A ring-shaped lake around a 10x10 island: a cell that leaves it leaves
+ * a gap the box around it cannot close (the lake meets again only round
+ * the far side), so the record is marked as maybe split and kept. The
+ * next pour walks it: still one piece, it is used whole. A second cut on
+ * the far side does split it: the next pour keeps the piece it starts in
+ * (and uses it), and a pour into the other piece is fresh. Every result
+ * and pool matches a fresh flood's bit for bit, and the records stay
+ * sound. */
+static void test_cache_ring_gap_split_later(void **state)
+{
+	(void)state;
+	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
+	flood_set_cache(m[1]->f, false);
+	struct flood_result r[2];
+	struct flood_counters c0, c1;
+	for (int i = 0; i < 2; i++) {
+		fill_rect(m[i], 2, 2, 13, 13, 0.0f);
+		fill_rect(m[i], 3, 3, 12, 12, 1.0f); /* the island: a ring of 44 */
+		r[i] = pour(m[i], at(7, 2), 22.0, &walls);
+		assert_double_equal(r[i].level, 0.5, 1e-6);
+		assert_int_equal(r[i].lake_cells, 44);
+	}
+	const int cut[2] = {at(2, 7), at(13, 7)};
+	const int start[3] = {at(7, 13), at(7, 13), at(7, 2)};
+	const size_t cells[3] = {43, 22, 20};
+	for (int k = 0; k < 3; k++) {
+		if (k < 2) {
+			for (int i = 0; i < 2; i++) {
+				m[i]->h[cut[k]] = 1.0f;
+				m[i]->pool[cut[k]] = 0.0f;
+				flood_forget_cell(m[i]->f, cut[k]);
+			}
+			assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+		}
+		flood_counters(m[0]->f, &c0);
+		for (int i = 0; i < 2; i++)
+			r[i] = pour(m[i], start[k], 0.5, &walls);
+		flood_counters(m[0]->f, &c1);
+		/* The record (whole, then its piece) is used; the other
+		 * piece is poured afresh. */
+		assert_int_equal(c1.cached, c0.cached + (k < 2));
+		assert_int_equal(r[0].lake_cells, cells[k]);
+		assert_int_equal(r[0].outcome, r[1].outcome);
+		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
+		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
+		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+	}
+	map_free(m[0]);
+	map_free(m[1]);
+}
+
 /* A record's level write has an AVX2 copy (flood_set_avx2) that must give
  * the baseline's bits: its depths, surface range and, above all, the
  * fixed-point sum of the depths it computes from their float bits. Lakes
@@ -758,6 +850,8 @@ int main(void)
 		cmocka_unit_test(test_cache_lake_leaves_the_edge),
 		cmocka_unit_test(test_avx2_write_same_bits),
 		cmocka_unit_test(test_cache_drain_cuts_the_lake),
+		cmocka_unit_test(test_cache_ring_gap_split_later),
+		cmocka_unit_test(test_cache_record_spread_in_band),
 		cmocka_unit_test(test_heap_pops_in_order),
 		cmocka_unit_test(test_fresh_pour_fills_the_map),
 	};

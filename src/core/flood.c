@@ -62,6 +62,10 @@ struct lake {
 	struct heap rh;
 	size_t rh_base; /* entries after the last compaction */
 	bool rim_stale; /* may hold cells no longer next to the lake (lake_detach) */
+	/* A cell left it (lake_detach) through a ring gap the box around it
+	 * could not close: it may be in pieces. The next pour from it walks it
+	 * once (lake_settle_split), however many cells left meanwhile. */
+	bool split;
 	double smin, smax;  /* range of its cells' surfaces */
 	double edge_floor;  /* lowest ground among its map-edge cells */
 	double gtop;        /* no cell's ground is above this (the cut of the
@@ -384,11 +388,11 @@ static bool lake_remove(struct flood *f, uint32_t id, int32_t c)
 	return true;
 }
 
-/* How many of record `id`'s cells are 8-connected to its first one (a
+/* How many of record `id`'s cells are 8-connected to its cell `from` (a
  * walk over them: cheaper than a fresh flood of the lake, which sorts its
  * rim too); those reached carry this call's stamp in `seen` until the next
  * stamp. 0 when out of memory. */
-static size_t lake_walk(struct flood *f, uint32_t id)
+static size_t lake_walk(struct flood *f, uint32_t id, int32_t from)
 {
 	const struct lake *k = &f->lakes[id - 1];
 	if (!k->ncells)
@@ -399,8 +403,8 @@ static size_t lake_walk(struct flood *f, uint32_t id)
 	const int w = f->width, hh = f->height;
 	int32_t *q = f->queue;
 	size_t head = 0, tail = 0;
-	q[tail++] = k->cells[0];
-	f->seen[k->cells[0]] = f->stamp;
+	q[tail++] = from;
+	f->seen[from] = f->stamp;
 	const int32_t *off = f->off;
 	const uint32_t *lake_of = f->lake_of;
 	uint32_t *seen = f->seen;
@@ -492,9 +496,30 @@ static bool lake_detach(struct flood *f, uint32_t id, int32_t c)
 	int x = c % w, y = c / w;
 	if (x < 1 || y < 1 || x >= w - 1 || y >= hh - 1 || k->ncells < 2)
 		return false;
-	if (!ring_ok(f, id, c) && !ring_rejoins(f, id, c))
-		return false;
+	if (!ring_ok(f, id, c) && !ring_rejoins(f, id, c)) {
+		/* Maybe in pieces: the next pour from it finds out (and a
+		 * record is worth keeping while no pour comes). */
+		if (!lake_remove(f, id, c))
+			return false;
+		k->split = true;
+		return true;
+	}
 	return lake_remove(f, id, c);
+}
+
+/* Before a pour from cell `start` of a record that may be in pieces: one
+ * walk from `start` keeps the piece it is in (what a fresh flood from it
+ * finds, as after a drain's shed: lake_keep_walked), or drops the record. */
+static void lake_settle_split(struct flood *f, uint32_t id, int32_t start)
+{
+	struct lake *k = &f->lakes[id - 1];
+	size_t reached = lake_walk(f, id, start);
+	bool ok = reached && (reached == k->ncells || lake_keep_walked(f, id, reached));
+	next_stamp(f);
+	if (ok)
+		k->split = false;
+	else
+		lake_kill(f, id);
 }
 
 /* The surface of `cell` may have fallen: every record whose lake it touches
@@ -1230,10 +1255,14 @@ static void lake_append(struct flood *f, uint32_t id, struct lake *k, const floa
 			const float *pool)
 {
 	if (f->written_dense) {
+		/* None: the buffers may never have been allocated (NULL), and
+		 * memcpy takes no NULL even for 0 bytes. */
 		size_t at0 = k->ncells;
-		memcpy(k->cells + at0, f->lake, f->lake_len * sizeof *k->cells);
-		memcpy(k->ground + at0, f->wground, f->lake_len * sizeof *k->ground);
-		memcpy(k->depth + at0, f->wdepth, f->lake_len * sizeof *k->depth);
+		if (f->lake_len) {
+			memcpy(k->cells + at0, f->lake, f->lake_len * sizeof *k->cells);
+			memcpy(k->ground + at0, f->wground, f->lake_len * sizeof *k->ground);
+			memcpy(k->depth + at0, f->wdepth, f->lake_len * sizeof *k->depth);
+		}
 		k->sum += f->wsum;
 		k->marked |= f->wmarked;
 		for (size_t i = 0; i < f->lake_len; i++) {
@@ -1377,7 +1406,7 @@ static void lake_shed_cells(struct flood *f, uint32_t id, const int32_t *dry, si
 	/* One walk for all of them, if a ring had a gap; a lake the drain cut
 	 * in pieces keeps the piece the walk reached. */
 	if (!rings) {
-		size_t reached = lake_walk(f, id);
+		size_t reached = lake_walk(f, id, k->cells[0]);
 		bool ok = reached && (reached == k->ncells || lake_keep_walked(f, id, reached));
 		next_stamp(f);
 		if (!ok)
@@ -1498,11 +1527,19 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 
 	/* A remembered lake is used only while every cell of it still sits at
 	 * the start cell's level: then the result is the one a fresh flood
-	 * gets, only cheaper (tests check that). */
+	 * gets, only cheaper (tests check that). "At the level" is classify's
+	 * own test (neither a leak nor above level + tol): a fresh flood from
+	 * the start joins every such cell connected to it before its first
+	 * heap pop, so a record in that band is part of its lake. */
 	uint32_t id = f->cache ? f->lake_of[start] : 0;
+	if (id && f->lakes[id - 1].live && f->lakes[id - 1].split) {
+		lake_settle_split(f, id, start);
+		id = f->lake_of[start];
+		next_stamp(f);
+	}
 	struct lake *cached = NULL;
-	if (id && f->lakes[id - 1].live && fabs(f->lakes[id - 1].smin - level0) <= p.tol / 2 &&
-	    fabs(f->lakes[id - 1].smax - level0) <= p.tol / 2 &&
+	if (id && f->lakes[id - 1].live && !(f->lakes[id - 1].smin < level0 - p.tol) &&
+	    f->lakes[id - 1].smax <= level0 + p.tol &&
 	    f->lakes[id - 1].sea_level == fp->sea_level)
 		cached = &f->lakes[id - 1];
 	bool ok;
