@@ -64,6 +64,18 @@ static struct flood_result pour(struct map *m, int cell, double water,
 	return r;
 }
 
+/* A cached pour (m[0]) gave what a fresh flood (m[1]) gives, bit for bit,
+ * and m[0]'s records still describe its map. */
+static void assert_same_pour(struct map *const m[2], const struct flood_result r[2])
+{
+	assert_int_equal(r[0].outcome, r[1].outcome);
+	assert_int_equal(r[0].lake_cells, r[1].lake_cells);
+	assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
+	assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
+	assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
+	assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+}
+
 static void test_bowl_reaches_computed_level(void **state)
 {
 	(void)state;
@@ -510,12 +522,7 @@ static void test_cache_drain_cuts_the_lake(void **state)
 	for (int k = 0; k < 4; k++) {
 		for (int i = 0; i < 2; i++)
 			r[i] = pour(m[i], cells[k], water[k], &fp);
-		assert_int_equal(r[0].outcome, r[1].outcome);
-		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
-		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
-		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
-		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
-		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+		assert_same_pour(m, r);
 		if (k == 1) {
 			/* The right piece's record was kept and used. */
 			flood_counters(m[0]->f, &c1);
@@ -555,12 +562,7 @@ static void test_cache_record_spread_in_band(void **state)
 		/* The first pour makes the record; every later one uses it. */
 		assert_int_equal(c1.cached, c0.cached + (k > 0));
 		assert_int_equal(r[0].lake_cells, 36);
-		assert_int_equal(r[0].outcome, r[1].outcome);
-		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
-		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
-		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
-		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
-		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+		assert_same_pour(m, r);
 	}
 	map_free(m[0]);
 	map_free(m[1]);
@@ -608,12 +610,7 @@ static void test_cache_ring_gap_split_later(void **state)
 		 * piece is poured afresh. */
 		assert_int_equal(c1.cached, c0.cached + (k < 2));
 		assert_int_equal(r[0].lake_cells, cells[k]);
-		assert_int_equal(r[0].outcome, r[1].outcome);
-		assert_int_equal(r[0].lake_cells, r[1].lake_cells);
-		assert_memory_equal(&r[0].level, &r[1].level, sizeof r[0].level);
-		assert_memory_equal(&r[0].gained, &r[1].gained, sizeof r[0].gained);
-		assert_memory_equal(m[0]->pool, m[1]->pool, sizeof m[0]->pool);
-		assert_int_equal(flood_check(m[0]->f, m[0]->h, m[0]->pool), 0);
+		assert_same_pour(m, r);
 	}
 	map_free(m[0]);
 	map_free(m[1]);

@@ -21,30 +21,6 @@ struct heap {
 	size_t len, cap;
 };
 
-static inline bool heap_push(struct heap *hp, double key, int32_t cell)
-{
-	if (hp->len == hp->cap) {
-		size_t cap = hp->cap ? 2 * hp->cap : 256;
-		struct node *a = realloc(hp->a, cap * sizeof *a);
-		if (!a)
-			return false;
-		hp->a = a;
-		hp->cap = cap;
-	}
-	size_t i = hp->len++;
-	struct node *h = hp->a;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-		if (h[parent].key <= key)
-			break;
-		h[i] = h[parent];
-		i = parent;
-	}
-	h[i].key = key;
-	h[i].cell = cell;
-	return true;
-}
-
 /* heap_push when the caller made room first (hp->len < hp->cap). */
 static inline void heap_push_reserved(struct heap *hp, double key, int32_t cell)
 {
@@ -59,6 +35,21 @@ static inline void heap_push_reserved(struct heap *hp, double key, int32_t cell)
 	}
 	h[i].key = key;
 	h[i].cell = cell;
+}
+
+/* False when out of memory (the heap is unchanged). */
+static inline bool heap_push(struct heap *hp, double key, int32_t cell)
+{
+	if (hp->len == hp->cap) {
+		size_t cap = hp->cap ? 2 * hp->cap : 256;
+		struct node *a = realloc(hp->a, cap * sizeof *a);
+		if (!a)
+			return false;
+		hp->a = a;
+		hp->cap = cap;
+	}
+	heap_push_reserved(hp, key, cell);
+	return true;
 }
 
 static inline void heap_sift_down(struct heap *hp, size_t i, struct node v)
