@@ -130,9 +130,16 @@ TESTS += tests/test_explorer
 tests_test_explorer_SOURCES = tests/test_explorer.c
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+# Nothing lost: undo/redo, the prompt's editor, names, the autosave.
+check_PROGRAMS += tests/test_safe
+TESTS += tests/test_safe
+tests_test_safe_SOURCES = tests/test_safe.c
+tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_safe_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
-TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
+TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
+	tests/tui/safe.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).

@@ -333,10 +333,14 @@ static void test_undo_memory_is_bounded(void **state)
 	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
 	assert_worlds_equal(a->world, now);
 	world_destroy(now);
-	/* A new world drops them all. */
+	/* A new world keeps them (g is undoable); clearing drops them all. */
+	int levels = undo_levels(a);
 	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(undo_levels(a), levels);
+	undo_clear(a);
 	assert_int_equal(undo_levels(a), 0);
-	assert_true(a->undo.bytes == 0);
+	assert_int_equal(redo_levels(a), 0);
+	assert_true(a->undo.bytes == 0 && a->redo.bytes == 0);
 	free_app(a);
 }
 

@@ -18,6 +18,7 @@
 #include "tui/complete.h"
 #include "tui/crt.h"
 #include "tui/keys.h"
+#include "tui/safe.h"
 #include "tui/tui.h"
 
 #define SLICE_SECONDS 0.025
@@ -39,21 +40,6 @@ void app_message(struct app *a, const char *fmt, ...)
 	va_end(ap);
 	a->message_until = app_now() + MESSAGE_SECONDS;
 	a->needs_draw = true;
-}
-
-bool tui_autosave_path(char *buf, size_t len)
-{
-	const char *state = getenv("XDG_STATE_HOME");
-	int n;
-	if (state && state[0] == '/') {
-		n = snprintf(buf, len, "%s/gully/autosave.gsnap", state);
-	} else {
-		const char *home = getenv("HOME");
-		if (!home || !*home)
-			return false;
-		n = snprintf(buf, len, "%s/.local/state/gully/autosave.gsnap", home);
-	}
-	return n > 0 && (size_t)n < len;
 }
 
 /* mkdir -p for the directories above `path`. */
@@ -157,11 +143,11 @@ static void draw(struct app *a)
 	source_draw(a);
 	if (a->equations)
 		equations_draw(a, map_rows, map_cols);
-	mvvline(0, map_cols, '|', map_rows);
+	crt_vline(0, map_cols, map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
-		help_draw(LINES, COLS);
+		help_draw(a, LINES, COLS);
 	refresh();
 }
 
@@ -244,27 +230,6 @@ static void type_value(struct app *a)
 	a->running = was;
 }
 
-static void save_prompt(struct app *a)
-{
-	char buf[PATH_MAX];
-	if (a->file[0])
-		snprintf(buf, sizeof buf, "%s", a->file);
-	else
-		snprintf(buf, sizeof buf, "gully-%d.gsnap", a->params.world.seed);
-	bool was = a->running;
-	a->running = false;
-	if (prompt_read(a, " save snapshot to: ", buf, sizeof buf) && buf[0]) {
-		char err[512];
-		if (session_save(a, buf, err, sizeof err) == GULLY_OK)
-			app_message(a, "saved %s", buf);
-		else
-			app_message(a, "%s", err);
-	} else {
-		app_message(a, "not saved");
-	}
-	a->running = was;
-}
-
 static void overlay_cycle(struct app *a)
 {
 	unsigned ov = a->view.overlays;
@@ -299,6 +264,19 @@ static void checkpoint(struct app *a)
 		app_message(a, "no undo checkpoint: %s", gully_strerror(e));
 }
 
+/* Before g, P or a process switch: undo brings the map and its parameters
+ * back. A map too big to hold is replaced only on a yes. */
+static bool checkpoint_whole(struct app *a, const char *what)
+{
+	int e = undo_push_whole(a, app_now());
+	if (e == GULLY_OK || !a->dirty)
+		return true;
+	char q[160];
+	snprintf(q, sizeof q, " %s cannot be undone (%s): go on?", what,
+		 e == GULLY_ESIZE ? "the map is too big to keep" : gully_strerror(e));
+	return prompt_yes_no(a, q);
+}
+
 static void preset_load_prompt(struct app *a)
 {
 	char buf[PATH_MAX] = "";
@@ -308,12 +286,16 @@ static void preset_load_prompt(struct app *a)
 	a->running = false;
 	if (prompt_read_ex(a, " load preset (Tab completes): ", buf, sizeof buf, &comp) && buf[0]) {
 		char err[PRESET_ERR_MAX + 128];
-		if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
-			app_message(a, "loaded preset %s (%s)", buf, a->proc->name);
+		if (!checkpoint_whole(a, "loading a preset")) {
+			app_message(a, "no preset loaded");
+		} else if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
+			app_message(a, "loaded preset %s (%s); u brings the last map back", buf,
+				    a->proc->name);
 			refresh_stats(a, true);
 			return; /* a fresh start: paused, as the class sees it first */
+		} else {
+			app_message(a, "%s", err);
 		}
-		app_message(a, "%s", err);
 	} else {
 		app_message(a, "no preset loaded");
 	}
@@ -354,21 +336,71 @@ static void no_source(struct app *a)
 	app_message(a, "%s has no emitter to move (the emitter process has)", a->proc->name);
 }
 
+/* The frame-rate steps f and F walk; --fps sets any rate in between. */
+static const double fps_steps[] = {1, 2, 5, 10, 20, 30, 60};
+#define NFPS ((int)(sizeof fps_steps / sizeof fps_steps[0]))
+
+static void fps_key(struct app *a, int dir)
+{
+	double want = dir > 0 ? fps_steps[NFPS - 1] : fps_steps[0];
+	for (int i = 0; i < NFPS; i++) {
+		const double f = dir > 0 ? fps_steps[i] : fps_steps[NFPS - 1 - i];
+		if (dir > 0 ? f > a->fps_chosen + 1e-9 : f < a->fps_chosen - 1e-9) {
+			want = f;
+			break;
+		}
+	}
+	a->fps_chosen = want;
+	a->fps = want;
+	app_message(a, "at most %g frames a second (f fewer, F more)", want);
+}
+
+static void undo_key(struct app *a, bool redo)
+{
+	char err[512];
+	a->running = false;
+	long long before = (long long)a->world->particles;
+	if (redo ? undo_redo(a, err, sizeof err) : undo_pop(a, err, sizeof err)) {
+		app_message(a, "%s", err);
+		return;
+	}
+	tracer_reset(a);
+	refresh_stats(a, true);
+	long long moved = before - (long long)a->world->particles;
+	if (moved < 0)
+		moved = -moved;
+	int left = redo ? redo_levels(a) : undo_levels(a);
+	/* "N more checkpoints" is what the tests and a class count down. */
+	app_message(a, "%s: seed %d, %lld %s %s, %d more checkpoint%s%s", redo ? "redone" : "undone",
+		    a->params.world.seed, moved, a->proc->unit, redo ? "on" : "back", left,
+		    left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
+}
+
 static int handle_key(struct app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		a->needs_draw = true;
 		return 0;
 	}
+	/* A key pressed while help is open scrolls it or closes it; it never
+	 * reaches the map (q there must not quit). */
 	if (a->help) {
-		a->help = false;
+		if (!help_scroll(a, ch, LINES, COLS))
+			a->help = false;
 		a->needs_draw = true;
-		if (ch == '?' || ch == KEY_F(1) || ch == 27)
-			return 0;
+		return 0;
+	}
+	if (a->equations && (ch == 'q' || ch == 27)) {
+		a->equations = false;
+		a->needs_draw = true;
+		return 0;
 	}
 	const struct key_binding *k = keys_find(ch);
-	if (!k)
+	if (!k) {
+		if (ch != 27)
+			app_message(a, "unknown key: press ? for help");
 		return 0;
+	}
 	a->needs_draw = true;
 	/* Anything but moving the selection or the help may change the map's
 	 * look: show exact colours again instead of the settled ones. */
@@ -378,10 +410,11 @@ static int handle_key(struct app *a, int ch)
 	int index = a->nparams > 0 ? a->plist[a->sel] : -1;
 	switch (k->action) {
 	case ACT_QUIT:
-		a->quit = true;
+		a->quit = safe_quit_confirmed(a);
 		break;
 	case ACT_HELP:
 		a->help = true;
+		a->help_top = 0;
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
@@ -406,6 +439,8 @@ static int handle_key(struct app *a, int ch)
 			app_message(a, "process %d is not built yet", k->arg + 1);
 		else if (p == a->proc)
 			app_message(a, "%s is running already", p->title);
+		else if (!checkpoint_whole(a, "switching the process"))
+			app_message(a, "kept %s", a->proc->title);
 		else if (session_set_process(a, p, err, sizeof err))
 			app_message(a, "%s", err);
 		else {
@@ -442,12 +477,17 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_NEW_TERRAIN: {
 		int old = a->params.world.seed;
+		if (!checkpoint_whole(a, "a new terrain")) {
+			app_message(a, "kept this terrain");
+			break;
+		}
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
 		if (session_new_world(a, err, sizeof err)) {
 			a->params.world.seed = old;
 			app_message(a, "%s", err);
 		} else {
-			app_message(a, "new terrain, seed %d", a->params.world.seed);
+			app_message(a, "new terrain, seed %d (u brings the last one back)",
+				    a->params.world.seed);
 		}
 		refresh_stats(a, true);
 		break;
@@ -473,7 +513,7 @@ static int handle_key(struct app *a, int ch)
 		clearok(curscr, TRUE);
 		break;
 	case ACT_SAVE:
-		save_prompt(a);
+		safe_save_prompt(a);
 		break;
 	case ACT_INSPECT: {
 		MEVENT ev;
@@ -513,20 +553,23 @@ static int handle_key(struct app *a, int ch)
 	case ACT_EQUATIONS:
 		a->equations = !a->equations;
 		break;
-	case ACT_UNDO: {
-		a->running = false;
-		long long before = (long long)a->world->particles;
-		if (undo_pop(a, err, sizeof err)) {
-			app_message(a, "%s", err);
-		} else {
-			tracer_reset(a);
-			refresh_stats(a, true);
-			app_message(a, "undone: %lld %s back, %d more checkpoint%s",
-				    before - (long long)a->world->particles, a->proc->unit,
-				    undo_levels(a), undo_levels(a) == 1 ? "" : "s");
-		}
+	case ACT_UNDO:
+	case ACT_REDO:
+		undo_key(a, k->action == ACT_REDO);
 		break;
-	}
+	case ACT_RESUME:
+		safe_resume_key(a);
+		tracer_reset(a);
+		refresh_stats(a, true);
+		break;
+	case ACT_PARAM_PAGE:
+	case ACT_PARAM_END:
+	case ACT_PARAM_FIND:
+		panel_key(a, k->action, k->arg);
+		break;
+	case ACT_FPS:
+		fps_key(a, k->arg);
+		break;
 	case ACT_COUNT:
 		break;
 	}
@@ -538,13 +581,12 @@ static int open_session(struct app *a, const struct tui_options *o)
 {
 	char err[PATH_MAX + 256];
 	const char *path = o->snapshot;
-	char autosave[PATH_MAX];
 	if (o->resume) {
-		if (!tui_autosave_path(autosave, sizeof autosave)) {
-			fprintf(stderr, "gully: --resume: neither XDG_STATE_HOME nor HOME is set\n");
+		if (safe_open_autosave(a, err, sizeof err)) {
+			fprintf(stderr, "gully: --resume: %s\n", err);
 			return 1;
 		}
-		path = autosave;
+		return 0;
 	}
 	if (path) {
 		if (session_load(a, path, err, sizeof err)) {
@@ -583,6 +625,7 @@ int tui_main(const struct tui_options *o)
 	}
 	a->params = o->params;
 	a->fps = o->fps > 0 ? o->fps : 20;
+	a->fps_chosen = a->fps;
 	a->running = !o->start_paused;
 	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
 	int status = open_session(a, o);
@@ -602,6 +645,10 @@ int tui_main(const struct tui_options *o)
 		free(a);
 		return 1;
 	}
+	if (o->resume)
+		app_message(a, "resumed the session saved at the hang-up (unsaved: S saves it)");
+	else
+		safe_autosave_notice(a);
 	if (o->tier >= 0 && o->tier > (int)crt.tier)
 		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
 			    crt_tier_name(o->tier));

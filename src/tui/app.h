@@ -42,6 +42,10 @@ struct undo_entry {
 	unsigned char *state;        /* the process's save_state blob, or NULL */
 	size_t state_len;
 	bool pristine;
+	/* Taken before g, P or a process switch: the parameters come back
+	 * too, as they made that world (a timed checkpoint keeps today's). */
+	bool whole;
+	struct params params;
 	size_t bytes;                /* what this entry holds in memory */
 };
 
@@ -78,7 +82,9 @@ struct app {
 
 	uint64_t slice_budget;       /* units per ~25 ms slice, measured */
 	double rate;                 /* units per second, smoothed */
-	double fps;
+	double fps;                  /* frames a second now: fps_chosen, or lower while
+				      * the terminal's output backs up */
+	double fps_chosen;           /* --fps, or as f/F set it */
 
 	/* Pool volume, summed a band of rows per frame so a huge map never
 	 * stalls a frame; pool_volume is the last complete sum. */
@@ -99,6 +105,8 @@ struct app {
 	struct shade_geom shown_geom;
 
 	struct undo_ring undo;
+	struct undo_ring redo;       /* what u undid, newest first; cleared by a new checkpoint */
+	int help_top;                /* the first help row shown (help scrolls) */
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -123,11 +131,18 @@ bool session_preset_exists(const char *name, char *path, size_t len);
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
 			char *err, size_t errlen);
 
-/* undo.c: checkpoints of the simulation. */
+/* undo.c: checkpoints of the simulation. A new checkpoint clears redo. */
 int undo_push(struct app *a, double now);
-/* Restores the newest checkpoint that differs from now; err says why not. */
+/* A checkpoint before g, P or a process switch: undoing it brings back the
+ * parameters as well as the map. */
+int undo_push_whole(struct app *a, double now);
+/* Restores the newest checkpoint that differs from now, keeping now for
+ * redo; err says why not. */
 int undo_pop(struct app *a, char *err, size_t errlen);
+/* Goes forward again to what the last undo left; err says why not. */
+int undo_redo(struct app *a, char *err, size_t errlen);
 int undo_levels(const struct app *a);
+int redo_levels(const struct app *a);
 void undo_clear(struct app *a);
 
 /* source.c: the emitter (a process whose parameter section has x, y,
@@ -156,7 +171,12 @@ bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
 bool map_cell(const struct app *a, int row, int col, int *cx, int *cy);
 void panel_draw(struct app *a, int x, int rows, int cols);
 void status_draw(struct app *a, int row, int cols);
-void help_draw(int rows, int cols);
+void help_draw(struct app *a, int rows, int cols);
+/* Scrolls the help for Up/Down/PgUp/PgDn/Home/End; false for any other key
+ * (which closes it). */
+bool help_scroll(struct app *a, int ch, int rows, int cols);
+/* PgUp/PgDn, Home/End and / in the parameter list. */
+void panel_key(struct app *a, int action, int arg);
 /* Reads a line in the status row; false when cancelled (Esc) or interrupted. */
 bool prompt_read(struct app *a, const char *question, char *buf, size_t len);
 struct completion;
@@ -165,6 +185,9 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		    struct completion *comp);
 /* A y/n question in the status row: true only for y. */
 bool prompt_yes_no(struct app *a, const char *question);
+/* A one-key question: the key (lower case) when it is one of `choices`,
+ * else 0 (Esc, any other key). */
+int prompt_choice(struct app *a, const char *question, const char *choices);
 void equations_draw(struct app *a, int rows, int cols);
 void source_draw(struct app *a);
 

@@ -164,6 +164,18 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
+	/* Home and End as the common terminals send them, whatever the entry
+	 * says: tmux and screen send \E[1~ and \E[4~ under TERM=xterm-*,
+	 * xterm sends \EOH/\EOF or \E[H/\E[F. */
+	static const struct {
+		const char *seq;
+		int key;
+	} extra_keys[] = {{"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[H", KEY_HOME},
+			  {"\033[F", KEY_END},   {"\033OH", KEY_HOME}, {"\033OF", KEY_END},
+			  {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END}};
+	for (size_t i = 0; i < sizeof extra_keys / sizeof extra_keys[0]; i++)
+		if (key_defined(extra_keys[i].seq) <= 0)
+			define_key(extra_keys[i].seq, extra_keys[i].key);
 	curs_set(0);
 	enum crt_tier best = detect_tier();
 	crt.tier = best;
@@ -288,4 +300,40 @@ void crt_put_mark(int y, int x, char glyph)
 	}
 	int pair = pair_for(colour_of((struct rgb){0, 0, 0}), colour_of(palette_particle));
 	put_glyph(y, x, wc, A_BOLD, pair);
+}
+
+void crt_vline(int y, int x, int n)
+{
+	if (crt.utf8)
+		mvvline_set(y, x, WACS_VLINE, n);
+	else
+		mvvline(y, x, '|', n);
+}
+
+void crt_box(int y, int x, int h, int w, int rule)
+{
+	if (h < 2 || w < 2)
+		return;
+	if (!crt.utf8) {
+		mvhline(y, x, '-', w);
+		mvhline(y + h - 1, x, '-', w);
+		if (rule > y && rule < y + h - 1)
+			mvhline(rule, x, '-', w);
+		mvvline(y, x, '|', h);
+		mvvline(y, x + w - 1, '|', h);
+		return;
+	}
+	mvhline_set(y, x, WACS_HLINE, w);
+	mvhline_set(y + h - 1, x, WACS_HLINE, w);
+	mvvline_set(y, x, WACS_VLINE, h);
+	mvvline_set(y, x + w - 1, WACS_VLINE, h);
+	if (rule > y && rule < y + h - 1) {
+		mvhline_set(rule, x, WACS_HLINE, w);
+		mvadd_wch(rule, x, WACS_LTEE);
+		mvadd_wch(rule, x + w - 1, WACS_RTEE);
+	}
+	mvadd_wch(y, x, WACS_ULCORNER);
+	mvadd_wch(y, x + w - 1, WACS_URCORNER);
+	mvadd_wch(y + h - 1, x, WACS_LLCORNER);
+	mvadd_wch(y + h - 1, x + w - 1, WACS_LRCORNER);
 }

@@ -48,6 +48,10 @@ void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads
  * in every tier, black on yellow with colour, reverse bold without. */
 void crt_put_mark(int y, int x, char glyph);
+/* Lines and boxes: Unicode line drawing with UTF-8, else - | +. A box of
+ * h x w at (y, x) with a rule across it at row `rule` (-1 for none). */
+void crt_vline(int y, int x, int n);
+void crt_box(int y, int x, int h, int w, int rule);
 /* Two cells showing a colour, for the legend (a glyph when no colour). */
 void crt_put_swatch(int y, int x, struct rgb c, char glyph);
 

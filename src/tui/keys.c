@@ -11,7 +11,8 @@
 #define CTRL(c) ((c) & 0x1f)
 
 static const struct key_binding table[] = {
-	{'q', "q", ACT_QUIT, 0, "quit"},
+	{'q', "q", ACT_QUIT, 0, "quit (asks when unsaved)"},
+	{KEY_F(10), "F10", ACT_QUIT, 0, "quit (asks when unsaved)"},
 	{'?', "?", ACT_HELP, 0, "show or hide this help"},
 	{KEY_F(1), "F1", ACT_HELP, 0, "show or hide this help"},
 	{' ', "Space", ACT_RUN_PAUSE, 0, "run or pause"},
@@ -22,6 +23,11 @@ static const struct key_binding table[] = {
 	{'4', "4", ACT_PROCESS, 3, "choose the process (the panel tabs)"},
 	{KEY_UP, "Up", ACT_PARAM_PREV, 0, "previous parameter"},
 	{KEY_DOWN, "Down", ACT_PARAM_NEXT, 0, "next parameter"},
+	{KEY_PPAGE, "PgUp", ACT_PARAM_PAGE, -1, "a page of parameters up, down"},
+	{KEY_NPAGE, "PgDn", ACT_PARAM_PAGE, 1, "a page of parameters up, down"},
+	{KEY_HOME, "Home", ACT_PARAM_END, -1, "first, last parameter"},
+	{KEY_END, "End", ACT_PARAM_END, 1, "first, last parameter"},
+	{'/', "/", ACT_PARAM_FIND, 0, "find a parameter by name"},
 	{KEY_LEFT, "Left", ACT_PARAM_NUDGE, -1, "lower it a step"},
 	{'-', "-", ACT_PARAM_NUDGE, -1, "lower it a step"},
 	{KEY_RIGHT, "Right", ACT_PARAM_NUDGE, 1, "raise it a step"},
@@ -62,7 +68,12 @@ static const struct key_binding table[] = {
 	{'[', "[", ACT_SOURCE_TURN, -1, "turn the emitter left, right"},
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
-	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
+	{'u', "u", ACT_UNDO, 0, "undo (runs, g, P, process switches)"},
+	{'U', "U", ACT_REDO, 0, "redo what u undid"},
+	{CTRL('R'), "Ctrl-R", ACT_REDO, 0, "redo what u undid"},
+	{'R', "R", ACT_RESUME, 0, "resume the session saved at a hang-up"},
+	{'f', "f", ACT_FPS, -1, "fewer, more frames a second"},
+	{'F', "F", ACT_FPS, 1, "fewer, more frames a second"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 

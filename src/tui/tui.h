@@ -25,8 +25,8 @@ struct tui_options {
  * are printed as one line on stderr. */
 int tui_main(const struct tui_options *o);
 
-/* Where SIGHUP/SIGTERM save: $XDG_STATE_HOME/gully/autosave.gsnap or
- * ~/.local/state/gully/autosave.gsnap. false when neither can be named. */
+/* Where SIGHUP/SIGTERM save: $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap or
+ * ~/.local/state/gully/autosave-DIR-HASH.gsnap. false when neither can be named. */
 bool tui_autosave_path(char *buf, size_t len);
 
 #endif

@@ -16,7 +16,14 @@ keys E
 wait_gone "the equations (E hides)"
 keys 1
 wait_for "process 1: Particle erosion"
+# A process switch is undoable: u goes back to the emitter.
+keys u
+wait_for "undone: "
+wait_for "3:emitter"
+quit_discarding
 
+start 100 30 -- --paused --seed 5 --size 64x64
+wait_for "1:particles"
 # Undo with nothing run.
 keys u
 wait_for "nothing to undo"
@@ -55,6 +62,5 @@ wait_for "0 more checkpoints"
 screen | grep -E -q 'droplets +0 *$' || fail "the last undo did not go back to 0"
 keys u
 wait_for "nothing to undo"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

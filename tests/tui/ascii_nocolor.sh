@@ -10,8 +10,7 @@ wait_for "-- stats --"
 screen | grep -q '▀' && fail "half blocks under LANG=C"
 screen | LC_ALL=C grep -q '[^ -~]' && fail "non-ASCII bytes under LANG=C"
 screen | cut -c1-60 | grep -q '[.:=+*#%@-]' || fail "no density ramp in the map"
-keys q
-wait_exit 0
+quit_discarding
 stop
 
 has_colour() { T capture-pane -p -e -t g | grep -E -q '\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38;|48;)'; }
@@ -20,8 +19,7 @@ has_colour() { T capture-pane -p -e -t g | grep -E -q '\[([0-9;]*;)?(3[0-7]|4[0-
 start 100 30 -- --seed 2
 wait_for "RUNNING"
 has_colour || fail "no colour escapes in the default run"
-keys q
-wait_exit 0
+quit_discarding
 stop
 
 # An 8-colour terminal (63 pairs) still gets a coloured map.
@@ -29,8 +27,7 @@ start 100 30 TERM=xterm -- --seed 2
 wait_for "RUNNING"
 has_colour || fail "no colour escapes with 8 colours"
 screen | grep -q '▀' || fail "no half blocks with 8 colours"
-keys q
-wait_exit 0
+quit_discarding
 stop
 
 # ...and colour is gone with NO_COLOR, where water shows as '~' with the pools and
@@ -39,14 +36,12 @@ start 100 30 NO_COLOR=1 -- --seed 2
 wait_for "RUNNING"
 wait_for "-- stats --"
 has_colour && fail "colour escapes with NO_COLOR"
-keys q
-wait_exit 0
+quit_discarding
 stop
 
 start 100 30 -- --color=none --ascii --seed 2
 wait_for "RUNNING"
 has_colour && fail "colour escapes with --color=none"
 screen | LC_ALL=C grep -q '[^ -~]' && fail "non-ASCII bytes with --ascii"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

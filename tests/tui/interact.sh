@@ -40,6 +40,5 @@ wait_for "particles.density = 1.0"
 # A process number with nothing behind it says so; one that exists switches.
 keys 4
 if T capture-pane -p -t g | grep -q "not built yet"; then :; else wait_for "process 4"; fi
-keys q
-wait_exit 0
+quit_discarding
 echo ok

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SIGINT and SIGTERM/SIGHUP give the terminal back; SIGHUP saves the session
-# to $XDG_STATE_HOME/gully/autosave.gsnap first, and --resume reopens it.
+# to $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap first; a start announces it,
+# R and --resume reopen it.
 . "$(dirname "$0")/lib.sh"
 
 start 100 30 -- --seed 4
@@ -13,7 +14,8 @@ start 100 30 -- --seed 4 --size 64x64
 wait_for "RUNNING"
 kill -HUP "$(gully_pid)"
 wait_exit 129
-save="$TMPD/state/gully/autosave.gsnap"
+# One autosave per working directory: autosave-NAME-HASH.gsnap.
+save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
 if [ ! -f "$save" ]; then
 	# Until src/io/snapshot.c is real, saving fails with GULLY_ENOTIMPL.
 	if grep -q "not implemented" "$TMPD/err"; then
@@ -25,9 +27,25 @@ fi
 grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosave on stderr"
 stop
 
-start 100 30 -- --resume --paused
-wait_for "autosave.gsnap"
-wait_for "PAUSED"
+# A plain start says an autosave waits; R resumes it.
+start 100 30 -- --paused --size 32x32
+wait_for "a session was saved when the terminal hung up: R resumes it"
+keys R
+wait_for "resumed the session saved at the hang-up"
+[ -e "$save" ] && fail "the autosave is still there after R"
+screen | grep -q "(new) \[+\]" || fail "a resumed session is not marked unsaved"
 keys q
+wait_for "quit without saving?"
+keys n
+wait_for "not quitting"
+keys q
+wait_for "quit without saving?"
+keys y
 wait_exit 0
+stop
+
+# --resume with none says so in words.
+start 100 30 -- --resume --paused
+wait_exit 1
+grep -q "no saved session" "$TMPD/err" || fail "--resume with none did not say 'no saved session'"
 echo ok

@@ -17,8 +17,7 @@ for size in "80 24" "160 48"; do
 	wait_for "show or hide this help"
 	keys '?'
 	wait_gone "gully keys"
-	keys q
-	wait_exit 0
+	quit_discarding
 	stop
 done
 echo ok
