@@ -104,6 +104,11 @@ TESTS += tests/test_shade
 tests_test_shade_SOURCES = tests/test_shade.c
 tests_test_shade_CFLAGS = $(TEST_CFLAGS)
 tests_test_shade_LDADD = src/view/libgullyview.a $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_palette
+TESTS += tests/test_palette
+tests_test_palette_SOURCES = tests/test_palette.c
+tests_test_palette_CFLAGS = $(TEST_CFLAGS)
+tests_test_palette_LDADD = src/view/libgullyview.a $(TEST_CORE_LIBS)
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_keys

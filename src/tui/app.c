@@ -645,6 +645,8 @@ int tui_main(const struct tui_options *o)
 		free(a);
 		return 1;
 	}
+	if (crt.note[0])
+		app_message(a, "%s", crt.note);
 	if (o->resume)
 		app_message(a, "resumed the session saved at the hang-up (unsaved: S saves it)");
 	else

@@ -1,4 +1,5 @@
 #include "tui/crt.h"
+#include "tui/crt_term.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -146,17 +147,15 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 	if (crt.utf8 && !crt_locale_is_utf8() &&
 	    !setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
 		crt.utf8 = false;
-	const char *term = getenv("TERM");
-	if (!term || !*term) {
-		snprintf(err, errlen, "TERM is not set: cannot start the explorer");
-		return -1;
-	}
+	const char *nc = getenv("NO_COLOR");
+	bool no_color = nc && *nc;
+	/* COLORTERM counts when no tier was chosen; --color=truecolor always. */
+	bool want_true = o->tier == TIER_TRUE ||
+			 (o->tier == TIER_AUTO && !no_color && crt_colorterm_truecolor());
 	/* newterm rather than initscr: initscr exits on a bad TERM. */
-	SCREEN *s = newterm(NULL, stdout, stdin);
-	if (!s) {
-		snprintf(err, errlen, "cannot use terminal type '%s'", term);
+	SCREEN *s = crt_term_open(want_true, crt.note, sizeof crt.note, err, errlen);
+	if (!s)
 		return -1;
-	}
 	set_term(s);
 	crt.active = true;
 	cbreak();
@@ -179,8 +178,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 	curs_set(0);
 	enum crt_tier best = detect_tier();
 	crt.tier = best;
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
+	if (no_color)
 		crt.tier = TIER_NONE;
 	if (o->tier >= 0)
 		/* A forced tier cannot go past what the terminal's entry can show. */

@@ -25,6 +25,7 @@ struct crt_state {
 	int pairs_max;   /* colour pairs we may allocate */
 	int pairs_used;
 	unsigned resets; /* times the pair table filled up and was cleared */
+	char note[160];  /* a fallback taken at start, for the status line */
 };
 extern struct crt_state crt;
 

@@ -1,6 +1,7 @@
 #include "view/palette.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 const struct rgb palette_stream = {110, 190, 255};
@@ -95,15 +96,6 @@ struct rgb palette_quantise(struct rgb c, int bits)
 /* xterm's cube levels. */
 static const int cube[6] = {0, 95, 135, 175, 215, 255};
 
-static int cube_index(int v)
-{
-	int best = 0;
-	for (int i = 1; i < 6; i++)
-		if (abs(cube[i] - v) < abs(cube[best] - v))
-			best = i;
-	return best;
-}
-
 static int dist2(struct rgb a, struct rgb b)
 {
 	int dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
@@ -123,15 +115,79 @@ struct rgb palette_from_256(int index)
 	return (struct rgb){(uint8_t)cube[i / 36], (uint8_t)cube[(i / 6) % 6], (uint8_t)cube[i % 6]};
 }
 
+/* ---- nearest colours in a perceptual space ----
+ * OKLab (Ottosson 2020): sRGB decoded to linear light, then a cone-response
+ * matrix, a cube root and a second matrix, so Euclidean distance follows
+ * how different two colours look. The 6x6x6 cube alone leaves big steps
+ * in the dark greens and browns of the height ramp; the 24 greys fill the
+ * neutral axis between them, and choosing among all 240 by this distance
+ * (rather than channel by channel) keeps the ramp's hue. */
+
+static double srgb_linear(uint8_t v)
+{
+	double c = v / 255.0;
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+struct lab palette_oklab(struct rgb c)
+{
+	double r = srgb_linear(c.r), g = srgb_linear(c.g), b = srgb_linear(c.b);
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+	return (struct lab){0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+			    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+			    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+
+double palette_distance(struct rgb a, struct rgb b)
+{
+	struct lab p = palette_oklab(a), q = palette_oklab(b);
+	double dl = p.l - q.l, da = p.a - q.a, db = p.b - q.b;
+	return dl * dl + da * da + db * db;
+}
+
+/* The 240 entries in OKLab, made once per thread. */
+static _Thread_local struct lab xterm_lab[240];
+static _Thread_local bool xterm_lab_made;
+
+static int nearest_256(struct rgb c)
+{
+	if (!xterm_lab_made) {
+		for (int i = 0; i < 240; i++)
+			xterm_lab[i] = palette_oklab(palette_from_256(16 + i));
+		xterm_lab_made = true;
+	}
+	struct lab p = palette_oklab(c);
+	int best = 0;
+	double best_d = INFINITY;
+	for (int i = 0; i < 240; i++) {
+		double dl = p.l - xterm_lab[i].l, da = p.a - xterm_lab[i].a, db = p.b - xterm_lab[i].b;
+		double d = dl * dl + da * da + db * db;
+		if (d < best_d) {
+			best_d = d;
+			best = i;
+		}
+	}
+	return 16 + best;
+}
+
+/* A frame asks for the same few hundred colours again and again: the
+ * exact answer is kept per colour in a direct-mapped table. */
+#define CACHE_BITS 14
+static _Thread_local uint32_t cache_key[1 << CACHE_BITS]; /* rgb + 1, 0 empty */
+static _Thread_local uint8_t cache_val[1 << CACHE_BITS];
+
 int palette_to_256(struct rgb c)
 {
-	int ci = 16 + 36 * cube_index(c.r) + 6 * cube_index(c.g) + cube_index(c.b);
-	int grey = (c.r + c.g + c.b) / 3;
-	int gi = grey < 8 ? 0 : (grey - 8 + 5) / 10;
-	if (gi > 23)
-		gi = 23;
-	gi += 232;
-	return dist2(c, palette_from_256(gi)) < dist2(c, palette_from_256(ci)) ? gi : ci;
+	uint32_t key = ((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1;
+	uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
+	if (cache_key[h] == key)
+		return cache_val[h];
+	int idx = nearest_256(c);
+	cache_key[h] = key;
+	cache_val[h] = (uint8_t)idx;
+	return idx;
 }
 
 /* The VGA-like values most terminals use for the ANSI colours. */

@@ -42,8 +42,16 @@ double palette_luma(struct rgb c);
 /* Keeps the top `bits` bits of each channel, centred in their bucket, so a
  * frame only ever uses a small, stable set of colours. */
 struct rgb palette_quantise(struct rgb c, int bits);
-/* The nearest colour among xterm indices 16-231 (6x6x6 cube) and 232-255
- * (grey ramp); never 0-15, whose RGB values differ between terminals. */
+/* OKLab: lightness l (0 black, 1 white) and the two opponent axes. */
+struct lab {
+	double l, a, b;
+};
+struct lab palette_oklab(struct rgb c);
+/* Squared distance in OKLab: how different two colours look. */
+double palette_distance(struct rgb a, struct rgb b);
+/* The nearest colour by palette_distance among xterm indices 16-231 (6x6x6
+ * cube) and 232-255 (grey ramp) together; never 0-15, whose RGB values
+ * differ between terminals. */
 int palette_to_256(struct rgb c);
 /* The RGB an xterm shows for index 16-255. */
 struct rgb palette_from_256(int index);

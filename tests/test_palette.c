@@ -1,0 +1,92 @@
+/* The 256-colour quantiser: the cube and the greys together, nearest in
+ * OKLab, exact whatever the cache holds. */
+#include "testutil.h"
+
+#include <math.h>
+
+#include "view/palette.h"
+
+static int brute_nearest(struct rgb c)
+{
+	int best = 16;
+	double best_d = palette_distance(c, palette_from_256(16));
+	for (int i = 17; i < 256; i++) {
+		double d = palette_distance(c, palette_from_256(i));
+		if (d < best_d) {
+			best_d = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static void test_oklab_end_points(void **state)
+{
+	(void)state;
+	struct lab w = palette_oklab((struct rgb){255, 255, 255});
+	struct lab k = palette_oklab((struct rgb){0, 0, 0});
+	assert_true(fabs(w.l - 1) < 1e-6 && fabs(w.a) < 1e-6 && fabs(w.b) < 1e-6);
+	assert_true(fabs(k.l) < 1e-12);
+	/* Ottosson's published value for sRGB red: L 0.627955, a 0.224863,
+	 * b 0.125846. */
+	struct lab r = palette_oklab((struct rgb){255, 0, 0});
+	assert_true(fabs(r.l - 0.627955) < 1e-4 && fabs(r.a - 0.224863) < 1e-4 &&
+		    fabs(r.b - 0.125846) < 1e-4);
+}
+
+static void test_every_entry_maps_to_itself(void **state)
+{
+	(void)state;
+	for (int i = 16; i < 256; i++)
+		assert_int_equal(palette_to_256(palette_from_256(i)), i);
+}
+
+static void check(struct rgb c)
+{
+	/* Twice: the second answer comes from the cache. */
+	int want = brute_nearest(c);
+	assert_int_equal(palette_to_256(c), want);
+	assert_int_equal(palette_to_256(c), want);
+}
+
+static void test_palette_colours_map_to_nearest(void **state)
+{
+	(void)state;
+	/* The height ramp, finely sampled, and every overlay colour, shaded as
+	 * the hill shading darkens and lightens them. */
+	const struct rgb overlays[] = {palette_stream, palette_pool_shallow, palette_pool_deep,
+				       palette_erode, palette_deposit, palette_hard, palette_wet,
+				       palette_particle};
+	for (int i = 0; i <= 1000; i++) {
+		struct rgb c = palette_height(i / 1000.0);
+		for (double k = 0.4; k <= 1.6; k += 0.2)
+			check(palette_scale(c, k));
+	}
+	for (size_t i = 0; i < sizeof overlays / sizeof overlays[0]; i++)
+		for (double k = 0.4; k <= 1.6; k += 0.1)
+			check(palette_scale(overlays[i], k));
+	/* And a grid through the whole cube. */
+	for (int r = 0; r < 256; r += 17)
+		for (int g = 0; g < 256; g += 17)
+			for (int b = 0; b < 256; b += 17)
+				check((struct rgb){(uint8_t)r, (uint8_t)g, (uint8_t)b});
+}
+
+static void test_greys_are_used(void **state)
+{
+	(void)state;
+	/* A mid grey between cube levels (95 and 135) lands on the grey ramp. */
+	int i = palette_to_256((struct rgb){118, 118, 118});
+	assert_true(i >= 232 && i <= 255);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_oklab_end_points),
+		cmocka_unit_test(test_every_entry_maps_to_itself),
+		cmocka_unit_test(test_palette_colours_map_to_nearest),
+		cmocka_unit_test(test_greys_are_used),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
