@@ -64,6 +64,17 @@ static bool too_small(void)
 	return LINES < MIN_ROWS || COLS < MIN_COLS;
 }
 
+/* The side panel shows when the map keeps 41 columns beside it. */
+static bool panel_shown(void)
+{
+	return COLS >= PANEL_MIN_COLS && LINES >= PANEL_MIN_ROWS;
+}
+
+static int map_pixels_w(void)
+{
+	return panel_shown() ? COLS - PANEL_WIDTH - 1 : COLS;
+}
+
 /* Runs one slice and adapts the budget so the next one takes ~25 ms. */
 static int run_slice(struct app *a)
 {
@@ -133,7 +144,7 @@ static void draw(struct app *a)
 		refresh();
 		return;
 	}
-	int map_cols = COLS - PANEL_WIDTH - 1, map_rows = LINES - 1;
+	int map_cols = map_pixels_w(), map_rows = LINES - 1;
 	if (a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES))
 		tracer_advance(a, 3);
 	else
@@ -143,17 +154,14 @@ static void draw(struct app *a)
 	source_draw(a);
 	if (a->equations)
 		equations_draw(a, map_rows, map_cols);
-	crt_vline(0, map_cols, map_rows);
-	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
+	if (panel_shown()) {
+		crt_vline(0, map_cols, map_rows);
+		panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
+	}
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
 		help_draw(a, LINES, COLS);
 	refresh();
-}
-
-static int map_pixels_w(void)
-{
-	return COLS - PANEL_WIDTH - 1;
 }
 
 static int map_pixels_h(void)

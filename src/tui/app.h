@@ -16,8 +16,12 @@
 #include "view/shade.h"
 
 #define PANEL_WIDTH 30
-#define MIN_COLS 80
-#define MIN_ROWS 24
+/* Below this the "too small" screen; down to it the map and the status
+ * line, the panel too from PANEL_MIN_COLS x PANEL_MIN_ROWS. */
+#define MIN_COLS 40
+#define MIN_ROWS 12
+#define PANEL_MIN_COLS 72
+#define PANEL_MIN_ROWS 16
 #define TRACERS 12
 #define TRACER_TAIL 10
 

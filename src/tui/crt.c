@@ -1,5 +1,6 @@
 #include "tui/crt.h"
 #include "tui/crt_term.h"
+#include "view/shade.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -206,6 +207,12 @@ void crt_done(void)
 	crt.active = false;
 	if (crt.mouse)
 		mousemask(0, NULL);
+	/* A blank screen before leaving: a terminal without an alternate
+	 * screen (vt100), or one whose alternate screen was resized under it
+	 * (a pane started small and enlarged, in tmux), otherwise keeps the
+	 * map on the shell's screen. */
+	clear();
+	refresh();
 	curs_set(1);
 	endwin();
 	free(slots);
@@ -222,11 +229,32 @@ static void put_glyph(int y, int x, const wchar_t *wc, attr_t attr, int pair)
 	mvadd_wch(y, x, &cc);
 }
 
-static const char ascii_ramp[] = " .:-=+*#%@";
+/* Without half blocks one glyph a cell, darker to lighter; ':' is left out
+ * of the ASCII ramp, being the stream glyph. */
+static const char ascii_ramp[] = " .,-=+*#%@";
 static const wchar_t utf8_ramp[] = L" \u2591\u2592\u2593\u2588";
 
-void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
-		  bool water_bottom)
+wchar_t crt_ramp_glyph(struct rgb c)
+{
+	double l = palette_luma(c);
+	if (crt.utf8) {
+		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
+		int i = (int)(l * n);
+		return utf8_ramp[i >= n ? n - 1 : i];
+	}
+	int n = (int)sizeof ascii_ramp - 1;
+	int i = (int)(l * n);
+	wchar_t g = (wchar_t)ascii_ramp[i >= n ? n - 1 : i];
+	return g == L' ' && crt.tier != TIER_NONE ? L'.' : g;
+}
+
+wchar_t crt_water_glyph(int overlay)
+{
+	return overlay == OVERLAY_POOLS ? L'~' : L':';
+}
+
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top,
+		  int water_bottom)
 {
 	wchar_t wc[2] = {L' ', L'\0'};
 	if (crt.tier != TIER_NONE && crt.utf8) {
@@ -246,26 +274,28 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_to
 	}
 	/* One pixel per cell: both halves merged. */
 	struct rgb c = palette_mix(top, bottom, 0.5);
-	bool water = water_top || water_bottom;
-	double l = palette_luma(c);
-	if (crt.tier == TIER_NONE && water) {
-		wc[0] = L'~';
-	} else if (crt.utf8) {
-		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
-		int i = (int)(l * n);
-		wc[0] = utf8_ramp[i >= n ? n - 1 : i];
-	} else {
-		int n = (int)sizeof ascii_ramp - 1;
-		int i = (int)(l * n);
-		wc[0] = (wchar_t)ascii_ramp[i >= n ? n - 1 : i];
-		if (wc[0] == L' ' && crt.tier != TIER_NONE)
-			wc[0] = L'.';
-	}
+	int water = water_top > water_bottom ? water_top : water_bottom;
+	if (crt.tier == TIER_NONE && water != WATER_NONE)
+		wc[0] = crt_water_glyph(water == WATER_POOL ? OVERLAY_POOLS : OVERLAY_STREAMS);
+	else
+		wc[0] = crt_ramp_glyph(c);
 	int pair = 0;
 	if (crt.tier != TIER_NONE)
 		/* Painted on black so it reads the same on light terminals. */
 		pair = pair_for(colour_of(c), colour_of((struct rgb){0, 0, 0}));
 	put_glyph(y, x, wc, A_NORMAL, pair);
+}
+
+void crt_put_map_swatch(int y, int x, struct rgb c, int water_overlay)
+{
+	if (crt.tier != TIER_NONE) {
+		crt_put_swatch(y, x, c, ' ');
+		return;
+	}
+	wchar_t wc[2] = {water_overlay >= 0 ? crt_water_glyph(water_overlay) : crt_ramp_glyph(c),
+			 L'\0'};
+	put_glyph(y, x, wc, A_NORMAL, 0);
+	put_glyph(y, x + 1, wc, A_NORMAL, 0);
 }
 
 void crt_put_blank(int y, int x)

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <wchar.h>
 
 #include "view/palette.h"
 
@@ -41,9 +42,17 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen);
 void crt_done(void);
 
 /* A map cell holding two vertical pixels (UTF-8 half block), or one pixel
- * made of both (ASCII and monochrome: a density ramp; '~' on water). */
-void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
-		  bool water_bottom);
+ * made of both (ASCII and monochrome: a density ramp; without colour '~'
+ * on a pool and ':' on a stream). water_*: enum shade_water. */
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top,
+		  int water_bottom);
+/* The glyph the map draws without colour for a colour, or for water of an
+ * overlay (OVERLAY_STREAMS, OVERLAY_POOLS): the legend shows the same. */
+wchar_t crt_ramp_glyph(struct rgb c);
+wchar_t crt_water_glyph(int overlay);
+/* A legend swatch as the map shows it: the colour, or without colour the
+ * map's own glyph (a ramp step, or the water glyph when water >= 0). */
+void crt_put_map_swatch(int y, int x, struct rgb c, int water_overlay);
 /* A blank map cell outside the world. */
 void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads

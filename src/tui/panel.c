@@ -139,10 +139,8 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 		y++;
 		/* The height ramp: low to high. */
 		line(y, x, w, A_NORMAL, " low%*shigh", 2 * palette_ramp_stops() + 2, "");
-		for (int i = 0; i < palette_ramp_stops(); i++) {
-			static const char glyphs[] = ".:=*#@@@";
-			crt_put_swatch(y, x + 5 + 2 * i, palette_ramp_stop(i, NULL), glyphs[i]);
-		}
+		for (int i = 0; i < palette_ramp_stops(); i++)
+			crt_put_map_swatch(y, x + 5 + 2 * i, palette_ramp_stop(i, NULL), -1);
 		y++;
 		for (int o = 0; o < OVERLAY_COUNT && y < rows; o++) {
 			if (!(a->view.overlays & OVERLAY_BIT(o)))
@@ -153,8 +151,11 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 			} else {
 				line(y, x, w, A_NORMAL, "    %s", shade_overlay_name(o));
 			}
-			crt_put_swatch(y, x + 1, shade_overlay_colour(o),
-				       o <= OVERLAY_POOLS ? '~' : o == OVERLAY_EROSION ? '-' : shade_overlay_name(o)[0]);
+			if (o <= OVERLAY_POOLS)
+				crt_put_map_swatch(y, x + 1, shade_overlay_colour(o), o);
+			else
+				crt_put_swatch(y, x + 1, shade_overlay_colour(o),
+					       o == OVERLAY_EROSION ? '-' : shade_overlay_name(o)[0]);
 			y++;
 		}
 	}

@@ -428,7 +428,11 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			struct rgb c = palette_scale(palette_height(t), shade_light(v, dzdx, dzdy));
 			bool wet;
 			f->px[i] = shade_overlay_blend(c, s, v->overlays, &wet);
-			f->water[i] = wet;
+			/* Which water, for glyphs without colour: a pool over a stream. */
+			f->water[i] = !wet ? WATER_NONE
+				      : (v->overlays & OVERLAY_BIT(OVERLAY_POOLS)) && s->pool > WORLD_POOL_EPS
+					  ? WATER_POOL
+					  : WATER_STREAM;
 		}
 	}
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)

@@ -81,10 +81,12 @@ struct shade_point {
 	float x, y;           /* world coordinates, cells */
 };
 
+enum shade_water { WATER_NONE, WATER_STREAM, WATER_POOL };
+
 struct shade_frame {
 	int width, height;    /* pixels */
 	struct rgb *px;
-	uint8_t *water;       /* 1 where a stream or pool overlay shows water */
+	uint8_t *water;       /* enum shade_water: what water an overlay shows here */
 	uint8_t *blank;       /* 1 outside the map */
 	struct shade_geom geom;
 	struct shade_sample *samples; /* scratch, one per pixel */
