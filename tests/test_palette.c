@@ -80,6 +80,53 @@ static void test_greys_are_used(void **state)
 	assert_true(i >= 232 && i <= 255);
 }
 
+/* How a shaded cell looks: fg over bg, covering shade/4, in linear light. */
+static double lin(uint8_t v)
+{
+	double c = v / 255.0;
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+static double shaded_error(struct rgb c, struct palette_cell pc)
+{
+	struct rgb f = palette_from_ansi(pc.fg), b = palette_from_ansi(pc.bg);
+	double t = pc.shade / 4.0, m[3];
+	const uint8_t fv[3] = {f.r, f.g, f.b}, bv[3] = {b.r, b.g, b.b};
+	for (int i = 0; i < 3; i++) {
+		double v = t * lin(fv[i]) + (1 - t) * lin(bv[i]);
+		v = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055;
+		m[i] = v * 255;
+	}
+	struct rgb look = {(uint8_t)lround(m[0]), (uint8_t)lround(m[1]), (uint8_t)lround(m[2])};
+	return palette_distance(c, look);
+}
+
+static void test_shaded_cells(void **state)
+{
+	(void)state;
+	for (int n = 8; n <= 16; n += 8) {
+		/* The terminal's own colours are shown flat, as themselves. */
+		for (int i = 0; i < n; i++) {
+			struct palette_cell pc = palette_to_ansi_shade(palette_from_ansi(i), n);
+			assert_int_equal(pc.shade, 0);
+			assert_int_equal(pc.bg, i);
+		}
+		/* Over the height ramp, shading comes closer than flat colours,
+		 * and every cell is a valid one. */
+		double shaded = 0, flat = 0;
+		for (int i = 0; i <= 200; i++) {
+			struct rgb c = palette_height(i / 200.0);
+			struct palette_cell pc = palette_to_ansi_shade(c, n);
+			assert_true(pc.fg >= 0 && pc.fg < n && pc.bg >= 0 && pc.bg < n);
+			assert_true(pc.shade >= 0 && pc.shade < PALETTE_SHADES);
+			assert_true(pc.shade == 0 || pc.fg != pc.bg);
+			shaded += shaded_error(c, pc);
+			flat += palette_distance(c, palette_from_ansi(palette_to_ansi(c, n)));
+		}
+		assert_true(shaded < 0.5 * flat);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_every_entry_maps_to_itself),
 		cmocka_unit_test(test_palette_colours_map_to_nearest),
 		cmocka_unit_test(test_greys_are_used),
+		cmocka_unit_test(test_shaded_cells),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "io/preset.h"
@@ -527,7 +529,14 @@ static int handle_key(struct app *a, int ch)
 		MEVENT ev;
 		char buf[200];
 		int cx, cy;
-		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
+		if (getmouse(&ev) != OK)
+			break;
+		/* The wheel zooms, as in map viewers. */
+		if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+			zoom(a, ev.bstate & BUTTON4_PRESSED ? 1 : -1);
+			break;
+		}
+		if (!map_cell(a, ev.y, ev.x, &cx, &cy))
 			break;
 		if (source_place(a, cx, cy))
 			app_message(a, "emitter placed on cell %d,%d", cx, cy);
@@ -582,6 +591,26 @@ static int handle_key(struct app *a, int ch)
 		break;
 	}
 	return 0;
+}
+
+/* The frame rate follows the terminal: while its output backs up (a write
+ * would block: a slow SSH link), frames are skipped and the rate halves,
+ * down to one a second; it climbs back to the chosen rate once output
+ * flows. Returns whether to draw now. */
+static bool pace_output(struct app *a)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	bool ready = poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+	if (!ready) {
+		if (a->fps > 1) {
+			a->fps = a->fps / 2 < 1 ? 1 : a->fps / 2;
+			app_message(a, "the terminal is behind: %g frames a second for now", a->fps);
+		}
+		return false;
+	}
+	if (a->fps < a->fps_chosen)
+		a->fps = a->fps + 0.5 > a->fps_chosen ? a->fps_chosen : a->fps + 0.5;
+	return true;
 }
 
 /* Opens what the command line asked for, before the screen starts. */
@@ -679,12 +708,13 @@ int tui_main(const struct tui_options *o)
 		 * to draw a frame that is due. */
 		double now = app_now();
 		int wait_ms = 0;
-		if (!a->running && !a->needs_draw) {
+		if (!a->running) {
+			/* A frame owed (the map still settling): sleep until it is
+			 * due, never spin. */
+			double left = next_frame - now;
 			wait_ms = 100;
-			if (o->frames > 0) {
-				double left = next_frame - now;
+			if (a->needs_draw || o->frames > 0)
 				wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-			}
 		}
 		timeout(wait_ms);
 		int ch;
@@ -703,8 +733,12 @@ int tui_main(const struct tui_options *o)
 		if (due && (a->running || a->needs_draw || o->frames > 0)) {
 			if (a->message[0] && now >= a->message_until)
 				a->message[0] = '\0';
-			draw(a);
+			if (!pace_output(a)) {
+				next_frame = now + 1.0 / a->fps;
+				continue;
+			}
 			a->needs_draw = false;
+			draw(a);
 			next_frame = now + 1.0 / a->fps;
 			if (o->frames > 0 && ++frames >= o->frames)
 				break;

@@ -193,7 +193,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		}
 	}
 	if (o->mouse) {
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		mouseinterval(0);
 		crt.mouse = true;
 	}
@@ -257,14 +257,21 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 		  int water_bottom)
 {
 	wchar_t wc[2] = {L' ', L'\0'};
+	if ((crt.tier == TIER_16 || crt.tier == TIER_8) && crt.utf8) {
+		/* One pixel a cell, shaded: two of the few colours through a
+		 * shading glyph. */
+		static const wchar_t shades[PALETTE_SHADES] = {L' ', L'\u2591', L'\u2592',
+							       L'\u2593'};
+		struct palette_cell pc = palette_to_ansi_shade(palette_mix(top, bottom, 0.5),
+							       crt.tier == TIER_16 ? 16 : 8);
+		int fg = pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0;
+		wc[0] = shades[pc.shade];
+		put_glyph(y, x, wc, A_NORMAL, pair_for(fg, pc.bg));
+		return;
+	}
 	if (crt.tier != TIER_NONE && crt.utf8) {
 		int fg = colour_of(top), bg = colour_of(bottom);
 		if (fg == bg) {
-			/* A space's foreground is unseen: with 8 or 16 colours, reuse
-			 * a half-block pair so all pairs fit in the 63 of an 8-colour
-			 * terminal. */
-			if (crt.tier <= TIER_16)
-				fg = bg == 0 ? 7 : 0;
 			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
 		} else {
 			wc[0] = L'\u2580';

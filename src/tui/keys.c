@@ -58,7 +58,7 @@ static const struct key_binding table[] = {
 	{'J', "J", ACT_PAN_Y, 2, "pan half a screen up, down"},
 	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, "redraw the screen"},
 	{'S', "S", ACT_SAVE, 0, "save a snapshot (file name)"},
-	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell, or place the emitter (--mouse)"},
+	{KEY_MOUSE, "click", ACT_INSPECT, 0, "inspect a cell, or place the emitter; wheel zooms (--mouse)"},
 	{'P', "P", ACT_PRESET_LOAD, 0, "load a preset (Tab completes)"},
 	{'W', "W", ACT_PRESET_SAVE, 0, "write the parameters as a preset"},
 	{KEY_SLEFT, "S-Left", ACT_SOURCE_X, -1, "move the emitter"},

@@ -198,6 +198,11 @@ static const struct rgb ansi[16] = {
 	{85, 85, 255}, {255, 85, 255}, {85, 255, 255}, {255, 255, 255},
 };
 
+struct rgb palette_from_ansi(int index)
+{
+	return ansi[index >= 0 && index < 16 ? index : 0];
+}
+
 int palette_to_ansi(struct rgb c, int ncolors)
 {
 	int n = ncolors >= 16 ? 16 : 8;
@@ -206,4 +211,78 @@ int palette_to_ansi(struct rgb c, int ncolors)
 		if (dist2(c, ansi[i]) < dist2(c, ansi[best]))
 			best = i;
 	return best;
+}
+
+/* ---- 16 and 8 colours: two colours and a shading glyph per cell ----
+ * Eight or sixteen flat colours band the height ramp into a few patches;
+ * a foreground colour over a background one through a shading glyph
+ * (25, 50 or 75 per cent foreground) gives each pair three mixes between
+ * them, which is what keeps the relief readable. The mix is taken in
+ * linear light (what the eye averages over a glyph), compared in OKLab. */
+
+static const double shade_cover[PALETTE_SHADES] = {0, 0.25, 0.5, 0.75};
+
+static struct lab lab_of_linear(double r, double g, double b)
+{
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+	return (struct lab){0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+			    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+			    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+
+/* Every (fg, bg, glyph) of 16 colours as it looks, made once per thread. */
+static _Thread_local struct lab mix_lab[16][16][PALETTE_SHADES];
+static _Thread_local bool mix_made;
+
+static void make_mixes(void)
+{
+	for (int f = 0; f < 16; f++)
+		for (int b = 0; b < 16; b++)
+			for (int k = 0; k < PALETTE_SHADES; k++) {
+				double t = shade_cover[k];
+				double r = t * srgb_linear(ansi[f].r) + (1 - t) * srgb_linear(ansi[b].r);
+				double g = t * srgb_linear(ansi[f].g) + (1 - t) * srgb_linear(ansi[b].g);
+				double bl = t * srgb_linear(ansi[f].b) + (1 - t) * srgb_linear(ansi[b].b);
+				mix_lab[f][b][k] = lab_of_linear(r, g, bl);
+			}
+	mix_made = true;
+}
+
+static struct palette_cell nearest_shade(struct rgb c, int n)
+{
+	if (!mix_made)
+		make_mixes();
+	struct lab p = palette_oklab(c);
+	struct palette_cell best = {0, 0, 0};
+	double best_d = INFINITY;
+	for (int b = 0; b < n; b++)
+		for (int f = 0; f < n; f++)
+			for (int k = f == b ? 0 : 1; k < (f == b ? 1 : PALETTE_SHADES); k++) {
+				const struct lab *q = &mix_lab[f][b][k];
+				double dl = p.l - q->l, da = p.a - q->a, db = p.b - q->b;
+				double d = dl * dl + da * da + db * db;
+				if (d < best_d) {
+					best_d = d;
+					best = (struct palette_cell){f, b, k};
+				}
+			}
+	return best;
+}
+
+static _Thread_local uint32_t shade_key[1 << CACHE_BITS];
+static _Thread_local struct palette_cell shade_val[1 << CACHE_BITS];
+
+struct palette_cell palette_to_ansi_shade(struct rgb c, int ncolors)
+{
+	int n = ncolors >= 16 ? 16 : 8;
+	uint32_t key = (((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1) << 1 | (n == 16);
+	uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
+	if (shade_key[h] == key)
+		return shade_val[h];
+	struct palette_cell r = nearest_shade(c, n);
+	shade_key[h] = key;
+	shade_val[h] = r;
+	return r;
 }

@@ -57,5 +57,18 @@ int palette_to_256(struct rgb c);
 struct rgb palette_from_256(int index);
 /* The nearest of the 8 (or 16, with bright) ANSI colours: 0-7 or 0-15. */
 int palette_to_ansi(struct rgb c, int ncolors);
+/* The RGB most terminals show for ANSI colour 0-15. */
+struct rgb palette_from_ansi(int index);
+
+/* A cell of 8 or 16 colours: foreground over background through a shading
+ * glyph covering shade/4 of the cell (0 a space: the background alone; 1,
+ * 2, 3 the light, medium and dark shades). */
+#define PALETTE_SHADES 4
+struct palette_cell {
+	int fg, bg, shade;
+};
+/* The (fg, bg, shade) that looks nearest to c (OKLab, mixed in linear
+ * light); fg == bg only with shade 0. */
+struct palette_cell palette_to_ansi_shade(struct rgb c, int ncolors);
 
 #endif

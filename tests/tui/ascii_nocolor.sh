@@ -9,7 +9,7 @@ wait_for "RUNNING"
 wait_for "-- stats --"
 screen | grep -q '▀' && fail "half blocks under LANG=C"
 screen | LC_ALL=C grep -q '[^ -~]' && fail "non-ASCII bytes under LANG=C"
-screen | cut -c1-60 | grep -q '[.:=+*#%@-]' || fail "no density ramp in the map"
+screen | cut -c1-60 | grep -q '[.,=+*#%@-]' || fail "no density ramp in the map"
 quit_discarding
 stop
 
@@ -22,16 +22,17 @@ has_colour || fail "no colour escapes in the default run"
 quit_discarding
 stop
 
-# An 8-colour terminal (63 pairs) still gets a coloured map.
+# An 8-colour terminal (63 pairs) still gets a coloured map, shaded: two
+# of its colours through a shading glyph a cell.
 start 100 30 TERM=xterm -- --seed 2
 wait_for "RUNNING"
 has_colour || fail "no colour escapes with 8 colours"
-screen | grep -q '▀' || fail "no half blocks with 8 colours"
+screen | grep -q '[░▒▓]' || fail "no shading glyphs with 8 colours"
 quit_discarding
 stop
 
-# ...and colour is gone with NO_COLOR, where water shows as '~' with the pools and
-# streams overlays' glyph.
+# ...and colour is gone with NO_COLOR, where pools show as '~' and streams as
+# ':' (tests/tui/terminals.sh looks for them).
 start 100 30 NO_COLOR=1 -- --seed 2
 wait_for "RUNNING"
 wait_for "-- stats --"

@@ -50,6 +50,16 @@ map | grep -q ':' || fail "no stream glyph (:) with NO_COLOR"
 quit_discarding
 stop
 
+# With --mouse the wheel zooms in and out.
+start 100 30 -- --seed 5 --size 64x64 --paused --mouse
+wait_for "PAUSED"
+T send-keys -t g -l "$(printf '\033[<64;10;10M')"
+wait_for "zoom 1:1"
+T send-keys -t g -l "$(printf '\033[<65;10;10M')"
+wait_for "zoom fit"
+quit_discarding
+stop
+
 # Small terminals draw the map: 60x20 and 40x12.
 for size in "60 20" "40 12"; do
 	set -- $size
