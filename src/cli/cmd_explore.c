@@ -16,7 +16,7 @@
 
 enum {
 	OPT_COLOR = 0x200, OPT_ASCII, OPT_UTF8, OPT_MOUSE, OPT_FPS, OPT_RESUME, OPT_PAUSED,
-	OPT_KEYS_MAN, OPT_FRAMES,
+	OPT_KEYS_MAN, OPT_FRAMES, OPT_THEME,
 };
 
 void explore_options_help(FILE *fp)
@@ -30,9 +30,12 @@ void explore_options_help(FILE *fp)
 		"  --resume             reopen the session saved when the terminal hung up here\n"
 		"                       (one per working directory)\n"
 		"  --paused             start paused\n"
-		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's;\n"
+		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's,\n"
+		"                       truecolor when COLORTERM is truecolor or 24bit;\n"
 		"                       NO_COLOR set means none)\n"
 		"  --ascii, --utf8      force the ASCII ramp or UTF-8 half blocks\n"
+		"  --theme light|dark   the terminal's background (default: from COLORFGBG,\n"
+		"                       else dark); without colour it turns the glyph ramp\n"
 		"  --mouse              a click on the map inspects a cell\n"
 		"  --fps N              at most N frames a second (default 20)\n",
 		process_names());
@@ -62,6 +65,7 @@ int cmd_explore(int argc, char **argv)
 		{"paused", no_argument, NULL, OPT_PAUSED},
 		{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
 		{"frames", required_argument, NULL, OPT_FRAMES},
+		{"theme", required_argument, NULL, OPT_THEME},
 		{NULL, 0, NULL, 0},
 	};
 	struct sim_options so;
@@ -70,6 +74,7 @@ int cmd_explore(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.tier = TIER_AUTO;
 	o.utf8 = -1;
+	o.theme = -1;
 	o.fps = 20;
 	int status = 0;
 	optind = 1;
@@ -95,6 +100,13 @@ int cmd_explore(int argc, char **argv)
 			break;
 		case OPT_ASCII:
 			o.utf8 = 0;
+			break;
+		case OPT_THEME:
+			if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0) {
+				status = cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
+				goto done;
+			}
+			o.theme = strcmp(optarg, "light") == 0;
 			break;
 		case OPT_UTF8:
 			o.utf8 = 1;

@@ -674,7 +674,8 @@ int tui_main(const struct tui_options *o)
 	/* Before curses starts, so ncurses keeps its hands off these signals. */
 	signals_install();
 	atexit(crt_done_atexit);
-	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse};
+	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse,
+				 .light = o->theme};
 	char err[256];
 	if (crt_init(&co, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);

@@ -139,9 +139,19 @@ static enum crt_tier detect_tier(void)
 	return TIER_NONE;
 }
 
+bool crt_colorfgbg_light(void)
+{
+	const char *v = getenv("COLORFGBG");
+	const char *bg = v ? strrchr(v, ';') : NULL;
+	if (!bg)
+		return false;
+	return strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0;
+}
+
 int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
+	crt.light = o->light >= 0 ? o->light != 0 : crt_colorfgbg_light();
 	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : crt_locale_is_utf8();
 	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
 	 * the half blocks. */
@@ -237,6 +247,11 @@ static const wchar_t utf8_ramp[] = L" \u2591\u2592\u2593\u2588";
 wchar_t crt_ramp_glyph(struct rgb c)
 {
 	double l = palette_luma(c);
+	/* Glyphs are ink in the terminal's foreground: on a light background
+	 * more ink is darker, so light ground takes the sparse end. Painted on
+	 * black (colour tiers) the ink is the colour, as on a dark one. */
+	if (crt.light && crt.tier == TIER_NONE)
+		l = 1 - l;
 	if (crt.utf8) {
 		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
 		int i = (int)(l * n);

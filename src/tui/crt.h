@@ -16,6 +16,7 @@ struct crt_options {
 	int tier;        /* enum crt_tier; TIER_AUTO picks from the terminal */
 	int utf8;        /* 1 half blocks, 0 ASCII, -1 from the locale */
 	bool mouse;
+	int light;       /* 1 a light background, 0 dark, -1 from COLORFGBG */
 };
 
 struct crt_state {
@@ -27,6 +28,7 @@ struct crt_state {
 	int pairs_used;
 	unsigned resets; /* times the pair table filled up and was cleared */
 	char note[160];  /* a fallback taken at start, for the status line */
+	bool light;      /* a light background: glyph ramps run the other way */
 };
 extern struct crt_state crt;
 
@@ -35,6 +37,10 @@ int crt_tier_parse(const char *s);
 const char *crt_tier_name(int tier);
 /* What the environment asks for before curses starts: NO_COLOR, locale. */
 bool crt_locale_is_utf8(void);
+
+/* Whether COLORFGBG ("fg;bg", as rxvt, konsole and others set it) names a
+ * light background (7 or 15, white or light grey). */
+bool crt_colorfgbg_light(void);
 
 /* Returns 0, or -1 when the terminal cannot be used (message in err). */
 int crt_init(const struct crt_options *o, char *err, size_t errlen);

@@ -192,6 +192,16 @@ SCREEN *crt_term_open(bool want_true, char *note, size_t notelen, char *err, siz
 		name = base;
 		want_true = true;
 	}
+	/* The Linux console shows 16 colours; its 16-colour entry says so. */
+	if (strcmp(name, "linux") == 0) {
+		entry_drop();
+		if (entry_exists("linux-16color"))
+			name = "linux-16color";
+		else if (!entry_exists("linux")) {
+			snprintf(err, errlen, "cannot use terminal type 'linux'");
+			return NULL;
+		}
+	}
 	if (strcmp(name, "dumb") == 0 || !cap_present("cup") || !cap_present("clear")) {
 		entry_drop();
 		snprintf(err, errlen, "TERM=%s cannot move the cursor, which the explorer needs: use "

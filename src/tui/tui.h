@@ -16,6 +16,7 @@ struct tui_options {
 	int tier;               /* enum crt_tier, TIER_AUTO */
 	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */
 	bool mouse;
+	int theme;              /* -1 from COLORFGBG, 0 dark, 1 light */
 	double fps;             /* frame cap */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */

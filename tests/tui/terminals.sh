@@ -50,6 +50,24 @@ map | grep -q ':' || fail "no stream glyph (:) with NO_COLOR"
 quit_discarding
 stop
 
+# A light background (--theme light, or COLORFGBG's background 15) turns the
+# glyph ramp the other way without colour: the same map, other glyphs.
+mapshot() {
+	start 100 30 NO_COLOR=1 "$@" -- --seed 5 --size 64x64 --paused --theme "$theme" --ascii
+	wait_for "PAUSED"
+	screen | head -n 20 | cut -c1-60 >"$TMPD/$theme$#"
+	quit_discarding
+	stop
+}
+theme=dark mapshot
+theme=light mapshot
+cmp -s "$TMPD/dark0" "$TMPD/light0" && fail "--theme light drew the same glyphs"
+start 100 30 NO_COLOR=1 'COLORFGBG=0;15' -- --seed 5 --size 64x64 --paused --ascii
+wait_for "PAUSED"
+screen | head -n 20 | cut -c1-60 | cmp -s - "$TMPD/light0" || fail "COLORFGBG=0;15 is not the light theme"
+quit_discarding
+stop
+
 # With --mouse the wheel zooms in and out.
 start 100 30 -- --seed 5 --size 64x64 --paused --mouse
 wait_for "PAUSED"
