@@ -155,3 +155,12 @@ tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
 tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Golden results: every process's output bits, pinned (test_golden.c says how to re-pin).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_golden
+TESTS += tests/test_golden
+tests_test_golden_SOURCES = tests/test_golden.c tests/testutil.h
+tests_test_golden_CFLAGS = $(TEST_CFLAGS)
+tests_test_golden_LDADD = $(TEST_CORE_LIBS)
+endif
