@@ -164,3 +164,7 @@ tests_test_golden_SOURCES = tests/test_golden.c tests/testutil.h
 tests_test_golden_CFLAGS = $(TEST_CFLAGS)
 tests_test_golden_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# The core's folders include only base/ and themselves, and print nothing.
+TESTS += tests/core_layout.test
+EXTRA_DIST += tests/core_layout.test

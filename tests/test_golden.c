@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/params.h"
-#include "core/process.h"
-#include "core/terrain.h"
-#include "core/world.h"
+#include "core/base/error.h"
+#include "core/base/params.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
+#include "core/base/world.h"
 
 struct golden_case {
 	const char *name;

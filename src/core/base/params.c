@@ -1,4 +1,4 @@
-#include "core/params.h"
+#include "core/base/params.h"
 
 #include <errno.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 #define DEF_D(s, n, def, mn, mx, st, help) \
 	{#s "." #n, #s, #n, PARAM_DOUBLE, def, mn, mx, st, NULL, help, offsetof(struct params, s.n)},

@@ -47,7 +47,7 @@ typedef __m128i lv_i;
 /* The three rows of lane j's 3x3 block, four floats each, as one vector
  * per lane and row. */
 #define LV_ROW(j, off) _mm_loadu_ps(LV_P(j) + (off))
-#include "core/particles_lanes_kernel.h"
+#include "core/particles/particles_lanes_kernel.h"
 #undef LV_W
 #undef LV_TARGET
 #undef LV_FN
@@ -137,10 +137,10 @@ typedef __m256i lv_i;
 	_mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(LV_P(j) + (off))),         \
 			     _mm_loadu_ps(LV_P((j) + 4) + (off)), 1)
 #define LV_FN(name) name##_avx2
-#include "core/particles_lanes_kernel.h"
+#include "core/particles/particles_lanes_kernel.h"
 #undef LV_FN
 #undef LV_HW_GATHER
 /* The same with the hardware gather for the 3x3 block and the next cell. */
 #define LV_HW_GATHER 1
 #define LV_FN(name) name##_avx2_gather
-#include "core/particles_lanes_kernel.h"
+#include "core/particles/particles_lanes_kernel.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/params.def"
+#include "core/base/params.def"
 
 #define PARAMS_FIELD_D(s, n, def, mn, mx, st, help) double n;
 #define PARAMS_FIELD_I(s, n, def, mn, mx, st, help) int n;

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/particles.h"
+#include "core/particles/particles.h"
 
 struct particles_pair;
 

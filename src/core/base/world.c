@@ -1,10 +1,10 @@
-#include "core/world.h"
+#include "core/base/world.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 static const char *const layer_names[LAYER_COUNT] = {
 	[LAYER_HEIGHT] = "height",

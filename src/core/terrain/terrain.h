@@ -2,8 +2,8 @@
 #ifndef GULLY_TERRAIN_H
 #define GULLY_TERRAIN_H
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 
 /* Order matches terrain.generator's choices in params.def. */
 enum terrain_generator {

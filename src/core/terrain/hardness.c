@@ -1,9 +1,9 @@
-#include "core/hardness.h"
+#include "core/terrain/hardness.h"
 
 #include <math.h>
 
-#include "core/error.h"
-#include "core/noise.h"
+#include "core/base/error.h"
+#include "core/base/noise.h"
 
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
 #define HARDNESS_STREAM 3

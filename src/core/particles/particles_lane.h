@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/particles.h"
-#include "core/particles_normal.h"
+#include "core/particles/particles.h"
+#include "core/particles/particles_normal.h"
 
 #if GULLY_USE_SSE2
 /* An (x, y) pair in lanes 0 and 1; lanes 2 and 3 are kept 0. */

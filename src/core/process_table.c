@@ -1,10 +1,10 @@
-#include "core/process.h"
+#include "core/base/process.h"
 
 #include <string.h>
 
-#include "core/particles.h"
-#include "core/emitter.h"
-#include "core/hydrology.h"
+#include "core/particles/particles.h"
+#include "core/emitter/emitter.h"
+#include "core/hydrology/hydrology.h"
 
 /* Every process, in the order the explorer's tabs show them. */
 static const struct process_ops *const table[] = {

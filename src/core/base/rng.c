@@ -1,4 +1,4 @@
-#include "core/rng.h"
+#include "core/base/rng.h"
 
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 {

@@ -1,14 +1,14 @@
-#include "core/hydrology.h"
+#include "core/hydrology/hydrology.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/flood.h"
-#include "core/hydrology_descend.h"
-#include "core/particles.h"
+#include "core/base/error.h"
+#include "core/hydrology/flood.h"
+#include "core/hydrology/hydrology_descend.h"
+#include "core/particles/particles.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
 #define ROOT_CENTRE 5

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/particles.h"
+#include "core/particles/particles.h"
 
 #define LANES_MAX 64
 

@@ -1,10 +1,10 @@
-#include "core/hydrology_descend.h"
+#include "core/hydrology/hydrology_descend.h"
 
 #include <math.h>
 
-#include "core/hydrology.h"
-#include "core/particles.h"
-#include "core/particles_lane.h"
+#include "core/hydrology/hydrology.h"
+#include "core/particles/particles.h"
+#include "core/particles/particles_lane.h"
 
 void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
 			   uint8_t *track)

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 
 /* What one step() call did; the world's own counters hold the totals. */
 struct process_report {

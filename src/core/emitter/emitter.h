@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/process.h"
+#include "core/base/process.h"
 
 extern const struct process_ops emitter_process;
 

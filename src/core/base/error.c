@@ -1,4 +1,4 @@
-#include "core/error.h"
+#include "core/base/error.h"
 
 static const char *const messages[GULLY_ERR_COUNT] = {
 	[GULLY_OK] = "success",

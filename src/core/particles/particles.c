@@ -1,13 +1,13 @@
-#include "core/particles.h"
+#include "core/particles/particles.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "core/error.h"
-#include "core/particles_lane.h"
-#include "core/particles_normal.h"
-#include "core/particles_lanes.h"
-#include "core/particles_pair.h"
+#include "core/base/error.h"
+#include "core/particles/particles_lane.h"
+#include "core/particles/particles_normal.h"
+#include "core/particles/particles_lanes.h"
+#include "core/particles/particles_pair.h"
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p)
 {

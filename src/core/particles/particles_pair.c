@@ -1,11 +1,11 @@
-#include "core/particles_pair.h"
+#include "core/particles/particles_pair.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/particles_lane.h"
+#include "core/base/error.h"
+#include "core/particles/particles_lane.h"
 
 /* Undo entries to start with; the log doubles when a follower outgrows it. */
 #define PAIR_LOG_START 16384

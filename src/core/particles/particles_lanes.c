@@ -5,15 +5,15 @@
  * values in the same order, so all give the same bits (IEEE add, multiply,
  * divide and sqrt per lane are exactly rounded; no FMA: the core library is
  * built with -ffp-contract=off). */
-#include "core/particles_lanes.h"
+#include "core/particles/particles_lanes.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/particles_lane.h"
-#include "core/particles_pair.h"
+#include "core/base/error.h"
+#include "core/particles/particles_lane.h"
+#include "core/particles/particles_pair.h"
 
 struct lanes_env {
 	float *h;
@@ -458,7 +458,7 @@ static uint64_t lanes_loop_scalar(struct particles_lanes *pl, struct world *w,
 
 #if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
 #define LANES_HAVE_SIMD 1
-#include "core/particles_lanes_simd.h"
+#include "core/particles/particles_lanes_simd.h"
 #else
 #define LANES_HAVE_SIMD 0
 #endif

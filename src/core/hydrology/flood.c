@@ -1,4 +1,4 @@
-#include "core/flood.h"
+#include "core/hydrology/flood.h"
 
 #include <float.h>
 #include <math.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/flood_heap.h"
+#include "core/base/error.h"
+#include "core/hydrology/flood_heap.h"
 
 /* SSE2 is the x86_64 baseline; elsewhere, or with -DGULLY_NO_SIMD, the
  * scalar loop (the same bits: see record_depths). */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/rng.h"
+#include "core/base/rng.h"
 
 #define WORLD_MIN_SIZE 16
 #define WORLD_MAX_SIZE 4096

@@ -1,8 +1,8 @@
-#include "core/noise.h"
+#include "core/base/noise.h"
 
 #include <math.h>
 
-#include "core/rng.h"
+#include "core/base/rng.h"
 
 void noise_init(struct noise *n, uint64_t seed)
 {

@@ -7,8 +7,8 @@
 #ifndef GULLY_HARDNESS_H
 #define GULLY_HARDNESS_H
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 
 /* Order matches hardness.generator's choices in params.def. */
 enum hardness_generator {

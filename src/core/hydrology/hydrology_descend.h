@@ -28,9 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/particles_normal.h"
-#include "core/params.h"
-#include "core/world.h"
+#include "core/particles/particles_normal.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 
 /* What a descent needs, fixed for a step() call. */
 struct hd_env {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/process.h"
+#include "core/base/process.h"
 
 extern const struct process_ops hydrology_process;
 

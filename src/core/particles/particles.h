@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "core/process.h"
+#include "core/base/process.h"
 
 extern const struct process_ops particles_process;
 

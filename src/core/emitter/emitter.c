@@ -1,10 +1,10 @@
-#include "core/emitter.h"
+#include "core/emitter/emitter.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 #define PI 3.14159265358979323846
 #define MAX_RAYS 32 /* emitter.search_rays' maximum in params.def */

@@ -1,10 +1,10 @@
-#include "core/terrain.h"
+#include "core/terrain/terrain.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "core/hardness.h"
-#include "core/noise.h"
+#include "core/terrain/hardness.h"
+#include "core/base/noise.h"
 
 /* Stream numbers keep terrain and simulation draws independent of each other. */
 #define TERRAIN_STREAM 1
