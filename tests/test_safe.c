@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/process.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
 #include "tui/app.h"
 #include "tui/lineedit.h"
 #include "tui/safe.h"

@@ -14,7 +14,7 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/preset.h"
 #include "tui/app.h"
 #include "tui/complete.h"

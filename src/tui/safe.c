@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tui/app.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
