@@ -18,7 +18,11 @@ void status_draw(struct app *a, int row, int cols)
 		snprintf(named, sizeof named, "preset %.60s", a->preset);
 		file = named;
 	}
-	if (a->running)
+	if (cols < 80)
+		/* A small terminal keeps what matters: running, and unsaved. */
+		snprintf(left, sizeof left, " %s%s ", a->running ? "RUNNING" : "PAUSED",
+			 a->dirty ? " [+]" : "");
+	else if (a->running)
 		snprintf(left, sizeof left, " RUNNING %.0f %s/s | %s | %.60s%s ", a->rate,
 			 a->proc->unit, shade_zoom_name(a->view.zoom), file, a->dirty ? " [+]" : "");
 	else

@@ -85,6 +85,9 @@ for size in "60 20" "40 12"; do
 	wait_for "PAUSED"
 	[ "$(screen | grep -o '▀' | wc -l)" -gt 100 ] || fail "no map at $1x$2"
 	screen | grep -q "too small" && fail "too small at $1x$2"
+	# The status line keeps the unsaved mark.
+	keys .
+	wait_for "PAUSED [+]"
 	quit_discarding
 	stop
 done
