@@ -309,6 +309,9 @@ static double ease_in_out(double t)
 /* Height change that shows at full strength, in height units (heights span
  * about 0..1). sqrt keeps small changes visible. */
 #define EROSION_FULL 0.05
+/* A stream this strong (its colour at least half mixed in) gets the stream
+ * glyph where there is no colour; weaker ones only tint. */
+#define STREAM_GLYPH_MIN 0.5
 /* Pool depth drawn as fully deep. */
 #define POOL_FULL 0.05
 
@@ -428,11 +431,13 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			struct rgb c = palette_scale(palette_height(t), shade_light(v, dzdx, dzdy));
 			bool wet;
 			f->px[i] = shade_overlay_blend(c, s, v->overlays, &wet);
-			/* Which water, for glyphs without colour: a pool over a stream. */
+			/* Which water, for glyphs without colour: a pool over a stream;
+			 * a stream where its colour would show at least half. */
 			f->water[i] = !wet ? WATER_NONE
 				      : (v->overlays & OVERLAY_BIT(OVERLAY_POOLS)) && s->pool > WORLD_POOL_EPS
 					  ? WATER_POOL
-					  : WATER_STREAM;
+				      : s->stream >= STREAM_GLYPH_MIN ? WATER_STREAM
+								      : WATER_NONE;
 		}
 	}
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)
