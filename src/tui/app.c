@@ -163,7 +163,10 @@ static void draw(struct app *a)
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
 		help_draw(a, LINES, COLS);
+	/* The time the terminal took the frame: long when writes block. */
+	double t0 = app_now();
 	refresh();
+	a->write_seconds = app_now() - t0;
 }
 
 static int map_pixels_h(void)
@@ -594,19 +597,23 @@ static int handle_key(struct app *a, int ch)
 }
 
 /* The frame rate follows the terminal: while its output backs up (a write
- * would block: a slow SSH link), frames are skipped and the rate halves,
- * down to one a second; it climbs back to the chosen rate once output
- * flows. Returns whether to draw now. */
+ * would block, or the last frame's writes did: a slow SSH link), frames are
+ * skipped and the rate halves, down to one a second; it climbs back to the
+ * chosen rate once output flows. Returns whether to draw now. */
+#define WRITE_BLOCKED_SECONDS 0.02
+
 static bool pace_output(struct app *a)
 {
 	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
 	bool ready = poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
-	if (!ready) {
+	bool blocked = a->write_seconds > WRITE_BLOCKED_SECONDS;
+	a->write_seconds = 0;
+	if (!ready || blocked) {
 		if (a->fps > 1) {
 			a->fps = a->fps / 2 < 1 ? 1 : a->fps / 2;
 			app_message(a, "the terminal is behind: %g frames a second for now", a->fps);
 		}
-		return false;
+		return ready;
 	}
 	if (a->fps < a->fps_chosen)
 		a->fps = a->fps + 0.5 > a->fps_chosen ? a->fps_chosen : a->fps + 0.5;

@@ -68,6 +68,26 @@ screen | head -n 20 | cut -c1-60 | cmp -s - "$TMPD/light0" || fail "COLORFGBG=0;
 quit_discarding
 stop
 
+# Help fits 80x24: it scrolls with the list keys and says where it is.
+start 80 24 -- --seed 5 --size 64x64 --paused
+wait_for "PAUSED"
+keys '?'
+wait_for "gully keys: any other key closes"
+wait_for "rows 1-"
+screen | grep -q "fewer, more frames a second" && fail "the whole help fit at 80x24?"
+keys End
+wait_for "fewer, more frames a second"
+keys Home
+wait_for "rows 1-"
+wait_for "show or hide this help"
+keys PageDown
+wait_gone "show or hide this help"
+keys x
+wait_gone "gully keys"
+screen | grep -q "unknown key" && fail "a key closing help went on to the map"
+quit_discarding
+stop
+
 # With --mouse the wheel zooms in and out.
 start 100 30 -- --seed 5 --size 64x64 --paused --mouse
 wait_for "PAUSED"
