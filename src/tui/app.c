@@ -34,6 +34,13 @@ double app_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void app_message(struct app *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -163,10 +170,11 @@ static void draw(struct app *a)
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
 		help_draw(a, LINES, COLS);
-	/* The time the terminal took the frame: long when writes block. */
-	double t0 = app_now();
+	/* Time spent waiting (not computing) while the terminal took the
+	 * frame: a write that blocked. */
+	double wall = app_now(), cpu = thread_cpu_seconds();
 	refresh();
-	a->write_seconds = app_now() - t0;
+	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
 }
 
 static int map_pixels_h(void)
@@ -596,22 +604,28 @@ static int handle_key(struct app *a, int ch)
 	return 0;
 }
 
-/* The frame rate follows the terminal: while its output backs up (a write
- * would block, or the last frame's writes did: a slow SSH link), frames are
- * skipped and the rate halves, down to one a second; it climbs back to the
- * chosen rate once output flows. Returns whether to draw now. */
-#define WRITE_BLOCKED_SECONDS 0.02
+/* The frame rate follows the terminal: while its output backs up (a slow
+ * SSH link), frames are skipped and the rate halves, down to one a second;
+ * it climbs back to the chosen rate once output flows. A pty holds only
+ * about 18 KB and reports no queue (TIOCOUTQ is 0 on Linux), so the signal
+ * is a frame's writes having waited: poll() says a write would block, or
+ * the last refresh spent over WRITE_WAIT_SECONDS off the CPU. Returns
+ * whether to draw now. */
+#define WRITE_WAIT_SECONDS 0.05
 
 static bool pace_output(struct app *a)
 {
 	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
 	bool ready = poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
-	bool blocked = a->write_seconds > WRITE_BLOCKED_SECONDS;
-	a->write_seconds = 0;
-	if (!ready || blocked) {
+	bool waited = a->write_wait > WRITE_WAIT_SECONDS;
+	a->write_wait = 0;
+	if (!ready || waited) {
 		if (a->fps > 1) {
 			a->fps = a->fps / 2 < 1 ? 1 : a->fps / 2;
-			app_message(a, "the terminal is behind: %g frames a second for now", a->fps);
+			/* Said only over no other message: it must not hide one. */
+			if (!a->message[0] || app_now() >= a->message_until)
+				app_message(a, "the terminal is behind: %g frames a second for now",
+					    a->fps);
 		}
 		return ready;
 	}

@@ -89,7 +89,7 @@ struct app {
 	double fps;                  /* frames a second now: fps_chosen, or lower while
 				      * the terminal's output backs up */
 	double fps_chosen;           /* --fps, or as f/F set it */
-	double write_seconds;        /* how long the last frame's output took */
+	double write_wait;           /* seconds the last frame's writes waited */
 
 	/* Pool volume, summed a band of rows per frame so a huge map never
 	 * stalls a frame; pool_volume is the last complete sum. */
