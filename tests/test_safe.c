@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/base/error.h"
@@ -162,6 +163,43 @@ static void test_undo_and_redo_share_the_budget(void **state)
 	free_app(a);
 }
 
+/* ---- the simulation thread ---- */
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Whatever slices the worker ran while the interface let it, the world is
+ * bit for bit the one a single uninterrupted step of as many units makes. */
+static void test_worker_matches_one_step(void **state)
+{
+	(void)state;
+	const char *procs[] = {"particles", "hydrology", "emitter"};
+	for (size_t k = 0; k < sizeof procs / sizeof procs[0]; k++) {
+		struct app *a = new_app(procs[k], 11);
+		assert_int_equal(sim_worker_start(a), GULLY_OK);
+		a->running = true;
+		/* Let it run, taking the session back now and then as keys do. */
+		for (int i = 0; i < 6; i++) {
+			sim_ui_release(a);
+			sleep_ms(15);
+			sim_ui_take(a);
+		}
+		a->running = false;
+		sim_worker_stop(a);
+		assert_int_equal(a->sim_error, GULLY_OK);
+		assert_true(a->units_run > 0);
+		struct app *b = new_app(procs[k], 11);
+		uint64_t done;
+		assert_int_equal(session_step(b, a->units_run, &done), GULLY_OK);
+		assert_same_world(a->world, b->world);
+		free_app(a);
+		free_app(b);
+	}
+}
+
 /* ---- the prompt's editor ---- */
 
 static void keys(struct line_edit *le, const int *k)
@@ -284,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_undo_after_g_then_redo),
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
+		cmocka_unit_test(test_worker_matches_one_step),
 		cmocka_unit_test(test_lineedit),
 		cmocka_unit_test(test_default_names_do_not_collide),
 		cmocka_unit_test(test_autosave_per_directory),

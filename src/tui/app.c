@@ -23,8 +23,8 @@
 #include "tui/safe.h"
 #include "tui/tui.h"
 
+/* What `.` runs, paused. */
 #define SLICE_SECONDS 0.025
-#define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
 
 double app_now(void)
@@ -82,30 +82,6 @@ static bool panel_shown(void)
 static int map_pixels_w(void)
 {
 	return panel_shown() ? COLS - PANEL_WIDTH - 1 : COLS;
-}
-
-/* Runs one slice and adapts the budget so the next one takes ~25 ms. */
-static int run_slice(struct app *a)
-{
-	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
-	double t0 = app_now();
-	uint64_t done = 0;
-	int e = session_step(a, budget, &done);
-	double dt = app_now() - t0;
-	if (dt < 1e-6)
-		dt = 1e-6;
-	double ratio = SLICE_SECONDS / dt;
-	/* Grow at most 4x, shrink at most 2x a slice, so one slow slice (a busy
-	 * machine) does not swing the budget. */
-	if (ratio > 4)
-		ratio = 4;
-	if (ratio < 0.5)
-		ratio = 0.5;
-	double next = (double)budget * ratio;
-	a->slice_budget = next < 1 ? 1 : (uint64_t)next;
-	double rate = (double)done / dt;
-	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
-	return e;
 }
 
 /* Cells summed per call: bounded work, whatever the map size. */
@@ -173,7 +149,10 @@ static void draw(struct app *a)
 	/* Time spent waiting (not computing) while the terminal took the
 	 * frame: a write that blocked. */
 	double wall = app_now(), cpu = thread_cpu_seconds();
+	/* The simulation goes on while the terminal takes the frame. */
+	sim_ui_release(a);
 	refresh();
+	sim_ui_take(a);
 	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
 }
 
@@ -274,7 +253,7 @@ static void overlay_cycle(struct app *a)
 }
 
 /* A checkpoint for undo; a world too big for the budget says so once. */
-static void checkpoint(struct app *a)
+void app_checkpoint(struct app *a)
 {
 	int e = undo_push(a, app_now());
 	if (e == GULLY_ESIZE && !a->undo.said_too_big) {
@@ -440,13 +419,13 @@ static int handle_key(struct app *a, int ch)
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
 		if (a->running)
-			checkpoint(a);
+			app_checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
-		checkpoint(a);
+		app_checkpoint(a);
 		uint64_t before = a->world->particles;
-		int e = run_slice(a);
+		int e = sim_run_slice(a, SLICE_SECONDS);
 		if (e)
 			return e;
 		app_message(a, "stepped %llu %s", (unsigned long long)(a->world->particles - before),
@@ -718,30 +697,31 @@ int tui_main(const struct tui_options *o)
 	long frames = 0;
 	int e = GULLY_OK;
 	a->needs_draw = true;
+	if ((e = sim_worker_start(a))) {
+		crt_done();
+		fprintf(stderr, "gully: cannot start the simulation thread: %s\n", gully_strerror(e));
+		session_free(a);
+		free(a);
+		return 1;
+	}
 	while (!a->quit && !signals_caught()) {
-		if (a->running && !too_small()) {
-			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
-			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
-				checkpoint(a);
-			if ((e = run_slice(a)))
-				break;
-		}
-		/* Paused: wait for a key, but wake often enough to see signals and
-		 * to draw a frame that is due. */
+		if ((e = a->sim_error))
+			break;
+		a->sim_hold = too_small();
+		/* Wait for a key until the next frame is due (the simulation runs
+		 * meanwhile, on its thread); paused with nothing owed, wake now
+		 * and then to see signals. Never spin. */
 		double now = app_now();
-		int wait_ms = 0;
-		if (!a->running) {
-			/* A frame owed (the map still settling): sleep until it is
-			 * due, never spin. */
-			double left = next_frame - now;
+		double left = next_frame - now;
+		int wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+		if (!a->running && !a->needs_draw && o->frames <= 0)
 			wait_ms = 100;
-			if (a->needs_draw || o->frames > 0)
-				wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-		}
 		timeout(wait_ms);
-		int ch;
+		sim_ui_release(a);
+		int ch = getch();
+		sim_ui_take(a);
 		bool keyed = false;
-		while ((ch = getch()) != ERR) {
+		for (; ch != ERR; ch = getch()) {
 			keyed = true;
 			if ((e = handle_key(a, ch)) || a->quit)
 				break;
@@ -766,6 +746,9 @@ int tui_main(const struct tui_options *o)
 				break;
 		}
 	}
+	sim_worker_stop(a);
+	if (!e)
+		e = a->sim_error;
 	int sig = signals_caught();
 	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
 	if (sig == SIGHUP || sig == SIGTERM) {

@@ -109,6 +109,12 @@ struct app {
 	bool shown_valid;
 	struct shade_geom shown_geom;
 
+	/* The simulation thread (worker.c); NULL when there is none. */
+	struct sim_worker *worker;
+	bool sim_hold;               /* the interface holds the run (too small) */
+	int sim_error;               /* a step's error, for the interface */
+	uint64_t units_run;          /* units run in slices since the start */
+
 	struct undo_ring undo;
 	struct undo_ring redo;       /* what u undid, newest first; cleared by a new checkpoint */
 	int help_top;                /* the first help row shown (help scrolls) */
@@ -196,7 +202,22 @@ int prompt_choice(struct app *a, const char *question, const char *choices);
 void equations_draw(struct app *a, int rows, int cols);
 void source_draw(struct app *a);
 
+/* worker.c: the simulation thread. */
+struct sim_worker;
+/* Runs one slice of about `seconds` and adapts the budget to it. */
+int sim_run_slice(struct app *a, double seconds);
+/* Starts the thread; the interface holds the session when it returns. */
+int sim_worker_start(struct app *a);
+/* The interface lets the worker run (while it waits for a key or the
+ * terminal), and takes the session back (after the worker's slice). */
+void sim_ui_release(struct app *a);
+void sim_ui_take(struct app *a);
+/* Stops and joins the thread; called holding the session. */
+void sim_worker_stop(struct app *a);
+
 /* app.c */
+/* An undo checkpoint; a world too big to keep says so once. */
+void app_checkpoint(struct app *a);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 double app_now(void);
 
