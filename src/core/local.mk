@@ -2,7 +2,7 @@ noinst_LIBRARIES += src/core/libgullycore.a
 # One library, listed by folder: base/ is what every process shares; a
 # process folder includes only base/ and itself (tests/core_layout.test checks).
 src_core_libgullycore_a_SOURCES = \
-	src/core/base/error.c src/core/base/error.h \
+	src/core/base/error.c src/core/base/error.h src/core/base/bytes.h \
 	src/core/base/rng.c src/core/base/rng.h \
 	src/core/base/world.c src/core/base/world.h \
 	src/core/base/noise.c src/core/base/noise.h \

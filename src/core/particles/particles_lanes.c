@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/particles/particles_lane.h"
 #include "core/particles/particles_pair.h"
@@ -589,59 +590,6 @@ int particles_lanes_drain(struct particles_lanes *pl, struct world *w,
 #define BLOB_HEADER 24u
 #define BLOB_SLOT 36u
 
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	put_u32(p, (uint32_t)v);
-	put_u32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
-
-static void put_f32(unsigned char *p, float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	put_u32(p, u);
-}
-
-static float get_f32(const unsigned char *p)
-{
-	uint32_t u = get_u32(p);
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static void put_f64(unsigned char *p, double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, 8);
-	put_u64(p, u);
-}
-
-static double get_f64(const unsigned char *p)
-{
-	uint64_t u = get_u64(p);
-	double d;
-	memcpy(&d, &u, 8);
-	return d;
-}
-
 int particles_lanes_save(const struct particles_lanes *pl, unsigned char **data, size_t *len)
 {
 	const size_t n = (size_t)particles_lanes_in_flight(pl);
@@ -649,20 +597,20 @@ int particles_lanes_save(const struct particles_lanes *pl, unsigned char **data,
 	unsigned char *p = malloc(size);
 	if (!p)
 		return GULLY_ENOMEM;
-	put_u32(p, BLOB_MAGIC);
-	put_u32(p + 4, BLOB_VERSION);
-	put_u32(p + 8, (uint32_t)pl->width);
-	put_u32(p + 12, (uint32_t)pl->height);
-	put_u64(p + 16, pl->active);
+	put_u32le(p, BLOB_MAGIC);
+	put_u32le(p + 4, BLOB_VERSION);
+	put_u32le(p + 8, (uint32_t)pl->width);
+	put_u32le(p + 12, (uint32_t)pl->height);
+	put_u64le(p + 16, pl->active);
 	unsigned char *q = p + BLOB_HEADER;
 	for (uint64_t a = pl->active; a; a &= a - 1, q += BLOB_SLOT) {
 		const int i = lanes_ctz(a);
 		const float f[6] = {pl->x[i], pl->y[i], pl->vx[i], pl->vy[i], pl->volume[i],
 				    pl->sediment[i]};
 		for (int k = 0; k < 6; k++)
-			put_f32(q + 4 * k, f[k]);
-		put_f64(q + 24, pl->carried[i]);
-		put_u32(q + 32, lanes_age(pl, i));
+			put_f32le(q + 4 * k, f[k]);
+		put_f64le(q + 24, pl->carried[i]);
+		put_u32le(q + 32, lanes_age(pl, i));
 	}
 	*data = p;
 	*len = size;
@@ -671,13 +619,13 @@ int particles_lanes_save(const struct particles_lanes *pl, unsigned char **data,
 
 int particles_lanes_load(struct particles_lanes *pl, const unsigned char *data, size_t len)
 {
-	if (!data || len < BLOB_HEADER || get_u32(data) != BLOB_MAGIC)
+	if (!data || len < BLOB_HEADER || get_u32le(data) != BLOB_MAGIC)
 		return GULLY_EFORMAT;
-	if (get_u32(data + 4) != BLOB_VERSION)
+	if (get_u32le(data + 4) != BLOB_VERSION)
 		return GULLY_EVERSION;
-	if (get_u32(data + 8) != (uint32_t)pl->width || get_u32(data + 12) != (uint32_t)pl->height)
+	if (get_u32le(data + 8) != (uint32_t)pl->width || get_u32le(data + 12) != (uint32_t)pl->height)
 		return GULLY_EFORMAT;
-	const uint64_t active = get_u64(data + 16);
+	const uint64_t active = get_u64le(data + 16);
 	size_t n = 0;
 	for (uint64_t a = active; a; a &= a - 1)
 		n++;
@@ -690,12 +638,12 @@ int particles_lanes_load(struct particles_lanes *pl, const unsigned char *data, 
 	for (size_t s = 0; s < n; s++, q += BLOB_SLOT) {
 		float f[6];
 		for (int k = 0; k < 6; k++) {
-			f[k] = get_f32(q + 4 * k);
+			f[k] = get_f32le(q + 4 * k);
 			if (!isfinite(f[k]))
 				return GULLY_EFORMAT;
 		}
 		if (!(0.0f <= f[0] && f[0] < fw && 0.0f <= f[1] && f[1] < fh) ||
-		    !(f[4] > 0.0f && f[4] <= 1.0f) || !isfinite(get_f64(q + 24)))
+		    !(f[4] > 0.0f && f[4] <= 1.0f) || !isfinite(get_f64le(q + 24)))
 			return GULLY_EFORMAT;
 	}
 	for (int i = 0; i < LANES_MAX; i++)
@@ -703,14 +651,14 @@ int particles_lanes_load(struct particles_lanes *pl, const unsigned char *data, 
 	q = data + BLOB_HEADER;
 	for (uint64_t a = active; a; a &= a - 1, q += BLOB_SLOT) {
 		const int i = lanes_ctz(a);
-		pl->x[i] = get_f32(q);
-		pl->y[i] = get_f32(q + 4);
-		pl->vx[i] = get_f32(q + 8);
-		pl->vy[i] = get_f32(q + 12);
-		pl->volume[i] = get_f32(q + 16);
-		pl->sediment[i] = get_f32(q + 20);
-		pl->carried[i] = get_f64(q + 24);
-		pl->age0[i] = get_u32(q + 32);
+		pl->x[i] = get_f32le(q);
+		pl->y[i] = get_f32le(q + 4);
+		pl->vx[i] = get_f32le(q + 8);
+		pl->vy[i] = get_f32le(q + 12);
+		pl->volume[i] = get_f32le(q + 16);
+		pl->sediment[i] = get_f32le(q + 20);
+		pl->carried[i] = get_f64le(q + 24);
+		pl->age0[i] = get_u32le(q + 32);
 		pl->left[i] = pl->left0[i] = 0;
 	}
 	pl->active = active;
