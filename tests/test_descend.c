@@ -49,6 +49,17 @@ static bool ref_is_pit(const float *h, const float *pool, int width, int height,
 	return true;
 }
 
+/* The droplet's normal, as particles take it: the short form of x and z
+ * inside the map, the reference (which extends the map) at its edges. */
+static void ref_normal(const float *h, int width, int height, int x, int y,
+		       const struct hd_env *hp, float n[3])
+{
+	particles_normal(h, width, height, x, y, hp->scale, hp->symmetric, n);
+	if (x >= 1 && y >= 1 && x < width - 1 && y < height - 1)
+		normal_droplet_xz(h + (size_t)y * (size_t)width + (size_t)x, (size_t)width, &hp->nk,
+				  &n[0], &n[2]);
+}
+
 struct ref_books {
 	double evaporated, eroded, deposited;
 };
@@ -70,7 +81,7 @@ static enum descent ref_descend(const struct hd_env *hp, struct hdrop *d, struct
 		size_t ind = (size_t)iy * (size_t)width + (size_t)ix;
 		hp->track[ind] = 1;
 		float n[3];
-		particles_normal_fast(h, width, height, ix, iy, hp->scale, hp->symmetric, n);
+		ref_normal(h, width, height, ix, iy, hp, n);
 		float fr = hp->friction, ev = hp->evap, dep = hp->deposition;
 		if (hp->coupling >= HYDROLOGY_STREAMS) {
 			fr *= 1.0f - 0.5f * stream[ind];

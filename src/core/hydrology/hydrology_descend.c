@@ -53,16 +53,6 @@ static inline unsigned hd_where(lane_v2 p, __m128 lo, __m128 hi)
 	return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(lo, pp), _mm_cmplt_ps(pp, hi)));
 }
 
-/* normal_interior's (nx, nz) as a pair (its ny is not needed here). */
-static inline lane_v2 hd_normal_interior(const float *p, size_t w, const struct normal_consts *k)
-{
-	__m128 t_ax, t_dg, inv_ax, inv_dg;
-	normal_terms(p, w, k, &t_ax, &t_dg, &inv_ax, &inv_dg);
-	const __m128 vx = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_x), _mm_mul_ps(t_dg, k->dg_x));
-	const __m128 vz = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_z), _mm_mul_ps(t_dg, k->dg_z));
-	return normal_sum_xz(vx, vz);
-}
-
 /* An interior cell whose surface (height + pool) no neighbour undercuts:
  * water that reaches it cannot run on, so it pools. One unaligned 4-wide
  * load per row of each layer; the bottom row is loaded one cell further
@@ -94,13 +84,6 @@ static inline unsigned hd_where(lane_v2 p, float fw, float fh)
 	       (unsigned)(1.0f <= p.y && p.y < fh - 1.0f) << 3;
 }
 
-static inline lane_v2 hd_normal_interior(const float *p, size_t w, const struct normal_consts *k)
-{
-	float nx, nz;
-	normal_interior(p, w, k, &nx, NULL, &nz);
-	return v2_make(nx, nz);
-}
-
 static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 {
 	const float here = h[c] + pool[c];
@@ -119,6 +102,18 @@ static inline lane_d2 hd_d2(double eroded, double deposited)
 	return (lane_d2){eroded, deposited};
 }
 #endif
+
+/* The droplet's normal (normal_interior_xz), as particles use it. */
+static inline lane_v2 hd_normal_xz(const float *p, size_t w, const struct normal_consts *k)
+{
+#if GULLY_USE_SSE2
+	return normal_interior_xz(p, w, k);
+#else
+	float nx, nz;
+	normal_interior_xz(p, w, k, &nx, &nz);
+	return v2_make(nx, nz);
+#endif
+}
 
 /* Where a neighbour is off the map: the scalar reference, which extends the
  * map past its edges. Rare, so out of line. */
@@ -174,7 +169,7 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			break;
 		}
 		track[at] = 1;
-		const lane_v2 nrm = where == 15 ? hd_normal_interior(h + at, w, &nk)
+		const lane_v2 nrm = where == 15 ? hd_normal_xz(h + at, w, &nk)
 						: hd_normal_edge(e, pos);
 		float fr = friction, ev = evap, dep = deposition;
 		if (streams) {
