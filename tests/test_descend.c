@@ -10,7 +10,6 @@
 
 #include "core/hydrology/hydrology.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/particles/particles.h"
 #include "core/terrain/terrain.h"
 
 /* The cells whose height moved, in order (the reference tells the flood's
@@ -54,10 +53,9 @@ static bool ref_is_pit(const float *h, const float *pool, int width, int height,
 static void ref_normal(const float *h, int width, int height, int x, int y,
 		       const struct hd_env *hp, float n[3])
 {
-	particles_normal(h, width, height, x, y, hp->scale, hp->symmetric, n);
-	if (x >= 1 && y >= 1 && x < width - 1 && y < height - 1)
-		normal_droplet_xz(h + (size_t)y * (size_t)width + (size_t)x, (size_t)width, &hp->nk,
-				  &n[0], &n[2]);
+	const v2f xz = normal_at_xz(h, width, height, x, y, &hp->nk);
+	n[0] = v2_x(xz);
+	n[2] = v2_y(xz);
 }
 
 struct ref_books {

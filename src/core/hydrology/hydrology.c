@@ -9,7 +9,7 @@
 #include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/particles/particles.h"
+#include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
 #define ROOT_CENTRE 5
@@ -105,8 +105,8 @@ static bool tree_fits(const struct hydro_state *s, const struct world *w,
 	    s->roots[c] >= ROOT_CENTRE)
 		return false;
 	float n[3];
-	particles_normal(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
-			 c / w->width, scale, q->symmetric_normal, n);
+	normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width, scale,
+		   q->symmetric_normal, n);
 	return n[1] > q->tree_min_normal;
 }
 
