@@ -64,7 +64,7 @@ static inline intw iw_madd16(intw a, intw b) { return _mm256_madd_epi16(a, b); }
 /* p[idx[j]] per lane. */
 static inline floatw fw_gather(const float *p, intw idx) { return _mm256_i32gather_ps(p, idx, 4); }
 
-/* Lane j's pointer into h for each lane's cell, for fw_rows. */
+/* Lane j's pointer into h for each lane's cell, for fw_row. */
 static inline void fw_pointers(const float *h, intw cell, const float *pa[FLOATW_WIDTH])
 {
 	/* Made in vectors and read back one by one: fewer instructions than
@@ -75,24 +75,26 @@ static inline void fw_pointers(const float *h, intw cell, const float *pa[FLOATW
 	_mm256_storeu_si256((__m256i *)(void *)pa, _mm256_add_epi64(hb, _mm256_slli_epi64(lo, 2)));
 	_mm256_storeu_si256((__m256i *)(void *)(pa + 4), _mm256_add_epi64(hb, _mm256_slli_epi64(hi, 2)));
 }
-/* Four floats from pa[j] + off for j = 0..3 as rows r[j]; lanes j and j + 4
- * share a row, one per 128-bit half, so fw_transpose4 below puts lane j of
- * its result in place j. */
-static inline void fw_rows(const float *const pa[FLOATW_WIDTH], ptrdiff_t off, floatw r[4])
+/* Four floats from lane j's pointer + off, as a row: lanes j and j + 4
+ * share a row, one per 128-bit half, so fw_columns below puts lane j of its
+ * result in place j. (Named rows and columns, no arrays: an array of vectors
+ * is kept in memory, a spill on every use.) */
+static inline floatw fw_row(const float *const pa[FLOATW_WIDTH], int j, ptrdiff_t off)
 {
-	for (int j = 0; j < 4; j++)
-		r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pa[j] + off)),
-					    _mm_loadu_ps(pa[j + 4] + off), 1);
+	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pa[j] + off)),
+				    _mm_loadu_ps(pa[j + 4] + off), 1);
 }
-/* Within each 128-bit half: rows r[0..3] of four floats to columns c[0..3]. */
-static inline void fw_transpose4(const floatw r[4], floatw c[4])
+/* Within each 128-bit half: four rows of four floats, transposed; the
+ * columns, one by one (what is not used is not computed). */
+static inline void fw_columns(floatw r0, floatw r1, floatw r2, floatw r3, floatw *c0, floatw *c1,
+			      floatw *c2, floatw *c3)
 {
-	const floatw t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-	const floatw t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-	c[0] = _mm256_shuffle_ps(t0, t2, 0x44);
-	c[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
-	c[2] = _mm256_shuffle_ps(t1, t3, 0x44);
-	c[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+	const floatw t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+	const floatw t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+	*c0 = _mm256_shuffle_ps(t0, t2, 0x44);
+	*c1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+	*c2 = _mm256_shuffle_ps(t1, t3, 0x44);
+	*c3 = _mm256_shuffle_ps(t1, t3, 0xEE);
 }
 static inline unsigned fw_popcount(unsigned m) { return (unsigned)__builtin_popcount(m); }
 
@@ -155,19 +157,19 @@ static inline void fw_pointers(const float *h, intw cell, const float *pa[FLOATW
 	for (int j = 0; j < 4; j++)
 		pa[j] = h + i[j];
 }
-static inline void fw_rows(const float *const pa[FLOATW_WIDTH], ptrdiff_t off, floatw r[4])
+static inline floatw fw_row(const float *const pa[FLOATW_WIDTH], int j, ptrdiff_t off)
 {
-	for (int j = 0; j < 4; j++)
-		r[j] = _mm_loadu_ps(pa[j] + off);
+	return _mm_loadu_ps(pa[j] + off);
 }
-static inline void fw_transpose4(const floatw r[4], floatw c[4])
+static inline void fw_columns(floatw r0, floatw r1, floatw r2, floatw r3, floatw *c0, floatw *c1,
+			      floatw *c2, floatw *c3)
 {
-	const floatw t0 = _mm_unpacklo_ps(r[0], r[1]), t1 = _mm_unpackhi_ps(r[0], r[1]);
-	const floatw t2 = _mm_unpacklo_ps(r[2], r[3]), t3 = _mm_unpackhi_ps(r[2], r[3]);
-	c[0] = _mm_shuffle_ps(t0, t2, 0x44);
-	c[1] = _mm_shuffle_ps(t0, t2, 0xEE);
-	c[2] = _mm_shuffle_ps(t1, t3, 0x44);
-	c[3] = _mm_shuffle_ps(t1, t3, 0xEE);
+	const floatw t0 = _mm_unpacklo_ps(r0, r1), t1 = _mm_unpackhi_ps(r0, r1);
+	const floatw t2 = _mm_unpacklo_ps(r2, r3), t3 = _mm_unpackhi_ps(r2, r3);
+	*c0 = _mm_shuffle_ps(t0, t2, 0x44);
+	*c1 = _mm_shuffle_ps(t0, t2, 0xEE);
+	*c2 = _mm_shuffle_ps(t1, t3, 0x44);
+	*c3 = _mm_shuffle_ps(t1, t3, 0xEE);
 }
 static inline unsigned fw_popcount(unsigned m) { return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3); }
 

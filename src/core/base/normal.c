@@ -20,6 +20,20 @@ void normal_consts_init(struct normal_consts *k, float scale, bool symmetric)
 	k->symmetric = symmetric;
 }
 
+void normal_consts8_init(struct normal_consts8 *k8, const struct normal_consts *k)
+{
+	for (int j = 0; j < 8; j++) {
+		for (int i = 0; i < 4; i++) {
+			k8->wax_x[i][j] = k->wax_x[i];
+			k8->wax_z[i][j] = k->wax_z[i];
+			k8->wdg_x[i][j] = k->wdg_x[i];
+			k8->wdg_z[i][j] = k->wdg_z[i];
+		}
+		k8->one_s2[j] = k->one_s2[0];
+		k8->two_s2[j] = k->two_s2[0];
+	}
+}
+
 /* Height with the map extended linearly past its edges. */
 static float height_ext(const float *h, int w, int hh, int x, int y)
 {

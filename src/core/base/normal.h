@@ -54,6 +54,20 @@ struct normal_consts {
 
 void normal_consts_init(struct normal_consts *k, float scale, bool symmetric);
 
+/* The same constants eight times over, for the twin across droplets
+ * (base/normal_wide.h) to read as vector memory operands (a broadcast per
+ * use would cost an instruction). */
+struct normal_consts8 {
+	_Alignas(32) float wax_x[4][8];
+	_Alignas(32) float wax_z[4][8];
+	_Alignas(32) float wdg_x[4][8];
+	_Alignas(32) float wdg_z[4][8];
+	_Alignas(32) float one_s2[8];
+	_Alignas(32) float two_s2[8];
+};
+
+void normal_consts8_init(struct normal_consts8 *k8, const struct normal_consts *k);
+
 /* The reference at cell (x, y) of a width x height map; n = {x, y, z}, y up. */
 void normal_ref(const float *h, int width, int height, int x, int y, float scale, bool symmetric,
 		float n[3]);

@@ -317,7 +317,7 @@ const char *lockstep_isa_name(const struct lockstep *pl)
 
 static void lockstep_constants(struct lockstep *pl, const struct droplet_env *e)
 {
-	const struct normal_consts *nk = &e->nk;
+	normal_consts8_init(&pl->nk8, &e->nk);
 	for (int j = 0; j < 8; j++) {
 		float *k[LOCKSTEP_K_COUNT];
 		for (int i = 0; i < LOCKSTEP_K_COUNT; i++)
@@ -327,14 +327,6 @@ static void lockstep_constants(struct lockstep *pl, const struct droplet_env *e)
 		*k[K_FH] = (float)e->height;
 		*k[K_FW1] = (float)e->width - 1.0f;
 		*k[K_FH1] = (float)e->height - 1.0f;
-		*k[K_ONE_S2] = nk->one_s2[0];
-		*k[K_TWO_S2] = nk->two_s2[0];
-		for (int i = 0; i < 4; i++) {
-			*k[K_WAX_X + i] = nk->wax_x[i];
-			*k[K_WAX_Z + i] = nk->wax_z[i];
-			*k[K_WDG_X + i] = nk->wdg_x[i];
-			*k[K_WDG_Z + i] = nk->wdg_z[i];
-		}
 		*k[K_DT] = e->dt;
 		*k[K_KEEP] = e->keep_speed;
 		*k[K_DENSITY] = e->density;

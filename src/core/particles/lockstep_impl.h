@@ -14,9 +14,7 @@
 /* The tick's constants, eight copies each (pl->kv), for the vector copies to
  * read as memory operands (a broadcast per use costs an instruction). */
 enum lockstep_k {
-	K_ONE, K_FW1, K_FH1, K_FW, K_FH, K_ONE_S2, K_TWO_S2,
-	K_WAX_X, K_WAX_Z = K_WAX_X + 4, K_WDG_X = K_WAX_Z + 4, K_WDG_Z = K_WDG_X + 4,
-	K_DT = K_WDG_Z + 4, K_KEEP, K_DENSITY, K_RATE, K_KEEP_VOLUME,
+	K_ONE, K_FW1, K_FH1, K_FW, K_FH, K_DT, K_KEEP, K_DENSITY, K_RATE, K_KEEP_VOLUME,
 	LOCKSTEP_K_COUNT
 };
 /* KI_WMUL: (width << 16 | 1) for a cell's index by one 16-bit multiply-add;
@@ -46,6 +44,7 @@ struct lockstep {
 	int32_t t_at[LOCKSTEP_MAX_LANES];
 	float kv[LOCKSTEP_K_COUNT][8];
 	int32_t ki[LOCKSTEP_KI_COUNT][8];
+	struct normal_consts8 nk8;
 	/* The parameters the left counts were made with. */
 	bool counted;
 	float keep_volume, min_volume;

@@ -15,26 +15,19 @@ static inline floatw lockstep_k(const struct lockstep *pl, enum lockstep_k name)
 }
 
 /* Lanes near the edge: the reference normal (normal_edge_xz, which extends
- * the map past it) and their cell's height, in place. Rare: a branch taken a
- * few times in a thousand. */
-static void lockstep_edges(const struct lockstep *pl, const struct droplet_env *e, int base,
-			   unsigned edge, floatw *nx, floatw *nz, floatw *here)
+ * the map past it) and their cell's height, over what pass one stored for
+ * them. Rare: a branch taken a few times in a thousand. */
+static void lockstep_edges(struct lockstep *pl, const struct droplet_env *e, int base,
+			   unsigned edge)
 {
-	float anx[FLOATW_WIDTH], anz[FLOATW_WIDTH], ahere[FLOATW_WIDTH];
-	fw_store(anx, *nx);
-	fw_store(anz, *nz);
-	fw_store(ahere, *here);
 	for (unsigned m = edge; m; m &= m - 1) {
-		const int j = lockstep_ctz(m);
-		const int xi = (int)pl->x[base + j], yi = (int)pl->y[base + j];
+		const int i = base + lockstep_ctz(m);
+		const int xi = (int)pl->x[i], yi = (int)pl->y[i];
 		const v2f n = normal_edge_xz(e->h, e->width, e->height, xi, yi, &e->nk);
-		anx[j] = v2_x(n);
-		anz[j] = v2_y(n);
-		ahere[j] = e->h[(uint32_t)yi * e->stride + (uint32_t)xi];
+		pl->t_nx[i] = v2_x(n);
+		pl->t_nz[i] = v2_y(n);
+		pl->t_here[i] = e->h[(uint32_t)yi * e->stride + (uint32_t)xi];
 	}
-	*nx = fw_load(anx);
-	*nz = fw_load(anz);
-	*here = fw_load(ahere);
 }
 
 /* A tick's read phase runs in two passes over the slots: first every group's
@@ -63,25 +56,15 @@ static inline void lockstep_normals(struct lockstep *pl, const struct droplet_en
 	const intw at = iw_madd16(iw_or(fw_trunc(x), iw_shl16(fw_trunc(y))), wmul);
 	/* Lanes that are not on the fast path read the block of cell (1, 1). */
 	const intw safe = fw_to_i(fw_blend(fast, fw_from_i(at), fw_from_i(iw_load(pl->ki[KI_SAFE]))));
-	floatw block[9];
-	normal_block_w(e->h, safe, e->stride, block);
-	struct normal_consts_w k;
-	for (int i = 0; i < 4; i++) {
-		k.wax_x[i] = lockstep_k(pl, K_WAX_X + i);
-		k.wax_z[i] = lockstep_k(pl, K_WAX_Z + i);
-		k.wdg_x[i] = lockstep_k(pl, K_WDG_X + i);
-		k.wdg_z[i] = lockstep_k(pl, K_WDG_Z + i);
-	}
-	k.one_s2 = lockstep_k(pl, K_ONE_S2);
-	k.two_s2 = lockstep_k(pl, K_TWO_S2);
-	floatw nx, nz, here = block[4];
-	normal_xz_w(block, &k, &nx, &nz);
-	const unsigned edge = fw_movemask(fw_andnot(interior, step));
-	if (edge)
-		lockstep_edges(pl, e, base, edge, &nx, &nz, &here);
+	const struct normal_block block = normal_block_w(e->h, safe, e->stride);
+	floatw nx, nz;
+	normal_xz_w(&block, &pl->nk8, &nx, &nz);
 	fw_store(pl->t_nx + base, nx);
 	fw_store(pl->t_nz + base, nz);
-	fw_store(pl->t_here + base, here);
+	fw_store(pl->t_here + base, block.m1);
+	const unsigned edge = fw_movemask(fw_andnot(interior, step));
+	if (edge)
+		lockstep_edges(pl, e, base, edge);
 	/* dt / (V rho) does not need the normal: with the normals it keeps the
 	 * divider's queue full. */
 	fw_store(pl->t_inv + base, fw_div(lockstep_k(pl, K_DT),
