@@ -10,6 +10,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/process.h \
 	src/core/base/v2.h src/core/base/normal.c src/core/base/normal.h \
 	src/core/base/floatw.h src/core/base/normal_wide.h \
+	src/core/base/workers.c src/core/base/workers.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
