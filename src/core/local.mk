@@ -7,7 +7,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/world.c src/core/base/world.h \
 	src/core/base/noise.c src/core/base/noise.h \
 	src/core/base/params.c src/core/base/params.h src/core/base/params.def \
-	src/core/base/process.h \
+	src/core/base/process.h src/core/base/grid.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
@@ -17,6 +17,9 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/particles/particles_lanes.c src/core/particles/particles_lanes.h \
 	src/core/particles/particles_lanes_simd.h src/core/particles/particles_lanes_kernel.h \
 	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h \
+	src/core/hydrology/flood_internal.h src/core/hydrology/flood_fill.c \
+	src/core/hydrology/flood_lakes.c src/core/hydrology/flood_shed.c \
+	src/core/hydrology/flood_write.c src/core/hydrology/flood_check.c \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h
