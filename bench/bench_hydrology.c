@@ -1,7 +1,7 @@
 /* Hydrology benchmarks (see bench/HYDROLOGY.md):
  *
  *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
- *                       [profile_from=N] [flood_clock=0]
+ *                       [profile_from=N] [flood_clock=0] [flood_shadow=1]
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
  *       time, descend steps, flood calls and their cost as lakes grow; the
@@ -83,7 +83,7 @@ static int bench_run(int argc, char **argv)
 	p.world.seed = argc > 0 ? atoi(argv[0]) : 42;
 	long droplets = argc > 1 ? atol(argv[1]) : 200000;
 	long window = argc > 2 ? atol(argv[2]) : 20000;
-	bool cache = true;
+	bool cache = true, shadow = false;
 	long profile_from = -1;
 	bool flood_clock = true;
 	for (int i = 3; i < argc; i++) {
@@ -94,6 +94,10 @@ static int bench_run(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "flood_cache=0") == 0) {
 			cache = false;
+			continue;
+		}
+		if (strcmp(argv[i], "flood_shadow=1") == 0) {
+			shadow = true;
 			continue;
 		}
 		if (strncmp(argv[i], "profile_from=", 13) == 0) {
@@ -118,6 +122,10 @@ static int bench_run(int argc, char **argv)
 	if (flood_clock)
 		hydrology_set_clock(st, now);
 	hydrology_set_flood_cache(st, cache);
+	if (shadow && hydrology_set_flood_shadow(st, true)) {
+		fprintf(stderr, "bench_hydrology: no memory for the shadow flood\n");
+		return 1;
+	}
 	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d, lake cache %s\n",
 	       p.world.seed, droplets, w->width, w->height, p.terrain.vertical_scale,
 	       p.hydrology.coupling, cache ? "on" : "off");
@@ -178,9 +186,13 @@ static int bench_run(int argc, char **argv)
 	       "off map %.6g (residual %.3g relative); trees %zu; hash %016llx\n",
 	       in, ws.pool_volume, ev, off,
 	       (in - ws.pool_volume - ev - off) / in, after.trees, (unsigned long long)hash);
+	if (after.flood_shadow_pours)
+		printf("# shadow check: %llu pours compared with a fresh flood, %llu differed\n",
+		       (unsigned long long)after.flood_shadow_pours,
+		       (unsigned long long)after.flood_shadow_differed);
 	hydrology_process.destroy(st);
 	world_destroy(w);
-	return 0;
+	return after.flood_shadow_differed ? 1 : 0;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -743,6 +743,48 @@ static void test_settle_raises_ground_and_displaces_water(void **state)
 	map_free(m);
 }
 
+/* The shadow check pours beside every pour a flood without the cache on
+ * copies of the layers: a run that keeps the forget protocol shows no
+ * difference; a cell changed under a lake record without telling the
+ * flood (a broken protocol) makes the next pour from the record differ,
+ * and the shadow reports that pour (the core prints nothing). */
+static void test_shadow_catches_a_stale_record(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	assert_int_equal(flood_set_shadow(m->f, true), 0);
+	fill_rect(m, 3, 3, 10, 10, 0.0f); /* an 8x8 basin: a record of 64 cells */
+	pour(m, at(6, 6), 6.4, &walls);   /* level 0.1 */
+	pour(m, at(6, 6), 6.4, &walls);   /* from the record: level 0.2 */
+	struct flood_shadow sh;
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 2);
+	assert_int_equal(sh.differed, 0);
+	struct flood_counters c;
+	flood_counters(m->f, &c);
+	assert_int_equal(c.cached, 1);
+	/* A hole under the lake, and no flood_forget_cell: the record's copy
+	 * of that ground is stale. */
+	m->h[at(8, 8)] = -0.5f;
+	pour(m, at(6, 6), 0.64, &walls);
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 3);
+	assert_int_equal(sh.differed, 1);
+	assert_int_equal(sh.first_call, 3);
+	assert_int_equal(sh.first_start, at(6, 6));
+	assert_true(sh.first_record > 0);
+	/* The fresh flood filled the hole too: its level is lower. */
+	assert_true(sh.fresh.level < sh.cached.level);
+	flood_counters(m->f, &c);
+	assert_int_equal(c.shadow_differed, 1);
+	/* Off: no more comparing. */
+	assert_int_equal(flood_set_shadow(m->f, false), 0);
+	pour(m, at(6, 6), 0.64, &walls);
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 3);
+	map_free(m);
+}
+
 /* The flood's heap: random keys with many ties, pushed, popped and
  * heapified at every size up to a few full levels, come off in order
  * (ties in any order), each cell exactly once. */
@@ -851,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_cache_record_spread_in_band),
 		cmocka_unit_test(test_heap_pops_in_order),
 		cmocka_unit_test(test_fresh_pour_fills_the_map),
+		cmocka_unit_test(test_shadow_catches_a_stale_record),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }
