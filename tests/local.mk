@@ -35,6 +35,12 @@ TESTS += tests/test_snapshot
 tests_test_snapshot_SOURCES = tests/test_snapshot.c
 tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+# The session module both front ends use: resume, switch, save.
+check_PROGRAMS += tests/test_simulation
+TESTS += tests/test_simulation
+tests_test_simulation_SOURCES = tests/test_simulation.c
+tests_test_simulation_CFLAGS = $(TEST_CFLAGS)
+tests_test_simulation_LDADD = $(TEST_IO_LIBS)
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_image
