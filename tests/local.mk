@@ -174,3 +174,12 @@ endif
 # The core's folders include only base/ and themselves, and print nothing.
 TESTS += tests/core_layout.test
 EXTRA_DIST += tests/core_layout.test
+
+# The thread pool the processes' parallel phases share.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_workers
+TESTS += tests/test_workers
+tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
+tests_test_workers_CFLAGS = $(TEST_CFLAGS)
+tests_test_workers_LDADD = $(TEST_CORE_LIBS)
+endif
