@@ -133,12 +133,17 @@ static void test_world_size_range_matches_world(void **state)
 	const char *keys[] = {"world.width", "world.height"};
 	for (int k = 0; k < 2; k++) {
 		const struct param_def *d = params_def(params_find(keys[k]));
-		assert_double_equal(d->min, WORLD_MIN_SIZE, 0);
-		assert_double_equal(d->max, WORLD_MAX_SIZE, 0);
+		assert_double_equal(d->min, world_size_min(), 0);
+		assert_double_equal(d->max, world_size_max(), 0);
 	}
-	assert_int_equal(world_check_size(WORLD_MAX_SIZE, WORLD_MAX_SIZE), GULLY_OK);
-	assert_int_equal(world_check_size(WORLD_MAX_SIZE + 1, 16), GULLY_ESIZE);
-	assert_int_equal(world_check_size(16, WORLD_MIN_SIZE - 1), GULLY_ESIZE);
+	int lo = world_size_min(), hi = world_size_max();
+	assert_true(lo >= 2 && lo < hi);
+	assert_int_equal(world_check_size(hi, hi), GULLY_OK);
+	assert_int_equal(world_check_size(lo, lo), GULLY_OK);
+	assert_int_equal(world_check_size(hi + 1, lo), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo, hi + 1), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo, lo - 1), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo - 1, lo), GULLY_ESIZE);
 }
 
 static void test_nudge_clamps(void **state)

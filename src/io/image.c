@@ -227,7 +227,7 @@ int image_export_view(const char *path, const struct world *w, int layer,
 static int square_side(size_t cells)
 {
 	size_t s = (size_t)llround(sqrt((double)cells));
-	return s * s == cells && s <= WORLD_MAX_SIZE ? (int)s : 0;
+	return s * s == cells && s <= (size_t)world_size_max() ? (int)s : 0;
 }
 
 /* One header number of a PGM: skips whitespace and # comments. */
@@ -258,7 +258,7 @@ static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *ou
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
-	return image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
+	return image_import_grid(path, world_size_min(), width, height, data, err, errlen);
 }
 
 int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,
@@ -271,7 +271,7 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 			    "cannot import this type (use .r16, .pgm or .f32)");
 	char *d;
 	size_t len;
-	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
+	size_t cap = (size_t)world_size_max() * world_size_max() * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
 			    errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
@@ -306,10 +306,10 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
 		w = h = (size_t)side;
 	}
-	if (!e && (w < (size_t)min_side || w > WORLD_MAX_SIZE || h < (size_t)min_side ||
-		   h > WORLD_MAX_SIZE))
+	const size_t max_side = (size_t)world_size_max();
+	if (!e && (w < (size_t)min_side || w > max_side || h < (size_t)min_side || h > max_side))
 		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			 w, h, min_side, WORLD_MAX_SIZE);
+			 w, h, min_side, world_size_max());
 	if (!e && len - pos != w * h * bytes)
 		e = io_fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
 			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,

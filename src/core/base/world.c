@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/params.h"
 
 static const char *const layer_names[LAYER_COUNT] = {
 	[LAYER_HEIGHT] = "height",
@@ -52,10 +53,20 @@ int world_tally_find(const char *name)
 	return -1;
 }
 
+int world_size_min(void)
+{
+	return (int)params_def(params_find("world.width"))->min;
+}
+
+int world_size_max(void)
+{
+	return (int)params_def(params_find("world.width"))->max;
+}
+
 int world_check_size(int width, int height)
 {
-	if (width < WORLD_MIN_SIZE || height < WORLD_MIN_SIZE ||
-	    width > WORLD_MAX_SIZE || height > WORLD_MAX_SIZE)
+	int lo = world_size_min(), hi = world_size_max();
+	if (width < lo || height < lo || width > hi || height > hi)
 		return GULLY_ESIZE;
 	return GULLY_OK;
 }

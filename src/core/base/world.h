@@ -8,8 +8,10 @@
 
 #include "core/base/rng.h"
 
-#define WORLD_MIN_SIZE 16
-#define WORLD_MAX_SIZE 4096
+/* The map sizes gully supports, in cells a side: the range the parameter
+ * registry (params.def) gives world.width and world.height, read from it. */
+int world_size_min(void);
+int world_size_max(void);
 
 enum world_layer {
 	LAYER_HEIGHT,     /* terrain height, nominally 0..1 */
