@@ -146,6 +146,29 @@ static void test_world_size_range_matches_world(void **state)
 	assert_int_equal(world_check_size(lo - 1, lo), GULLY_ESIZE);
 }
 
+/* Pool volume has one definition: world_stats' figure is the band-by-band
+ * sum the explorer takes (bit for bit), and a negative depth is no water. */
+static void test_pool_volume_one_definition(void **state)
+{
+	(void)state;
+	struct world *w;
+	assert_int_equal(world_create(&w, 37, 21), GULLY_OK);
+	float *pool = w->layer[LAYER_POOL];
+	for (size_t i = 0; i < world_cells(w); i++)
+		pool[i] = (float)((i * 7919) % 1000) * 1e-3f - 0.1f; /* some < 0 */
+	double whole = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		whole += pool[i] > 0 ? pool[i] : 0;
+	struct world_stats st;
+	world_stats(w, &st);
+	double bands = 0;
+	for (int y = 0; y < w->height; y++)
+		bands = world_pool_volume(w, (size_t)y * 37, 37, bands);
+	assert_memory_equal(&st.pool_volume, &bands, sizeof bands);
+	assert_memory_equal(&st.pool_volume, &whole, sizeof whole);
+	world_destroy(w);
+}
+
 static void test_nudge_clamps(void **state)
 {
 	(void)state;
@@ -171,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_enum_order_matches_c_enum),
 		cmocka_unit_test(test_nudge_clamps),
 		cmocka_unit_test(test_world_size_range_matches_world),
+		cmocka_unit_test(test_pool_volume_one_definition),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

@@ -109,16 +109,14 @@ static int run_slice(struct app *a)
 static void refresh_stats(struct app *a, bool whole)
 {
 	const struct world *w = a->world;
-	const float *pool = w->layer[LAYER_POOL];
 	long budget = whole ? -1 : POOL_CELLS_PER_CALL;
 	if (whole) {
 		a->pool_row = 0;
 		a->pool_acc = 0;
 	}
 	while (budget < 0 || budget > 0) {
-		const float *row = pool + (size_t)a->pool_row * (size_t)w->width;
-		for (int x = 0; x < w->width; x++)
-			a->pool_acc += row[x];
+		a->pool_acc = world_pool_volume(w, (size_t)a->pool_row * (size_t)w->width,
+						(size_t)w->width, a->pool_acc);
 		if (budget > 0)
 			budget = budget > w->width ? budget - w->width : 0;
 		if (++a->pool_row >= w->height) {

@@ -70,6 +70,11 @@ void world_destroy(struct world *w);
 int world_clone(struct world **out, const struct world *src);
 size_t world_cells(const struct world *w);
 void world_stats(const struct world *w, struct world_stats *st);
+/* The pool volume of cells [first, first + count) added to `acc`, in cell
+ * order: the one definition of pool volume (world_stats' pool_volume is
+ * world_pool_volume(w, 0, all, 0)), which a caller can take a band at a
+ * time and get the same sum bit for bit. */
+double world_pool_volume(const struct world *w, size_t first, size_t count, double acc);
 
 const char *world_layer_name(enum world_layer l);
 /* -1 when no layer has that name. */
