@@ -180,7 +180,7 @@ int cmd_explore(int argc, char **argv)
 	}
 	if (so.dump_preset) {
 		snprintf(meta.process, sizeof meta.process, "%s",
-			 o.process ? o.process : process_get(0)->name);
+			 o.process ? o.process : process_default()->name);
 		char *text;
 		status = preset_format(&o.params, &meta, &text) ? 1 : 0;
 		if (!status)

@@ -365,6 +365,13 @@ static int handle_key(struct app *a, int ch)
 			return 0;
 	}
 	const struct key_binding *k = keys_find(ch);
+	if (!k && ch > '0' && ch <= '9') {
+		/* A digit past the last process: say what there is. */
+		app_message(a, "no process %c: this gully has %d (%s)", ch, process_count(),
+			    process_names());
+		a->needs_draw = true;
+		return 0;
+	}
 	if (!k)
 		return 0;
 	a->needs_draw = true;
@@ -551,7 +558,7 @@ static int open_session(struct app *a, const struct tui_options *o)
 		}
 		return 0;
 	}
-	const struct process_ops *p = o->process ? process_find(o->process) : process_get(0);
+	const struct process_ops *p = o->process ? process_find(o->process) : process_default();
 	if (!p) {
 		fprintf(stderr, "gully: no process named '%s'\n", o->process);
 		return 2;

@@ -43,6 +43,9 @@ struct process_ops {
 
 int process_count(void);
 const struct process_ops *process_get(int index);
+/* The process gully runs when none is named (by --process or a preset):
+ * the first of the table, for `gully run` and the explorer alike. */
+const struct process_ops *process_default(void);
 /* NULL when no process has that name. */
 const struct process_ops *process_find(const char *name);
 /* The list of names as "a|b|c", for help texts. */
