@@ -10,7 +10,7 @@
  * and logs every height it overwrites so it can be undone.
  *
  * What keeps a step short (141 instructions in the AVX2 copy, 168 in the SSE2
- * one, from 208; bench/README.md):
+ * one, from 208; bench/PARTICLES.md):
  * - position and speed are (x, y) pairs in one SSE register (lane_v2), so the
  *   normal's two sums land where the speed update wants them and one compare
  *   tells both "still on the map" and "next step's 3x3 block is inside it";
