@@ -45,7 +45,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_image
 TESTS += tests/test_image
-tests_test_image_SOURCES = tests/test_image.c
+tests_test_image_SOURCES = tests/test_image.c src/cli/picture.c src/cli/picture.h
 tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif

@@ -9,6 +9,7 @@
 #include "core/terrain/hardness.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/preset.h"
 #include "io/simulation.h"
@@ -130,7 +131,7 @@ static int write_output(const char *path, const struct simulation *sim, unsigned
 {
 	char err[512];
 	if (image_format_from_path(path) != IMAGE_NONE) {
-		if (image_export_view(path, sim->world, LAYER_HEIGHT, &sim->params, overlays, err,
+		if (picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params, overlays, err,
 				      sizeof err)) {
 			cli_error("%s", err);
 			return 1;
