@@ -1,7 +1,7 @@
 /* The key table. Plain data: it needs curses only for the KEY_* values, so
  * a generator can print the man page's KEYS section from it. */
 #include "tui/keys.h"
-#include "io/fileio.h"
+#include "io/roff.h"
 
 #include <curses.h>
 #include <string.h>
