@@ -1,6 +1,7 @@
 /* The key table. Plain data: it needs curses only for the KEY_* values, so
  * a generator can print the man page's KEYS section from it. */
 #include "tui/keys.h"
+#include "tui/tui.h"
 #include "io/roff.h"
 
 #include <curses.h>
@@ -135,6 +136,11 @@ int keys_group(int index, const char *sep, char *names, size_t len)
 		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", keys[j].name);
 	}
 	return j;
+}
+
+void tui_keys_man(FILE *fp)
+{
+	keys_print_man(fp);
 }
 
 void keys_print_man(FILE *fp)
