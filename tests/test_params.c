@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/base/params.h"
+#include "core/base/process.h"
 #include "core/terrain/terrain.h"
 
 static void test_defaults_are_valid_and_in_range(void **state)
@@ -169,6 +170,30 @@ static void test_pool_volume_one_definition(void **state)
 	world_destroy(w);
 }
 
+/* A process's on-map source names parameters of the registry in the
+ * process's own section (the explorer finds it by them, not by name). */
+static void test_process_sources_name_registry_keys(void **state)
+{
+	(void)state;
+	int with = 0;
+	for (int i = 0; i < process_count(); i++) {
+		const struct process_ops *p = process_get(i);
+		if (!p->source)
+			continue;
+		with++;
+		const char *keys[4] = {p->source->x, p->source->y, p->source->direction,
+				       p->source->window};
+		for (int k = 0; k < 4; k++) {
+			assert_true(params_find(keys[k]) >= 0);
+			assert_int_equal(strncmp(keys[k], p->section, strlen(p->section)), 0);
+			assert_int_equal(keys[k][strlen(p->section)], '.');
+		}
+	}
+	assert_true(with >= 1); /* the emitter's */
+	assert_non_null(process_find("emitter")->source);
+	assert_null(process_find("particles")->source);
+}
+
 static void test_nudge_clamps(void **state)
 {
 	(void)state;
@@ -195,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_nudge_clamps),
 		cmocka_unit_test(test_world_size_range_matches_world),
 		cmocka_unit_test(test_pool_volume_one_definition),
+		cmocka_unit_test(test_process_sources_name_registry_keys),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }
