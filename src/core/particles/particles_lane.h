@@ -80,7 +80,7 @@ struct lane_env {
 };
 
 /* 8 bytes: the cell's index and the height it had. */
-struct undo_entry {
+struct lane_undo {
 	uint32_t at;
 	float old;
 };
@@ -99,7 +99,7 @@ struct lane_spec {
 	uint32_t stride;
 	int min_id;          /* 256: nothing speculative */
 	uint32_t id4;        /* the follower's id in each of four bytes */
-	struct undo_entry *log;
+	struct lane_undo *log;
 	size_t log_len, log_cap;
 };
 
@@ -429,7 +429,7 @@ static LANE_INLINE enum lane_result lane_step(struct lane *l, const struct lane_
 	const float cdiff = c_eq - l->sediment;
 	const float after = here - volume * e->rate * cdiff;
 	if (mode == LANE_FOLLOWER) {
-		sp->log[sp->log_len++] = (struct undo_entry){at, here};
+		sp->log[sp->log_len++] = (struct lane_undo){at, here};
 		lane_stamp_around(sp, next);
 	}
 	h[at] = after;
@@ -497,7 +497,7 @@ static inline void lane_finish(struct lane *l, const struct lane_env *e, struct 
 		float before = *c;
 		if (mode == LANE_FOLLOWER) {
 			/* The log has room: the scheduler keeps four entries spare. */
-			sp->log[sp->log_len++] = (struct undo_entry){cell[k], before};
+			sp->log[sp->log_len++] = (struct lane_undo){cell[k], before};
 			lane_stamp_around(sp, cell[k]);
 		}
 		*c = (float)((double)before + carried * wgt[k]);

@@ -19,7 +19,7 @@ struct particles_pair {
 	int width, height;
 	uint8_t *stamp_buf; /* the stamps with room around (lane_spec) */
 	size_t stamp_len;
-	struct undo_entry *log;
+	struct lane_undo *log;
 	size_t log_alloc;
 	int next_id;
 	enum pair_isa isa; /* never PAIR_ISA_AUTO */
@@ -114,7 +114,7 @@ static bool pair_log_grow(struct particles_pair *pp, struct lane_spec *sp)
 {
 	if (pp->log_alloc >= PAIR_LOG_MAX)
 		return false;
-	struct undo_entry *log = realloc(pp->log, 2 * pp->log_alloc * sizeof *log);
+	struct lane_undo *log = realloc(pp->log, 2 * pp->log_alloc * sizeof *log);
 	if (!log)
 		return false;
 	pp->log = log;
@@ -130,7 +130,7 @@ static void pair_undo(struct particles_pair *pp, struct lane_spec *sp, float *h)
 {
 	pp->stats.undone_steps += sp->log_len;
 	while (sp->log_len) {
-		const struct undo_entry u = sp->log[--sp->log_len];
+		const struct lane_undo u = sp->log[--sp->log_len];
 		h[u.at] = u.old;
 	}
 }
