@@ -22,6 +22,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood_internal.h src/core/hydrology/flood_fill.c \
 	src/core/hydrology/flood_lakes.c src/core/hydrology/flood_shed.c \
 	src/core/hydrology/flood_write.c src/core/hydrology/flood_check.c \
+	src/core/hydrology/flood_map.c \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h

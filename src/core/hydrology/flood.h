@@ -122,6 +122,19 @@ struct flood_shadow {
 };
 void flood_shadow(const struct flood *f, struct flood_shadow *s);
 
+/* Every pit of the map filled to its spill at once: a whole-map priority
+ * flood (Zhou, Sun and Fu 2016's one pass: cells on a rising slope are
+ * settled as they are met, without the priority queue). The sea at
+ * `sea_level` surrounds the map, so no surface ends below it. Writes the
+ * pools a pour of enough water into every pit would leave (flood_pour with
+ * drainage 0, bit for bit where no two surfaces are within its level
+ * tolerance: tests compare) into `pool`, from `height` alone (pool's old
+ * values are ignored). For the start of a run, an imported map with pits,
+ * a new sea level. Returns GULLY_OK or GULLY_ENOMEM (then pool holds no
+ * result: some cells written, others not). */
+int flood_fill_map(const float *height, float *pool, int width, int height_cells,
+		   double sea_level);
+
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
