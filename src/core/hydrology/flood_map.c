@@ -14,16 +14,19 @@
  *   settled in level order, as Barnes 2014's priority flood does; unless a
  *   lower settled cell beside that neighbour will settle it (it has not
  *   spread yet: spreading leaves no neighbour above the cell unsettled).
- * - The order cells are met in never shows: W is unique. */
+ * - The order cells are met in never shows: W is unique.
+ * The work runs on copies of the heights and pools with a ring of one cell
+ * around the map, settled from the start and never lower than anything:
+ * every cell has eight neighbours at fixed offsets, with no bound to test
+ * and no division to find its row. */
 #include "core/hydrology/flood_internal.h"
 
 #include "core/base/error.h"
 
 struct map_fill {
-	const float *h;
-	float *pool;
-	int w, hh;
-	uint8_t *done;
+	float *h, *pool;      /* padded copies: (w + 2) x (hh + 2) */
+	uint8_t *done;        /* padded: the ring is settled */
+	int32_t off[8];       /* the neighbours' offsets in the padded map */
 	/* Depression cells to spread from (a stack), and slope cells (a
 	 * queue: each cell enters once, so an array of the map's size; a wave
 	 * up the slope leaves fewer cells for the priority queue than a walk
@@ -51,39 +54,37 @@ static inline void settle(struct map_fill *m, int32_t n, double level)
  * n: that neighbour has not spread yet (spreading leaves unsettled only
  * the neighbours not above a slope cell), and when it does it settles n;
  * no queue entry is needed for n (Zhou 2016's true-border test). */
-static bool met_from_below(const struct map_fill *m, int32_t n)
+static inline bool met_from_below(const struct map_fill *m, int32_t n)
 {
-	int32_t nb[8];
-	int k = grid_neighbours(m->w, m->hh, n, nb);
-	for (int i = 0; i < k; i++)
-		if (m->done[nb[i]] && m->h[nb[i]] < m->h[n])
+	const float hn = m->h[n];
+	for (int i = 0; i < 8; i++) {
+		int32_t q = n + m->off[i];
+		if (m->done[q] && m->h[q] < hn)
 			return true;
+	}
 	return false;
 }
 
 /* Spreads from the depression cells at `level` and the slope cells met on
- * the way until both stacks are empty. False: out of memory. */
+ * the way until both are used up. False: out of memory. */
 static bool spread(struct map_fill *m, double level)
 {
-	int32_t nb[8];
 	while (m->ndep || m->slope_head < m->slope_tail) {
 		while (m->ndep) {
 			int32_t c = m->dep[--m->ndep];
-			int k = grid_neighbours(m->w, m->hh, c, nb);
-			for (int i = 0; i < k; i++)
-				if (!m->done[nb[i]])
-					settle(m, nb[i], level);
+			for (int i = 0; i < 8; i++)
+				if (!m->done[c + m->off[i]])
+					settle(m, c + m->off[i], level);
 		}
 		while (m->slope_head < m->slope_tail && !m->ndep) {
 			int32_t c = m->slope[m->slope_head++];
-			double hc = (double)m->h[c];
+			const float hc = m->h[c];
 			bool queued = false;
-			int k = grid_neighbours(m->w, m->hh, c, nb);
-			for (int i = 0; i < k; i++) {
-				int32_t n = nb[i];
+			for (int i = 0; i < 8; i++) {
+				int32_t n = c + m->off[i];
 				if (m->done[n])
 					continue;
-				if ((double)m->h[n] > hc) {
+				if (m->h[n] > hc) {
 					/* Still rising: its own ground. */
 					m->done[n] = 1;
 					m->pool[n] = 0.0f;
@@ -91,7 +92,7 @@ static bool spread(struct map_fill *m, double level)
 				} else if (!queued && !met_from_below(m, n)) {
 					/* Not above c: settled from the queue, in order. */
 					queued = true;
-					if (!heap_push(&m->pq, hc, c))
+					if (!heap_push(&m->pq, (double)hc, c))
 						return false;
 				}
 			}
@@ -100,24 +101,57 @@ static bool spread(struct map_fill *m, double level)
 	return true;
 }
 
+static void map_fill_free(struct map_fill *m)
+{
+	free(m->h);
+	free(m->pool);
+	free(m->done);
+	free(m->dep);
+	free(m->slope);
+	free(m->pq.a);
+}
+
 int flood_fill_map(const float *height, float *pool, int width, int height_cells,
 		   double sea_level)
 {
-	size_t n = (size_t)width * (size_t)height_cells;
-	struct map_fill m = {.h = height, .pool = pool, .w = width, .hh = height_cells};
-	m.done = calloc(n, 1);
-	m.dep = malloc(n * sizeof *m.dep);
-	m.slope = malloc(n * sizeof *m.slope);
-	int err = m.done && m.dep && m.slope ? GULLY_OK : GULLY_ENOMEM;
+	const int w2 = width + 2, h2 = height_cells + 2;
+	size_t n2 = (size_t)w2 * (size_t)h2, n = (size_t)width * (size_t)height_cells;
+	struct map_fill m = {
+		.off = {1, -1, w2, -w2, w2 + 1, 1 - w2, w2 - 1, -w2 - 1},
+		.h = malloc(n2 * sizeof *m.h),
+		.pool = malloc(n2 * sizeof *m.pool),
+		.done = calloc(n2, 1),
+		.dep = malloc(n * sizeof *m.dep),
+		.slope = malloc(n * sizeof *m.slope),
+	};
+	if (!m.h || !m.pool || !m.done || !m.dep || !m.slope) {
+		map_fill_free(&m);
+		return GULLY_ENOMEM;
+	}
+	/* The ring: settled, and above everything (never a lower neighbour). */
+	for (size_t i = 0; i < n2; i++)
+		m.h[i] = INFINITY;
+	for (int y = 0; y < h2; y++) {
+		m.done[(size_t)y * (size_t)w2] = m.done[(size_t)y * (size_t)w2 + (size_t)w2 - 1] = 1;
+		if (y == 0 || y == h2 - 1)
+			memset(m.done + (size_t)y * (size_t)w2, 1, (size_t)w2);
+		else
+			memcpy(m.h + (size_t)y * (size_t)w2 + 1,
+			       height + (size_t)(y - 1) * (size_t)width, (size_t)width * sizeof *m.h);
+	}
+	int err = GULLY_OK;
 	/* The sea settles the edge: under it a cell holds water up to it. */
-	for (size_t c = 0; c < n && !err; c++) {
-		if (!grid_on_edge(width, height_cells, (int32_t)c))
-			continue;
-		double level = fmax((double)height[c], sea_level);
-		m.done[c] = 1;
-		pool[c] = depth_at(level, height[c]);
-		if (!heap_push(&m.pq, level, (int32_t)c))
-			err = GULLY_ENOMEM;
+	for (int y = 1; y <= height_cells && !err; y++) {
+		for (int x = 1; x <= width && !err; x++) {
+			if (x != 1 && x != width && y != 1 && y != height_cells)
+				continue;
+			int32_t c = y * w2 + x;
+			double level = fmax((double)m.h[c], sea_level);
+			m.done[c] = 1;
+			m.pool[c] = depth_at(level, m.h[c]);
+			if (!heap_push(&m.pq, level, c))
+				err = GULLY_ENOMEM;
+		}
 	}
 	while (!err && m.pq.len) {
 		struct node top = m.pq.a[0];
@@ -126,9 +160,9 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 		if (!spread(&m, top.key))
 			err = GULLY_ENOMEM;
 	}
-	free(m.done);
-	free(m.dep);
-	free(m.slope);
-	free(m.pq.a);
+	for (int y = 0; y < height_cells && !err; y++)
+		memcpy(pool + (size_t)y * (size_t)width, m.pool + (size_t)(y + 1) * (size_t)w2 + 1,
+		       (size_t)width * sizeof *pool);
+	map_fill_free(&m);
 	return err;
 }
