@@ -168,3 +168,12 @@ endif
 # The core's folders include only base/ and themselves, and print nothing.
 TESTS += tests/core_layout.test
 EXTRA_DIST += tests/core_layout.test
+
+# Process 4, sph: the fluid, then the soil and erosion (shared/SPH.md 4).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_sph_fluid
+TESTS += tests/test_sph_fluid
+tests_test_sph_fluid_SOURCES = tests/test_sph_fluid.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_fluid_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_fluid_LDADD = $(TEST_CORE_LIBS)
+endif

@@ -182,8 +182,16 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 		float H, nx, ny, nz;
 		sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
 		float vn = vx * nx + vy * ny + vz * nz;
-		if (z < H + (float)c->clearance) {
-			z = H + (float)c->clearance;
+		float gap = (z - H) * nz;
+		if (gap < (float)c->clearance) {
+			/* Out along the normal: on a cliff that is sideways, not up. */
+			float push = ((float)c->clearance - gap);
+			x += push * nx;
+			y += push * ny;
+			z += push * nz;
+			sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+			if (z < H + (float)c->clearance * nz)
+				z = H + (float)c->clearance * nz;
 			if (vn < 0) {
 				float k = (1.0f + (float)c->restitution) * vn;
 				vx -= k * nx;
