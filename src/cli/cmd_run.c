@@ -338,7 +338,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
-		metrics_collect(&m, w);
+		metrics_collect(&m, w, proc, state);
 		if (o.json) {
 			metrics_print_json(stdout, &m);
 		} else {

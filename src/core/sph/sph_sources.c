@@ -37,15 +37,18 @@ static float ground_at(const struct sph *s, const struct world *w, double x, dou
 	return H;
 }
 
-/* A particle somewhere in the jet's tube of length speed dt behind the
- * nozzle disc, so a steady jet fills its tube evenly. */
+/* The nozzle fires one layer of the spacing lattice across its disc each
+ * time the water has moved one spacing, so a jet enters as packed water (a
+ * random scatter packs some particles too close, and the state equation turns
+ * that into a blast). A rate below the full tube's keeps each lattice point
+ * with probability rate / full: a thinner, spraying jet. */
 static int jet_emit(struct sph *s, struct world *w, const struct sph_jet *j, double *carry,
 		    double dt)
 {
-	*carry += j->rate * dt;
-	int added = 0;
+	double d = s->cfg.spacing;
+	*carry += j->speed * dt;
 	/* Two unit vectors across the jet. */
-	double ax = -j->dy, ay = j->dx, az = 0;
+	double ax = -j->dy, ay = j->dx;
 	double len = sqrt(ax * ax + ay * ay);
 	if (len < 1e-9) {
 		ax = 1;
@@ -54,23 +57,35 @@ static int jet_emit(struct sph *s, struct world *w, const struct sph_jet *j, dou
 		ax /= len;
 		ay /= len;
 	}
-	double bx = j->dy * az - j->dz * ay, by = j->dz * ax - j->dx * az;
-	double bz = j->dx * ay - j->dy * ax;
+	double bx = -j->dz * ay, by = j->dz * ax, bz = j->dx * ay - j->dy * ax;
+	int reach = (int)(j->radius / d);
+	int points = 0;
+	for (int v = -reach; v <= reach; v++)
+		for (int u = -reach; u <= reach; u++)
+			points += (u * u + v * v) * d * d <= j->radius * j->radius;
+	double full = points * j->speed / d, keep = j->rate / full;
 	double z0 = ground_at(s, w, j->x, j->y) + fmax(j->z, s->cfg.clearance);
-	while (*carry >= 1.0) {
-		*carry -= 1.0;
-		double r = j->radius * sqrt(rng_double(&w->rng));
-		double t = 2 * PI * rng_double(&w->rng);
-		double along = j->speed * dt * rng_double(&w->rng);
-		double u = r * cos(t), v = r * sin(t);
-		double x = j->x + u * ax + v * bx + along * j->dx;
-		double y = j->y + u * ay + v * by + along * j->dy;
-		double z = z0 + u * az + v * bz + along * j->dz;
-		float g = ground_at(s, w, x, y);
-		if (z < g + s->cfg.clearance)
-			z = g + s->cfg.clearance;
-		added += sph_add(s, (float)x, (float)y, (float)z, (float)(j->speed * j->dx),
-				 (float)(j->speed * j->dy), (float)(j->speed * j->dz));
+	int added = 0;
+	while (*carry >= d) {
+		*carry -= d;
+		double along = *carry; /* how far this layer has come since it left */
+		for (int v = -reach; v <= reach; v++)
+			for (int u = -reach; u <= reach; u++) {
+				if ((u * u + v * v) * d * d > j->radius * j->radius)
+					continue;
+				if (keep < 1 && rng_double(&w->rng) >= keep)
+					continue;
+				double x = j->x + u * d * ax + v * d * bx + along * j->dx;
+				double y = j->y + u * d * ay + v * d * by + along * j->dy;
+				double z = z0 + v * d * bz + along * j->dz;
+				/* A point of the disc under the ground is not emitted
+				 * (piled onto the surface it would sit on another). */
+				if (z < ground_at(s, w, x, y) + s->cfg.clearance)
+					continue;
+				added += sph_add(s, (float)x, (float)y, (float)z,
+						 (float)(j->speed * j->dx), (float)(j->speed * j->dy),
+						 (float)(j->speed * j->dz));
+			}
 	}
 	return added;
 }
