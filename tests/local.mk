@@ -169,6 +169,15 @@ endif
 TESTS += tests/core_layout.test
 EXTRA_DIST += tests/core_layout.test
 
+# The thread pool the processes' parallel phases share.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_workers
+TESTS += tests/test_workers
+tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
+tests_test_workers_CFLAGS = $(TEST_CFLAGS)
+tests_test_workers_LDADD = $(TEST_CORE_LIBS)
+endif
+
 # Process 4, sph: the fluid, then the soil and erosion (shared/SPH.md 4).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_sph_fluid

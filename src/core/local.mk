@@ -8,6 +8,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/noise.c src/core/base/noise.h \
 	src/core/base/params.c src/core/base/params.h src/core/base/params.def \
 	src/core/base/process.h \
+	src/core/base/workers.c src/core/base/workers.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
