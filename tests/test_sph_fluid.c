@@ -203,6 +203,32 @@ static void test_same_run_same_bits(void **unused)
 	world_destroy(w2);
 }
 
+/* The two passes split the particles between threads; gather-only loops
+ * make the result independent of the split. */
+static void test_threads_same_bits(void **unused)
+{
+	(void)unused;
+	struct params p1, p2;
+	full_params(&p1);
+	full_params(&p2);
+	p1.world.threads = 1;
+	p2.world.threads = 2;
+	struct world *w1, *w2;
+	struct sph *s1, *s2;
+	sph_fixture_make(&p1, &w1, &s1);
+	sph_fixture_make(&p2, &w2, &s2);
+	assert_null(s1->workers);
+	assert_non_null(s2->workers);
+	sph_fixture_run(s1, w1, 250);
+	sph_fixture_run(s2, w2, 250);
+	assert_true(s1->n > 300); /* above the size that wakes the second thread */
+	assert_same(s1, w1, s2, w2);
+	sph_destroy(s1);
+	sph_destroy(s2);
+	world_destroy(w1);
+	world_destroy(w2);
+}
+
 static void test_snapshot_resumes_bit_for_bit(void **unused)
 {
 	(void)unused;
@@ -312,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_neighbours_equal_brute_force),
 		cmocka_unit_test(test_pool_stays_at_rest),
 		cmocka_unit_test(test_same_run_same_bits),
+		cmocka_unit_test(test_threads_same_bits),
 		cmocka_unit_test(test_snapshot_resumes_bit_for_bit),
 		cmocka_unit_test(test_corrupt_blob_is_refused),
 		cmocka_unit_test(test_edges_and_empty),

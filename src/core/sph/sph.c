@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 
 #define PI 3.14159265358979323846
 
@@ -196,6 +197,8 @@ void sph_destroy(struct sph *s)
 	free(s->water_next);
 	free(s->h0);
 	free(s->soil);
+	if (s->workers)
+		workers_destroy(s->workers);
 	free(s);
 }
 
@@ -211,6 +214,9 @@ int sph_create(struct sph **out, struct world *w, const struct params *p)
 	int err = sph_reserve(s, 256);
 	if (!err)
 		err = sph_soil_create(s, w);
+	int threads = workers_resolve(p->world.threads);
+	if (!err && threads > 1)
+		err = workers_create(&s->workers, threads);
 	if (err) {
 		sph_destroy(s);
 		return err;

@@ -7,8 +7,9 @@
 #include <time.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 
-#define SPLIT_MAX 64
+#define SPLIT_MAX WORKERS_MAX
 
 struct pass {
 	struct sph *s;
@@ -21,25 +22,30 @@ struct pass {
 static void pass_run(void *arg, int index, int count)
 {
 	struct pass *ps = arg;
-	int n = ps->s->n;
-	int from = (int)((long long)n * index / count), to = (int)((long long)n * (index + 1) / count);
+	long from, to;
+	workers_share(ps->s->n, index, count, &from, &to);
 	if (ps->force)
-		sph_force_pass(ps->s, ps->w, ps->dt, from, to, &ps->vmax[index], &ps->amax[index]);
+		sph_force_pass(ps->s, ps->w, ps->dt, (int)from, (int)to, &ps->vmax[index],
+			       &ps->amax[index]);
 	else
-		sph_density_pass(ps->s, ps->w, from, to);
+		sph_density_pass(ps->s, ps->w, (int)from, (int)to);
 }
 
 static int pass_parts(const struct sph *s)
 {
-	(void)s;
-	return 1;
+	return s->workers ? workers_count(s->workers) : 1;
 }
 
+/* Both passes are gather-only, so the static split gives the same bits for
+ * any count; a small scene is not worth waking a thread for. */
 static void parallel(struct sph *s, struct pass *ps)
 {
-	int parts = pass_parts(s);
-	for (int k = 0; k < parts; k++)
-		pass_run(ps, k, parts);
+	if (s->workers && s->n >= 256) {
+		workers_run(s->workers, pass_run, ps);
+		return;
+	}
+	for (int k = 0; k < pass_parts(s); k++)
+		pass_run(ps, k, pass_parts(s));
 }
 
 static double seconds(void)
