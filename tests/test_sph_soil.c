@@ -141,6 +141,25 @@ static void test_craters_deeper_on_wet_ground(void **unused)
 			 volume[2]);
 }
 
+/* Cells lowered by more than a tenth of the deepest: their extent. */
+static void eroded_extent(const struct sph *s, const struct world *w, int *ex, int *ey)
+{
+	double deep = max_depth(s, w);
+	int x0 = s->width, x1 = -1, y0 = s->height, y1 = -1;
+	for (int y = 0; y < s->height; y++)
+		for (int x = 0; x < s->width; x++) {
+			size_t i = (size_t)y * (size_t)s->width + (size_t)x;
+			if ((s->h0[i] - w->layer[LAYER_HEIGHT][i]) * s->cfg.scale > 0.1 * deep) {
+				x0 = x < x0 ? x : x0;
+				x1 = x > x1 ? x : x1;
+				y0 = y < y0 ? y : y0;
+				y1 = y > y1 ? y : y1;
+			}
+		}
+	*ex = x1 - x0 + 1;
+	*ey = y1 - y0 + 1;
+}
+
 /* The spread of the net erosion along x over its spread along y: standard
  * deviations of the cells' lowering, weighted by depth (a count of cells over
  * a threshold hangs on one deep cell or a stray grain). */
@@ -198,13 +217,17 @@ static void test_horizontal_jet_scours_a_channel(void **unused)
 	struct world *w;
 	struct sph *s;
 	sph_fixture_make(&p, &w, &s);
-	sph_fixture_run(s, w, 1000);
+	sph_fixture_run(s, w, 1500);
 	double splash = (double)s->books.splash, scour = (double)s->books.scour;
 	if (!(scour > 0 && scour / (splash + scour) >= 0.6))
 		fail_msg("splash %g, scour %g quanta", splash, scour);
 	double e = elongation(s, w);
 	if (!(e >= 3))
 		fail_msg("erosion spreads %g times as far along x as across: not a channel", e);
+	int ex, ey;
+	eroded_extent(s, w, &ex, &ey);
+	if (!(ex >= 3 * ey))
+		fail_msg("eroded area %d x %d cells: not a channel along x", ex, ey);
 	sph_destroy(s);
 	world_destroy(w);
 }

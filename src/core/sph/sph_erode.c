@@ -119,8 +119,9 @@ static double smoothstep(double a, double b, double x)
 	return t * t * (3 - 2 * t);
 }
 
-/* Eqs. 19-22: shear from the speed along the ground over the gap. */
-static int64_t scour_of(const struct sph *s, int i, double gap, double sat, double dt)
+/* Eqs. 19-20: the shear a touching particle exerts, from its speed along
+ * the ground over the gap. */
+static double shear_of(const struct sph *s, int i, double gap)
 {
 	const struct sph_config *c = &s->cfg;
 	double vx = s->p.vx[i], vy = s->p.vy[i], vz = s->p.vz[i];
@@ -128,8 +129,14 @@ static int64_t scour_of(const struct sph *s, int i, double gap, double sat, doub
 	double tx = vx - vn * s->nx[i], ty = vy - vn * s->ny[i], tz = vz - vn * s->nz[i];
 	double vt = sqrt(tx * tx + ty * ty + tz * tz);
 	double floor_gap = 0.25 * c->spacing;
-	double tau = c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
-	double tau_c = c->critical_shear * (1 - c->shear_wet * sat);
+	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
+}
+
+/* Eqs. 21-22: erosion above the critical shear, which wet soil lowers, and
+ * only on soil wet enough to scour (stage 3); L^2 = cell area / 5. */
+static int64_t scour_of(const struct sph_config *c, double tau, double tau_c, double sat,
+			double dt)
+{
 	if (tau <= tau_c)
 		return 0;
 	double eps = c->erosion_k * (tau - tau_c) * smoothstep(c->scour_start, 1, sat);
@@ -178,8 +185,10 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt)
 		if (q > 0)
 			crater(s, w, i, x, y, q);
 	}
+	double tau = contact ? shear_of(s, i, gap) : 0;
+	double tau_c = c->critical_shear * (1 - c->shear_wet * sat);
 	if (contact && c->scour) {
-		int64_t q = scour_of(s, i, gap, sat, dt), room = mud_room(s, i);
+		int64_t q = scour_of(c, tau, tau_c, sat, dt), room = mud_room(s, i);
 		q = q < room ? q : room;
 		if (q > 0) {
 			sph_terrain_add(s, w, cx, cy, -q);
@@ -187,12 +196,14 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt)
 			s->books.scour += q;
 		}
 	}
-	/* Eqs. 17-18: a touching particle drops what settles through its gap;
-	 * a load over mud_max drops its excess at once. */
+	/* Eqs. 17-18: a touching particle drops what settles through its gap,
+	 * less the faster it runs (fast water keeps its load up: none settles
+	 * at the critical shear); a load over mud_max drops its excess at once. */
 	int64_t drop = 0, cap = mud_cap(s);
-	if (contact && s->p.mud[i] > 0) {
+	double calm = tau_c > 0 ? 1 - tau / tau_c : 0;
+	if (contact && s->p.mud[i] > 0 && calm > 0) {
 		double floor_gap = 0.25 * c->spacing;
-		double share = c->settle_speed * dt / (gap > floor_gap ? gap : floor_gap);
+		double share = calm * c->settle_speed * dt / (gap > floor_gap ? gap : floor_gap);
 		drop = share >= 1 ? s->p.mud[i] : (int64_t)((double)s->p.mud[i] * share);
 	}
 	if (s->p.mud[i] - drop > cap)
