@@ -75,6 +75,34 @@ static int sph_process_step(void *state, struct world *w, const struct params *p
 	return err;
 }
 
+/* Ends the water in flight for a world going on with another process: each
+ * particle sets its mud down on its cell (or books it off the map) and its
+ * water counts as evaporated, so the soil books close on the map. */
+static int sph_process_finish(void *state, struct world *w, const struct params *p,
+			      struct process_report *rep)
+{
+	(void)p;
+	struct sph *s = state;
+	struct sph_books before = s->books;
+	for (int i = 0; i < s->n; i++) {
+		int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
+		if (cx >= 0 && cy >= 0 && cx < s->width && cy < s->height) {
+			sph_terrain_add(s, w, cx, cy, s->p.mud[i]);
+			s->books.deposited += s->p.mud[i];
+		} else {
+			s->books.soil_off_map += s->p.mud[i];
+		}
+		s->p.mud[i] = 0;
+		s->books.water_dried += SPH_WATER_QUANTA;
+	}
+	s->n = 0;
+	tallies(s, w, &before);
+	sph_water_layer(s, w);
+	if (rep)
+		rep->particles = rep->steps = 0;
+	return GULLY_OK;
+}
+
 static void sph_process_destroy(void *state)
 {
 	sph_destroy(state);
@@ -107,6 +135,7 @@ const struct process_ops sph_process = {
 	.destroy = sph_process_destroy,
 	.save_state = sph_process_save,
 	.load_state = sph_process_load,
+	.finish = sph_process_finish,
 };
 
 bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph_metrics *m)

@@ -218,3 +218,18 @@ void sph_wetness_layer(const struct sph *s, struct world *w)
 		for (int x = s->wx0; x <= s->wx1; x++)
 			*world_at(w->layer[LAYER_WETNESS], w, x, y) = (float)sph_saturation(s, x, y);
 }
+
+/* The water standing on each cell, for drawing and the pool columns: every
+ * particle over it, spacing^3 each, in height units. Rewritten whole each
+ * step (a memset of the layer costs less than tracking what moved). */
+void sph_water_layer(const struct sph *s, struct world *w)
+{
+	float *pool = w->layer[LAYER_POOL];
+	memset(pool, 0, world_cells(w) * sizeof *pool);
+	float depth = (float)(s->cfg.spacing * s->cfg.spacing * s->cfg.spacing / s->cfg.scale);
+	for (int i = 0; i < s->n; i++) {
+		int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
+		if (cx >= 0 && cy >= 0 && cx < s->width && cy < s->height)
+			pool[(size_t)cy * (size_t)s->width + (size_t)cx] += depth;
+	}
+}

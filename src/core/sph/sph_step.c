@@ -104,6 +104,7 @@ int sph_step(struct sph *s, struct world *w)
 		sph_dry(s, dt);
 	}
 	sph_wetness_layer(s, w);
+	sph_water_layer(s, w);
 	s->time += dt;
 	s->steps++;
 	s->dt = next_dt(s);
