@@ -8,4 +8,10 @@ dist_presets_DATA += \
 	presets/emitter-canyon.yaml \
 	presets/emitter-spiral.yaml \
 	presets/cone-gullies.yaml \
-	presets/plane-rills.yaml
+	presets/plane-rills.yaml \
+	presets/sph-wetting.yaml \
+	presets/sph-craters.yaml \
+	presets/sph-vertical-jet.yaml \
+	presets/sph-horizontal-jet.yaml \
+	presets/sph-two-jets.yaml \
+	presets/sph-rain-valley.yaml

@@ -183,3 +183,19 @@ tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
 tests_test_workers_CFLAGS = $(TEST_CFLAGS)
 tests_test_workers_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Process 4, sph: the fluid, then the soil and erosion (shared/SPH.md 4).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_sph_fluid
+TESTS += tests/test_sph_fluid
+tests_test_sph_fluid_SOURCES = tests/test_sph_fluid.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_fluid_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_fluid_LDADD = $(TEST_CORE_LIBS)
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_sph_soil
+TESTS += tests/test_sph_soil
+tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_soil_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_soil_LDADD = $(TEST_CORE_LIBS)
+endif

@@ -278,7 +278,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
-		metrics_collect(&m, sim.world);
+		metrics_collect(&m, sim.world, sim.proc, sim.state);
 		if (o.json) {
 			metrics_print_json(stdout, &m);
 		} else {
