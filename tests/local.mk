@@ -54,14 +54,17 @@ TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_flood tests/test_hydrology
-TESTS += tests/test_flood tests/test_hydrology
+check_PROGRAMS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
+TESTS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
 tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
 tests_test_flood_CFLAGS = $(TEST_CFLAGS)
 tests_test_flood_LDADD = $(TEST_CORE_LIBS)
 tests_test_hydrology_SOURCES = tests/test_hydrology.c tests/testutil.h
 tests_test_hydrology_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_LDADD = $(TEST_CORE_LIBS)
+tests_test_hydrology_2020_SOURCES = tests/test_hydrology_2020.c tests/testutil.h
+tests_test_hydrology_2020_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_2020_LDADD = $(TEST_CORE_LIBS)
 endif
 
 # Presets (io): the loader, writer and search path; the shipped presets.

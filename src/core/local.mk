@@ -20,6 +20,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
+	src/core/hydrology/hydrology_normal2020.h \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h
 # The droplet loops are the hot path. -O3 applies only when CFLAGS sets no -O
 # of its own: automake puts the user's CFLAGS (configure's default "-g -O2")

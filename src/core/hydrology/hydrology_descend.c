@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/hydrology/hydrology.h"
+#include "core/hydrology/hydrology_normal2020.h"
 #include "core/particles/particles.h"
 #include "core/particles/particles_lane.h"
 
@@ -30,6 +31,9 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->coupling = q->coupling;
 	e->symmetric = q->symmetric_normal;
 	e->pit_stop = q->pit_stop;
+	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020;
+	e->concentrate = q->concentrate;
+	e->pit_dry = q->pit_dry;
 	hydrology_descend_init(e);
 }
 
@@ -121,12 +125,17 @@ static inline lane_d2 hd_d2(double eroded, double deposited)
 #endif
 
 /* Where a neighbour is off the map: the scalar reference, which extends the
- * map past its edges. Rare, so out of line. */
+ * map past its edges; and the 2020 normal everywhere. Out of line: rare, or
+ * an option off by default. */
 static lane_v2 hd_normal_edge(const struct hd_env *e, lane_v2 pos)
 {
 	float n[3];
-	particles_normal(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale,
-			 e->symmetric, n);
+	if (e->normal2020)
+		hydrology_normal2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos),
+				     e->scale, n);
+	else
+		particles_normal(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos),
+				 e->scale, e->symmetric, n);
 	return v2_make(n[0], n[2]);
 }
 
@@ -148,6 +157,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 	const bool streams = e->coupling >= HYDROLOGY_STREAMS;
 	const bool trees = e->coupling == HYDROLOGY_TREES;
 	const bool pit_stop = e->pit_stop;
+	const bool own_normal = e->normal2020, concentrate = e->concentrate;
+	const bool pit_dry = e->pit_dry;
 	const struct normal_consts nk = e->nk;
 #if GULLY_USE_SSE2
 	const __m128 lo = e->lo, hi = e->hi;
@@ -174,8 +185,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			break;
 		}
 		track[at] = 1;
-		const lane_v2 nrm = where == 15 ? hd_normal_interior(h + at, w, &nk)
-						: hd_normal_edge(e, pos);
+		const lane_v2 nrm = where == 15 && !own_normal ? hd_normal_interior(h + at, w, &nk)
+							       : hd_normal_edge(e, pos);
 		float fr = friction, ev = evap, dep = deposition;
 		if (streams) {
 			const float s = stream[at];
@@ -211,6 +222,15 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
 		if (stop | (pool[next] > 0.0f) | pit) {
 			out = DESCENT_FLOOD;
+			/* pit_dry: a pit off the streams is no lake; the droplet
+			 * dries there at once (as the seed's rocks until dry),
+			 * its load filling the pit. Its visit counts toward the
+			 * stream that later makes the pit a lake. */
+			if (pit_dry & pit & !stop & !(pool[next] > 0.0f) &
+			    !(stream[next] > stop_stream)) {
+				track[next] = 1;
+				out = DESCENT_DIED;
+			}
 			break;
 		}
 		const float here = h[at], there = h[next];
@@ -227,6 +247,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		book = d2_book(book, here, after);
 		carried += (double)here - (double)after;
 		volume *= 1.0 - (double)(dt * ev);
+		if (concentrate)
+			sediment /= 1.0f - dt * ev;
 		at = next;
 	}
 #undef WHERE
