@@ -13,6 +13,10 @@
  *       pool cells, big edge lakes, and against the first AFTER the
  *       correlation of the height change (plain, blurred), pool overlap
  *       (IoU) and eroded ratio.
+ *   bench_fidelity picture OUT.png BEFORE.f32 AFTER [AFTER ...]
+ *       side by side, one column per AFTER: on top the relief lit from
+ *       the north-west with pools in blue (darker deeper), below the height
+ *       change (red: eroded, green: deposited; full colour at 0.02).
  * An AFTER is a file of one layer (height) or two (height then pool), or
  * HEIGHT.f32+POOL.f32. Maps are square float32 (gully's layout). */
 #include <errno.h>
@@ -21,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <png.h>
 
 #include "fidcompare.h"
 #include "seedref.h"
@@ -166,6 +172,84 @@ static int cmd_measure(int argc, char **argv)
 	return 0;
 }
 
+static void shade_px(unsigned char *px, const float *h, const float *pool, int side, int x,
+		     int y)
+{
+	const size_t i = (size_t)y * (size_t)side + (size_t)x;
+	const int xl = x > 0 ? x - 1 : x, xr = x < side - 1 ? x + 1 : x;
+	const int yu = y > 0 ? y - 1 : y, yd = y < side - 1 ? y + 1 : y;
+	const float dx = h[(size_t)y * side + xr] - h[(size_t)y * side + xl];
+	const float dy = h[(size_t)yd * side + x] - h[(size_t)yu * side + x];
+	/* Lit from the north-west, vertical scale 40. */
+	double l = 0.6 + 0.4 * h[i] - 12.0 * (dx + dy);
+	l = l < 0.1 ? 0.1 : l > 1.0 ? 1.0 : l;
+	if (pool && pool[i] > 0) {
+		double d = pool[i] / 0.05 > 1.0 ? 1.0 : pool[i] / 0.05;
+		px[0] = (unsigned char)(40 * (1 - d));
+		px[1] = (unsigned char)(110 * (1 - d) + 40);
+		px[2] = (unsigned char)(230 - 80 * d);
+		return;
+	}
+	px[0] = (unsigned char)(200 * l);
+	px[1] = (unsigned char)(190 * l);
+	px[2] = (unsigned char)(160 * l);
+}
+
+static void change_px(unsigned char *px, float before, float after)
+{
+	double d = ((double)after - before) / 0.02;
+	d = d > 1 ? 1 : d < -1 ? -1 : d;
+	px[0] = (unsigned char)(d < 0 ? 255 : 255 * (1 - d));
+	px[1] = (unsigned char)(d > 0 ? 255 - 90 * d : 255 * (1 + d));
+	px[2] = (unsigned char)(255 * (1 - (d < 0 ? -d : d)));
+}
+
+static int cmd_picture(int argc, char **argv)
+{
+	if (argc < 5)
+		return 2;
+	size_t n = 0;
+	float *before = read_f32(argv[3], &n);
+	int side = before ? side_of(n) : 0;
+	if (!side)
+		return 1;
+	const int cols = argc - 4, gap = 4;
+	const int W = cols * side + (cols - 1) * gap, H = 2 * side + gap;
+	unsigned char *img = calloc((size_t)W * H, 3);
+	if (!img)
+		return 1;
+	memset(img, 255, (size_t)W * H * 3);
+	for (int c = 0; c < cols; c++) {
+		float *h, *p;
+		if (load_after(argv[4 + c], n, &h, &p))
+			return 1;
+		for (int y = 0; y < side; y++)
+			for (int x = 0; x < side; x++) {
+				int X = c * (side + gap) + x;
+				shade_px(img + ((size_t)y * W + X) * 3, h, p, side, x, y);
+				size_t i = (size_t)y * side + x;
+				change_px(img + ((size_t)(y + side + gap) * W + X) * 3, before[i], h[i]);
+			}
+	}
+	FILE *f = fopen(argv[2], "wb");
+	png_structp png = f ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL) : NULL;
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (!info || setjmp(png_jmpbuf(png))) {
+		fprintf(stderr, "bench_fidelity: cannot write %s\n", argv[2]);
+		return 1;
+	}
+	png_init_io(png, f);
+	png_set_IHDR(png, info, (png_uint_32)W, (png_uint_32)H, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (int y = 0; y < H; y++)
+		png_write_row(png, img + (size_t)y * W * 3);
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	free(img);
+	return fclose(f) != 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 2;
@@ -175,8 +259,11 @@ int main(int argc, char **argv)
 		rc = cmd_run(argc, argv, 0);
 	else if (argc >= 2 && strcmp(argv[1], "measure") == 0)
 		rc = cmd_measure(argc, argv);
+	else if (argc >= 2 && strcmp(argv[1], "picture") == 0)
+		rc = cmd_picture(argc, argv);
 	if (rc == 2)
 		fprintf(stderr, "usage: bench_fidelity hydrology|erosion BEFORE SEED DROPLETS OUT\n"
-				"       bench_fidelity measure BEFORE AFTER [AFTER ...]\n");
+				"       bench_fidelity measure BEFORE AFTER [AFTER ...]\n"
+				"       bench_fidelity picture OUT.png BEFORE AFTER [AFTER ...]\n");
 	return rc;
 }

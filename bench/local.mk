@@ -32,5 +32,6 @@ EXTRA_DIST += bench/tui-bandwidth.sh bench/TUI.md
 noinst_PROGRAMS += bench/bench_fidelity
 bench_bench_fidelity_SOURCES = bench/bench_fidelity.c bench/seedref.c bench/seedref.h \
 	bench/fidcompare.c bench/fidcompare.h
-bench_bench_fidelity_LDADD = -lm
+bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
+bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
 EXTRA_DIST += bench/FIDELITY.md
