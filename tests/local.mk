@@ -77,7 +77,16 @@ tests_test_preset_LDADD = $(TEST_IO_LIBS)
 tests_test_preset_shipped_SOURCES = tests/test_preset_shipped.c tests/testutil.h
 tests_test_preset_shipped_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_preset_shipped_LDADD = $(TEST_IO_LIBS)
+# Fidelity against the seed's own algorithm (bench/seedref.c) on a crop of
+# the seed's terrain (tests/data/README).
+check_PROGRAMS += tests/test_fidelity
+TESTS += tests/test_fidelity
+tests_test_fidelity_SOURCES = tests/test_fidelity.c tests/testutil.h \
+	bench/seedref.c bench/seedref.h bench/fidcompare.c bench/fidcompare.h
+tests_test_fidelity_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_fidelity_LDADD = $(TEST_IO_LIBS)
 endif
+EXTRA_DIST += tests/data/README tests/data/hydrology2020-seed12345-before-crop64.f32
 
 # Fuzz targets' seed corpora, replayed through the same entry points libFuzzer
 # calls (tests/fuzz/build-fuzzers.sh builds the real fuzzers with clang).
