@@ -89,6 +89,7 @@ static void bowl_run(int edge, double *volume, int *edge_cells, struct world **o
 	p.hydrology.edge = edge;
 	p.hydrology.coupling = HYDROLOGY_NONE;
 	p.hydrology.deposition_rate = 0;
+	p.hydrology.pit_dry = false; /* the pit is off the streams: pour there */
 	struct world *w = NULL;
 	assert_int_equal(world_from_params(&w, &p), 0);
 	for (int y = 0; y < 32; y++)

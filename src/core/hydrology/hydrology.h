@@ -10,6 +10,10 @@
  *   the edge in; a sea_level above the terrain does the same).
  * - pit_stop (on): a droplet reaching a pit floods there at once; the seed's
  *   rocks in the pit until it dries, ~2000 steps, and pools hardly form.
+ *   pit_dry (on): unless the pit is off the streams; then the droplet dries
+ *   there at once (its load fills the pit), as the seed's does in the end.
+ *   Pouring in every pit made a speckle of hundreds of puddles the seed
+ *   never has (bench/FIDELITY.md).
  * - deposit_on_death (on) and settling: a droplet's load is never thrown
  *   away; at a leak it keeps sediment_keep (0.1) and the rest settles where
  *   it entered the pool, displacing water that stays in the pour.
