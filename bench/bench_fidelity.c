@@ -183,8 +183,10 @@ static void shade_px(unsigned char *px, const float *h, const float *pool, int s
 	/* Lit from the north-west, vertical scale 40. */
 	double l = 0.6 + 0.4 * h[i] - 12.0 * (dx + dy);
 	l = l < 0.1 ? 0.1 : l > 1.0 ? 1.0 : l;
+	l = floor(l * 12.0) / 12.0; /* a few shades: the picture stays small */
 	if (pool && pool[i] > 0) {
 		double d = pool[i] / 0.05 > 1.0 ? 1.0 : pool[i] / 0.05;
+		d = round(d * 4.0) / 4.0;
 		px[0] = (unsigned char)(40 * (1 - d));
 		px[1] = (unsigned char)(110 * (1 - d) + 40);
 		px[2] = (unsigned char)(230 - 80 * d);
@@ -199,6 +201,7 @@ static void change_px(unsigned char *px, float before, float after)
 {
 	double d = ((double)after - before) / 0.02;
 	d = d > 1 ? 1 : d < -1 ? -1 : d;
+	d = round(d * 4.0) / 4.0;
 	px[0] = (unsigned char)(d < 0 ? 255 : 255 * (1 - d));
 	px[1] = (unsigned char)(d > 0 ? 255 - 90 * d : 255 * (1 + d));
 	px[2] = (unsigned char)(255 * (1 - (d < 0 ? -d : d)));
