@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/hydrology/hydrology.h"
-#include "core/hydrology/hydrology_normal2020.h"
+#include "core/base/normal.h"
 #include "core/terrain/terrain.h"
 
 /* A plane h = a x + b y: the four cross products sum to (-4 s a, 4, -4 s b)
@@ -24,7 +24,7 @@ static void test_normal2020_plane(void **state)
 	for (int y = 1; y < H - 1; y++)
 		for (int x = 1; x < W - 1; x++) {
 			float n[3];
-			hydrology_normal2020(h, W, H, x, y, s, n);
+			normal_2020(h, W, H, x, y, s, n);
 			double len = sqrt(1.0 + (double)(s * a) * (s * a) + (double)(s * b) * (s * b));
 			assert_double_equal(n[0], -s * a / len, 1e-6);
 			assert_double_equal(n[1], 1.0 / len, 1e-6);
@@ -33,13 +33,13 @@ static void test_normal2020_plane(void **state)
 	/* On the left edge the missing neighbour counts as level with the
 	 * cell: x's sum is half of inside's, (-2 s a, 4, -4 s b). */
 	float n[3];
-	hydrology_normal2020(h, W, H, 0, 2, s, n);
+	normal_2020(h, W, H, 0, 2, s, n);
 	double len = sqrt(16.0 + 4.0 * (s * a) * (s * a) + 16.0 * (s * b) * (s * b));
 	assert_double_equal(n[0], -2.0 * s * a / len, 1e-6);
 	assert_double_equal(n[1], 4.0 / len, 1e-6);
 	assert_double_equal(n[2], -4.0 * s * b / len, 1e-6);
 	/* A corner has only one neighbour per axis. */
-	hydrology_normal2020(h, W, H, W - 1, H - 1, s, n);
+	normal_2020(h, W, H, W - 1, H - 1, s, n);
 	len = sqrt(16.0 + 4.0 * (s * a) * (s * a) + 4.0 * (s * b) * (s * b));
 	assert_double_equal(n[0], -2.0 * s * a / len, 1e-6);
 	assert_double_equal(n[2], -2.0 * s * b / len, 1e-6);
@@ -53,10 +53,10 @@ static void test_normal2020_ignores_diagonals(void **state)
 	(void)state;
 	float h[9] = {1, 0, 1, 0, 0, 0, 1, 0, 1};
 	float n[3];
-	hydrology_normal2020(h, 3, 3, 1, 1, 40.0f, n);
+	normal_2020(h, 3, 3, 1, 1, 40.0f, n);
 	assert_true(n[0] == 0.0f && n[2] == 0.0f && n[1] == 1.0f);
 	float k[9] = {0, 0, 0, 0, 0, 1, 0, 0, 0}; /* only +x raised */
-	hydrology_normal2020(k, 3, 3, 1, 1, 1.0f, n);
+	normal_2020(k, 3, 3, 1, 1, 1.0f, n);
 	assert_true(n[0] < 0.0f && n[2] == 0.0f); /* pushed toward -x */
 }
 
