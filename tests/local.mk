@@ -60,14 +60,17 @@ TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_flood tests/test_hydrology
-TESTS += tests/test_flood tests/test_hydrology
+check_PROGRAMS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
+TESTS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
 tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
 tests_test_flood_CFLAGS = $(TEST_CFLAGS)
 tests_test_flood_LDADD = $(TEST_CORE_LIBS)
 tests_test_hydrology_SOURCES = tests/test_hydrology.c tests/testutil.h
 tests_test_hydrology_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_LDADD = $(TEST_CORE_LIBS)
+tests_test_hydrology_2020_SOURCES = tests/test_hydrology_2020.c tests/testutil.h
+tests_test_hydrology_2020_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_2020_LDADD = $(TEST_CORE_LIBS)
 endif
 
 # Presets (io): the loader, writer and search path; the shipped presets.
@@ -80,7 +83,16 @@ tests_test_preset_LDADD = $(TEST_IO_LIBS)
 tests_test_preset_shipped_SOURCES = tests/test_preset_shipped.c tests/testutil.h
 tests_test_preset_shipped_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_preset_shipped_LDADD = $(TEST_IO_LIBS)
+# Fidelity against the seed's own algorithm (bench/seedref.c) on a crop of
+# the seed's terrain (tests/data/README).
+check_PROGRAMS += tests/test_fidelity
+TESTS += tests/test_fidelity
+tests_test_fidelity_SOURCES = tests/test_fidelity.c tests/testutil.h \
+	bench/seedref.c bench/seedref.h bench/fidcompare.c bench/fidcompare.h
+tests_test_fidelity_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_fidelity_LDADD = $(TEST_IO_LIBS)
 endif
+EXTRA_DIST += tests/data/README tests/data/hydrology2020-seed12345-before-crop64.f32
 
 # Fuzz targets' seed corpora, replayed through the same entry points libFuzzer
 # calls (tests/fuzz/build-fuzzers.sh builds the real fuzzers with clang).
