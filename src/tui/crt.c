@@ -1,5 +1,6 @@
 #include "tui/crt.h"
 #include "tui/crt_term.h"
+#include "tui/tui.h"
 #include "view/shade.h"
 
 #include <langinfo.h>
@@ -21,6 +22,13 @@ struct crt_state crt;
 #define TRUE_BITS 4
 
 static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
+
+_Static_assert(TUI_TIER_AUTO == TIER_AUTO, "tui.h's TUI_TIER_AUTO is crt's TIER_AUTO");
+
+int tui_tier_parse(const char *word)
+{
+	return crt_tier_parse(word);
+}
 
 int crt_tier_parse(const char *s)
 {
