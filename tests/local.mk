@@ -136,7 +136,7 @@ tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
-tests_test_session_SOURCES = tests/test_session.c
+tests_test_session_SOURCES = tests/test_session.c tests/apptest.h
 tests_test_session_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_session_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
@@ -150,13 +150,13 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
-tests_test_explorer_SOURCES = tests/test_explorer.c
+tests_test_explorer_SOURCES = tests/test_explorer.c tests/apptest.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 # Nothing lost: undo/redo, the prompt's editor, names, the autosave.
 check_PROGRAMS += tests/test_safe
 TESTS += tests/test_safe
-tests_test_safe_SOURCES = tests/test_safe.c
+tests_test_safe_SOURCES = tests/test_safe.c tests/apptest.h
 tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_safe_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif

@@ -13,6 +13,7 @@
 #include "core/terrain/terrain.h"
 #include "io/snapshot.h"
 #include "tui/app.h"
+#include "apptest.h"
 #include "tui/complete.h"
 #include "io/preset.h"
 
@@ -21,8 +22,7 @@ static char tmpdir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/gully-test-explorer-XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (tmpdir_make(tmpdir, sizeof tmpdir, "explorer"))
 		return -1;
 	char dir[128];
 	snprintf(dir, sizeof dir, "%s/presets", tmpdir);
@@ -37,9 +37,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 static void write_preset(const char *name, const char *text)
@@ -54,32 +52,12 @@ static void write_preset(const char *name, const char *text)
 
 static struct app *new_app(const char *process)
 {
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = 64;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
-	return a;
+	return app_new(process, 64, -1);
 }
 
 static void free_app(struct app *a)
 {
-	session_free(a);
-	free(a);
-}
-
-static void assert_worlds_equal(const struct world *x, const struct world *y)
-{
-	assert_int_equal(x->width, y->width);
-	assert_int_equal(x->height, y->height);
-	for (int l = 0; l < LAYER_COUNT; l++)
-		assert_memory_equal(x->layer[l], y->layer[l], world_cells(x) * sizeof(float));
-	assert_memory_equal(x->tally, y->tally, sizeof x->tally);
-	assert_memory_equal(&x->rng, &y->rng, sizeof x->rng);
-	assert_true(x->particles == y->particles);
-	assert_true(x->steps == y->steps);
+	app_free(a);
 }
 
 static void assert_params_equal(const struct params *p, const struct params *q)

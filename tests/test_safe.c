@@ -15,6 +15,7 @@
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
 #include "tui/app.h"
+#include "apptest.h"
 #include "tui/lineedit.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
@@ -24,8 +25,7 @@ static char tmpdir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/gully-test-safe-XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (tmpdir_make(tmpdir, sizeof tmpdir, "safe"))
 		return -1;
 	setenv("XDG_STATE_HOME", tmpdir, 1);
 	return 0;
@@ -34,38 +34,17 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 static struct app *new_app(const char *process, int seed)
 {
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = 48;
-	a->params.world.seed = seed;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
-	return a;
+	return app_new(process, 48, seed);
 }
 
 static void free_app(struct app *a)
 {
-	session_free(a);
-	free(a);
-}
-
-static void assert_same_world(const struct world *x, const struct world *y)
-{
-	assert_int_equal(x->width, y->width);
-	assert_int_equal(x->height, y->height);
-	for (int l = 0; l < LAYER_COUNT; l++)
-		assert_memory_equal(x->layer[l], y->layer[l], world_cells(x) * sizeof(float));
-	assert_memory_equal(&x->rng, &y->rng, sizeof x->rng);
-	assert_true(x->particles == y->particles);
+	app_free(a);
 }
 
 /* g as the key does it: a whole checkpoint, the next seed, a new world. */
@@ -90,24 +69,24 @@ static void test_undo_after_g_then_redo(void **state)
 	assert_int_equal(world_clone(&fresh, a->world), GULLY_OK);
 	char err[256];
 	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
-	assert_same_world(a->world, eroded);
+	assert_worlds_equal(a->world, eroded);
 	assert_int_equal(a->params.world.seed, 5);
 	assert_int_equal(redo_levels(a), 1);
 	/* Redo goes to the new terrain and its seed, and back again. */
 	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
-	assert_same_world(a->world, fresh);
+	assert_worlds_equal(a->world, fresh);
 	assert_int_equal(a->params.world.seed, 6);
 	assert_int_not_equal(undo_redo(a, err, sizeof err), GULLY_OK);
 	assert_string_equal(err, "nothing to redo");
 	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
-	assert_same_world(a->world, eroded);
+	assert_worlds_equal(a->world, eroded);
 	/* The emitter's droplets in flight came back too: the run goes on as
 	 * it would have without the detour. */
 	struct app *b = new_app("emitter", 5);
 	assert_int_equal(session_step(b, 400, &done), GULLY_OK);
 	assert_int_equal(session_step(b, 300, &done), GULLY_OK);
 	assert_int_equal(session_step(a, 300, &done), GULLY_OK);
-	assert_same_world(a->world, b->world);
+	assert_worlds_equal(a->world, b->world);
 	/* A new checkpoint starts new history: redo is gone. */
 	assert_int_equal(redo_levels(a), 1);
 	assert_int_equal(undo_push(a, 1), GULLY_OK);
@@ -132,7 +111,7 @@ static void test_undo_after_process_switch(void **state)
 	assert_int_equal(session_step(a, 100, &done), GULLY_OK);
 	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
 	assert_string_equal(a->proc->name, "particles");
-	assert_same_world(a->world, before);
+	assert_worlds_equal(a->world, before);
 	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
 	assert_string_equal(a->proc->name, "emitter");
 	world_destroy(before);
@@ -194,7 +173,7 @@ static void test_worker_matches_one_step(void **state)
 		struct app *b = new_app(procs[k], 11);
 		uint64_t done;
 		assert_int_equal(session_step(b, a->units_run, &done), GULLY_OK);
-		assert_same_world(a->world, b->world);
+		assert_worlds_equal(a->world, b->world);
 		free_app(a);
 		free_app(b);
 	}
@@ -307,7 +286,7 @@ static void test_autosave_per_directory(void **state)
 	assert_int_equal(session_save(a, p2, err, sizeof err), GULLY_OK);
 	struct app *b = new_app("emitter", 7);
 	assert_int_equal(safe_open_autosave(b, err, sizeof err), GULLY_OK);
-	assert_same_world(b->world, a->world);
+	assert_worlds_equal(b->world, a->world);
 	assert_true(b->dirty);
 	assert_string_equal(b->file, "");
 	assert_int_not_equal(access(p2, F_OK), 0);

@@ -129,15 +129,19 @@ static double srgb_linear(uint8_t v)
 	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
 }
 
-struct lab palette_oklab(struct rgb c)
+static struct lab lab_of_linear(double r, double g, double b)
 {
-	double r = srgb_linear(c.r), g = srgb_linear(c.g), b = srgb_linear(c.b);
 	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
 	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
 	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
 	return (struct lab){0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
 			    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
 			    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
+}
+
+struct lab palette_oklab(struct rgb c)
+{
+	return lab_of_linear(srgb_linear(c.r), srgb_linear(c.g), srgb_linear(c.b));
 }
 
 double palette_distance(struct rgb a, struct rgb b)
@@ -221,16 +225,6 @@ int palette_to_ansi(struct rgb c, int ncolors)
  * linear light (what the eye averages over a glyph), compared in OKLab. */
 
 static const double shade_cover[PALETTE_SHADES] = {0, 0.25, 0.5, 0.75};
-
-static struct lab lab_of_linear(double r, double g, double b)
-{
-	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
-	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
-	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
-	return (struct lab){0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
-			    1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
-			    0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s};
-}
 
 /* Every (fg, bg, glyph) of 16 colours as it looks, made once per thread. */
 static _Thread_local struct lab mix_lab[16][16][PALETTE_SHADES];
