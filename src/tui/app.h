@@ -215,6 +215,13 @@ void sim_ui_take(struct app *a);
 /* Stops and joins the thread; called holding the session. */
 void sim_worker_stop(struct app *a);
 
+/* pace.c: the frame rate. f (dir -1) and F (+1) step the chosen rate. */
+void fps_key(struct app *a, int dir);
+/* Called when a frame is due: lowers the rate while output backs up (a
+ * write would block, or the last frame's writes waited, a->write_wait),
+ * climbs back after; false when this frame is to be skipped. */
+bool pace_output(struct app *a);
+
 /* app.c */
 /* An undo checkpoint; a world too big to keep says so once. */
 void app_checkpoint(struct app *a);
