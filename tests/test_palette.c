@@ -127,6 +127,49 @@ static void test_shaded_cells(void **state)
 	}
 }
 
+/* How a half block's two entries look together: their mean in linear light. */
+static double pair_error(struct rgb c, int fg, int bg)
+{
+	struct rgb f = palette_from_256(fg), b = palette_from_256(bg);
+	const uint8_t fv[3] = {f.r, f.g, f.b}, bv[3] = {b.r, b.g, b.b};
+	double m[3];
+	for (int i = 0; i < 3; i++) {
+		double v = (lin(fv[i]) + lin(bv[i])) / 2;
+		v = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055;
+		m[i] = v * 255;
+	}
+	return palette_distance(c, (struct rgb){(uint8_t)lround(m[0]), (uint8_t)lround(m[1]),
+						(uint8_t)lround(m[2])});
+}
+
+static void test_half_block_dither(void **state)
+{
+	(void)state;
+	int dithered = 0;
+	double plain = 0, pair = 0;
+	for (int i = 0; i <= 400; i++) {
+		struct rgb c = palette_height(i / 400.0);
+		int fg, bg;
+		palette_to_256_pair(c, c, &fg, &bg);
+		/* On top the nearest entry, always. */
+		assert_int_equal(fg, palette_to_256(c));
+		if (fg != bg)
+			dithered++;
+		plain += palette_distance(c, palette_from_256(fg));
+		pair += pair_error(c, fg, bg);
+	}
+	/* Somewhere on the ramp the pair helps, and over it the cells come
+	 * clearly closer on the whole (rounding the mean to 8 bits costs a
+	 * little, so not every single cell). */
+	assert_true(dithered > 0);
+	assert_true(pair < 0.8 * plain);
+	/* An edge is never dithered: pixels far apart keep their own entries. */
+	int fg, bg;
+	palette_to_256_pair((struct rgb){40, 80, 50}, (struct rgb){200, 200, 200}, &fg, &bg);
+	assert_int_equal(fg, palette_to_256((struct rgb){40, 80, 50}));
+	assert_int_equal(bg, palette_to_256((struct rgb){200, 200, 200}));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_palette_colours_map_to_nearest),
 		cmocka_unit_test(test_greys_are_used),
 		cmocka_unit_test(test_shaded_cells),
+		cmocka_unit_test(test_half_block_dither),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,7 +293,13 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 		return;
 	}
 	if (crt.tier != TIER_NONE && crt.utf8) {
-		int fg = colour_of(top), bg = colour_of(bottom);
+		int fg, bg;
+		if (crt.tier == TIER_256)
+			palette_to_256_pair(top, bottom, &fg, &bg);
+		else {
+			fg = colour_of(top);
+			bg = colour_of(bottom);
+		}
 		if (fg == bg) {
 			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
 		} else {

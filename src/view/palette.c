@@ -153,13 +153,19 @@ double palette_distance(struct rgb a, struct rgb b)
 
 /* The 240 entries in OKLab, made once per thread. */
 static _Thread_local struct lab xterm_lab[240];
+static _Thread_local double xterm_linear[240][3];
 static _Thread_local bool xterm_lab_made;
 
 static int nearest_256(struct rgb c)
 {
 	if (!xterm_lab_made) {
-		for (int i = 0; i < 240; i++)
-			xterm_lab[i] = palette_oklab(palette_from_256(16 + i));
+		for (int i = 0; i < 240; i++) {
+			struct rgb e = palette_from_256(16 + i);
+			xterm_lab[i] = palette_oklab(e);
+			xterm_linear[i][0] = srgb_linear(e.r);
+			xterm_linear[i][1] = srgb_linear(e.g);
+			xterm_linear[i][2] = srgb_linear(e.b);
+		}
 		xterm_lab_made = true;
 	}
 	struct lab p = palette_oklab(c);
@@ -192,6 +198,68 @@ int palette_to_256(struct rgb c)
 	cache_key[h] = key;
 	cache_val[h] = (uint8_t)idx;
 	return idx;
+}
+
+/* ---- two pixels of a half block, dithered ----
+ * Where a cell's two pixels are nearly one colour and that colour falls
+ * between palette entries, both pixels would show the same entry and the
+ * whole smooth area takes one step; showing the nearest entry above and
+ * its best partner below lets the eye average the pair to a colour between
+ * (an ordered 2x1 dither: the pattern is fixed, top and bottom, so it does
+ * not crawl as the map changes). The partner is the entry that brings the
+ * pair's mean, in linear light, nearest the cell's colour in OKLab, kept
+ * only when it is clearly nearer than the plain entry. */
+
+/* Pixels further apart than this in some channel are an edge: no dither. */
+#define DITHER_SMOOTH 12
+/* The pair must beat the single entry by this factor in squared distance. */
+#define DITHER_GAIN 0.5
+
+static int dither_partner(struct rgb c, int first)
+{
+	if (!xterm_lab_made)
+		nearest_256(c); /* makes the table */
+	struct lab want = palette_oklab(c);
+	const double *e = xterm_linear[first - 16];
+	struct lab p = xterm_lab[first - 16];
+	double dl = want.l - p.l, da = want.a - p.a, db = want.b - p.b;
+	double alone = dl * dl + da * da + db * db, best_d = alone * DITHER_GAIN;
+	int best = first;
+	for (int i = 16; i < 256; i++) {
+		const double *q = xterm_linear[i - 16];
+		struct lab m = lab_of_linear((e[0] + q[0]) / 2, (e[1] + q[1]) / 2, (e[2] + q[2]) / 2);
+		dl = want.l - m.l;
+		da = want.a - m.a;
+		db = want.b - m.b;
+		double d = dl * dl + da * da + db * db;
+		if (d < best_d) {
+			best_d = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static _Thread_local uint32_t pair_key[1 << CACHE_BITS];
+static _Thread_local uint8_t pair_val[1 << CACHE_BITS];
+
+void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg)
+{
+	*fg = palette_to_256(top);
+	*bg = palette_to_256(bottom);
+	if (*fg != *bg || abs(top.r - bottom.r) > DITHER_SMOOTH ||
+	    abs(top.g - bottom.g) > DITHER_SMOOTH || abs(top.b - bottom.b) > DITHER_SMOOTH)
+		return;
+	struct rgb c = palette_mix(top, bottom, 0.5);
+	uint32_t key = ((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1;
+	uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
+	if (pair_key[h] != key) {
+		pair_key[h] = key;
+		pair_val[h] = (uint8_t)dither_partner(c, palette_to_256(c));
+	}
+	/* The cell's own nearest above, its partner below. */
+	*fg = palette_to_256(c);
+	*bg = pair_val[h];
 }
 
 /* The VGA-like values most terminals use for the ANSI colours. */

@@ -53,6 +53,11 @@ double palette_distance(struct rgb a, struct rgb b);
  * cube) and 232-255 (grey ramp) together; never 0-15, whose RGB values
  * differ between terminals. */
 int palette_to_256(struct rgb c);
+/* A half block's two pixels in 256 colours: each its nearest entry, but
+ * where the two are nearly one colour that sits between entries, the
+ * cell's nearest entry on top and the partner that brings the pair's mean
+ * nearest below (a fixed 2x1 dither); fg == bg when no pair is better. */
+void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg);
 /* The RGB an xterm shows for index 16-255. */
 struct rgb palette_from_256(int index);
 /* The nearest of the 8 (or 16, with bright) ANSI colours: 0-7 or 0-15. */
