@@ -2,7 +2,6 @@ noinst_LIBRARIES += src/io/libgullyio.a
 src_io_libgullyio_a_SOURCES = \
 	src/io/fileio.c src/io/fileio.h \
 	src/io/roff.c src/io/roff.h \
-	src/io/bytes.h \
 	src/io/snapshot.c src/io/snapshot.h \
 	src/io/simulation.c src/io/simulation.h \
 	src/io/image.c src/io/image.h \
