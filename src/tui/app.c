@@ -153,6 +153,7 @@ static void draw(struct app *a)
 	else
 		a->npoints = 0;
 	refresh_stats(a, false);
+	legend_fit_if_new(a);
 	map_draw(a, map_rows, map_cols);
 	source_draw(a);
 	if (a->equations)
@@ -527,6 +528,11 @@ static int handle_key(struct app *a, int ch)
 		}
 		break;
 	}
+	case ACT_REFIT:
+		legend_fit_now(a);
+		app_message(a, "height colours now span %.3f to %.3f", a->view.height_lo,
+			    a->view.height_hi);
+		break;
 	case ACT_COUNT:
 		break;
 	}

@@ -99,6 +99,11 @@ struct app {
 	struct shade_geom shown_geom;
 
 	struct undo_ring undo;
+
+	/* The colour ramp's fit (legend.c): the world it was last checked
+	 * against and the terrain range it was fitted to. */
+	const struct world *fitted_world;
+	float fitted_base_lo, fitted_base_hi;
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -148,6 +153,16 @@ bool source_place(struct app *a, int cx, int cy);
 /* tracer.c: droplets that show the flow without eroding. */
 void tracer_reset(struct app *a);
 void tracer_advance(struct app *a, int steps);
+
+/* legend.c: the ramp's heights and the overlays' values. The ramp is
+ * fitted to a terrain once, when it is made or loaded (fit_if_new), so a
+ * height keeps its colour as the map erodes; fit_now fits it to the
+ * heights of now (the `f` key). */
+void legend_fit_if_new(struct app *a);
+void legend_fit_now(struct app *a);
+int legend_lines(const struct app *a);
+/* Draws from row y down (not past row `bottom`); returns the rows used. */
+int legend_draw(struct app *a, int y, int x, int w, int bottom);
 
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);

@@ -39,6 +39,7 @@ static const struct key_binding table[] = {
 	{'e', "e", ACT_OVERLAY, OVERLAY_EROSION, "erosion/deposition overlay"},
 	{'b', "b", ACT_OVERLAY, OVERLAY_HARDNESS, "hardness (bedrock) overlay"},
 	{'w', "w", ACT_OVERLAY, OVERLAY_WETNESS, "wetness overlay"},
+	{'v', "v", ACT_OVERLAY, OVERLAY_VEGETATION, "trees (vegetation) overlay"},
 	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
 	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
 	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
@@ -63,6 +64,7 @@ static const struct key_binding table[] = {
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
+	{'f', "f", ACT_REFIT, 0, "fit the height colours to the map of now"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 

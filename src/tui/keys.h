@@ -32,6 +32,7 @@ enum key_action {
 	ACT_SOURCE_TURN,  /* arg: steps of its direction */
 	ACT_EQUATIONS,
 	ACT_UNDO,
+	ACT_REFIT,        /* fit the colour ramp to the heights of now */
 	ACT_COUNT
 };
 

@@ -74,10 +74,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_BOLD, "%s", a->proc->title);
 	line(y++, x, w, A_BOLD, "-- parameters --");
 
-	int noverlays = 0;
-	for (int o = 0; o < OVERLAY_COUNT; o++)
-		noverlays += (a->view.overlays & OVERLAY_BIT(o)) != 0;
-	int legend = 2 + noverlays, stats = 6, info = 2;
+	int legend = legend_lines(a), stats = 6, info = 2;
 	int room = rows - y - info - stats - legend;
 	if (room < 3) {
 		legend = 0;
@@ -134,30 +131,8 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_NORMAL, " %-12s %.4g", "deposited", a->world->tally[TALLY_DEPOSITED]);
 	line(y++, x, w, A_NORMAL, " %-12s %.4g", "pool volume", a->pool_volume);
 
-	if (legend) {
-		line(y, x, w, A_BOLD, "-- legend --");
-		y++;
-		/* The height ramp: low to high. */
-		line(y, x, w, A_NORMAL, " low%*shigh", 2 * palette_ramp_stops() + 2, "");
-		for (int i = 0; i < palette_ramp_stops(); i++) {
-			static const char glyphs[] = ".:=*#@@@";
-			crt_put_swatch(y, x + 5 + 2 * i, palette_ramp_stop(i, NULL), glyphs[i]);
-		}
-		y++;
-		for (int o = 0; o < OVERLAY_COUNT && y < rows; o++) {
-			if (!(a->view.overlays & OVERLAY_BIT(o)))
-				continue;
-			if (o == OVERLAY_EROSION) {
-				line(y, x, w, A_NORMAL, "    eroded    deposited");
-				crt_put_swatch(y, x + 11, palette_deposit, '+');
-			} else {
-				line(y, x, w, A_NORMAL, "    %s", shade_overlay_name(o));
-			}
-			crt_put_swatch(y, x + 1, shade_overlay_colour(o),
-				       o <= OVERLAY_POOLS ? '~' : o == OVERLAY_EROSION ? '-' : shade_overlay_name(o)[0]);
-			y++;
-		}
-	}
+	if (legend)
+		y += legend_draw(a, y, x, w, rows);
 	while (y < rows)
 		line(y++, x, w, A_NORMAL, "%s", "");
 }
