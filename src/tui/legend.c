@@ -167,7 +167,7 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 		if (!(a->view.overlays & OVERLAY_BIT(row->overlay)))
 			continue;
 		char line[96];
-		int n = snprintf(line, sizeof line, " %-8s", row->label);
+		int n = snprintf(line, sizeof line, "%-8s ", row->label);
 		int at[3];
 		for (int k = 0; k < 3 && n < (int)sizeof line; k++) {
 			at[k] = n;

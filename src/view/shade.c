@@ -346,9 +346,10 @@ struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsig
 		/* On the ramp's tan and brown, red read as orange: the ground is
 		 * greyed first (keeping its lightness, so the shading stays), so
 		 * the only hues left are the legend's red and green. */
-		double grey = 255 * palette_luma(c);
-		c = (struct rgb){(uint8_t)grey, (uint8_t)grey, (uint8_t)grey};
 		double t = shade_erosion_strength(d);
+		uint8_t grey = (uint8_t)lround(255 * palette_luma(c));
+		if (d != 0)
+			c = palette_mix(c, (struct rgb){grey, grey, grey}, 8 * t);
 		if (d < 0)
 			c = palette_mix(c, palette_erode, t);
 		else if (d > 0)
