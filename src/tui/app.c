@@ -154,10 +154,15 @@ static void draw(struct app *a)
 		a->npoints = 0;
 	refresh_stats(a, false);
 	legend_fit_if_new(a);
-	map_draw(a, map_rows, map_cols);
+	/* The cross-section takes the foot of the map's area: the map above it
+	 * shrinks to fit, so the line drawn on it stays in sight. */
+	int prof = profile_rows(a, map_rows);
+	map_draw(a, map_rows - prof, map_cols);
 	source_draw(a);
+	profile_mark(a);
 	if (a->equations)
-		equations_draw(a, map_rows, map_cols);
+		equations_draw(a, map_rows - prof, map_cols);
+	profile_draw(a, map_rows - prof, prof, map_cols);
 	mvvline(0, map_cols, '|', map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
 	status_draw(a, LINES - 1, COLS);
@@ -482,6 +487,8 @@ static int handle_key(struct app *a, int ch)
 		int cx, cy;
 		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
 			break;
+		if (profile_click(a, cx, cy))
+			break;
 		if (source_place(a, cx, cy))
 			app_message(a, "emitter placed on cell %d,%d", cx, cy);
 		else if (map_inspect(a, ev.y, ev.x, buf, sizeof buf))
@@ -532,6 +539,15 @@ static int handle_key(struct app *a, int ch)
 		legend_fit_now(a);
 		app_message(a, "height colours now span %.3f to %.3f", a->view.height_lo,
 			    a->view.height_hi);
+		break;
+	case ACT_PROFILE:
+		profile_cycle(a);
+		break;
+	case ACT_PROFILE_MOVE:
+		profile_move(a, k->arg);
+		break;
+	case ACT_PROFILE_PICK:
+		profile_pick(a);
 		break;
 	case ACT_COUNT:
 		break;

@@ -27,6 +27,21 @@ struct tracer {
 	int n;
 };
 
+/* The cross-section (profile.c): a row, a column or a line picked by two
+ * clicks, and the samples along it (one per screen column). */
+enum profile_mode { PROFILE_OFF, PROFILE_ROW, PROFILE_COLUMN, PROFILE_LINE };
+#define PROFILE_MAX_COLS 512
+struct profile_point {
+	float height, base, pool;
+};
+struct profile {
+	int mode;                    /* enum profile_mode */
+	int row, col;                /* PROFILE_ROW's row, PROFILE_COLUMN's column */
+	int x0, y0, x1, y1;          /* PROFILE_LINE's ends, world cells */
+	int picking;                 /* clicks still wanted for a line: 2, 1 or 0 */
+	struct profile_point points[PROFILE_MAX_COLS];
+};
+
 /* Undo checkpoints (undo.c). */
 #define UNDO_DEPTH 8
 #define UNDO_MAX_BYTES ((size_t)256 << 20)
@@ -104,6 +119,7 @@ struct app {
 	 * against and the terrain range it was fitted to. */
 	const struct world *fitted_world;
 	float fitted_base_lo, fitted_base_hi;
+	struct profile profile;
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -164,6 +180,25 @@ int legend_lines(const struct app *a);
 /* Draws from row y down (not past row `bottom`); returns the rows used. */
 int legend_draw(struct app *a, int y, int x, int w, int bottom);
 
+/* profile.c: the cross-section. cycle: off, a row, a column, off (x);
+ * move: the row or column by 1/32 of the map (dir +1/-1); pick: the next
+ * two clicks on the map give its ends (X); click: takes a click while
+ * picking (true when it did). */
+void profile_cycle(struct app *a);
+void profile_move(struct app *a, int dir);
+void profile_pick(struct app *a);
+bool profile_click(struct app *a, int cx, int cy);
+void profile_ends(const struct app *a, int *x0, int *y0, int *x1, int *y1);
+/* Screen rows the panel takes below a map of map_rows rows (0: hidden). */
+int profile_rows(const struct app *a, int map_rows);
+/* n samples along the line from (x0, y0) to (x1, y1): means of height and
+ * base over the cells each covers, the deepest pool; returns its cells. */
+int profile_sample(const struct world *w, int x0, int y0, int x1, int y1, int n,
+		   struct profile_point *out);
+void profile_draw(struct app *a, int y0, int rows, int cols);
+/* The line on the map: its ends A and B, dots between. */
+void profile_mark(struct app *a);
+
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
@@ -182,6 +217,8 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 bool prompt_yes_no(struct app *a, const char *question);
 void equations_draw(struct app *a, int rows, int cols);
 void source_draw(struct app *a);
+/* A plain marker over the map at world point (wx, wy), when it is shown. */
+void map_mark(const struct app *a, double wx, double wy, char glyph);
 
 /* app.c */
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -65,6 +65,10 @@ static const struct key_binding table[] = {
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
 	{'f', "f", ACT_REFIT, 0, "fit the height colours to the map of now"},
+	{'x', "x", ACT_PROFILE, 0, "cross-section: along a row, a column, hidden"},
+	{'(', "(", ACT_PROFILE_MOVE, -1, "move the cross-section up, down (left, right)"},
+	{')', ")", ACT_PROFILE_MOVE, 1, "move the cross-section up, down (left, right)"},
+	{'X', "X", ACT_PROFILE_PICK, 0, "cross-section between two clicks (--mouse)"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 

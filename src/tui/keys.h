@@ -33,6 +33,9 @@ enum key_action {
 	ACT_EQUATIONS,
 	ACT_UNDO,
 	ACT_REFIT,        /* fit the colour ramp to the heights of now */
+	ACT_PROFILE,      /* the cross-section: off, row, column */
+	ACT_PROFILE_MOVE, /* arg: +1/-1 */
+	ACT_PROFILE_PICK, /* its ends by two clicks */
 	ACT_COUNT
 };
 
