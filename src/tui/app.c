@@ -82,6 +82,9 @@ static bool too_small(void)
 static int run_slice(struct app *a)
 {
 	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	uint64_t left = budget_left(a);
+	if (left > 0 && budget > left)
+		budget = left; /* stop exactly at the run's budget */
 	double t0 = app_now();
 	uint64_t done = 0;
 	int e = session_step(a, budget, &done);
@@ -185,7 +188,8 @@ static void zoom(struct app *a, int dir)
 {
 	int z = a->view.zoom + dir;
 	if (z < 0 || z >= ZOOM_COUNT) {
-		app_message(a, "zoom is %s already", shade_zoom_name(a->view.zoom));
+		app_message(a, "zoom is %s already",
+			    a->view.zoom == ZOOM_FIT ? "out to the whole map" : shade_zoom_name(a->view.zoom));
 		return;
 	}
 	/* Keep the centre of what is shown in the centre. */
@@ -198,7 +202,7 @@ static void zoom(struct app *a, int dir)
 	a->view.pan_x = (int)(cx - g.cpp * pw / 2);
 	a->view.pan_y = (int)(cy - g.cpp * ph / 2);
 	shade_clamp_pan(&a->view, a->world, pw, ph);
-	app_message(a, "zoom %s", shade_zoom_name(z));
+	app_message(a, "zoom %s", z == ZOOM_FIT ? "out: the whole map" : shade_zoom_name(z));
 }
 
 static void pan(struct app *a, int ax, int ay)
@@ -391,6 +395,8 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
+		if (a->running)
+			budget_run_on(a);
 		if (a->running)
 			checkpoint(a);
 		break;
@@ -637,7 +643,7 @@ int tui_main(const struct tui_options *o)
 			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
 			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
 				checkpoint(a);
-			if ((e = run_slice(a)))
+			if (!budget_stop(a) && (e = run_slice(a)))
 				break;
 		}
 		/* Paused: wait for a key, but wake often enough to see signals and

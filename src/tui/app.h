@@ -120,6 +120,7 @@ struct app {
 	const struct world *fitted_world;
 	float fitted_base_lo, fitted_base_hi;
 	struct profile profile;
+	bool budget_passed;          /* Space ran on past the budget */
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -198,6 +199,22 @@ int profile_sample(const struct world *w, int x0, int y0, int x1, int y1, int n,
 void profile_draw(struct app *a, int y0, int rows, int cols);
 /* The line on the map: its ends A and B, dots between. */
 void profile_mark(struct app *a);
+
+/* budget.c: the run's budget (<section>.budget), and numbers as the
+ * screen writes them: num_count "1,234,567"; num_value "9,559", "12.35",
+ * "0.01234" (never an exponent). */
+void num_count(char *buf, size_t len, uint64_t n);
+void num_value(char *buf, size_t len, double v);
+/* The budget of the running process (0: none). */
+uint64_t budget_of(const struct app *a);
+/* Units left before it stops; UINT64_MAX when it does not stop. */
+uint64_t budget_left(struct app *a);
+/* At the budget: pauses, says so and returns true. */
+bool budget_stop(struct app *a);
+/* Space at the budget: runs on past it. */
+void budget_run_on(struct app *a);
+/* "153,000 to go", "budget reached: Space runs on", or "". */
+void budget_status(struct app *a, char *buf, size_t len);
 
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);

@@ -25,23 +25,6 @@ static void line(int y, int x, int w, attr_t attr, const char *fmt, ...)
 	attrset(A_NORMAL);
 }
 
-/* 1234567 -> "1.23M": the stats must fit a narrow panel. */
-static void human(char *buf, size_t len, double v)
-{
-	const char *unit = "";
-	if (v >= 1e9) {
-		v /= 1e9;
-		unit = "G";
-	} else if (v >= 1e6) {
-		v /= 1e6;
-		unit = "M";
-	} else if (v >= 1e4) {
-		v /= 1e3;
-		unit = "k";
-	}
-	snprintf(buf, len, unit[0] ? "%.2f%s" : "%.0f%s", v, unit);
-}
-
 static void tabs(struct app *a, int y, int x, int w)
 {
 	move(y, x);
@@ -114,22 +97,32 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 			line(y++, x, w, A_DIM, " one of %s", d->choices);
 		else if (d->type == PARAM_BOOL)
 			line(y++, x, w, A_DIM, " on or off");
-		else
-			line(y++, x, w, A_DIM, " range %g..%g step %g", d->min, d->max, d->step);
+		else {
+			char lo[32], hi[32], step[32];
+			num_value(lo, sizeof lo, d->min);
+			num_value(hi, sizeof hi, d->max);
+			num_value(step, sizeof step, d->step);
+			int n = (int)(strlen(lo) + strlen(hi) + strlen(step));
+			line(y++, x, w, A_DIM, " %s%s to %s, step %s", n + 16 <= w ? "range " : "", lo,
+			     hi, step);
+		}
 		line(y++, x, w, A_DIM, " %s", d->help);
 	} else {
 		y += 2;
 	}
 
-	char n1[32], n2[32];
+	char n[5][40];
 	line(y++, x, w, A_BOLD, "-- stats --");
-	human(n1, sizeof n1, (double)a->world->particles);
-	line(y++, x, w, A_NORMAL, " %-12s %s", a->proc->unit, n1);
-	human(n2, sizeof n2, a->running ? a->rate : 0);
-	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n2);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "eroded", a->world->tally[TALLY_ERODED]);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "deposited", a->world->tally[TALLY_DEPOSITED]);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "pool volume", a->pool_volume);
+	num_count(n[0], sizeof n[0], a->world->particles);
+	num_count(n[1], sizeof n[1], (uint64_t)(a->running && a->rate > 0 ? a->rate + 0.5 : 0));
+	num_value(n[2], sizeof n[2], a->world->tally[TALLY_ERODED]);
+	num_value(n[3], sizeof n[3], a->world->tally[TALLY_DEPOSITED]);
+	num_value(n[4], sizeof n[4], a->pool_volume);
+	line(y++, x, w, A_NORMAL, " %-12s %s", a->proc->unit, n[0]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n[1]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "eroded", n[2]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "deposited", n[3]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "pool volume", n[4]);
 
 	if (legend)
 		y += legend_draw(a, y, x, w, rows);

@@ -4,7 +4,7 @@
 # before a run, and says when there is nothing left.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --paused --seed 5 --size 64x64
+start 100 30 -- --paused --seed 5 --size 64x64 --set particles.budget=0
 wait_for "1:particles"
 keys E
 wait_for "Particle erosion: the equations (E hides)"
