@@ -81,7 +81,7 @@ bool budget_stop(struct app *a)
 	a->running = false;
 	char n[40];
 	num_count(n, sizeof n, budget_of(a));
-	app_message(a, "stopped at the budget of %s %s: Space runs on", n, a->proc->unit);
+	app_message(a, "stopped at %s %s", n, a->proc->unit);
 	return true;
 }
 

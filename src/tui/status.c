@@ -10,7 +10,7 @@ void status_draw(struct app *a, int row, int cols)
 {
 	char left[160], right[300];
 	char named[80];
-	const char *file = a->file[0] ? a->file : "new map, not saved";
+	const char *file = a->file[0] ? a->file : "new map";
 	const char *slash = strrchr(file, '/');
 	if (slash && slash[1])
 		file = slash + 1;
