@@ -131,6 +131,15 @@ tests_test_explorer_SOURCES = tests/test_explorer.c
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
+# The explorer's aids for a class without a screen (equations, numbers,
+# cross-section samples, budget, the one-droplet trace).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_class
+TESTS += tests/test_class
+tests_test_class_SOURCES = tests/test_class.c
+tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
 	tests/tui/class.sh

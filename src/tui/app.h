@@ -205,6 +205,8 @@ void profile_mark(struct app *a);
  * "0.01234" (never an exponent). */
 void num_count(char *buf, size_t len, uint64_t n);
 void num_value(char *buf, size_t len, double v);
+/* A parameter's value as the registry spells it, but never with an exponent. */
+void num_param(const struct params *p, int index, char *buf, size_t len);
 /* The budget of the running process (0: none). */
 uint64_t budget_of(const struct app *a);
 /* Units left before it stops; UINT64_MAX when it does not stop. */
@@ -233,6 +235,15 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 /* A y/n question in the status row: true only for y. */
 bool prompt_yes_no(struct app *a, const char *question);
 void equations_draw(struct app *a, int rows, int cols);
+/* equations.c: a symbol of a process's equations and what it is: a
+ * meaning, or the parameter of the process's section that sets it. */
+struct equation_symbol {
+	const char *symbol, *meaning, *param;
+};
+/* The symbols of a section's equations (NULL, *n = 0 when none listed). */
+const struct equation_symbol *equations_symbols(const char *section, int *n);
+/* in[0..n) with the ASCII spellings turned into signs when utf8. */
+void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len);
 void source_draw(struct app *a);
 /* A plain marker over the map at world point (wx, wy), when it is shown. */
 void map_mark(const struct app *a, double wx, double wy, char glyph);

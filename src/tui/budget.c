@@ -107,3 +107,18 @@ void budget_status(struct app *a, char *buf, size_t len)
 	num_count(n, sizeof n, left);
 	snprintf(buf, len, "%s to go", n);
 }
+
+void num_param(const struct params *p, int index, char *buf, size_t len)
+{
+	params_format(p, index, buf, len);
+	if (!strpbrk(buf, "eE") || params_def(index)->type != PARAM_DOUBLE)
+		return;
+	/* 1e-05 -> 0.00001: the registry's shortest spelling, without exponent. */
+	double v = params_get(p, index);
+	snprintf(buf, len, "%.12f", v);
+	char *e = buf + strlen(buf) - 1;
+	while (e > buf && *e == '0')
+		*e-- = '\0';
+	if (*e == '.')
+		*e = '\0';
+}

@@ -81,7 +81,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 		}
 		const struct param_def *d = params_def(a->plist[k]);
 		char val[48];
-		params_format(&a->params, a->plist[k], val, sizeof val);
+		num_param(&a->params, a->plist[k], val, sizeof val);
 		char name[64];
 		if (a->proc && strcmp(d->section, a->proc->section) == 0)
 			snprintf(name, sizeof name, "%s", d->name);
