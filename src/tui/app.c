@@ -23,6 +23,9 @@
 #define SLICE_SECONDS 0.025
 #define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
+/* From this many cells a new terrain takes long enough (~0.4 s at 1024x1024,
+ * ~7 s at 4096x4096) to say so before it starts. */
+#define BIG_MAP_CELLS (1024L * 1024L)
 
 double app_now(void)
 {
@@ -455,6 +458,11 @@ static int handle_key(struct app *a, int ch)
 	case ACT_NEW_TERRAIN: {
 		int old = a->params.world.seed;
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
+		if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS) {
+			app_message(a, "making a %dx%d terrain...", a->params.world.width,
+				    a->params.world.height);
+			draw(a);
+		}
 		if (session_new_world(a, err, sizeof err)) {
 			a->params.world.seed = old;
 			app_message(a, "%s", err);
@@ -575,6 +583,9 @@ static int open_session(struct app *a, const struct tui_options *o)
 		path = autosave;
 	}
 	if (path) {
+		struct stat st;
+		if (stat(path, &st) == 0 && st.st_size >= (off_t)BIG_MAP_CELLS * 4)
+			fprintf(stderr, "gully: reading %s...\n", path);
 		if (session_load(a, path, err, sizeof err)) {
 			fprintf(stderr, "gully: %s\n", err);
 			return 1;
@@ -586,6 +597,10 @@ static int open_session(struct app *a, const struct tui_options *o)
 		fprintf(stderr, "gully: no process named '%s'\n", o->process);
 		return 2;
 	}
+	/* A big terrain takes seconds to make: say so at once, not after. */
+	if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS)
+		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
+			a->params.world.width, a->params.world.height);
 	if (session_new_world(a, err, sizeof err) || session_set_process(a, p, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;

@@ -3,6 +3,7 @@
 # while it erodes (f re-fits them); overlays list their values; the
 # cross-section (x) is drawn with an axis and follows the running map; the
 # run counts down to particles.budget, stops there and runs on with Space.
+# A big map says it is being made before it is.
 . "$(dirname "$0")/lib.sh"
 
 # The terrain's range, as `gully run` measures it, in the legend's format.
@@ -72,6 +73,14 @@ wait_gone "A 30,0"
 keys ' '
 wait_for "running on past the budget"
 wait_for "RUNNING"
+keys q
+wait_exit 0
+
+# A big map says what it is doing before its seconds of making a terrain
+# (on stderr, which stays on the terminal's normal screen).
+start 100 34 -- --paused --size 1024x1024
+wait_for "1:particles"
+grep -F -q "gully: making a 1024x1024 terrain" "$TMPD/err" || fail "no message before a big terrain"
 keys q
 wait_exit 0
 echo ok
