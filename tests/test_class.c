@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/process.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
 #include "tui/app.h"
 
 static struct app *new_app(const char *process, int size)
