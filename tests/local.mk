@@ -127,7 +127,7 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
-tests_test_explorer_SOURCES = tests/test_explorer.c
+tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
@@ -136,7 +136,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_class
 TESTS += tests/test_class
-tests_test_class_SOURCES = tests/test_class.c
+tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h
 tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif

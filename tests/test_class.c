@@ -12,24 +12,7 @@
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "tui/app.h"
-
-static struct app *new_app(const char *process, int size)
-{
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = size;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
-	return a;
-}
-
-static void free_app(struct app *a)
-{
-	session_free(a);
-	free(a);
-}
+#include "apputil.h"
 
 /* Every symbol the panel defines is in its process's equations, and every
  * parameter it names is in the registry under that process's section. */
@@ -90,32 +73,28 @@ static void test_numbers_one_format(void **state)
 {
 	(void)state;
 	char b[64];
-	num_count(b, sizeof b, 0);
-	assert_string_equal(b, "0");
-	num_count(b, sizeof b, 999);
-	assert_string_equal(b, "999");
-	num_count(b, sizeof b, 1000);
-	assert_string_equal(b, "1,000");
-	num_count(b, sizeof b, 10000000);
-	assert_string_equal(b, "10,000,000");
-	num_count(b, sizeof b, UINT64_MAX);
-	assert_string_equal(b, "18,446,744,073,709,551,615");
-	num_value(b, sizeof b, 9559);
-	assert_string_equal(b, "9,559");
-	num_value(b, sizeof b, 15010.4);
-	assert_string_equal(b, "15,010");
-	num_value(b, sizeof b, 12.3456);
-	assert_string_equal(b, "12.35");
-	num_value(b, sizeof b, 0.0123456);
-	assert_string_equal(b, "0.01235");
-	num_value(b, sizeof b, 0.5);
-	assert_string_equal(b, "0.5");
-	num_value(b, sizeof b, -0.25);
-	assert_string_equal(b, "-0.25");
-	num_value(b, sizeof b, 0);
-	assert_string_equal(b, "0");
-	num_value(b, sizeof b, -1e-9);
-	assert_string_equal(b, "0");
+	static const struct {
+		uint64_t n;
+		const char *text;
+	} counts[] = {
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {10000000, "10,000,000"},
+		{UINT64_MAX, "18,446,744,073,709,551,615"},
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		num_count(b, sizeof b, counts[i].n);
+		assert_string_equal(b, counts[i].text);
+	}
+	static const struct {
+		double v;
+		const char *text;
+	} values[] = {
+		{9559, "9,559"}, {15010.4, "15,010"}, {12.3456, "12.35"}, {0.0123456, "0.01235"},
+		{0.5, "0.5"}, {-0.25, "-0.25"}, {0, "0"}, {-1e-9, "0"},
+	};
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		num_value(b, sizeof b, values[i].v);
+		assert_string_equal(b, values[i].text);
+	}
 	/* No exponent at any magnitude. */
 	for (double v = 1e-9; v < 1e15; v *= 7.3) {
 		num_value(b, sizeof b, v);
@@ -178,7 +157,7 @@ static void test_profile_samples(void **state)
 static void test_budget(void **state)
 {
 	(void)state;
-	struct app *a = new_app("particles", 32);
+	struct app *a = test_new_app("particles", 32);
 	int i = params_find("particles.budget");
 	assert_true(i >= 0);
 	params_set(&a->params, i, 1000);
@@ -213,7 +192,7 @@ static void test_budget(void **state)
 	assert_int_equal(session_set_process(a, process_find("emitter"), err, sizeof err),
 			 GULLY_OK);
 	assert_true(budget_left(a) == UINT64_MAX);
-	free_app(a);
+	test_free_app(a);
 }
 
 int main(void)

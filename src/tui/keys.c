@@ -41,7 +41,7 @@ static const struct key_binding table[] = {
 	{'w', "w", ACT_OVERLAY, OVERLAY_WETNESS, "wetness overlay"},
 	{'v', "v", ACT_OVERLAY, OVERLAY_VEGETATION, "trees (vegetation) overlay"},
 	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
-	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
+	{'z', "z", ACT_ZOOM, 1, "zoom in: whole map, 1:1, 2:1, 4:1"},
 	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
 	{'h', "h", ACT_PAN_X, -1, "pan left, right (zoomed in)"},
 	{'l', "l", ACT_PAN_X, 1, "pan left, right (zoomed in)"},
