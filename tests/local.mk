@@ -131,6 +131,14 @@ tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
+# The single-droplet trace: the process's own step, bit for bit.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_trace
+TESTS += tests/test_trace
+tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h
+tests_test_trace_CFLAGS = $(TEST_CFLAGS)
+tests_test_trace_LDADD = $(TEST_CORE_LIBS)
+endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).
 if HAVE_CMOCKA

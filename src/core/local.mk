@@ -17,6 +17,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/particles/particles_pair.c src/core/particles/particles_pair.h \
 	src/core/particles/particles_lanes.c src/core/particles/particles_lanes.h \
 	src/core/particles/particles_lanes_simd.h src/core/particles/particles_lanes_kernel.h \
+	src/core/particles/trace.c src/core/particles/trace.h \
 	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
