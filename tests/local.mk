@@ -150,7 +150,7 @@ tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
-	tests/tui/class.sh
+	tests/tui/class.sh tests/tui/trace.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).

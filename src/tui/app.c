@@ -163,11 +163,14 @@ static void draw(struct app *a)
 	/* The cross-section takes the foot of the map's area: the map above it
 	 * shrinks to fit, so the line drawn on it stays in sight. */
 	int prof = profile_rows(a, map_rows);
-	map_draw(a, map_rows - prof, map_cols);
+	int tr = map_rows - prof >= 16 ? trace_rows(a) : 0;
+	map_draw(a, map_rows - prof - tr, map_cols);
 	source_draw(a);
 	profile_mark(a);
+	trace_mark(a);
 	if (a->equations)
-		equations_draw(a, map_rows - prof, map_cols);
+		equations_draw(a, map_rows - prof - tr, map_cols);
+	trace_draw(a, map_rows - prof - tr, tr, map_cols);
 	profile_draw(a, map_rows - prof, prof, map_cols);
 	mvvline(0, map_cols, '|', map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
@@ -398,13 +401,19 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
-		if (a->running)
+		if (a->running) {
+			/* The run goes on from a whole droplet: a traced one ends. */
+			trace_finish(a);
+			trace_stop(a);
 			budget_run_on(a);
+		}
 		if (a->running)
 			checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
+		trace_finish(a);
+		trace_stop(a);
 		checkpoint(a);
 		uint64_t before = a->world->particles;
 		int e = run_slice(a);
@@ -501,7 +510,7 @@ static int handle_key(struct app *a, int ch)
 		int cx, cy;
 		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
 			break;
-		if (profile_click(a, cx, cy))
+		if (profile_click(a, cx, cy) || trace_click(a, cx, cy))
 			break;
 		if (source_place(a, cx, cy))
 			app_message(a, "emitter placed on cell %d,%d", cx, cy);
@@ -556,6 +565,15 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_PROFILE:
 		profile_cycle(a);
+		break;
+	case ACT_TRACE:
+		trace_toggle(a);
+		break;
+	case ACT_TRACE_RANDOM:
+		trace_start_random(a);
+		break;
+	case ACT_TRACE_STEP:
+		trace_step(a, k->arg != 0);
 		break;
 	case ACT_PROFILE_MOVE:
 		profile_move(a, k->arg);

@@ -13,6 +13,7 @@
 #include "core/base/process.h"
 #include "core/base/rng.h"
 #include "core/base/world.h"
+#include "core/particles/trace.h"
 #include "view/shade.h"
 
 #define PANEL_WIDTH 30
@@ -40,6 +41,20 @@ struct profile {
 	int x0, y0, x1, y1;          /* PROFILE_LINE's ends, world cells */
 	int picking;                 /* clicks still wanted for a line: 2, 1 or 0 */
 	struct profile_point points[PROFILE_MAX_COLS];
+};
+
+/* The single-droplet trace (trace.c): core's particles_trace and the path
+ * drawn so far. */
+#define TRACE_PATH 256
+struct trace_view {
+	bool on;
+	struct particles_trace *t;
+	const struct world *world;   /* the world it runs on */
+	struct particles_trace_state s;
+	float x[TRACE_PATH], y[TRACE_PATH];
+	int n;
+	struct rng rng;              /* for A's random starts */
+	bool rng_ready;
 };
 
 /* Undo checkpoints (undo.c). */
@@ -121,6 +136,7 @@ struct app {
 	float fitted_base_lo, fitted_base_hi;
 	struct profile profile;
 	bool budget_passed;          /* Space ran on past the budget */
+	struct trace_view trace;
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -217,6 +233,23 @@ bool budget_stop(struct app *a);
 void budget_run_on(struct app *a);
 /* "153,000 to go", "budget reached: Space runs on", or "". */
 void budget_status(struct app *a, char *buf, size_t len);
+
+/* trace.c: one droplet of process 1, a step per key. start: at world
+ * point (x, y), after an undo checkpoint; toggle: at the map's centre, or
+ * hides the trace (running its droplet to its end first); step: one step,
+ * or to its end; finish: runs a live droplet to its end; click: a new
+ * droplet where the click lands while tracing (true when it took it). */
+void trace_start(struct app *a, double x, double y);
+void trace_start_random(struct app *a);
+void trace_toggle(struct app *a);
+void trace_step(struct app *a, bool to_end);
+void trace_finish(struct app *a);
+void trace_stop(struct app *a);
+bool trace_click(struct app *a, int cx, int cy);
+void trace_mark(struct app *a);
+/* Rows its box takes under the map (0: no trace). */
+int trace_rows(struct app *a);
+void trace_draw(struct app *a, int y0, int rows, int cols);
 
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);

@@ -69,6 +69,10 @@ static const struct key_binding table[] = {
 	{'(', "(", ACT_PROFILE_MOVE, -1, "move the cross-section up, down (left, right)"},
 	{')', ")", ACT_PROFILE_MOVE, 1, "move the cross-section up, down (left, right)"},
 	{'X', "X", ACT_PROFILE_PICK, 0, "cross-section between two clicks (--mouse)"},
+	{'T', "T", ACT_TRACE, 0, "follow one droplet from the map's centre; again: hide it"},
+	{'A', "A", ACT_TRACE_RANDOM, 0, "follow one droplet from a random cell"},
+	{'d', "d", ACT_TRACE_STEP, 0, "the droplet's next step"},
+	{'D', "D", ACT_TRACE_STEP, 1, "run the droplet to its end"},
 };
 #define NKEYS ((int)(sizeof table / sizeof table[0]))
 
