@@ -227,7 +227,7 @@ static void pan(struct app *a, int ax, int ay)
 static void describe_value(struct app *a, int index)
 {
 	char val[64];
-	params_format(&a->params, index, val, sizeof val);
+	num_param(&a->params, index, val, sizeof val);
 	app_message(a, "%s = %s", params_def(index)->key, val);
 }
 
@@ -250,7 +250,10 @@ static void type_value(struct app *a)
 		} else if (d->type == PARAM_BOOL) {
 			app_message(a, "%s: '%s' is not on or off", d->key, buf);
 		} else if (e == GULLY_ERANGE) {
-			app_message(a, "%s: %s is out of range (%g to %g)", d->key, buf, d->min, d->max);
+			char lo[32], hi[32];
+			num_value(lo, sizeof lo, d->min);
+			num_value(hi, sizeof hi, d->max);
+			app_message(a, "%s: %s is out of range (%s to %s)", d->key, buf, lo, hi);
 		} else {
 			app_message(a, "%s: '%s' is not a number", d->key, buf);
 		}

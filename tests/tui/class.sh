@@ -69,10 +69,31 @@ keys x
 wait_for "cross-section hidden"
 wait_gone "A 30,0"
 
+# Picking the line by clicks needs the mouse, and says so.
+keys X
+wait_for "picking a line needs the mouse"
+
 # Space runs on past the budget.
 keys ' '
 wait_for "running on past the budget"
 wait_for "RUNNING"
+keys q
+wait_exit 0
+
+# Two clicks on the map give the cross-section's ends.
+start 100 34 -- --paused --seed 5 --size 64x64 --mouse
+wait_for "1:particles"
+keys X
+wait_for "cross-section: click where it starts on the map"
+click 4 20
+wait_for "click where it ends"
+click 20 50
+wait_for "cross-section from "
+title=$(screen | grep -o "cross-section from [0-9]*,[0-9]* to [0-9]*,[0-9]*" | head -n 1)
+set -- $(echo "$title" | tr -c '0-9\n' ' ')
+[ "$1" -lt "$3" ] && [ "$2" -lt "$4" ] || fail "the ends are not where the clicks were: $title"
+screen | grep -F -q "A $1,$2" || fail "no start label under the cross-section"
+screen | grep -F -q "B $3,$4" || fail "no end label under the cross-section"
 keys q
 wait_exit 0
 
