@@ -185,7 +185,7 @@ static void test_budget(void **state)
 	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
 	assert_int_equal(budget_left(a), 1000);
 	budget_status(a, s, sizeof s);
-	assert_string_equal(s, "1,000 to go");
+	assert_string_equal(s, "1,000 droplets to go");
 	params_set(&a->params, i, 0);
 	assert_true(budget_left(a) == UINT64_MAX);
 	/* A process without a budget parameter never stops. */

@@ -231,7 +231,7 @@ uint64_t budget_left(struct app *a);
 bool budget_stop(struct app *a);
 /* Space at the budget: runs on past it. */
 void budget_run_on(struct app *a);
-/* "153,000 to go", "budget reached: Space runs on", or "". */
+/* "153,000 droplets to go", "budget reached: Space runs on", or "". */
 void budget_status(struct app *a, char *buf, size_t len);
 
 /* trace.c: one droplet of process 1, a step per key. start: at world

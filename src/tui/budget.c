@@ -105,7 +105,7 @@ void budget_status(struct app *a, char *buf, size_t len)
 		return;
 	}
 	num_count(n, sizeof n, left);
-	snprintf(buf, len, "%s to go", n);
+	snprintf(buf, len, "%s %s to go", n, a->proc->unit);
 }
 
 void num_param(const struct params *p, int index, char *buf, size_t len)

@@ -79,7 +79,7 @@ void profile_pick(struct app *a)
 		return;
 	}
 	a->profile.picking = 2;
-	app_message(a, "cross-section: click where it starts on the map");
+	app_message(a, "cross-section: click its start on the map");
 }
 
 bool profile_click(struct app *a, int cx, int cy)
@@ -89,7 +89,7 @@ bool profile_click(struct app *a, int cx, int cy)
 		p->x0 = cx;
 		p->y0 = cy;
 		p->picking = 1;
-		app_message(a, "cross-section from %d,%d: click where it ends", cx, cy);
+		app_message(a, "from %d,%d: click its end", cx, cy);
 		return true;
 	}
 	if (p->picking == 1) {

@@ -32,7 +32,7 @@ wait_for "vegetation on"
 screen | grep -E -q "trees +0\.20 +0\.50 +1\.00" || fail "no tree values in the legend"
 
 # The count-down before the run.
-wait_for "PAUSED | 40,000 to go |"
+wait_for "PAUSED | 40,000 droplets to go |"
 
 # The cross-section along the middle row: title, axis with the heights,
 # its ends under it.
@@ -84,9 +84,9 @@ wait_exit 0
 start 100 34 -- --paused --seed 5 --size 64x64 --mouse
 wait_for "1:particles"
 keys X
-wait_for "cross-section: click where it starts on the map"
+wait_for "cross-section: click its start"
 click 4 20
-wait_for "click where it ends"
+wait_for "click its end"
 click 20 50
 wait_for "cross-section from "
 title=$(screen | grep -o "cross-section from [0-9]*,[0-9]* to [0-9]*,[0-9]*" | head -n 1)
