@@ -39,6 +39,13 @@ static bool trace_live(struct app *a)
 {
 	if (a->trace.on && a->trace.world != a->world)
 		trace_stop(a);
+	/* Another process now runs this world: the droplet lands first, as
+	 * the old process's droplets in flight do. */
+	if (a->trace.on && strcmp(a->proc->section, "particles") != 0) {
+		while (!a->trace.s.ended && particles_trace_step(a->trace.t, a->world, &a->trace.s))
+			;
+		trace_stop(a);
+	}
 	return a->trace.on;
 }
 
@@ -62,7 +69,7 @@ void trace_start(struct app *a, double x, double y)
 	/* A droplet still on its way ends first: one droplet at a time. */
 	trace_finish(a);
 	a->running = false;
-	undo_push(a, app_now());
+	bool undoable = undo_push(a, app_now()) == GULLY_OK;
 	struct trace_view *v = &a->trace;
 	int e = particles_trace_start(&v->t, a->world, &a->params, (float)x, (float)y, &v->s);
 	if (e) {
@@ -74,7 +81,8 @@ void trace_start(struct app *a, double x, double y)
 	v->n = 0;
 	remember(a);
 	a->dirty = true;
-	app_message(a, "a droplet at %.1f,%.1f: d takes a step, D runs it to its end", x, y);
+	app_message(a, "a droplet at %.1f,%.1f: d takes a step, D runs it to its end%s", x, y,
+		    undoable ? "" : " (too big a map to undo)");
 }
 
 void trace_start_random(struct app *a)
