@@ -162,8 +162,13 @@ static void draw(struct app *a)
 	legend_fit_if_new(a);
 	/* The cross-section takes the foot of the map's area: the map above it
 	 * shrinks to fit, so the line drawn on it stays in sight. */
-	int prof = profile_rows(a, map_rows);
-	int tr = map_rows - prof >= 16 ? trace_rows(a) : 0;
+	/* The trace's numbers come first, then the cross-section (shrunk, or
+	 * hidden), then the map keeps at least a few rows. */
+	int tr = trace_rows(a), prof = profile_rows(a, map_rows);
+	if (map_rows - tr < 6)
+		tr = 0;
+	if (map_rows - prof - tr < 6)
+		prof = map_rows - tr - 6 >= 7 ? map_rows - tr - 6 : 0;
 	map_draw(a, map_rows - prof - tr, map_cols);
 	source_draw(a);
 	profile_mark(a);

@@ -211,6 +211,11 @@ static void row(struct app *a, int y, int cols, const char *label, const char *v
 		mvprintw(y, TRACE_EQ_COL, "%d: ", eq);
 		attrset(A_NORMAL);
 		mvaddstr(y, TRACE_EQ_COL + 3, text);
+	} else if (cols >= TRACE_EQ_COL + 4) {
+		/* Narrow: the line's number alone (E shows the lines). */
+		attrset(A_DIM);
+		mvprintw(y, TRACE_EQ_COL, "E%d", eq);
+		attrset(A_NORMAL);
 	}
 }
 
@@ -229,12 +234,13 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	mvhline(y0, 0, '-', cols);
 	mvprintw(y0, 1, "%.*s", cols - 2, title);
 	attrset(A_NORMAL);
-	if (cols > TRACE_EQ_COL + 8) {
-		attrset(A_DIM);
+	attrset(A_DIM);
+	if (cols > TRACE_EQ_COL + 8)
 		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1,
 			 "from equation line (E shows them)");
-		attrset(A_NORMAL);
-	}
+	else
+		mvprintw(y0 + 1, 1, "%.*s", cols - 2, "En: from line n of the equations (E)");
+	attrset(A_NORMAL);
 	num_value(n1, sizeof n1, s->d.x);
 	num_value(n2, sizeof n2, s->d.y);
 	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
