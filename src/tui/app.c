@@ -745,6 +745,7 @@ int tui_main(const struct tui_options *o)
 		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
 	if (sig)
 		status = 128 + sig;
+	trace_stop(a);
 	session_free(a);
 	free(a);
 	return status;

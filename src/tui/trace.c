@@ -68,6 +68,7 @@ void trace_start(struct app *a, double x, double y)
 		return;
 	/* A droplet still on its way ends first: one droplet at a time. */
 	trace_finish(a);
+	trace_stop(a);
 	a->running = false;
 	bool undoable = undo_push(a, app_now()) == GULLY_OK;
 	struct trace_view *v = &a->trace;
