@@ -190,7 +190,7 @@ void tracer_advance(struct app *a, int steps);
 /* legend.c: the ramp's heights and the overlays' values. The ramp is
  * fitted to a terrain once, when it is made or loaded (fit_if_new), so a
  * height keeps its colour as the map erodes; fit_now fits it to the
- * heights of now (the `f` key). */
+ * heights of now (the `c` key). */
 void legend_fit_if_new(struct app *a);
 void legend_fit_now(struct app *a);
 int legend_lines(const struct app *a);

@@ -64,7 +64,7 @@ static const struct key_binding table[] = {
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
-	{'f', "f", ACT_REFIT, 0, "re-fit the height colours"},
+	{'c', "c", ACT_REFIT, 0, "re-fit the height colours"},
 	{'x', "x", ACT_PROFILE, 0, "cross-section: row, column"},
 	{'(', "(", ACT_PROFILE_MOVE, -1, "move the cross-section"},
 	{')', ")", ACT_PROFILE_MOVE, 1, "move the cross-section"},

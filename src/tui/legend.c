@@ -156,7 +156,7 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 	int y0 = y;
 	if (y >= bottom)
 		return 0;
-	text(y++, x, w, A_BOLD, "-- legend (f re-fits) --");
+	text(y++, x, w, A_BOLD, "-- legend (c re-fits) --");
 	if (y + 1 >= bottom)
 		return y - y0;
 	text(y, x, w, A_NORMAL, "");

@@ -1,6 +1,6 @@
 #!/bin/sh
 # For a class: the legend's heights are the terrain's own range and stay
-# while it erodes (f re-fits them); overlays list their values; the
+# while it erodes (c re-fits them); overlays list their values; the
 # cross-section (x) is drawn with an axis and follows the running map; the
 # run counts down to particles.budget, stops there and runs on with Space.
 # A big map says it is being made before it is.
@@ -16,7 +16,7 @@ hi=$(echo "$range" | awk '{ printf "%.3f", $2 }')
 
 start 100 34 -- --paused --seed 5 --size 64x64 --set particles.budget=40000
 wait_for "1:particles"
-wait_for "-- legend (f re-fits) --"
+wait_for "-- legend (c re-fits) --"
 ramp=$(screen | grep -E "\| $lo +[0-9.]+ +[0-9.]+ +$hi *$" | sed 's/.*|//') ||
 	fail "the legend's ramp does not run from $lo to $hi"
 [ -n "$ramp" ] || fail "the legend's ramp does not run from $lo to $hi"
@@ -55,8 +55,8 @@ after=$(profile)
 [ "$before" != "$after" ] || fail "the cross-section did not follow the run"
 screen | grep -F -q "$ramp" || fail "the legend's heights moved while the map eroded"
 
-# f re-fits the colours to the eroded heights (the deposits raised the lowest).
-keys f
+# c re-fits the colours to the eroded heights (the deposits raised the lowest).
+keys c
 wait_for "height colours now span "
 screen | grep -F -q "$ramp" && fail "f did not re-fit the ramp"
 
