@@ -1,9 +1,10 @@
 /* One droplet of process 1 followed a step at a time, for the explorer's
- * trace: the step is the one the process runs (one droplet after another,
- * particles.lanes = 1), on the world's own height layer, so what the trace
- * shows is what the simulation does and the map changes by exactly that
- * droplet. A run of steps to the droplet's end gives the same map, tallies
- * and droplet, bit for bit, as the process releasing that droplet. */
+ * trace: the step is droplet.h's droplet_step, the one every runner of the
+ * process takes, on the world's own height layer, so what the trace shows
+ * is what the simulation does and the map changes by exactly that droplet.
+ * A run of steps to the droplet's end gives the same map, tallies and
+ * droplet, bit for bit, as the process releasing that droplet (in the
+ * one-after-another order, particles.lanes = 1). */
 #ifndef GULLY_PARTICLES_TRACE_H
 #define GULLY_PARTICLES_TRACE_H
 
