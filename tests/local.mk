@@ -136,7 +136,7 @@ tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
-tests_test_session_SOURCES = tests/test_session.c tests/apptest.h
+tests_test_session_SOURCES = tests/test_session.c tests/apputil.h
 tests_test_session_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_session_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
@@ -150,19 +150,37 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
-tests_test_explorer_SOURCES = tests/test_explorer.c tests/apptest.h
+tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 # Nothing lost: undo/redo, the prompt's editor, names, the autosave.
 check_PROGRAMS += tests/test_safe
 TESTS += tests/test_safe
-tests_test_safe_SOURCES = tests/test_safe.c tests/apptest.h
+tests_test_safe_SOURCES = tests/test_safe.c tests/apputil.h
 tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_safe_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
+# The single-droplet trace: the process's own step, bit for bit.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_trace
+TESTS += tests/test_trace
+tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h
+tests_test_trace_CFLAGS = $(TEST_CFLAGS)
+tests_test_trace_LDADD = $(TEST_CORE_LIBS)
+endif
+# The explorer's aids for a class without a screen (equations, numbers,
+# cross-section samples, budget, the one-droplet trace).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_class
+TESTS += tests/test_class
+tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h
+tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
-	tests/tui/safe.sh tests/tui/terminals.sh tests/tui/slowlink.sh
+	tests/tui/safe.sh tests/tui/terminals.sh tests/tui/slowlink.sh \
+	tests/tui/class.sh tests/tui/trace.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).

@@ -13,8 +13,8 @@
 #include "core/terrain/terrain.h"
 #include "io/snapshot.h"
 #include "tui/app.h"
-#include "apptest.h"
 #include "tui/complete.h"
+#include "apputil.h"
 #include "io/preset.h"
 
 static char tmpdir[64];
@@ -52,12 +52,12 @@ static void write_preset(const char *name, const char *text)
 
 static struct app *new_app(const char *process)
 {
-	return app_new(process, 64, -1);
+	return test_new_app(process, 64);
 }
 
 static void free_app(struct app *a)
 {
-	app_free(a);
+	test_free_app(a);
 }
 
 static void assert_params_equal(const struct params *p, const struct params *q)

@@ -15,7 +15,7 @@
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
 #include "tui/app.h"
-#include "apptest.h"
+#include "apputil.h"
 #include "tui/lineedit.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
@@ -39,12 +39,12 @@ static int teardown(void **state)
 
 static struct app *new_app(const char *process, int seed)
 {
-	return app_new(process, 48, seed);
+	return test_new_app_seeded(process, 48, seed);
 }
 
 static void free_app(struct app *a)
 {
-	app_free(a);
+	test_free_app(a);
 }
 
 /* g as the key does it: a whole checkpoint, the next seed, a new world. */

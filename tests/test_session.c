@@ -9,16 +9,16 @@
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "tui/app.h"
-#include "apptest.h"
+#include "apputil.h"
 
 static struct app *new_app(void)
 {
-	return app_new(NULL, 64, -1);
+	return test_new_app(process_get(0)->name, 64);
 }
 
 static void free_app(struct app *a)
 {
-	app_free(a);
+	test_free_app(a);
 }
 
 static void test_panel_lists_process_then_view(void **state)

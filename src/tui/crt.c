@@ -322,18 +322,6 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 	put_glyph(y, x, wc, A_NORMAL, pair);
 }
 
-void crt_put_map_swatch(int y, int x, struct rgb c, int water_overlay)
-{
-	if (crt.tier != TIER_NONE) {
-		crt_put_swatch(y, x, c, ' ');
-		return;
-	}
-	wchar_t wc[2] = {water_overlay >= 0 ? crt_water_glyph(water_overlay) : crt_ramp_glyph(c),
-			 L'\0'};
-	put_glyph(y, x, wc, A_NORMAL, 0);
-	put_glyph(y, x + 1, wc, A_NORMAL, 0);
-}
-
 void crt_put_blank(int y, int x)
 {
 	wchar_t wc[2] = {L' ', L'\0'};
@@ -400,4 +388,14 @@ void crt_box(int y, int x, int h, int w, int rule)
 	mvadd_wch(y, x + w - 1, WACS_URCORNER);
 	mvadd_wch(y + h - 1, x, WACS_LLCORNER);
 	mvadd_wch(y + h - 1, x + w - 1, WACS_LRCORNER);
+}
+
+void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg)
+{
+	wchar_t wc[2] = {crt.utf8 ? wide : (wchar_t)ascii, L'\0'};
+	if (crt.tier == TIER_NONE) {
+		put_glyph(y, x, wc, A_NORMAL, 0);
+		return;
+	}
+	put_glyph(y, x, wc, A_NORMAL, pair_for(colour_of(fg), colour_of(bg)));
 }

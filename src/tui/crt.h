@@ -53,12 +53,9 @@ void crt_done(void);
 void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top,
 		  int water_bottom);
 /* The glyph the map draws without colour for a colour, or for water of an
- * overlay (OVERLAY_STREAMS, OVERLAY_POOLS): the legend shows the same. */
+ * overlay (OVERLAY_STREAMS, OVERLAY_POOLS). */
 wchar_t crt_ramp_glyph(struct rgb c);
 wchar_t crt_water_glyph(int overlay);
-/* A legend swatch as the map shows it: the colour, or without colour the
- * map's own glyph (a ramp step, or the water glyph when water >= 0). */
-void crt_put_map_swatch(int y, int x, struct rgb c, int water_overlay);
 /* A blank map cell outside the world. */
 void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads
@@ -68,6 +65,9 @@ void crt_put_mark(int y, int x, char glyph);
  * h x w at (y, x) with a rule across it at row `rule` (-1 for none). */
 void crt_vline(int y, int x, int n);
 void crt_box(int y, int x, int h, int w, int rule);
+/* One character in fg on bg: `wide` with UTF-8, `ascii` without; plain
+ * (no colour) in monochrome, so `ascii` must read on its own there. */
+void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg);
 /* Two cells showing a colour, for the legend (a glyph when no colour). */
 void crt_put_swatch(int y, int x, struct rgb c, char glyph);
 

@@ -38,6 +38,9 @@ struct sim_worker {
 int sim_run_slice(struct app *a, double seconds)
 {
 	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	uint64_t left = budget_left(a);
+	if (left > 0 && budget > left)
+		budget = left; /* stop exactly at the run's budget */
 	double t0 = app_now();
 	uint64_t done = 0;
 	int e = session_step(a, budget, &done);
@@ -77,7 +80,9 @@ static void *worker_main(void *arg)
 		if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
 		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
 			app_checkpoint(a);
-		a->sim_error = sim_run_slice(a, WORKER_SLICE_SECONDS);
+		/* At the run's budget it pauses, saying so. */
+		if (!budget_stop(a))
+			a->sim_error = sim_run_slice(a, WORKER_SLICE_SECONDS);
 		a->needs_draw = true;
 	}
 	pthread_mutex_unlock(&w->lock);

@@ -8,7 +8,7 @@
 
 # gully runs in the temporary directory, where S saves.
 cd "$TMPD" || exit 99
-start 100 30 -- --paused --seed 5 --size 64x64
+start 140 30 -- --paused --seed 5 --size 64x64
 wait_for "PAUSED"
 # Nothing run yet: nothing to lose, but help first: q inside it closes it.
 keys '?'

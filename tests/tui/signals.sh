@@ -4,13 +4,13 @@
 # R and --resume reopen it.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --seed 4
+start 140 30 -- --seed 4 --set particles.budget=0
 wait_for "RUNNING"
 kill -INT "$(gully_pid)"
 wait_exit 130
 stop
 
-start 100 30 -- --seed 4 --size 64x64
+start 140 30 -- --seed 4 --size 64x64 --set particles.budget=0
 wait_for "RUNNING"
 kill -HUP "$(gully_pid)"
 wait_exit 129
@@ -28,12 +28,12 @@ grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosav
 stop
 
 # A plain start says an autosave waits; R resumes it.
-start 100 30 -- --paused --size 32x32
+start 140 30 -- --paused --size 32x32
 wait_for "a session was saved when the terminal hung up: R resumes it"
 keys R
 wait_for "resumed the session saved at the hang-up"
 [ -e "$save" ] && fail "the autosave is still there after R"
-screen | grep -q "(new) \[+\]" || fail "a resumed session is not marked unsaved"
+screen | grep -q " \[+\]" || fail "a resumed session is not marked unsaved"
 keys q
 wait_for "quit without saving?"
 keys n
@@ -45,7 +45,7 @@ wait_exit 0
 stop
 
 # --resume with none says so in words.
-start 100 30 -- --resume --paused
+start 140 30 -- --resume --paused
 wait_exit 1
 grep -q "no saved session" "$TMPD/err" || fail "--resume with none did not say 'no saved session'"
 echo ok

@@ -1,19 +1,18 @@
-/* The explorer's session for curses-free tests: one way to make one, free
- * it and compare two worlds bit for bit (test_session, test_explorer,
- * test_safe). Include after testutil.h. */
-#ifndef GULLY_APPTEST_H
-#define GULLY_APPTEST_H
+/* An explorer session without a screen, for the tests of src/tui: defaults,
+ * a size x size world and the named process; two worlds compared bit for
+ * bit; a temporary directory. */
+#ifndef GULLY_TESTS_APPUTIL_H
+#define GULLY_TESTS_APPUTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "tui/app.h"
 
-/* A size x size world of `seed` running `process` (NULL: the default). */
-static inline struct app *app_new(const char *process, int size, int seed)
+/* The same with world.seed set first (seed < 0: the default seed). */
+static inline struct app *test_new_app_seeded(const char *process, int size, int seed)
 {
 	struct app *a = calloc(1, sizeof *a);
 	assert_non_null(a);
@@ -23,18 +22,22 @@ static inline struct app *app_new(const char *process, int size, int seed)
 		a->params.world.seed = seed;
 	char err[256];
 	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	const struct process_ops *p = process ? process_find(process) : process_get(0);
-	assert_non_null(p);
-	assert_int_equal(session_set_process(a, p, err, sizeof err), GULLY_OK);
+	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
 	return a;
 }
 
-static inline void app_free(struct app *a)
+static inline struct app *test_new_app(const char *process, int size)
+{
+	return test_new_app_seeded(process, size, -1);
+}
+
+static inline void test_free_app(struct app *a)
 {
 	session_free(a);
 	free(a);
 }
 
+/* Two worlds bit for bit: layers, tallies, random stream and counters. */
 static inline void assert_worlds_equal(const struct world *x, const struct world *y)
 {
 	assert_int_equal(x->width, y->width);
