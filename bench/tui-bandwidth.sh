@@ -2,7 +2,8 @@
 # Bytes the explorer writes per frame over a pseudo-terminal, running and
 # paused, in each colour tier. Run from the build directory:
 #   sh ../bench/tui-bandwidth.sh [COLSxROWS] [RUNS]
-# Per frame = (bytes for 10+N frames - bytes for 10 frames) / N, so the first
+# The run never stops at particles.budget (it is set to 0), so every frame is
+# a running one. Per frame = (bytes for 10+N frames - bytes for 10 frames) / N, so the first
 # full paint is left out; the median of RUNS runs is printed.
 set -eu
 size=${1:-160x48}
@@ -32,7 +33,7 @@ bytes() { # TERM FRAMES ARGS...
 	f=$2
 	shift 2
 	env TERMINFO="$ti" TERM="$t" COLORTERM="${CT:-}" LANG=C.UTF-8 "$pty" "$cols" "$rows" \
-		"$gully" --seed 1 --frames "$f" "$@" 2>/dev/null
+		"$gully" --seed 1 --set particles.budget=0 --frames "$f" "$@" 2>/dev/null
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

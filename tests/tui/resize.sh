@@ -4,7 +4,7 @@
 # "terminal too small" screen, and back.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --seed 7
+start 100 30 -- --seed 7 --set particles.budget=0
 wait_for "RUNNING"
 T resize-window -t g -x 70 -y 20
 wait_gone "-- stats --"
