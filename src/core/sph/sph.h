@@ -86,6 +86,7 @@ struct sph {
 	struct sph_particles p, q; /* current, next */
 	/* Per particle, filled by the density pass. */
 	float *rho, *press;      /* density, p / rho^2 */
+	float *nu;               /* kinematic viscosity of its mixture (eq. 11) */
 	float *ground, *nx, *ny, *nz; /* terrain height under it, normal */
 	int32_t *nbr;            /* SPH_MAX_NEIGHBOURS per particle */
 	uint8_t *ncount;
