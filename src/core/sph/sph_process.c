@@ -118,7 +118,17 @@ static int sph_process_load(void *state, const unsigned char *data, size_t len)
 	return sph_load(state, data, len);
 }
 
+/* Jet 1 is the source the explorer draws and moves with the emitter's keys. */
+static const struct process_source sph_source = {
+	.x = "sph.jet1_x",
+	.y = "sph.jet1_y",
+	.direction = "sph.jet1_azimuth",
+	.window = "sph.jet1_radius",
+	.window_is_radius = 1,
+};
+
 const struct process_ops sph_process = {
+	.source = &sph_source,
 	.name = "sph",
 	.title = "SPH splash and scour",
 	.section = "sph",
