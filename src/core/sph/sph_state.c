@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 
 #define MAGIC "GSP1"
@@ -23,47 +24,48 @@ struct cursor {
 	const unsigned char *r;
 };
 
+/* A cursor over the blob, on base/bytes.h's byte order. */
 static void put(struct cursor *c, uint64_t v, int bytes)
 {
-	for (int i = 0; i < bytes; i++)
-		*c->w++ = (unsigned char)(v >> (8 * i));
+	if (bytes == 8)
+		put_u64le(c->w, v);
+	else if (bytes == 4)
+		put_u32le(c->w, (uint32_t)v);
+	else
+		*c->w = (unsigned char)v;
+	c->w += bytes;
 }
 
 static uint64_t get(struct cursor *c, int bytes)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < bytes; i++)
-		v |= (uint64_t)*c->r++ << (8 * i);
+	uint64_t v = bytes == 8 ? get_u64le(c->r) : bytes == 4 ? get_u32le(c->r) : *c->r;
+	c->r += bytes;
 	return v;
 }
 
 static void put_f64(struct cursor *c, double d)
 {
-	uint64_t v;
-	memcpy(&v, &d, 8);
-	put(c, v, 8);
+	put_f64le(c->w, d);
+	c->w += 8;
 }
 
 static double get_f64(struct cursor *c)
 {
-	uint64_t v = get(c, 8);
-	double d;
-	memcpy(&d, &v, 8);
+	double d = get_f64le(c->r);
+	c->r += 8;
 	return d;
 }
 
 static void put_f32(struct cursor *c, float f)
 {
-	uint32_t v;
-	memcpy(&v, &f, 4);
-	put(c, v, 4);
+	put_f32le(c->w, f);
+	c->w += 4;
 }
 
 static float get_f32(struct cursor *c)
 {
-	uint32_t v = (uint32_t)get(c, 4);
-	float f;
-	memcpy(&f, &v, 4);
+	float f = get_f32le(c->r);
+	c->r += 4;
 	return f;
 }
 
