@@ -138,7 +138,8 @@ tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
-TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
+TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
+	tests/tui/sph.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
