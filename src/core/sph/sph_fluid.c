@@ -34,7 +34,10 @@ void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y
 		    float *nx, float *ny, float *nz)
 {
 	const float *h = w->layer[LAYER_HEIGHT];
-	float fx = x - 0.5f, fy = y - 0.5f;
+	/* Clamped before the cast: a particle flung far off the map (removed
+	 * after this step) must not overflow an int. */
+	float fx = fminf(fmaxf(x - 0.5f, -1.0f), (float)s->width);
+	float fy = fminf(fmaxf(y - 0.5f, -1.0f), (float)s->height);
 	int ix = (int)floorf(fx), iy = (int)floorf(fy);
 	if (ix < 0)
 		ix = 0;
