@@ -31,3 +31,4 @@ EXTRA_DIST += bench/tui-bandwidth.sh bench/TUI.md
 noinst_PROGRAMS += bench/bench_sph
 bench_bench_sph_SOURCES = bench/bench_sph.c
 bench_bench_sph_LDADD = src/core/libgullycore.a -lm
+EXTRA_DIST += bench/SPH.md
