@@ -104,6 +104,9 @@ struct sph {
 	float *h0;               /* terrain when this state was made */
 	int64_t *soil;           /* per cell soil change, quanta */
 	int wx0, wy0, wx1, wy1;  /* bounding box of cells that may hold water */
+	/* The particles' water goes to LAYER_POOL only when the map had no pools
+	 * when this state was made: hydrology's lakes are kept, not overwritten. */
+	bool draws_water;
 	/* Time and counters. */
 	double time, dt, vmax, amax;
 	uint64_t steps;

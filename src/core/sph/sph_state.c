@@ -1,6 +1,7 @@
 /* The snapshot blob: everything a step reads that the world's layers do not
  * hold, so a resumed run continues bit for bit. Little-endian:
  *   "GSP1", u32 width, height, n, next_id, i32 capacity_q, wx0, wy0, wx1, wy1,
+ *   u32 draws_water (0/1),
  *   u64 steps, f64 time, dt, vmax, amax, emit_carry[SPH_JETS + 1],
  *   i64 books (BOOKS of them), then per particle f32 x y z vx vy vz, i64 mud,
  *   u32 id, u8 grounded; then per cell f32 h0, i64 soil, i32 water[5]. */
@@ -15,7 +16,8 @@
 
 #define MAGIC "GSP1"
 #define BOOKS 10
-#define HEADER (4 + 9 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
+#define HEADS 10
+#define HEADER (4 + HEADS * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
 #define PARTICLE (6 * 4 + 8 + 4 + 1)
 #define CELL (4 + 8 + 5 * 4)
 
@@ -88,9 +90,9 @@ int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 	struct cursor c = {.w = b};
 	memcpy(c.w, MAGIC, 4);
 	c.w += 4;
-	const int32_t head[9] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
-				 s->wx0, s->wy0, s->wx1, s->wy1};
-	for (int k = 0; k < 9; k++)
+	const int32_t head[HEADS] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
+				     s->wx0, s->wy0, s->wx1, s->wy1, s->draws_water};
+	for (int k = 0; k < HEADS; k++)
 		put(&c, (uint32_t)head[k], 4);
 	put(&c, s->steps, 8);
 	const double f[4] = {s->time, s->dt, s->vmax, s->amax};
@@ -169,12 +171,12 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
 		return GULLY_EFORMAT;
 	struct cursor c = {.r = data + 4};
-	int32_t head[9];
-	for (int k = 0; k < 9; k++)
+	int32_t head[HEADS];
+	for (int k = 0; k < HEADS; k++)
 		head[k] = (int32_t)(uint32_t)get(&c, 4);
 	size_t cells = (size_t)s->width * (size_t)s->height;
 	if (head[0] != s->width || head[1] != s->height || head[2] < 0 ||
-	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q ||
+	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q || head[9] < 0 || head[9] > 1 ||
 	    len != HEADER + (size_t)head[2] * PARTICLE + cells * CELL)
 		return GULLY_EFORMAT;
 	bool box_empty = head[7] < head[5];
@@ -204,6 +206,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->wy0 = head[6];
 	s->wx1 = head[7];
 	s->wy1 = head[8];
+	s->draws_water = head[9] != 0;
 	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
 		s->n = 0;
 		return GULLY_EFORMAT;
