@@ -4,6 +4,7 @@ dist_presets_DATA += \
 	presets/ridges-and-plateaus.yaml \
 	presets/river-valley.yaml \
 	presets/lake-chain.yaml \
+	presets/seed-hydrology-2020.yaml \
 	presets/vegetation-comparison.yaml \
 	presets/emitter-canyon.yaml \
 	presets/emitter-spiral.yaml \
