@@ -36,8 +36,11 @@ void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y
 	const float *h = w->layer[LAYER_HEIGHT];
 	/* Clamped before the cast: a particle flung far off the map (removed
 	 * after this step) must not overflow an int. */
-	float fx = fminf(fmaxf(x - 0.5f, -1.0f), (float)s->width);
-	float fy = fminf(fmaxf(y - 0.5f, -1.0f), (float)s->height);
+	float fx = x - 0.5f, fy = y - 0.5f;
+	fx = fx > -1.0f ? fx : -1.0f; /* not fminf/fmaxf: libm calls at -O2 */
+	fx = fx < (float)s->width ? fx : (float)s->width;
+	fy = fy > -1.0f ? fy : -1.0f;
+	fy = fy < (float)s->height ? fy : (float)s->height;
 	int ix = (int)floorf(fx), iy = (int)floorf(fy);
 	if (ix < 0)
 		ix = 0;

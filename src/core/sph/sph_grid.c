@@ -19,7 +19,8 @@
 static int cell_of(float v, double inv_h)
 {
 	double c = floor((double)v * inv_h);
-	return (int)fmin(fmax(c, -268435456.0), 268435456.0);
+	c = c > -268435456.0 ? c : -268435456.0; /* not fmin/fmax: libm calls at -O2 */
+	return (int)(c < 268435456.0 ? c : 268435456.0);
 }
 
 static void grid_bounds(struct sph *s)
