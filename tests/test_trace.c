@@ -117,7 +117,17 @@ static void test_trace_steps_are_the_process_steps(void **state)
 	struct particles_trace_state s;
 	assert_int_equal(particles_trace_start(&t, w, &p, x0, y0, &s), GULLY_OK);
 	int checked = 0;
+	struct droplet_params dq;
+	droplet_params_from(&dq, &p);
+	const float rate = dq.dt * dq.deposition_rate;
+	float sediment = s.d.sediment;
 	for (uint32_t k = 1; k <= 400 && particles_trace_step(t, w, &s) && !s.ended; k++) {
+		/* The c_eq shown is the one the step used: s moved toward it by
+		 * rate (c_eq - s), in the step's own float arithmetic. */
+		volatile float moved = rate * (s.c_eq - sediment);
+		assert_true(s.d.sediment == sediment + moved);
+		assert_true(s.c_eq >= 0);
+		sediment = s.d.sediment;
 		if (k > 40 && k % 37 != 0)
 			continue;
 		struct world *ref = NULL;
