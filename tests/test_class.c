@@ -3,6 +3,7 @@
  * numbers' one format, the cross-section's samples on a hand-built map, and
  * the run's budget. */
 #include "testutil.h"
+#include "worldutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,16 +194,6 @@ static void test_budget(void **state)
 			 GULLY_OK);
 	assert_true(budget_left(a) == UINT64_MAX);
 	test_free_app(a);
-}
-
-static void assert_same_world(const struct world *x, const struct world *y)
-{
-	size_t n = world_cells(x) * sizeof(float);
-	for (int l = 0; l < LAYER_COUNT; l++)
-		assert_memory_equal(x->layer[l], y->layer[l], n);
-	assert_memory_equal(x->tally, y->tally, sizeof x->tally);
-	assert_int_equal(x->particles, y->particles);
-	assert_int_equal(x->steps, y->steps);
 }
 
 /* The explorer's trace (T, then D) under each process it follows changes

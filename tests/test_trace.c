@@ -4,6 +4,7 @@
  * droplet (particles.lanes = 1), bit for bit; after k steps its droplet and
  * map are those of the process's droplet run stopped after k steps. */
 #include "testutil.h"
+#include "worldutil.h"
 
 #include <string.h>
 
@@ -23,16 +24,6 @@ static struct world *make_world(struct params *p, int size, int seed)
 	struct world *w = NULL;
 	assert_int_equal(world_from_params(&w, p), GULLY_OK);
 	return w;
-}
-
-static void assert_same_world(const struct world *a, const struct world *b)
-{
-	size_t n = world_cells(a) * sizeof(float);
-	for (int l = 0; l < LAYER_COUNT; l++)
-		assert_memory_equal(a->layer[l], b->layer[l], n);
-	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
-	assert_int_equal(a->particles, b->particles);
-	assert_int_equal(a->steps, b->steps);
 }
 
 static void assert_same_droplet(const struct droplet *a, const struct droplet *b)
