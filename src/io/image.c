@@ -250,7 +250,7 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 	size_t w = 0, h = 0, pos = 0, bytes = 2;
 	unsigned long maxval = 65535;
 	if (fmt == IMAGE_PGM) {
-		unsigned long a, b;
+		unsigned long a = 0, b = 0; /* read even when the header is malformed */
 		if (len < 2 || d[0] != 'P' || d[1] != '5') {
 			e = io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
 		} else {
