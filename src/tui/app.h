@@ -269,6 +269,14 @@ void trace_remember(struct app *a);
 void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
 	       const char *from);
 
+/* class.c: the class aids in the loop. class_key: their keys (an enum
+ * key_action and its argument); class_layout: how the map's rows divide
+ * between the map, the trace's box and the cross-section (returns the
+ * map's rows); class_draw: their marks on the map and their boxes. */
+void class_key(struct app *a, int action, int arg);
+int class_layout(struct app *a, int map_rows, int *trace, int *profile);
+void class_draw(struct app *a, int shown, int trace, int profile, int cols);
+
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
