@@ -14,6 +14,7 @@
 
 #include "core/base/error.h"
 #include "core/base/normal.h"
+#include "seedref.h"
 #include "core/particles/particles.h"
 #include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
@@ -122,6 +123,34 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	if (state)
 		particles_process.destroy(state);
 	lockstep_destroy(pl);
+	world_destroy(w);
+	return err;
+}
+
+/* The yardstick (seedref.h): the seed's SimpleErosion on the same starting
+ * terrain, the same droplet count, in the same minute. */
+static int run_seed(const struct params *p, uint64_t droplets, struct sample *s)
+{
+	struct world *w = NULL;
+	int err = world_from_params(&w, p);
+	if (err)
+		return err;
+	struct seedref_erosion_params sp;
+	seedref_erosion_defaults(&sp);
+	sp.dt = p->particles.dt;
+	sp.density = p->particles.density;
+	sp.friction = p->particles.friction;
+	sp.deposition = p->particles.deposition_rate;
+	sp.evap = p->particles.evap_rate;
+	sp.min_volume = p->particles.min_volume;
+	sp.scale = p->terrain.vertical_scale;
+	struct seedref_counts c;
+	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	err = seedref_erosion(w->layer[LAYER_HEIGHT], w->width, w->height, droplets,
+			      (unsigned)p->world.seed, &sp, &c) ? GULLY_ENOMEM : GULLY_OK;
+	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	s->wall = now(CLOCK_MONOTONIC) - w0;
+	s->steps = c.steps;
 	world_destroy(w);
 	return err;
 }
@@ -258,7 +287,10 @@ int main(int argc, char **argv)
 	double *wall_ns = calloc((size_t)runs, sizeof *wall_ns);
 	double *cpu_ns = calloc((size_t)runs, sizeof *cpu_ns);
 	double *wall_s = calloc((size_t)runs, sizeof *wall_s);
-	if (!s || !wall_ns || !cpu_ns || !wall_s) {
+	double *r_wall = calloc((size_t)runs, sizeof *r_wall);
+	double *r_cpu = calloc((size_t)runs, sizeof *r_cpu);
+	double *seed_ns = calloc((size_t)runs, sizeof *seed_ns);
+	if (!s || !wall_ns || !cpu_ns || !wall_s || !r_wall || !r_cpu || !seed_ns) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
@@ -271,9 +303,13 @@ int main(int argc, char **argv)
 	}
 	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s, threads %lld\n",
 	       droplets, width, height, seed, runs, how.lanes, isa_name, threads);
-	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash\n");
+	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash"
+	       "\tseed_cpu_ns_per_step\tx_seed_wall\tx_seed_cpu\n");
 	for (int i = 0; i < runs; i++) {
-		err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
+		struct sample ref;
+		err = run_seed(&p, (uint64_t)droplets, &ref);
+		if (!err)
+			err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
 		if (err) {
 			fprintf(stderr, "%s: run %d failed: %s\n", argv[0], i + 1,
 				gully_strerror(err));
@@ -283,8 +319,13 @@ int main(int argc, char **argv)
 		wall_s[i] = s[i].wall;
 		wall_ns[i] = 1e9 * s[i].wall / steps;
 		cpu_ns[i] = 1e9 * s[i].cpu / steps;
-		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\n", i + 1,
-		       s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash);
+		double ref_steps = ref.steps ? (double)ref.steps : 1.0;
+		seed_ns[i] = 1e9 * ref.cpu / ref_steps;
+		r_wall[i] = (1e9 * ref.wall / ref_steps) / wall_ns[i];
+		r_cpu[i] = seed_ns[i] / cpu_ns[i];
+		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\t%.2f\t%.2f\t%.2f\n",
+		       i + 1, s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash,
+		       seed_ns[i], r_wall[i], r_cpu[i]);
 		fflush(stdout);
 	}
 	bool same = true;
@@ -301,12 +342,20 @@ int main(int argc, char **argv)
 	       wall_s[0], wall_s[runs - 1], droplets);
 	/* On a shared machine the wall clock includes time spent waiting for a
 	 * CPU; process CPU time is what the run itself cost. */
-	printf("vs_reference\t%.2fx wall\t%.2fx cpu\t(the seed's reference: 55 ns per step)\n",
-	       55.0 / ns_med, 55.0 / cpu_med);
+	/* Each run is paired with the yardstick run just before it (the seed's
+	 * SimpleErosion, bench/seedref.h, same terrain and droplet count): the
+	 * ratio of their ns per step, median over the pairs. */
+	double seed_med = median(seed_ns, (int)runs);
+	printf("vs_seed\t%.2fx wall\t%.2fx cpu\t(median of per-run ratios; the seed's code: "
+	       "%.2f cpu ns per step, median)\n",
+	       median(r_wall, (int)runs), median(r_cpu, (int)runs), seed_med);
 	printf("deterministic\t%s\n", same ? "yes" : "NO: runs differ");
 	free(s);
 	free(wall_ns);
 	free(cpu_ns);
 	free(wall_s);
+	free(r_wall);
+	free(r_cpu);
+	free(seed_ns);
 	return same ? 0 : 1;
 }

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "config.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 #include "view/shade.h"
@@ -102,7 +103,7 @@ int cmd_render(int argc, char **argv)
 		return 1;
 	}
 	int status = 0;
-	if (image_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
+	if (picture_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
 		cli_error("%s", err);
 		status = 1;
 	}

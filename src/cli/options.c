@@ -227,5 +227,5 @@ const char *sim_options_process(const struct sim_options *o, const struct preset
 		return o->process;
 	if (meta && meta->process[0])
 		return meta->process;
-	return "particles";
+	return process_default()->name;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sph/sph.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 
@@ -46,7 +47,7 @@ static void tabs(struct app *a, int y, int x, int w)
 {
 	move(y, x);
 	int used = 0;
-	for (int i = 0; i < 4 && used < w; i++) {
+	for (int i = 0; i < process_count() && used < w; i++) {
 		const struct process_ops *p = process_get(i);
 		char label[40];
 		if (p == a->proc)
@@ -126,8 +127,15 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 
 	char n1[32], n2[32];
 	line(y++, x, w, A_BOLD, "-- stats --");
-	human(n1, sizeof n1, (double)a->world->particles);
+	/* A process counting time steps shows its steps; sph also its particles. */
+	bool timed = strcmp(a->proc->unit, "steps") == 0;
+	human(n1, sizeof n1, (double)(timed ? a->world->steps : a->world->particles));
 	line(y++, x, w, A_NORMAL, " %-12s %s", a->proc->unit, n1);
+	struct sph_metrics sm;
+	if (sph_metrics_of(a->proc, a->state, &sm)) {
+		human(n1, sizeof n1, (double)sm.particles);
+		line(y++, x, w, A_NORMAL, " %-12s %s", "particles", n1);
+	}
 	human(n2, sizeof n2, a->running ? a->rate : 0);
 	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n2);
 	line(y++, x, w, A_NORMAL, " %-12s %.4g", "eroded", a->world->tally[TALLY_ERODED]);
