@@ -39,3 +39,4 @@ bench_bench_fidelity_SOURCES = bench/bench_fidelity.c bench/seedref.c bench/seed
 bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
 bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
 EXTRA_DIST += bench/FIDELITY.md
+EXTRA_DIST += bench/tui-first-output.py

@@ -145,12 +145,30 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
-tests_test_explorer_SOURCES = tests/test_explorer.c
+tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
+# The single-droplet trace: the process's own step, bit for bit.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_trace
+TESTS += tests/test_trace
+tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h
+tests_test_trace_CFLAGS = $(TEST_CFLAGS)
+tests_test_trace_LDADD = $(TEST_CORE_LIBS)
+endif
+# The explorer's aids for a class without a screen (equations, numbers,
+# cross-section samples, budget, the one-droplet trace).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_class
+TESTS += tests/test_class
+tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h
+tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
-TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
+TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
+	tests/tui/class.sh tests/tui/trace.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).

@@ -38,7 +38,8 @@ static void usage(FILE *fp)
 		"  -o, --output OUT     the file to write (required)\n"
 		"  --layer NAME         %s (default height)\n"
 		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
-		"                       streams,pools,erosion,hardness,wetness (default none)\n"
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
+		"                       (default none)\n"
 		"  --help, --version\n", cli_program, cli_layer_names());
 }
 

@@ -32,7 +32,7 @@ static void usage(FILE *fp)
 		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
-		"                       streams,pools,erosion,hardness,wetness\n",
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
 		cli_program, process_names());
 }
 

@@ -17,6 +17,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
 	src/core/particles/particles.c src/core/particles/particles.h \
 	src/core/particles/droplet.h \
+	src/core/particles/trace.c src/core/particles/trace.h \
 	src/core/particles/lockstep.c src/core/particles/lockstep.h \
 	src/core/particles/lockstep_impl.h src/core/particles/lockstep_simd.h \
 	src/core/particles/lockstep_sse2.c src/core/particles/lockstep_avx2.c \

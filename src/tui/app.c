@@ -23,6 +23,9 @@
 #define SLICE_SECONDS 0.025
 #define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
+/* From this many cells a new terrain takes long enough (~0.4 s at 1024x1024,
+ * ~7 s at 4096x4096) to say so before it starts. */
+#define BIG_MAP_CELLS (1024L * 1024L)
 
 double app_now(void)
 {
@@ -82,6 +85,9 @@ static bool too_small(void)
 static int run_slice(struct app *a)
 {
 	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	uint64_t left = budget_left(a);
+	if (left > 0 && budget > left)
+		budget = left; /* stop exactly at the run's budget */
 	double t0 = app_now();
 	uint64_t done = 0;
 	int e = session_step(a, budget, &done);
@@ -151,10 +157,24 @@ static void draw(struct app *a)
 	else
 		a->npoints = 0;
 	refresh_stats(a, false);
-	map_draw(a, map_rows, map_cols);
+	legend_fit_if_new(a);
+	/* The cross-section takes the foot of the map's area: the map above it
+	 * shrinks to fit, so the line drawn on it stays in sight. */
+	/* The trace's numbers come first, then the cross-section (shrunk, or
+	 * hidden), then the map keeps at least a few rows. */
+	int tr = trace_rows(a), prof = profile_rows(a, map_rows);
+	if (map_rows - tr < 6)
+		tr = 0;
+	if (map_rows - prof - tr < 6)
+		prof = map_rows - tr - 6 >= 7 ? map_rows - tr - 6 : 0;
+	map_draw(a, map_rows - prof - tr, map_cols);
 	source_draw(a);
+	profile_mark(a);
+	trace_mark(a);
 	if (a->equations)
-		equations_draw(a, map_rows, map_cols);
+		equations_draw(a, map_rows - prof - tr, map_cols);
+	trace_draw(a, map_rows - prof - tr, tr, map_cols);
+	profile_draw(a, map_rows - prof, prof, map_cols);
 	mvvline(0, map_cols, '|', map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
 	status_draw(a, LINES - 1, COLS);
@@ -177,7 +197,8 @@ static void zoom(struct app *a, int dir)
 {
 	int z = a->view.zoom + dir;
 	if (z < 0 || z >= ZOOM_COUNT) {
-		app_message(a, "zoom is %s already", shade_zoom_name(a->view.zoom));
+		app_message(a, "zoom is %s already",
+			    a->view.zoom == ZOOM_FIT ? "out to the whole map" : shade_zoom_name(a->view.zoom));
 		return;
 	}
 	/* Keep the centre of what is shown in the centre. */
@@ -190,7 +211,7 @@ static void zoom(struct app *a, int dir)
 	a->view.pan_x = (int)(cx - g.cpp * pw / 2);
 	a->view.pan_y = (int)(cy - g.cpp * ph / 2);
 	shade_clamp_pan(&a->view, a->world, pw, ph);
-	app_message(a, "zoom %s", shade_zoom_name(z));
+	app_message(a, "zoom %s", z == ZOOM_FIT ? "out: the whole map" : shade_zoom_name(z));
 }
 
 static void pan(struct app *a, int ax, int ay)
@@ -209,7 +230,7 @@ static void pan(struct app *a, int ax, int ay)
 static void describe_value(struct app *a, int index)
 {
 	char val[64];
-	params_format(&a->params, index, val, sizeof val);
+	num_param(&a->params, index, val, sizeof val);
 	app_message(a, "%s = %s", params_def(index)->key, val);
 }
 
@@ -232,7 +253,10 @@ static void type_value(struct app *a)
 		} else if (d->type == PARAM_BOOL) {
 			app_message(a, "%s: '%s' is not on or off", d->key, buf);
 		} else if (e == GULLY_ERANGE) {
-			app_message(a, "%s: %s is out of range (%g to %g)", d->key, buf, d->min, d->max);
+			char lo[32], hi[32];
+			num_value(lo, sizeof lo, d->min);
+			num_value(hi, sizeof hi, d->max);
+			app_message(a, "%s: %s is out of range (%s to %s)", d->key, buf, lo, hi);
 		} else {
 			app_message(a, "%s: '%s' is not a number", d->key, buf);
 		}
@@ -390,11 +414,19 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
+		if (a->running) {
+			/* The run goes on from a whole droplet: a traced one ends. */
+			trace_finish(a);
+			trace_stop(a);
+			budget_run_on(a);
+		}
 		if (a->running)
 			checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
+		trace_finish(a);
+		trace_stop(a);
 		checkpoint(a);
 		uint64_t before = a->world->particles;
 		int e = run_slice(a);
@@ -448,6 +480,11 @@ static int handle_key(struct app *a, int ch)
 	case ACT_NEW_TERRAIN: {
 		int old = a->params.world.seed;
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
+		if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS) {
+			app_message(a, "making a %dx%d terrain...", a->params.world.width,
+				    a->params.world.height);
+			draw(a);
+		}
 		if (session_new_world(a, err, sizeof err)) {
 			a->params.world.seed = old;
 			app_message(a, "%s", err);
@@ -485,6 +522,8 @@ static int handle_key(struct app *a, int ch)
 		char buf[200];
 		int cx, cy;
 		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
+			break;
+		if (profile_click(a, cx, cy) || trace_click(a, cx, cy))
 			break;
 		if (source_place(a, cx, cy))
 			app_message(a, "emitter placed on cell %d,%d", cx, cy);
@@ -532,6 +571,29 @@ static int handle_key(struct app *a, int ch)
 		}
 		break;
 	}
+	case ACT_REFIT:
+		legend_fit_now(a);
+		app_message(a, "height colours now span %.3f to %.3f", a->view.height_lo,
+			    a->view.height_hi);
+		break;
+	case ACT_PROFILE:
+		profile_cycle(a);
+		break;
+	case ACT_TRACE:
+		trace_toggle(a);
+		break;
+	case ACT_TRACE_RANDOM:
+		trace_start_random(a);
+		break;
+	case ACT_TRACE_STEP:
+		trace_step(a, k->arg != 0);
+		break;
+	case ACT_PROFILE_MOVE:
+		profile_move(a, k->arg);
+		break;
+	case ACT_PROFILE_PICK:
+		profile_pick(a);
+		break;
 	case ACT_COUNT:
 		break;
 	}
@@ -552,6 +614,9 @@ static int open_session(struct app *a, const struct tui_options *o)
 		path = autosave;
 	}
 	if (path) {
+		struct stat st;
+		if (stat(path, &st) == 0 && st.st_size >= (off_t)BIG_MAP_CELLS * 4)
+			fprintf(stderr, "gully: reading %s...\n", path);
 		if (session_load(a, path, err, sizeof err)) {
 			fprintf(stderr, "gully: %s\n", err);
 			return 1;
@@ -563,6 +628,10 @@ static int open_session(struct app *a, const struct tui_options *o)
 		fprintf(stderr, "gully: no process named '%s'\n", o->process);
 		return 2;
 	}
+	/* A big terrain takes seconds to make: say so at once, not after. */
+	if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS)
+		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
+			a->params.world.width, a->params.world.height);
 	if (session_new_world(a, err, sizeof err) || session_set_process(a, p, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;
@@ -620,7 +689,7 @@ int tui_main(const struct tui_options *o)
 			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
 			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
 				checkpoint(a);
-			if ((e = run_slice(a)))
+			if (!budget_stop(a) && (e = run_slice(a)))
 				break;
 		}
 		/* Paused: wait for a key, but wake often enough to see signals and
@@ -681,6 +750,7 @@ int tui_main(const struct tui_options *o)
 		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
 	if (sig)
 		status = 128 + sig;
+	trace_stop(a);
 	session_free(a);
 	free(a);
 	return status;

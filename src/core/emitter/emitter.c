@@ -461,6 +461,7 @@ const struct process_ops emitter_process = {
 	.source = &emitter_source,
 	.unit = "particles",
 	.describe =
+		"(n): equation n of K. Warszawski's particle-stream erosion article\n"
 		"turn toward min D in the cone +-search, by at most a_max v / v_max  (1)\n"
 		"x += v cos a + r cos b;  y += v sin a + r sin b;  b += w       (3, 4)\n"
 		"R = k m;  dh = R^2 - |p - p0|^2 where > 0                        (6)\n"
