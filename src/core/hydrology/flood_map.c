@@ -20,6 +20,7 @@
  * every cell has eight neighbours at fixed offsets, with no bound to test
  * and no division to find its row. */
 #include "core/hydrology/flood_internal.h"
+#include "core/hydrology/flood_radix.h"
 
 #include "core/base/error.h"
 
@@ -33,7 +34,7 @@ struct map_fill {
 	 * straight up it). */
 	int32_t *dep, *slope;
 	size_t ndep, slope_head, slope_tail;
-	struct heap pq;
+	struct radix_heap pq;
 };
 
 /* Settles n at level `level`: a depression cell (pooled to the level) or a
@@ -92,7 +93,7 @@ static bool spread(struct map_fill *m, double level)
 				} else if (!queued && !met_from_below(m, n)) {
 					/* Not above c: settled from the queue, in order. */
 					queued = true;
-					if (!heap_push(&m->pq, (double)hc, c))
+					if (!radix_push(&m->pq, (double)hc, c))
 						return false;
 				}
 			}
@@ -108,7 +109,7 @@ static void map_fill_free(struct map_fill *m)
 	free(m->done);
 	free(m->dep);
 	free(m->slope);
-	free(m->pq.a);
+	radix_free(&m->pq);
 }
 
 int flood_fill_map(const float *height, float *pool, int width, int height_cells,
@@ -149,15 +150,19 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 			double level = fmax((double)m.h[c], sea_level);
 			m.done[c] = 1;
 			m.pool[c] = depth_at(level, m.h[c]);
-			if (!heap_push(&m.pq, level, c))
+			if (!radix_push(&m.pq, level, c))
 				err = GULLY_ENOMEM;
 		}
 	}
 	while (!err && m.pq.len) {
-		struct node top = m.pq.a[0];
-		heap_pop(&m.pq);
-		m.dep[m.ndep++] = top.cell;
-		if (!spread(&m, top.key))
+		double level;
+		int32_t cell;
+		if (!radix_pop(&m.pq, &level, &cell)) {
+			err = GULLY_ENOMEM;
+			break;
+		}
+		m.dep[m.ndep++] = cell;
+		if (!spread(&m, level))
 			err = GULLY_ENOMEM;
 	}
 	for (int y = 0; y < height_cells && !err; y++)
