@@ -411,6 +411,31 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	return GULLY_OK;
 }
 
+/* hydrology.fill_start: before the first droplet, every pit of the map
+ * (generated or imported) full to its spill, the sea's cells to sea level,
+ * as a pour of enough water everywhere leaves them. The water books take
+ * the difference (in, or off the map where an imported pool stood above
+ * its spill). A walled map has no spill: nothing to do. */
+static int fill_start(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge == HYDROLOGY_EDGE_WALL)
+		return GULLY_OK;
+	size_t n = world_cells(w);
+	float *pool = w->layer[LAYER_POOL];
+	double before = 0, after = 0;
+	for (size_t i = 0; i < n; i++)
+		before += pool[i];
+	int err = flood_fill_map(w->layer[LAYER_HEIGHT], pool, w->width, w->height,
+				 p->hydrology.sea_level);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		after += pool[i];
+	w->tally[after >= before ? TALLY_WATER_IN : TALLY_WATER_OFF_MAP] += fabs(after - before);
+	flood_forget_all(s->flood);
+	return GULLY_OK;
+}
+
 static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
 		      struct process_report *rep)
 {
@@ -419,6 +444,11 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		return GULLY_EINVAL;
 	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
 		flood_forget_all(s->flood);
+	if (budget) {
+		int err = fill_start(s, w, p);
+		if (err)
+			return err;
+	}
 	struct hparams hp;
 	hparams_from(&hp, p);
 	struct hd_env env;
