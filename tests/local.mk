@@ -163,7 +163,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_trace
 TESTS += tests/test_trace
-tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h
+tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h tests/worldutil.h
 tests_test_trace_CFLAGS = $(TEST_CFLAGS)
 tests_test_trace_LDADD = $(TEST_CORE_LIBS)
 endif
@@ -172,7 +172,8 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_class
 TESTS += tests/test_class
-tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h
+tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h \
+	tests/worldutil.h
 tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif

@@ -28,10 +28,16 @@ struct golden_case {
 
 static const struct golden_case golden_cases[] = {
 	{"particles lanes 64", "particles", {NULL}, 3000, 0xa1054bc8cb48ce3cull},
+	{"particles lanes 64, two threads", "particles", {"world.threads=2", NULL}, 3000,
+	 0xa1054bc8cb48ce3cull},
 	{"particles lanes 1", "particles", {"particles.lanes=1", NULL}, 3000,
 	 0x1667d07ebcd299c0ull},
 	{"particles lanes 7, seed-biased normal", "particles",
 	 {"particles.lanes=7", "particles.symmetric_normal=0", "particles.deposit_on_death=0", NULL},
+	 2000, 0x653d00008e0564ffull},
+	{"particles lanes 7, seed-biased normal, two threads", "particles",
+	 {"particles.lanes=7", "particles.symmetric_normal=0", "particles.deposit_on_death=0",
+	  "world.threads=2", NULL},
 	 2000, 0x653d00008e0564ffull},
 	{"hydrology coupling none", "hydrology", {"hydrology.coupling=none", NULL}, 2000,
 	 0xeb49b806de10cab6ull},
