@@ -188,13 +188,15 @@ static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
 		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
-		"          [--isa scalar|base|sse2|avx2]\n"
+		"          [--isa scalar|base|sse2|avx2] [--threads N]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
 		"registry's particles.lanes (1: the seed's order, one droplet after\n"
 		"another), and the best instruction set the CPU has (--isa forces a copy\n"
-		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n",
+		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n"
+		"--threads N: world.threads for the lockstep read phase (default 1; 0:\n"
+		"every core; the same bits on any count).\n",
 		argv0);
 }
 
@@ -207,10 +209,11 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},
 		{"isa", required_argument, NULL, 'i'},
 		{"lanes", required_argument, NULL, 'l'},
+		{"threads", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	long long runs = 5, droplets = 200000, seed = 42;
+	long long runs = 5, droplets = 200000, seed = 42, threads = 1;
 	int width = 256, height = 256;
 	struct params p;
 	params_defaults(&p);
@@ -240,6 +243,9 @@ int main(int argc, char **argv)
 			     strcmp(optarg, "sse2") == 0 || strcmp(optarg, "avx2") == 0;
 			how.isa = optarg;
 			break;
+		case 't':
+			ok = parse_count(optarg, 0, 64, &threads);
+			break;
 		case 'l':
 			ok = parse_count(optarg, 1, LOCKSTEP_MAX_LANES, &lanes);
 			how.lanes = (int)lanes;
@@ -254,7 +260,8 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
-				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" : "size",
+				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" :
+				opt == 't' ? "threads" : "size",
 				optarg);
 			return 2;
 		}
@@ -268,6 +275,7 @@ int main(int argc, char **argv)
 	p.world.height = height;
 	p.world.seed = (int)seed;
 	p.particles.lanes = how.lanes;
+	p.world.threads = (int)threads;
 	int bad = -1;
 	int err = params_validate(&p, &bad);
 	if (err) {
@@ -293,8 +301,8 @@ int main(int argc, char **argv)
 			argv[0], how.isa, how.lanes);
 		return 2;
 	}
-	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s\n",
-	       droplets, width, height, seed, runs, how.lanes, isa_name);
+	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s, threads %lld\n",
+	       droplets, width, height, seed, runs, how.lanes, isa_name, threads);
 	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash"
 	       "\tseed_cpu_ns_per_step\tx_seed_wall\tx_seed_cpu\n");
 	for (int i = 0; i < runs; i++) {

@@ -3,6 +3,7 @@
  * numbers' one format, the cross-section's samples on a hand-built map, and
  * the run's budget. */
 #include "testutil.h"
+#include "worldutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -195,6 +196,55 @@ static void test_budget(void **state)
 	test_free_app(a);
 }
 
+/* The explorer's trace (T, then D) under each process it follows changes
+ * the map as the process releasing that droplet or particle does, bit for
+ * bit: particles one after another (lanes = 1), and the emitter with a
+ * one-step lifetime (so that one particle is all the process has in flight)
+ * and its deposit on. */
+static void test_trace_is_the_process(void **state)
+{
+	(void)state;
+	const char *procs[] = {"particles", "emitter"};
+	for (int k = 0; k < 2; k++) {
+		struct app *a = test_new_app(procs[k], 48);
+		int bad;
+		assert_int_equal(params_assign(&a->params, "particles.lanes=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.lifetime=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.deposit=true", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.per_step=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.depth_scale=0.001", &bad),
+				 GULLY_OK);
+		/* The process's copy. */
+		struct world *b = NULL;
+		void *ps = NULL;
+		assert_int_equal(world_clone(&b, a->world), GULLY_OK);
+		assert_int_equal(a->proc->create(&ps, b, &a->params), GULLY_OK);
+		for (int n = 0; n < 12; n++) {
+			const struct rng before = a->world->rng;
+			struct rng r = before;
+			float x = rng_float(&r) * (float)a->world->width;
+			float y = rng_float(&r) * (float)a->world->height;
+			trace_start(a, x, y);
+			assert_true(a->trace.on);
+			assert_int_equal(a->trace.kind, k == 0 ? TRACE_DROPLET : TRACE_EMITTER);
+			trace_step(a, false);
+			assert_true(a->trace.s.steps == 1 || a->trace.s.ended);
+			trace_step(a, true);
+			assert_true(a->trace.s.ended);
+			assert_int_equal(a->proc->step(ps, b, &a->params, 1, NULL), GULLY_OK);
+			/* The trace left the simulation's stream alone. */
+			assert_memory_equal(&a->world->rng, &before, sizeof before);
+			a->world->rng = b->rng;
+			assert_same_world(a->world, b);
+		}
+		assert_true(a->world->tally[TALLY_ERODED] > 0);
+		a->proc->destroy(ps);
+		world_destroy(b);
+		trace_stop(a);
+		test_free_app(a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_one_format),
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_trace_is_the_process),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

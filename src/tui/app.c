@@ -135,23 +135,13 @@ static void draw(struct app *a)
 		a->npoints = 0;
 	refresh_stats(a, false);
 	legend_fit_if_new(a);
-	/* The cross-section takes the foot of the map's area: the map above it
-	 * shrinks to fit, so the line drawn on it stays in sight. */
-	/* The trace's numbers come first, then the cross-section (shrunk, or
-	 * hidden), then the map keeps at least a few rows. */
-	int tr = trace_rows(a), prof = profile_rows(a, map_rows);
-	if (map_rows - tr < 6)
-		tr = 0;
-	if (map_rows - prof - tr < 6)
-		prof = map_rows - tr - 6 >= 7 ? map_rows - tr - 6 : 0;
-	map_draw(a, map_rows - prof - tr, map_cols);
+	int tr, prof;
+	int shown = class_layout(a, map_rows, &tr, &prof);
+	map_draw(a, shown, map_cols);
 	source_draw(a);
-	profile_mark(a);
-	trace_mark(a);
+	class_draw(a, shown, tr, prof, map_cols);
 	if (a->equations)
-		equations_draw(a, map_rows - prof - tr, map_cols);
-	trace_draw(a, map_rows - prof - tr, tr, map_cols);
-	profile_draw(a, map_rows - prof, prof, map_cols);
+		equations_draw(a, shown, map_cols);
 	if (panel_shown()) {
 		crt_vline(0, map_cols, map_rows);
 		panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
@@ -598,27 +588,13 @@ static int handle_key(struct app *a, int ch)
 		fps_key(a, k->arg);
 		break;
 	case ACT_REFIT:
-		legend_fit_now(a);
-		app_message(a, "height colours now span %.3f to %.3f", a->view.height_lo,
-			    a->view.height_hi);
-		break;
 	case ACT_PROFILE:
-		profile_cycle(a);
-		break;
-	case ACT_TRACE:
-		trace_toggle(a);
-		break;
-	case ACT_TRACE_RANDOM:
-		trace_start_random(a);
-		break;
-	case ACT_TRACE_STEP:
-		trace_step(a, k->arg != 0);
-		break;
 	case ACT_PROFILE_MOVE:
-		profile_move(a, k->arg);
-		break;
 	case ACT_PROFILE_PICK:
-		profile_pick(a);
+	case ACT_TRACE:
+	case ACT_TRACE_RANDOM:
+	case ACT_TRACE_STEP:
+		class_key(a, k->action, k->arg);
 		break;
 	case ACT_COUNT:
 		break;

@@ -13,6 +13,7 @@
 #include "core/base/process.h"
 #include "core/base/rng.h"
 #include "core/base/world.h"
+#include "core/emitter/emitter.h"
 #include "core/particles/trace.h"
 #include "view/shade.h"
 
@@ -50,8 +51,13 @@ struct profile {
 /* The single-droplet trace (trace.c): core's particles_trace and the path
  * drawn so far. */
 #define TRACE_PATH 256
+enum trace_kind { TRACE_DROPLET, TRACE_EMITTER };
 struct trace_view {
 	bool on;
+	int kind;                    /* enum trace_kind */
+	struct emitter_particle q;   /* TRACE_EMITTER: the particle */
+	struct emitter_params ep;
+	double removed;              /* what its last step took from the ground */
 	struct particles_trace *t;
 	const struct world *world;   /* the world it runs on */
 	struct particles_trace_state s;
@@ -276,6 +282,26 @@ void trace_mark(struct app *a);
 /* Rows its box takes under the map (0: no trace). */
 int trace_rows(struct app *a);
 void trace_draw(struct app *a, int y0, int rows, int cols);
+/* trace_emitter.c: the emitter's next particle. start fills a->trace's
+ * particle and its state (s) as the trace box reads it; step takes one
+ * step of emitter_particle_step and, at the end, retires it as the process
+ * does (false once ended); rows draws its numbers from row y0 down. */
+void trace_emitter_start(struct app *a);
+bool trace_emitter_step(struct app *a);
+void trace_emitter_rows(struct app *a, int y0, int cols);
+/* trace.c's helpers for it: the path, and a row beside its equation line
+ * (line eq of the process's equations, from the part starting `from`). */
+void trace_remember(struct app *a);
+void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
+	       const char *from);
+
+/* class.c: the class aids in the loop. class_key: their keys (an enum
+ * key_action and its argument); class_layout: how the map's rows divide
+ * between the map, the trace's box and the cross-section (returns the
+ * map's rows); class_draw: their marks on the map and their boxes. */
+void class_key(struct app *a, int action, int arg);
+int class_layout(struct app *a, int map_rows, int *trace, int *profile);
+void class_draw(struct app *a, int shown, int trace, int profile, int cols);
 
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);

@@ -3,8 +3,10 @@
  * one step, D runs it to its end. The droplet is process 1's own (core's
  * particles_trace: the step the simulation takes), so it erodes and deposits
  * as any droplet does; the map changes by exactly that droplet, after an
- * undo checkpoint. Its path is drawn on the map and its numbers in a box
- * under it, each beside the equation line it comes from. */
+ * undo checkpoint. Under the emitter (process 3) T follows the next
+ * particle the emitter releases (trace_emitter.c). Its path is drawn on the
+ * map and its numbers in a box under it, each beside the equation line it
+ * comes from. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,11 +19,21 @@
 /* The trace's own random stream for A, apart from the simulation's. */
 #define TRACE_STREAM 0x74726163652d41ULL
 
-static bool traceable(struct app *a)
+/* What the running process lets the trace follow. */
+static int kind_of(const struct app *a)
 {
 	if (strcmp(a->proc->section, "particles") == 0)
+		return TRACE_DROPLET;
+	if (strcmp(a->proc->section, "emitter") == 0)
+		return TRACE_EMITTER;
+	return -1;
+}
+
+static bool traceable(struct app *a)
+{
+	if (kind_of(a) >= 0)
 		return true;
-	app_message(a, "the trace follows process 1's droplets: press 1 first");
+	app_message(a, "the trace follows process 1's droplets or process 3's particles");
 	return false;
 }
 
@@ -33,6 +45,14 @@ void trace_stop(struct app *a)
 	a->trace.n = 0;
 }
 
+/* One step of whichever it follows; false once it has ended. */
+static bool step_once(struct app *a)
+{
+	if (a->trace.kind == TRACE_EMITTER)
+		return trace_emitter_step(a);
+	return particles_trace_step(a->trace.t, a->world, &a->trace.s);
+}
+
 /* Keeps the trace only while its world is the one shown (undo and a new
  * terrain swap the world). */
 static bool trace_live(struct app *a)
@@ -41,15 +61,15 @@ static bool trace_live(struct app *a)
 		trace_stop(a);
 	/* Another process now runs this world: the droplet lands first, as
 	 * the old process's droplets in flight do. */
-	if (a->trace.on && strcmp(a->proc->section, "particles") != 0) {
-		while (!a->trace.s.ended && particles_trace_step(a->trace.t, a->world, &a->trace.s))
+	if (a->trace.on && kind_of(a) != a->trace.kind) {
+		while (!a->trace.s.ended && step_once(a))
 			;
 		trace_stop(a);
 	}
 	return a->trace.on;
 }
 
-static void remember(struct app *a)
+void trace_remember(struct app *a)
 {
 	struct trace_view *v = &a->trace;
 	if (v->n == TRACE_PATH) {
@@ -72,6 +92,18 @@ void trace_start(struct app *a, double x, double y)
 	a->running = false;
 	bool undoable = undo_push(a, app_now()) == GULLY_OK;
 	struct trace_view *v = &a->trace;
+	v->kind = kind_of(a);
+	if (v->kind == TRACE_EMITTER) {
+		trace_emitter_start(a);
+		v->on = true;
+		v->world = a->world;
+		v->n = 0;
+		trace_remember(a);
+		a->dirty = true;
+		app_message(a, "the emitter's next particle: d takes a step, D runs it to its end%s",
+			    undoable ? "" : " (too big a map to undo)");
+		return;
+	}
 	int e = particles_trace_start(&v->t, a->world, &a->params, (float)x, (float)y, &v->s);
 	if (e) {
 		app_message(a, "no droplet at %.1f,%.1f: %s", x, y, gully_strerror(e));
@@ -80,7 +112,7 @@ void trace_start(struct app *a, double x, double y)
 	v->on = true;
 	v->world = a->world;
 	v->n = 0;
-	remember(a);
+	trace_remember(a);
 	a->dirty = true;
 	app_message(a, "a droplet at %.1f,%.1f: d takes a step, D runs it to its end%s", x, y,
 		    undoable ? "" : " (too big a map to undo)");
@@ -113,10 +145,11 @@ static void said_end(struct app *a)
 	char n[32], d[32];
 	num_count(n, sizeof n, s->steps);
 	num_value(d, sizeof d, s->dropped);
+	const char *what = a->trace.kind == TRACE_EMITTER ? "particle" : "droplet";
 	if (s->off_map)
-		app_message(a, "the droplet left the map after %s steps", n);
+		app_message(a, "the %s left the map after %s steps", what, n);
 	else
-		app_message(a, "the droplet ended after %s steps and laid down %s", n, d);
+		app_message(a, "the %s ended after %s steps and laid down %s", what, n, d);
 }
 
 void trace_step(struct app *a, bool to_end)
@@ -131,9 +164,9 @@ void trace_step(struct app *a, bool to_end)
 		return;
 	}
 	do {
-		if (!particles_trace_step(v->t, a->world, &v->s))
+		if (!step_once(a))
 			break;
-		remember(a);
+		trace_remember(a);
 	} while (to_end && !v->s.ended);
 	if (v->s.ended)
 		said_end(a);
@@ -148,7 +181,8 @@ void trace_finish(struct app *a)
 
 bool trace_click(struct app *a, int cx, int cy)
 {
-	if (!trace_live(a))
+	/* The emitter's particles start in its window: a click moves it. */
+	if (!trace_live(a) || a->trace.kind == TRACE_EMITTER)
 		return false;
 	trace_start(a, cx + 0.5, cy + 0.5);
 	return true;
@@ -200,8 +234,8 @@ static void equation_line(const struct app *a, int k, const char *from, int room
 /* The label and value, then the equation line they come from. */
 #define TRACE_EQ_COL 43
 
-static void row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
-		const char *from)
+void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
+	       const char *from)
 {
 	char text[512];
 	mvprintw(y, 0, "%*s", cols, "");
@@ -220,28 +254,11 @@ static void row(struct app *a, int y, int cols, const char *label, const char *v
 	}
 }
 
-void trace_draw(struct app *a, int y0, int rows, int cols)
+/* The droplet's numbers, each beside its equation line. */
+static void droplet_rows(struct app *a, int y0, int cols)
 {
-	if (!trace_live(a) || rows < 9)
-		return;
 	const struct particles_trace_state *s = &a->trace.s;
-	char title[160], v[6][64], n1[32], n2[32], n3[32];
-	num_count(n1, sizeof n1, s->steps);
-	snprintf(title, sizeof title, " one droplet, step %s%s (d: a step, D: to its end, T: hide) ", n1,
-		 s->ended ? s->off_map ? ", off the map" : ", ended" : "");
-	for (int y = y0; y < y0 + rows; y++)
-		mvprintw(y, 0, "%*s", cols, "");
-	attrset(A_BOLD);
-	mvhline(y0, 0, '-', cols);
-	mvprintw(y0, 1, "%.*s", cols - 2, title);
-	attrset(A_NORMAL);
-	attrset(A_DIM);
-	if (cols > TRACE_EQ_COL + 8)
-		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1,
-			 "from equation line (E shows them)");
-	else
-		mvprintw(y0 + 1, 1, "%.*s", cols - 2, "En: from line n of the equations (E)");
-	attrset(A_NORMAL);
+	char v[6][64], n1[32], n2[32];
 	num_value(n1, sizeof n1, s->d.x);
 	num_value(n2, sizeof n2, s->d.y);
 	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
@@ -252,16 +269,44 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	num_value(v[4], sizeof v[4], s->c_eq);
 	if (s->cell >= 0) {
 		int cx = (int)(s->cell % a->world->width), cy = (int)(s->cell / a->world->width);
-		num_value(n3, sizeof n3, (double)s->after - s->before);
-		snprintf(v[5], sizeof v[5], "%.12s at cell %d,%d", n3, cx, cy);
+		num_value(n1, sizeof n1, (double)s->after - s->before);
+		snprintf(v[5], sizeof v[5], "%.12s at cell %d,%d", n1, cx, cy);
 	} else {
 		snprintf(v[5], sizeof v[5], s->ended ? "none: it has ended" : "none yet");
 	}
-	row(a, y0 + 2, cols, "position p", v[0], 1, "p += dt v");
-	row(a, y0 + 3, cols, "speed |v|", v[1], 1, "v += dt a");
-	row(a, y0 + 4, cols, "volume V", v[2], 4, "V *= 1 - dt e");
-	row(a, y0 + 5, cols, "sediment s", v[3], 3, "s += dt k");
-	row(a, y0 + 6, cols, "c_eq", v[4], 2, "c_eq =");
-	row(a, y0 + 7, cols, "height h(p0)", v[5], 3, "h(p0) -= ");
+	trace_row(a, y0, cols, "position p", v[0], 1, "p += dt v");
+	trace_row(a, y0 + 1, cols, "speed |v|", v[1], 1, "v += dt a");
+	trace_row(a, y0 + 2, cols, "volume V", v[2], 4, "V *= 1 - dt e");
+	trace_row(a, y0 + 3, cols, "sediment s", v[3], 3, "s += dt k");
+	trace_row(a, y0 + 4, cols, "c_eq", v[4], 2, "c_eq =");
+	trace_row(a, y0 + 5, cols, "height h(p0)", v[5], 3, "h(p0) -= ");
+}
+
+void trace_draw(struct app *a, int y0, int rows, int cols)
+{
+	if (!trace_live(a) || rows < 9)
+		return;
+	const struct particles_trace_state *s = &a->trace.s;
+	char title[160], n1[32];
+	num_count(n1, sizeof n1, s->steps);
+	snprintf(title, sizeof title, " one %s, step %s%s (d: a step, D: to its end, T: hide) ",
+		 a->trace.kind == TRACE_EMITTER ? "particle" : "droplet", n1,
+		 s->ended ? s->off_map ? ", off the map" : ", ended" : "");
+	for (int y = y0; y < y0 + rows; y++)
+		mvprintw(y, 0, "%*s", cols, "");
+	attrset(A_BOLD);
+	mvhline(y0, 0, '-', cols);
+	mvprintw(y0, 1, "%.*s", cols - 2, title);
+	attrset(A_DIM);
+	if (cols > TRACE_EQ_COL + 8)
+		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1,
+			 "from equation line (E shows them)");
+	else
+		mvprintw(y0 + 1, 1, "%.*s", cols - 2, "En: from line n of the equations (E)");
+	attrset(A_NORMAL);
+	if (a->trace.kind == TRACE_EMITTER)
+		trace_emitter_rows(a, y0 + 2, cols);
+	else
+		droplet_rows(a, y0 + 2, cols);
 	mvhline(y0 + rows - 1, 0, '-', cols);
 }

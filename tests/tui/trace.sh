@@ -2,7 +2,8 @@
 # One droplet, step by step: T starts it at the map's centre, each d takes
 # one step (the step count and its numbers change), D runs it to its end,
 # which counts it as a droplet of the run; u undoes it; A starts another at
-# a random cell; a process without droplets says what to do.
+# a random cell; under the emitter T follows its next particle; SPH says
+# what to do.
 . "$(dirname "$0")/lib.sh"
 
 start 110 40 -- --paused --seed 5 --size 64x64 --set particles.budget=0
@@ -48,10 +49,24 @@ wait_for "one droplet, step 0 "
 screen | grep -F -q "position p   32.5, 32.5 cells" && fail "A started at the centre"
 keys T
 wait_gone "one droplet, step"
-# The emitter process has no droplets to follow.
+# Under the emitter, T follows its next particle, by its own step.
 keys 3
 wait_for "process 3: Emitter stream"
 keys T
-wait_for "the trace follows process 1's droplets: press 1 first"
+wait_for "one particle, step 0 "
+keys d
+wait_for "one particle, step 1 "
+screen | grep -E -q "crater took +[0-9.]+ \(carried [0-9.]+\) +5: h −= c dh" ||
+	fail "no crater figure beside its equation"
+screen | grep -E -q "heading a +-?[0-9.]+ degrees +2: turn toward" || fail "no heading"
+keys D
+wait_for "the particle "
+screen | grep -E -q "one particle, step [0-9,]+, (ended|off the map) \(d:" ||
+	fail "the particle's end is not in the title"
+# SPH (process 4) has no single particle to follow.
+keys 4
+wait_for "process 4"
+keys T
+wait_for "the trace follows process 1's droplets or process 3's particles"
 quit_discarding
 echo ok

@@ -250,8 +250,8 @@ enum emitter_fate emitter_particle_step(struct emitter_particle *q, struct world
 /* Back to the emitter's pool: the material is dropped (deposit on, path ended
  * on the map) or leaves the books as sediment_off_map (off the map, or thrown
  * away as in the seed). */
-static void retire(const struct emitter_particle *q, enum emitter_fate fate,
-		   struct world *w, const struct emitter_params *ep)
+void emitter_particle_retire(const struct emitter_particle *q, enum emitter_fate fate,
+			     struct world *w, const struct emitter_params *ep)
 {
 	double gone = q->carried;
 	if (fate == EMITTER_EXPIRED && ep->deposit && q->carried > 0) {
@@ -322,7 +322,7 @@ static uint64_t advance(struct emitter_state *s, struct world *w,
 				s->live[keep] = *q;
 			keep++;
 		} else {
-			retire(q, fate, w, ep);
+			emitter_particle_retire(q, fate, w, ep);
 		}
 	}
 	uint64_t steps = s->count;
