@@ -29,6 +29,12 @@ int cli_bad_option(const char *cmd, int opt, char **argv);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* suggest.c: the nearest of the names name(0), name(1), ... (until NULL)
+ * close enough to `word` to be a typo of it, or NULL. */
+const char *cli_nearest(const char *word, const char *(*name)(int index, void *ctx), void *ctx);
+/* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
+int cli_unknown_key(const char *cmd, const char *opt, const char *key);
+
 /* options.c: options shared by the explorer, run and sweep. */
 struct sim_options {
 	const char *process;  /* --process NAME */
@@ -38,7 +44,8 @@ struct sim_options {
 	int width, height;    /* --size WxH; 0 when not given */
 	const char **sets;    /* --set KEY=VALUE, in order */
 	int nsets;
-	const char *output;   /* -o FILE */
+	const char **outputs; /* -o FILE, repeatable, each by its extension */
+	int noutputs;
 	const char *hardness; /* --hardness FILE[.gsnap[:LAYER]] */
 	bool json, quiet;
 	const char *preset;   /* -p/--preset NAME|FILE; NULL for the defaults */
@@ -104,6 +111,8 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 const char *sim_options_process(const struct sim_options *o, const struct preset_meta *meta);
 /* Strict whole-string parses for option values. */
 bool parse_u64(const char *s, uint64_t *out);
+/* A count as people write them: 200000, 200k, 2M, 1e6 (whole numbers only). */
+bool parse_count(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
 /* Loads --hardness into w (setting hardness.generator=file), or refuses
  * hardness.generator=file without it; 0, or an exit status (reported). */

@@ -1,9 +1,11 @@
 /* gully run: simulate without a screen and print one row of metrics. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_output.h"
 #include "config.h"
 #include "core/error.h"
 #include "core/hardness.h"
@@ -122,7 +124,6 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 	return 0;
 }
 
-/* -o: a snapshot, or the height layer as a picture when the name says so. */
 /* A snapshot continued with another process than the one that saved it:
  * that process takes its state back and ends what it had in flight (the
  * droplets part-way down a lockstep run), so their soil lands in the world
@@ -147,42 +148,58 @@ static int finish_other(const struct snapshot_info *snap, struct world *w,
 	return err;
 }
 
-static int write_output(const char *path, const struct world *w, const struct params *p,
-			const struct process_ops *proc, void *state, unsigned overlays)
+static volatile sig_atomic_t run_signal;
+
+static void on_stop_signal(int sig)
 {
-	char err[512];
-	if (image_format_from_path(path) != IMAGE_NONE) {
-		if (image_export_view(path, w, LAYER_HEIGHT, p, overlays, err, sizeof err)) {
-			cli_error("%s", err);
-			return 1;
-		}
-		return 0;
+	run_signal = sig;
+}
+
+/* SIGINT and SIGTERM end the run between chunks instead of killing it, so
+ * what is done is written and the run can resume. */
+static void catch_stop_signals(bool on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? on_stop_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Runs `budget` units in chunks, then lets the process finish what is in
+ * flight, so a run of N droplets is N droplets to their end. A stop signal
+ * ends it early without finishing (*stopped = the signal): the state keeps
+ * the droplets in flight and a resumed run continues exactly. */
+static int run_budget(const struct process_ops *proc, void *state, struct world *w,
+		      const struct params *p, uint64_t budget, bool quiet, struct run_metrics *m,
+		      uint64_t *done, int *stopped)
+{
+	struct progress pg;
+	int err = GULLY_OK;
+	run_signal = 0;
+	catch_stop_signals(true);
+	progress_begin(&pg, budget, proc->unit, quiet);
+	double t0 = clock_seconds();
+	while (*done < budget && !err && !run_signal) {
+		uint64_t n = budget - *done < RUN_CHUNK ? budget - *done : RUN_CHUNK;
+		struct process_report rep = {0};
+		err = proc->step(state, w, p, n, &rep);
+		m->particles += rep.particles;
+		m->steps += rep.steps;
+		*done += n;
+		progress_update(&pg, *done);
 	}
-	struct snapshot_info out;
-	memset(&out, 0, sizeof out);
-	snprintf(out.process, sizeof out.process, "%s", proc->name);
-	out.params = *p;
-	/* The effective preset, so `gully info` and a reader see what made it. */
-	if (preset_to_yaml(p, &out.preset_yaml)) {
-		cli_error("%s: cannot write the preset text", path);
-		return 1;
+	*stopped = *done < budget ? run_signal : 0;
+	if (!err && !*stopped && proc->finish) {
+		struct process_report rep = {0};
+		err = proc->finish(state, w, p, &rep);
+		m->steps += rep.steps;
 	}
-	if (proc->save_state) {
-		int e = proc->save_state(state, &out.state, &out.state_len);
-		if (e) {
-			cli_error("%s: cannot save the %s state: %s", path, proc->name, gully_strerror(e));
-			free(out.preset_yaml);
-			return 1;
-		}
-	}
-	int e = snapshot_save(path, w, &out, err, sizeof err);
-	free(out.state);
-	free(out.preset_yaml);
-	if (e) {
-		cli_error("%s", err);
-		return 1;
-	}
-	return 0;
+	m->seconds = clock_seconds() - t0;
+	progress_end(&pg);
+	catch_stop_signals(false);
+	return err;
 }
 
 int cmd_run(int argc, char **argv)
@@ -236,12 +253,10 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
 	}
 	const char *from = optind < argc ? argv[optind] : NULL;
-	if (overlay_set) {
-		int f = o.output ? image_format_from_path(o.output) : IMAGE_NONE;
-		if (f != IMAGE_PNG && f != IMAGE_PPM) {
-			sim_options_free(&o);
-			return cli_usage_error(CMD, "--overlay is for a picture: -o FILE.png or FILE.ppm");
-		}
+	/* A bad -o fails now, not after the run. */
+	if ((status = run_outputs_check(CMD, &o, overlay_set))) {
+		sim_options_free(&o);
+		return status;
 	}
 
 	struct params p;
@@ -319,35 +334,34 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
-	struct progress pg;
-	progress_begin(&pg, budget, proc->unit, o.quiet);
 	struct run_metrics m = {.process = proc->name, .seed = p.world.seed};
-	double t0 = clock_seconds();
-	for (uint64_t done = 0; done < budget && !err;) {
-		uint64_t n = budget - done < RUN_CHUNK ? budget - done : RUN_CHUNK;
-		struct process_report rep = {0};
-		err = proc->step(state, w, &p, n, &rep);
-		m.particles += rep.particles;
-		m.steps += rep.steps;
-		done += n;
-		progress_update(&pg, done);
-	}
-	m.seconds = clock_seconds() - t0;
-	progress_end(&pg);
+	uint64_t done = 0;
+	int stopped = 0;
+	err = run_budget(proc, state, w, &p, budget, o.quiet, &m, &done, &stopped);
 	if (err) {
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
 		metrics_collect(&m, w);
-		if (o.json) {
+		if (o.json)
 			metrics_print_json(stdout, &m);
-		} else {
+		else {
 			metrics_print_header(stdout);
 			metrics_print_row(stdout, &m);
 		}
 		fflush(stdout);
-		if (o.output)
-			status = write_output(o.output, w, &p, proc, state, overlays);
+		struct run_result r = {w, &p, proc, state, overlays, 0, 0};
+		if (stopped) {
+			r.interrupted_done = done;
+			r.interrupted_budget = budget;
+			cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
+				  (unsigned long long)done, (unsigned long long)budget, proc->unit,
+				  o.noutputs ? "the -o files hold them, droplets in flight included"
+					     : "no -o file to keep them");
+		}
+		status = run_outputs_write(&o, &r);
+		if (stopped)
+			status = 128 + stopped;
 	}
 	proc->destroy(state);
 	world_destroy(w);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +20,11 @@ void sim_options_init(struct sim_options *o)
 void sim_options_free(struct sim_options *o)
 {
 	free(o->sets);
+	free(o->outputs);
 	o->sets = NULL;
 	o->nsets = 0;
+	o->outputs = NULL;
+	o->noutputs = 0;
 }
 
 bool parse_u64(const char *s, uint64_t *out)
@@ -33,6 +37,29 @@ bool parse_u64(const char *s, uint64_t *out)
 	if (errno || *end)
 		return false;
 	*out = v;
+	return true;
+}
+
+bool parse_count(const char *s, uint64_t *out)
+{
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return false;
+	char *end;
+	double v = strtod(s, &end);
+	double unit = 1;
+	if (*end == 'k' || *end == 'K')
+		unit = 1e3, end++;
+	else if (*end == 'M')
+		unit = 1e6, end++;
+	else if (*end == 'G')
+		unit = 1e9, end++;
+	if (*end || !(v >= 0))
+		return false;
+	v *= unit;
+	/* 10^15 is exact in a double; beyond it a count is no longer a whole number. */
+	if (v > 1e15 || v != floor(v))
+		return false;
+	*out = (uint64_t)v;
 	return true;
 }
 
@@ -88,8 +115,9 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		o->process = arg;
 		return 1;
 	case OPT_PARTICLES:
-		if (!parse_u64(arg, &o->particles) || o->particles > 1000000000000ULL) {
-			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12", arg);
+		if (!parse_count(arg, &o->particles) || o->particles > 1000000000000ULL) {
+			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12 "
+					"(such as 200000, 200k, 2M or 1e6)", arg);
 			return -1;
 		}
 		o->particles_set = true;
@@ -119,9 +147,16 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		o->sets[o->nsets++] = arg;
 		return 1;
 	}
-	case 'o':
-		o->output = arg;
+	case 'o': {
+		const char **n = realloc(o->outputs, (size_t)(o->noutputs + 1) * sizeof *n);
+		if (!n) {
+			cli_error("out of memory");
+			return -1;
+		}
+		o->outputs = n;
+		o->outputs[o->noutputs++] = arg;
 		return 1;
+	}
 	case OPT_HARDNESS:
 		o->hardness = arg;
 		return 1;
@@ -168,8 +203,9 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 			const char *eq = strchr(o->sets[i], '=');
 			if (!eq)
 				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", o->sets[i]);
-			return cli_usage_error(cmd, "--set: unknown parameter '%.*s' (see `gully params`)",
-					       (int)(eq - o->sets[i]), o->sets[i]);
+			char key[128];
+			snprintf(key, sizeof key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
+			return cli_unknown_key(cmd, "--set", key);
 		}
 		if (err) {
 			char msg[256];
