@@ -136,8 +136,9 @@ TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
-TESTS += tests/cli_render.sh tests/cli_run.sh
-EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh
+TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh
+EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh \
+	tests/slurm-single-node.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_descend
