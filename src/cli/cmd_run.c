@@ -85,42 +85,27 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 	return 0;
 }
 
-/* A height map (.r16, .pgm, .f32) as the starting terrain; its size is the map's. */
+/* A height map (.r16 .f32 .pgm .png) as the starting terrain; its size is
+ * the map's (--size, when given, must agree). */
 static int open_heightmap(const struct sim_options *o, const char *path, struct params *p,
 			  struct world **w, struct preset_meta *meta)
 {
-	if (o->width)
-		return cli_usage_error(CMD, "--size: the height map '%s' sets the size", path);
-	int status = sim_options_load(o, CMD, p, meta);
-	if (status)
+	struct sim_options no_size = *o;
+	no_size.width = no_size.height = 0;
+	int status = sim_options_load(&no_size, CMD, p, meta);
+	struct heightmap hm;
+	if (status || (status = heightmap_read(o, CMD, path, p, &hm)))
 		return status;
-	char err[512];
-	int iw, ih;
-	float *h;
-	if (image_import(path, &iw, &ih, &h, err, sizeof err)) {
-		cli_error("%s", err);
-		return 1;
-	}
-	if (params_set(p, params_find("world.width"), iw) ||
-	    params_set(p, params_find("world.height"), ih)) {
-		cli_error("%s: a %dx%d map is larger than world.width and world.height allow", path,
-			  iw, ih);
-		free(h);
-		return 1;
-	}
 	/* Made as usual (so the random stream starts as for any run), then the
 	 * height map replaces the generated terrain. */
 	int e = world_from_params(w, p);
 	if (e) {
-		cli_error("cannot make a %dx%d world: %s", iw, ih, gully_strerror(e));
-		free(h);
+		cli_error("cannot make a %dx%d world: %s", hm.width, hm.height, gully_strerror(e));
+		heightmap_free(&hm);
 		return 1;
 	}
-	memcpy((*w)->layer[LAYER_HEIGHT], h, world_cells(*w) * sizeof *h);
-	memcpy((*w)->layer[LAYER_BASE], h, world_cells(*w) * sizeof *h);
-	free(h);
-	/* Strata follow heights: remake the hardness map over the imported ones. */
-	hardness_generate(*w, p);
+	heightmap_apply(&hm, *w, p);
+	heightmap_free(&hm);
 	return 0;
 }
 

@@ -82,6 +82,21 @@ bool parse_size(const char *s, int *w, int *h)
 	return true;
 }
 
+bool parse_range(const char *s, double *min, double *max)
+{
+	char *end;
+	double a = strtod(s, &end);
+	if (end == s || *end != ':')
+		return false;
+	const char *b = end + 1;
+	double c = strtod(b, &end);
+	if (end == b || *end || !isfinite(a) || !isfinite(c) || !(a < c))
+		return false;
+	*min = a;
+	*max = c;
+	return true;
+}
+
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text)
 {
 	const struct param_def *d = params_def(index);
@@ -171,6 +186,17 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		return 1;
 	case OPT_DUMP_PRESET:
 		o->dump_preset = true;
+		return 1;
+	case OPT_TRANSPOSE:
+		o->transpose = true;
+		return 1;
+	case OPT_RANGE:
+		if (!parse_range(arg, &o->range_min, &o->range_max)) {
+			cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, such as 0:1",
+					arg);
+			return -1;
+		}
+		o->range_set = true;
 		return 1;
 	default:
 		return 0;

@@ -94,6 +94,42 @@ static unsigned char *shaded(const struct world *w, int layer, const struct para
 	return (unsigned char *)px;
 }
 
+/* 16-bit grey samples, big-endian as PNG stores them, one row. */
+static void grey16_row(const float *v, int width, float mn, float mx, unsigned char *row)
+{
+	for (int x = 0; x < width; x++) {
+		uint16_t u = image_to_u16(v[x], mn, mx);
+		row[2 * x] = (unsigned char)(u >> 8);
+		row[2 * x + 1] = (unsigned char)(u & 0xff);
+	}
+}
+
+static bool write_png_grey16(FILE *fp, const float *v, int width, int height, float mn, float mx)
+{
+	unsigned char *row = malloc((size_t)width * 2);
+	if (!row)
+		return false;
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (!info || setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, info ? &info : NULL);
+		free(row);
+		return false;
+	}
+	png_init_io(png, fp);
+	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 16, PNG_COLOR_TYPE_GRAY,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (int y = 0; y < height; y++) {
+		grey16_row(v + (size_t)y * (size_t)width, width, mn, mx, row);
+		png_write_row(png, row);
+	}
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return true;
+}
+
 static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 {
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
@@ -119,10 +155,8 @@ static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 	return true;
 }
 
-static bool write_u16(FILE *fp, const float *v, size_t n, bool big_endian)
+static bool write_u16(FILE *fp, const float *v, size_t n, bool big_endian, float mn, float mx)
 {
-	float mn, mx;
-	image_range(v, n, &mn, &mx);
 	unsigned char buf[8192];
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -171,173 +205,105 @@ int image_export(const char *path, const struct world *w, int layer, float scale
 int image_export_view(const char *path, const struct world *w, int layer,
 		      const struct params *p, unsigned overlays, char *err, size_t errlen)
 {
+	struct image_export_opts eo = {.overlays = overlays};
+	return image_export_full(path, w, layer, p, &eo, NULL, err, errlen);
+}
+
+int image_export_full(const char *path, const struct world *w, int layer, const struct params *p,
+		      const struct image_export_opts *eo, struct image_span *span, char *err,
+		      size_t errlen)
+{
 	int fmt = image_format_from_path(path);
 	if (fmt == IMAGE_NONE)
 		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
 			    "png, .ppm, .pgm, .r16 or .f32");
 	if (layer < 0 || layer >= LAYER_COUNT)
 		return io_fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
-	unsigned char *rgb = NULL;
-	if (fmt == IMAGE_PNG || fmt == IMAGE_PPM) {
-		rgb = shaded(w, layer, p, overlays);
+	struct rgb *rgb = NULL;
+	if ((fmt == IMAGE_PNG && !eo->gray16) || fmt == IMAGE_PPM) {
+		rgb = (struct rgb *)shaded(w, layer, p, eo->overlays);
 		if (!rgb)
 			return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
 	}
-	struct atomic_file af;
-	if (atomic_open(&af, path) != 0) {
-		free(rgb);
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
-	}
-	size_t n = world_cells(w);
-	const float *v = w->layer[layer];
-	bool ok = true;
+	int e = image_write(path, w->layer[layer], w->width, w->height, rgb, w->height, eo, span,
+			    err, errlen);
+	free(rgb);
+	return e;
+}
+
+/* Each pixel as a scale x scale block. */
+static struct rgb *upscale(const struct rgb *px, int width, int height, int scale)
+{
+	size_t ow = (size_t)width * (size_t)scale;
+	struct rgb *out = malloc(ow * (size_t)height * (size_t)scale * sizeof *out);
+	if (!out)
+		return NULL;
+	for (size_t y = 0; y < (size_t)height * (size_t)scale; y++)
+		for (size_t x = 0; x < ow; x++)
+			out[y * ow + x] = px[(y / (size_t)scale) * (size_t)width + x / (size_t)scale];
+	return out;
+}
+
+static bool write_body(FILE *fp, int fmt, const float *v, int width, int height,
+		       const struct rgb *pic, int pw, int ph, const struct image_export_opts *eo,
+		       float mn, float mx)
+{
+	size_t n = (size_t)width * (size_t)height;
 	switch (fmt) {
 	case IMAGE_PNG:
-		ok = write_png(af.fp, rgb, w->width, w->height);
-		break;
+		return eo->gray16 ? write_png_grey16(fp, v, width, height, mn, mx)
+				  : write_png(fp, (const unsigned char *)pic, pw, ph);
 	case IMAGE_PPM:
-		ok = fprintf(af.fp, "P6\n%d %d\n255\n", w->width, w->height) > 0 &&
-		     fwrite(rgb, 3, n, af.fp) == n;
-		break;
-	case IMAGE_PGM:
-		ok = fprintf(af.fp, "P5\n%d %d\n65535\n", w->width, w->height) > 0 &&
-		     write_u16(af.fp, v, n, true); /* PGM's 16-bit samples are big-endian */
-		break;
+		return fprintf(fp, "P6\n%d %d\n255\n", pw, ph) > 0 &&
+		       fwrite(pic, 3, (size_t)pw * (size_t)ph, fp) == (size_t)pw * (size_t)ph;
+	case IMAGE_PGM: /* PGM's 16-bit samples are big-endian */
+		return fprintf(fp, "P5\n%d %d\n65535\n", width, height) > 0 &&
+		       write_u16(fp, v, n, true, mn, mx);
 	case IMAGE_R16:
-		ok = write_u16(af.fp, v, n, false);
-		break;
-	case IMAGE_F32:
-		ok = write_f32(af.fp, v, n);
-		break;
+		return write_u16(fp, v, n, false, mn, mx);
+	default:
+		return write_f32(fp, v, n);
 	}
-	free(rgb);
+}
+
+int image_write(const char *path, const float *values, int width, int height,
+		const struct rgb *picture, int picture_height, const struct image_export_opts *eo,
+		struct image_span *span, char *err, size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	if (fmt == IMAGE_NONE)
+		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
+			       "png, .ppm, .pgm, .r16 or .f32");
+	bool is_picture = (fmt == IMAGE_PNG && !eo->gray16) || fmt == IMAGE_PPM;
+	if (is_picture && !picture)
+		return io_fail(err, errlen, GULLY_EINVAL, path, "no picture to write");
+	float mn = (float)eo->range_min, mx = (float)eo->range_max;
+	if (!eo->range_set)
+		image_range(values, (size_t)width * (size_t)height, &mn, &mx);
+	int scale = eo->scale > 1 && is_picture ? eo->scale : 1;
+	struct rgb *big = NULL;
+	if (scale > 1 && !(big = upscale(picture, width, picture_height, scale)))
+		return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
+	struct atomic_file af;
+	if (atomic_open(&af, path) != 0) {
+		free(big);
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+	}
+	bool ok = write_body(af.fp, fmt, values, width, height, big ? big : picture, width * scale,
+			     picture_height * scale, eo, mn, mx);
+	free(big);
 	if (!ok) {
 		int e = errno;
 		atomic_abort(&af);
-		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
+		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s",
+			       e ? strerror(e) : "libpng error");
 	}
 	if (atomic_commit(&af) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
-	return GULLY_OK;
-}
-
-/* ---------------------------------------------------------------- import */
-
-/* The side of a square map of `cells` cells, or 0 when it is not square. */
-static int square_side(size_t cells)
-{
-	size_t s = (size_t)llround(sqrt((double)cells));
-	return s * s == cells && s <= WORLD_MAX_SIZE ? (int)s : 0;
-}
-
-/* One header number of a PGM: skips whitespace and # comments. */
-static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *out)
-{
-	size_t p = *pos;
-	for (;;) {
-		while (p < len && strchr(" \t\r\n", d[p]) && d[p])
-			p++;
-		if (p < len && d[p] == '#') {
-			while (p < len && d[p] != '\n')
-				p++;
-			continue;
-		}
-		break;
+	if (span) {
+		span->min = mn;
+		span->max = mx;
+		span->stretched = fmt == IMAGE_PGM || fmt == IMAGE_R16 || (fmt == IMAGE_PNG && eo->gray16);
 	}
-	unsigned long v = 0;
-	size_t start = p;
-	while (p < len && d[p] >= '0' && d[p] <= '9' && p - start < 9)
-		v = v * 10 + (unsigned long)(d[p++] - '0');
-	if (p == start || (p < len && d[p] >= '0' && d[p] <= '9'))
-		return false;
-	*pos = p;
-	*out = v;
-	return true;
-}
-
-int image_import(const char *path, int *width, int *height, float **data, char *err,
-		 size_t errlen)
-{
-	return image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
-}
-
-int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,
-		      char *err, size_t errlen)
-{
-	*data = NULL;
-	int fmt = image_format_from_path(path);
-	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
-		return io_fail(err, errlen, GULLY_EINVAL, path,
-			    "cannot import this type (use .r16, .pgm or .f32)");
-	char *d;
-	size_t len;
-	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
-	if (file_read_all(path, cap, &d, &len) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
-			    errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
-	const unsigned char *u = (const unsigned char *)d;
-	int e = GULLY_OK;
-	size_t w = 0, h = 0, pos = 0, bytes = 2;
-	unsigned long maxval = 65535;
-	if (fmt == IMAGE_PGM) {
-		unsigned long a, b;
-		if (len < 2 || d[0] != 'P' || d[1] != '5') {
-			e = io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
-		} else {
-			pos = 2;
-			if (!pgm_number(d, len, &pos, &a) || !pgm_number(d, len, &pos, &b) ||
-			    !pgm_number(d, len, &pos, &maxval) || pos >= len ||
-			    !strchr(" \t\r\n", d[pos]) || !d[pos])
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "malformed PGM header");
-			else if (maxval < 1 || maxval > 65535)
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "PGM maxval %lu is not 1..65535",
-					 maxval);
-			pos++;
-			w = a;
-			h = b;
-			bytes = maxval < 256 ? 1 : 2;
-		}
-	} else {
-		size_t unit = fmt == IMAGE_R16 ? 2 : 4;
-		bytes = unit;
-		int side = len % unit == 0 ? square_side(len / unit) : 0;
-		if (!side)
-			e = io_fail(err, errlen, GULLY_EFORMAT, path,
-				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
-		w = h = (size_t)side;
-	}
-	if (!e && (w < (size_t)min_side || w > WORLD_MAX_SIZE || h < (size_t)min_side ||
-		   h > WORLD_MAX_SIZE))
-		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			 w, h, min_side, WORLD_MAX_SIZE);
-	if (!e && len - pos != w * h * bytes)
-		e = io_fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
-			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,
-			 w * h * bytes, len - pos);
-	float *out = NULL;
-	if (!e && !(out = malloc(w * h * sizeof *out)))
-		e = io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
-	for (size_t i = 0; !e && i < w * h; i++) {
-		const unsigned char *p = u + pos + i * bytes;
-		if (fmt == IMAGE_F32) {
-			out[i] = get_f32le(p);
-			if (!isfinite(out[i]))
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "cell %zu is not a finite number", i);
-		} else {
-			unsigned v = fmt == IMAGE_R16 ? get_u16le(p)
-				     : bytes == 1 ? p[0] : (unsigned)p[0] << 8 | p[1];
-			if (v > maxval)
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "sample %u above maxval %lu", v, maxval);
-			out[i] = (float)((double)v / (double)maxval);
-		}
-	}
-	free(d);
-	if (e) {
-		free(out);
-		return e;
-	}
-	*width = (int)w;
-	*height = (int)h;
-	*data = out;
 	return GULLY_OK;
 }
