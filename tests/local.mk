@@ -135,9 +135,12 @@ endif
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
+# The explorer opening a height map (issue 13), in tmux.
+TESTS += tests/tui/heightmap.sh
+EXTRA_DIST += tests/tui/heightmap.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
-TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh
-EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh \
+TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
+EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
 	tests/slurm-single-node.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA

@@ -250,6 +250,10 @@ int cmd_run(int argc, char **argv)
 	struct snapshot_info snap;
 	memset(&snap, 0, sizeof snap);
 	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
+	if (!is_heightmap && (o.transpose || o.range_set)) {
+		sim_options_free(&o);
+		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	}
 	if (is_heightmap)
 		status = open_heightmap(&o, from, &p, &w, &meta);
 	else if (from)

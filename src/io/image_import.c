@@ -110,8 +110,17 @@ static int raw_header(const char *path, size_t len, const struct image_read_opts
 	g->maxval = 65535;
 	int w = ro ? ro->width : 0, h = ro ? ro->height : 0;
 	const char *from = "--size";
-	if (!w && image_size_in_name(path, &w, &h))
-		from = "its name";
+	int nw, nh;
+	if (image_size_in_name(path, &nw, &nh)) {
+		if (w && (w != nw || h != nh))
+			return io_fail(err, errlen, GULLY_EFORMAT, path, "its name says %dx%d, not the "
+				       "%dx%d --size gives", nw, nh, w, h);
+		if (!w) {
+			w = nw;
+			h = nh;
+			from = "its name";
+		}
+	}
 	if (w) {
 		if ((size_t)w * (size_t)h * unit != len)
 			return io_fail(err, errlen, GULLY_EFORMAT, path,
