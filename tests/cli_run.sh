@@ -68,6 +68,32 @@ for c in 1.5 2x 1e-3 -1 k 1e16; do
 	err_has "particles"
 done
 
+# Unknown names: a usage error (2) that suggests the nearest one.
+expect 2 "presets NAME unknown" -- "$GULLY" presets bogus
+expect 2 "-p NAME unknown" -- "$GULLY" run -p bogus
+expect 2 "-p near a name" -- "$GULLY" run -p river-valey
+err_has "did you mean river-valley?"
+expect 2 "presets near a name" -- "$GULLY" presets river-valey
+err_has "did you mean river-valley?"
+expect 2 "--set near a key" -- "$GULLY" run --set particles.frction=0.1
+err_has "did you mean particles.friction?"
+expect 2 "--set a bare name" -- "$GULLY" run --set friction=0.1
+err_has "did you mean particles.friction?"
+expect 2 "--vary near a key" -- "$GULLY" sweep --vary hydrology.drainag=0.1
+err_has "did you mean hydrology.drainage?"
+expect 2 "--process near a name" -- "$GULLY" run --process hydrolgy
+err_has "did you mean hydrology?"
+expect 2 "nothing near" -- "$GULLY" run --set zzzzzzzz=1
+grep -q "did you mean" "$T/err" && fail "suggested a name for zzzzzzzz: $(cat "$T/err")"
+
+# info shows the embedded preset only when asked.
+"$GULLY" run --quiet --size 32x32 --particles 10 -o "$T/p.gsnap" >/dev/null
+expect 0 "info" -- "$GULLY" info "$T/p.gsnap"
+grep -q "^  | " "$T/out" && fail "info printed the preset text unasked"
+grep -q "^preset: *embedded (shown with --preset)" "$T/out" || fail "info does not say a preset is there"
+expect 0 "info --preset" -- "$GULLY" info --preset "$T/p.gsnap"
+grep -q "^  | particles:" "$T/out" || fail "info --preset did not print the preset text"
+
 # Every -o is checked before the run: a billion droplets would take minutes,
 # so an exit within seconds means nothing ran.
 for bad in "$T/pic.jpg" "$T/nodir/x.gsnap" "$T/out/x.gsnap"; do

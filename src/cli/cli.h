@@ -34,6 +34,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 const char *cli_nearest(const char *word, const char *(*name)(int index, void *ctx), void *ctx);
 /* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
 int cli_unknown_key(const char *cmd, const char *opt, const char *key);
+/* " (did you mean river-valley?)" for a preset name close to one found on
+ * the preset path, else "". */
+void cli_preset_hint(const char *name, char *buf, size_t len);
 
 /* options.c: options shared by the explorer, run and sweep. */
 struct sim_options {

@@ -118,13 +118,23 @@ void describe_param_error(char *buf, size_t len, int err, int index, const char 
 	}
 }
 
+static const char *process_name_at(int index, void *ctx)
+{
+	(void)ctx;
+	return index < process_count() ? process_get(index)->name : NULL;
+}
+
 int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char *arg)
 {
 	switch (opt) {
 	case OPT_PROCESS:
 		if (!process_find(arg)) {
-			cli_usage_error(cmd, "--process: no process named '%s' (one of %s)",
-					arg, process_names());
+			const char *near = cli_nearest(arg, process_name_at, NULL);
+			char hint[64] = "";
+			if (near)
+				snprintf(hint, sizeof hint, "did you mean %s? ", near);
+			cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", arg, hint,
+					process_names());
 			return -1;
 		}
 		o->process = arg;
@@ -267,8 +277,12 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 	if (o->preset) {
 		char err[PRESET_ERR_MAX];
 		int rc = preset_load(o->preset, p, &m, err, sizeof err);
-		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset))
-			return cli_usage_error(cmd, "--preset: %s", err);
+		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset)) {
+			char hint[128];
+			cli_preset_hint(o->preset, hint, sizeof hint);
+			return cli_usage_error(cmd, "--preset: no preset named '%.64s'%s (see `gully "
+					       "presets`)", o->preset, hint);
+		}
 		if (rc) {
 			cli_error("%s", err);
 			return 1;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/preset.h"
 
 /* Levenshtein distance, capped at 255 (names are short). */
 static int distance(const char *a, const char *b)
@@ -69,4 +70,27 @@ int cli_unknown_key(const char *cmd, const char *opt, const char *key)
 		return cli_usage_error(cmd, "%s: unknown parameter '%s' (did you mean %s?)", opt, key,
 				       near);
 	return cli_usage_error(cmd, "%s: unknown parameter '%s' (see `gully params`)", opt, key);
+}
+
+struct preset_names {
+	struct preset_entry *list;
+	int n;
+};
+
+static const char *preset_name(int index, void *ctx)
+{
+	const struct preset_names *pn = ctx;
+	return index < pn->n ? pn->list[index].name : NULL;
+}
+
+void cli_preset_hint(const char *name, char *buf, size_t len)
+{
+	struct preset_names pn = {NULL, 0};
+	buf[0] = '\0';
+	if (preset_list(&pn.list, &pn.n))
+		return;
+	const char *near = cli_nearest(name, preset_name, &pn);
+	if (near)
+		snprintf(buf, len, " (did you mean %s?)", near);
+	preset_list_free(pn.list, pn.n);
 }
