@@ -50,6 +50,9 @@ EXTRA_DIST += tests/cli.test
 # README's and gully(1)'s hand-written column lists and key table, held to the code.
 TESTS += tests/docs.test
 EXTRA_DIST += tests/docs.test
+# Every example in README.md and gully(1) runs as written.
+TESTS += tests/docs_examples.sh
+EXTRA_DIST += tests/docs_examples.sh
 TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
