@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/hardness.h"
+#include "core/terrain/hardness.h"
 #include "io/image.h"
 
 int heightmap_read(const struct sim_options *o, const char *cmd, const char *path,

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 
 enum ansi_tier { ANSI_NONE, ANSI_256, ANSI_TRUE };
 

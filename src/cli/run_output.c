@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/run_output.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 

@@ -3,7 +3,7 @@
 #define GULLY_RUN_OUTPUT_H
 
 #include "cli/cli.h"
-#include "core/process.h"
+#include "core/base/process.h"
 
 /* The first line of an interrupted run's preset text in its snapshot. */
 #define RUN_INTERRUPTED_MARK "# gully run: interrupted after"

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 #include "view/palette.h"
 
 enum image_format { IMAGE_NONE = -1, IMAGE_PNG, IMAGE_PPM, IMAGE_PGM, IMAGE_R16, IMAGE_F32 };

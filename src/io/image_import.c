@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/bytes.h"
 #include "io/fileio.h"
 #include "io/image.h"

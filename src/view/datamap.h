@@ -5,7 +5,7 @@
 #ifndef GULLY_DATAMAP_H
 #define GULLY_DATAMAP_H
 
-#include "core/world.h"
+#include "core/base/world.h"
 #include "view/palette.h"
 
 enum datamap { DATAMAP_EROSION, DATAMAP_DEPOSITION, DATAMAP_FLOW, DATAMAP_COUNT };
