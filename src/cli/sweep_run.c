@@ -16,6 +16,7 @@
 static int keep_row(const struct sweep *s, long point, const char *row, const char *h,
 		    size_t hlen, bool echo);
 static int make_dir(const char *dir);
+static int keep_failure(const struct sweep *s, long point, int ws);
 
 struct run_slot {
 	pid_t pid;
@@ -90,14 +91,14 @@ static const char *run_row(const char *out, bool json, const char **header, size
 }
 
 /* Reaps a finished slot; its row (NULL when the run failed) is the slot's text. */
-static const char *slot_finish(struct run_slot *s, bool json, const char **h, size_t *hlen)
+static const char *slot_finish(struct run_slot *s, bool json, const char **h, size_t *hlen,
+			       int *ws)
 {
 	close(s->fd);
-	int ws;
-	while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR)
+	while (waitpid(s->pid, ws, 0) < 0 && errno == EINTR)
 		;
 	s->pid = 0;
-	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && s->out && s->len)
+	if (WIFEXITED(*ws) && WEXITSTATUS(*ws) == 0 && s->out && s->len)
 		return run_row(s->out, json, h, hlen);
 	return NULL;
 }
@@ -192,11 +193,14 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 				continue;
 			const char *h = NULL;
 			size_t hlen = 0;
-			const char *row = slot_finish(slot, s->o.json, &h, &hlen);
+			int ws = 0;
+			const char *row = slot_finish(slot, s->o.json, &h, &hlen, &ws);
 			done++;
 			if (!row) {
 				failed++;
 				report_failed(s, slot->point);
+				if (s->out_dir)
+					keep_failure(s, slot->point, ws);
 			} else {
 				if (!header && h)
 					header = strndup(h, hlen);
@@ -323,14 +327,10 @@ int sweep_run_point(const struct sweep *s, long point)
 		return 1;
 	while (slot_read(&slot))
 		;
-	const char *h = "", *row = NULL;
+	const char *h = "";
 	size_t hlen = 0;
 	int ws = 0;
-	close(slot.fd);
-	while (waitpid(slot.pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && slot.out && slot.len)
-		row = run_row(slot.out, s->o.json, &h, &hlen);
+	const char *row = slot_finish(&slot, s->o.json, &h, &hlen, &ws);
 	int status;
 	if (row) {
 		status = keep_row(s, point, row, h, hlen, true);
