@@ -3,15 +3,7 @@
 # range, eroded, and height, erosion, deposition and flow out as 16-bit PNG
 # and .r16; round trips exact within 16-bit resolution; data layers equal to
 # what they are defined as; pictures scaled; the map as terminal text.
-set -u
-GULLY=${GULLY:-./gully}
-T=$(mktemp -d "${TMPDIR:-/tmp}/gully-maps-test.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. "$(dirname "$0")/clilib.sh"
 ok() { echo "ok: $*"; }
 # png_head FILE: width height depth colour-type from the IHDR chunk.
 png_head() {
@@ -144,5 +136,4 @@ cp "$T/rt_96x40.r16" "$T/plain.r16"
 [ $? -eq 2 ] || fail "--gray16 without a .png not refused"
 ok "refusals"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-exit 0
+finish

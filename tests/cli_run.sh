@@ -3,31 +3,7 @@
 # people write them, every -o checked before the run, several outputs at
 # once, and SIGINT/SIGTERM keeping what is done in a snapshot that resumes to
 # the very bits of a run that never stopped. POSIX sh; make check sets GULLY.
-set -u
-GULLY=${GULLY:-./gully}
-T=$(mktemp -d "${TMPDIR:-/tmp}/gully-run-test.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-expect() {
-	want=$1
-	what=$2
-	shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		fail "$what: exit $got, expected $want: $*"
-		sed 's/^/  stderr: /' "$T/err"
-	else
-		echo "ok: $what"
-	fi
-}
-err_has() {
-	grep -q -- "$1" "$T/err" || fail "stderr lacks '$1': $(cat "$T/err")"
-}
+. "$(dirname "$0")/clilib.sh"
 # col NAME: that column of the TSV row in $T/out.
 col() {
 	awk -F '\t' -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
@@ -156,5 +132,4 @@ if interrupt INT 130; then
 fi
 interrupt TERM 143
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-exit 0
+finish

@@ -144,6 +144,7 @@ EXTRA_DIST += tests/tui/heightmap.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
+	tests/clilib.sh \
 	tests/slurm-single-node.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA
