@@ -116,6 +116,45 @@ grep -q "$(printf '\033')\[48;5;" "$T/ansi" || fail "--ansi=256 has no 256-colou
 [ $? -eq 2 ] || fail "--ansi=16 not refused"
 ok "--ansi"
 
+# A rain mask: droplets start only where it rains. Short-lived droplets
+# (evaporating fast) on a mask raining on the left 24 columns of 64 leave
+# the right third untouched; without the mask they do not.
+{
+	printf 'P5\n64 64\n255\n'
+	y=0
+	while [ $y -lt 64 ]; do
+		printf '\377%.0s' $(seq 24)
+		printf '\000%.0s' $(seq 40)
+		y=$((y + 1))
+	done
+} >"$T/rain.pgm"
+# touched FILE.f32: the columns (x of 64) with any non-zero cell.
+touched() { floats "$1" | awk '$1 != 0 { print (NR - 1) % 64 }' | sort -n -u | tr '\n' ' '; }
+short="--size 64x64 --particles 5000 --set particles.evap_rate=0.1 --set particles.min_volume=0.5"
+for mask in with without; do
+	rain=""
+	[ $mask = with ] && rain="--rain $T/rain.pgm"
+	"$GULLY" run --quiet $short $rain -o "$T/rain-$mask.gsnap" >/dev/null || fail "run $mask rain"
+	for layer in erosion deposition; do
+		"$GULLY" render "$T/rain-$mask.gsnap" --layer $layer -o "$T/$layer-$mask.f32" 2>/dev/null
+	done
+done
+for layer in erosion deposition; do
+	right=$(touched "$T/$layer-with.f32" | tr ' ' '\n' | awk '$1 >= 40' | head -n 1)
+	[ -z "$right" ] || fail "rain on the left, $layer at column $right"
+	touched "$T/$layer-with.f32" | grep -q '^0 ' || fail "rain on the left, no $layer there"
+	touched "$T/$layer-without.f32" | tr ' ' '\n' | awk '$1 >= 40' | grep -q . ||
+		fail "without a mask, no $layer on the right (the test proves nothing)"
+done
+"$GULLY" run --quiet --process hydrology --size 64x64 --particles 500 --rain "$T/rain.pgm" \
+	>/dev/null || fail "hydrology with a rain mask"
+{ printf 'P5\n16 16\n255\n'; head -c 256 /dev/zero; } >"$T/dry.pgm"
+"$GULLY" run --quiet --particles 10 --rain "$T/dry.pgm" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "not all 0" "$T/err" || fail "an all-dry mask: $(cat "$T/err")"
+"$GULLY" sweep --vary particles.dt=1 --rain "$T/rain.pgm" --emit >"$T/out"
+grep -q -- "--rain $T/rain.pgm" "$T/out" || fail "sweep --emit lost --rain"
+ok "--rain"
+
 # Refusals: one line, exit 2 (usage) or 1 (the file).
 "$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||

@@ -15,8 +15,11 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 
-check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import
-TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import
+check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
+TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
+tests_test_rain_SOURCES = tests/test_rain.c tests/testutil.h
+tests_test_rain_CFLAGS = $(TEST_CFLAGS)
+tests_test_rain_LDADD = $(TEST_CORE_LIBS)
 tests_test_emitter_SOURCES = tests/test_emitter.c tests/testutil.h
 tests_test_emitter_CFLAGS = $(TEST_CFLAGS)
 tests_test_emitter_LDADD = $(TEST_CORE_LIBS)

@@ -50,6 +50,7 @@ struct sim_options {
 	const char **outputs; /* -o FILE, repeatable, each by its extension */
 	int noutputs;
 	const char *hardness; /* --hardness FILE[.gsnap[:LAYER]] */
+	const char *rain;     /* --rain FILE: where droplets start, weighted */
 	bool json, quiet;
 	const char *preset;   /* -p/--preset NAME|FILE; NULL for the defaults */
 	bool dump_preset;     /* --dump-preset: print the effective preset, run nothing */
@@ -62,7 +63,7 @@ struct sim_options {
 enum {
 	OPT_PROCESS = 0x100, OPT_PARTICLES, OPT_SEED, OPT_SIZE, OPT_SET,
 	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_HARDNESS,
-	OPT_DUMP_PRESET, OPT_TRANSPOSE, OPT_RANGE,
+	OPT_DUMP_PRESET, OPT_TRANSPOSE, OPT_RANGE, OPT_RAIN,
 };
 /* getopt_long's short options for the shared set (with "-p NAME"). */
 #define SIM_SHORT_OPTIONS ":o:p:"
@@ -82,7 +83,8 @@ enum {
 	{"preset", required_argument, NULL, 'p'}, \
 	{"dump-preset", no_argument, NULL, OPT_DUMP_PRESET}, \
 	{"transpose", no_argument, NULL, OPT_TRANSPOSE}, \
-	{"range", required_argument, NULL, OPT_RANGE}
+	{"range", required_argument, NULL, OPT_RANGE}, \
+	{"rain", required_argument, NULL, OPT_RAIN}
 
 #define SIM_OPTIONS_HELP \
 	"  --process NAME       the erosion process: %s\n" \
@@ -97,6 +99,8 @@ enum {
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
 	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
 	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER]\n" \
+	"  --rain FILE          a rain mask: droplets start where it is high, weighted\n" \
+	"                       (a grid like --hardness; particles and hydrology)\n" \
 	"  -o, --output FILE    write the final map: a snapshot (.gsnap), or the height\n" \
 	"                       layer by extension (.png .ppm .pgm .r16 .f32, as gully\n" \
 	"                       render); repeatable, each checked before the run\n" \
@@ -135,6 +139,8 @@ bool parse_range(const char *s, double *min, double *max);
  * hardness.generator=file without it; 0, or an exit status (reported). */
 int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
 			 struct world *w, bool from_snapshot);
+/* Loads --rain into w (stretched over the map); 0, or an exit status (reported). */
+int sim_options_rain(const struct sim_options *o, struct world *w);
 /* "KEY: value out of range (min to max)" style text for a params error. */
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
 

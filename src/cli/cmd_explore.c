@@ -142,7 +142,8 @@ int cmd_explore(int argc, char **argv)
 				status = EXIT_USAGE;
 				goto done;
 			}
-			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET) {
+			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
+			    opt == OPT_RAIN) {
 				status = cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
 							 argv[optind - 1], cli_program);
 				goto done;

@@ -262,6 +262,8 @@ int cmd_run(int argc, char **argv)
 		status = open_fresh(&o, &p, &w, &meta);
 	if (!status)
 		status = sim_options_hardness(&o, CMD, &p, w, from && !is_heightmap);
+	if (!status)
+		status = sim_options_rain(&o, w);
 	const struct process_ops *proc = NULL;
 	if (!status) {
 		proc = process_find(sim_options_process(&o, &meta));

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/grid.h"
+#include "core/base/rain.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
 #include "io/layer_import.h"
@@ -185,6 +187,9 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_HARDNESS:
 		o->hardness = arg;
 		return 1;
+	case OPT_RAIN:
+		o->rain = arg;
+		return 1;
 	case OPT_JSON:
 		o->json = true;
 		return 1;
@@ -267,6 +272,36 @@ int sim_options_hardness(const struct sim_options *o, const char *cmd, struct pa
 	/* A snapshot carries its hardness layer; a fresh map needs the file. */
 	if (p->hardness.generator == HARDNESS_FILE && !from_snapshot)
 		return cli_usage_error(cmd, "hardness.generator=file needs --hardness FILE");
+	return 0;
+}
+
+int sim_options_rain(const struct sim_options *o, struct world *w)
+{
+	if (!o->rain)
+		return 0;
+	char err[512];
+	float *src;
+	int sw, sh;
+	if (layer_import_read(o->rain, &src, &sw, &sh, err, sizeof err)) {
+		cli_error("--rain %s", err);
+		return 1;
+	}
+	float *v = malloc(world_cells(w) * sizeof *v);
+	int e = v ? GULLY_OK : GULLY_ENOMEM;
+	if (!e)
+		grid_resample(src, sw, sh, v, w->width, w->height);
+	struct rain *r = NULL;
+	if (!e)
+		e = rain_create(&r, v, w->width, w->height);
+	free(src);
+	free(v);
+	if (e) {
+		cli_error("--rain %s: %s", o->rain, e == GULLY_EINVAL ? "weights must be finite, "
+			  "0 or more, and not all 0" : gully_strerror(e));
+		return 1;
+	}
+	rain_free(w->rain);
+	w->rain = r;
 	return 0;
 }
 

@@ -203,6 +203,8 @@ static int push_shared(struct argv_buf *b, const struct sim_options *o)
 	}
 	if (o->hardness)
 		bad |= argv_push(b, "--hardness", false) | push_path(b, o->hardness);
+	if (o->rain)
+		bad |= argv_push(b, "--rain", false) | push_path(b, o->rain);
 	for (int i = 0; i < o->nsets; i++)
 		bad |= argv_push(b, "--set", false) | argv_push(b, o->sets[i], false);
 	return bad;

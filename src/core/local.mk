@@ -9,6 +9,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/params.c src/core/base/params.h src/core/base/params.def \
 	src/core/base/process.h \
 	src/core/base/workers.c src/core/base/workers.h \
+	src/core/base/grid.c src/core/base/grid.h \
+	src/core/base/rain.c src/core/base/rain.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/rain.h"
 #include "core/particles/particles_lane.h"
 
 /* Undo entries to start with; the log doubles when a follower outgrows it. */
@@ -83,15 +84,8 @@ const struct particles_pair_stats *particles_pair_stats(const struct particles_p
 void particles_spawn(struct world *w, struct droplet *d)
 {
 	memset(d, 0, sizeof *d);
-	d->x = rng_float(&w->rng) * (float)w->width;
-	d->y = rng_float(&w->rng) * (float)w->height;
+	world_spawn_point(w, &d->x, &d->y);
 	d->volume = 1.0f;
-	/* x < width always: rng_float < 1 and the product rounds down at most
-	 * to width - ulp; guard anyway against float rounding up. */
-	if (d->x >= (float)w->width)
-		d->x = nextafterf((float)w->width, 0.0f);
-	if (d->y >= (float)w->height)
-		d->y = nextafterf((float)w->height, 0.0f);
 }
 
 /* No stamp is >= this: nothing is speculative. */
