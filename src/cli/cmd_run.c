@@ -22,14 +22,15 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s run [options] [SNAPSHOT]\n\n"
+	fprintf(fp, "Usage: %s run [options] [-o FILE]... [SNAPSHOT|HEIGHTMAP]\n\n"
 		"Simulates without a screen and prints a TSV header and one row of metrics\n"
-		"(or one JSON object with --json). Given a snapshot (.gsnap), continues\n"
-		"from it exactly: its map, parameters, random stream and process, with\n"
-		"--set on top (--size is refused; --seed restarts its random stream).\n"
-		"Given a height map (.r16, .pgm, .f32), starts from that terrain.\n"
-		"-o FILE writes a snapshot, or the height layer when FILE ends in\n"
-		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
+		"(or one JSON object with --json). --particles N runs N droplets to their\n"
+		"end. Given a snapshot (.gsnap), continues from it exactly: its map,\n"
+		"parameters, random stream and process, with --set on top (--size is\n"
+		"refused; --seed restarts its random stream). Given a height map (.r16,\n"
+		".f32, .pgm, .png), starts from that terrain. Ctrl-C or SIGTERM stops the\n"
+		"run early: the -o files get what is done (a snapshot marked interrupted,\n"
+		"resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
 		"                       streams,pools,erosion,hardness,wetness\n",
