@@ -13,9 +13,9 @@
 #include <time.h>
 
 #include "core/base/error.h"
+#include "core/base/normal.h"
 #include "core/particles/particles.h"
-#include "core/particles/particles_lanes.h"
-#include "core/particles/particles_pair.h"
+#include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
 
 struct sample {
@@ -57,34 +57,22 @@ static double median(double *v, int n)
 }
 
 /* How to run: through the process interface exactly as `gully run` does
- * (isa "auto"), or with one compiled copy forced, driving the engine the
- * process would call (the paired scheduler for lanes = 1, the lockstep engine
- * otherwise) directly: the same call without the counters. */
+ * (isa "auto"; lanes = 1 always, the seed's order, one droplet after
+ * another), or with one compiled copy of the lockstep read phase forced,
+ * driving the lockstep engine directly: the same call without the counters. */
 struct how {
 	int lanes;
 	const char *isa;  /* auto, scalar, base (= sse2), sse2, avx2 */
-	bool hw_gather;   /* lockstep AVX2: _mm256_i32gather_ps for the blocks */
 };
 
-static bool how_pair_isa(const struct how *h, enum pair_isa *isa)
-{
-	if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
-		*isa = PAIR_ISA_BASE;
-	else if (strcmp(h->isa, "avx2") == 0)
-		*isa = PAIR_ISA_AVX2;
-	else
-		return false;
-	return true;
-}
-
-static bool how_lanes_isa(const struct how *h, enum lanes_isa *isa)
+static bool how_lanes_isa(const struct how *h, enum lockstep_isa *isa)
 {
 	if (strcmp(h->isa, "scalar") == 0)
-		*isa = LANES_ISA_SCALAR;
+		*isa = LOCKSTEP_ISA_SCALAR;
 	else if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
-		*isa = LANES_ISA_SSE2;
+		*isa = LOCKSTEP_ISA_SSE2;
 	else if (strcmp(h->isa, "avx2") == 0)
-		*isa = LANES_ISA_AVX2;
+		*isa = LOCKSTEP_ISA_AVX2;
 	else
 		return false;
 	return true;
@@ -92,7 +80,7 @@ static bool how_lanes_isa(const struct how *h, enum lanes_isa *isa)
 
 static bool forced(const struct how *h)
 {
-	return strcmp(h->isa, "auto") != 0 || h->hw_gather;
+	return strcmp(h->isa, "auto") != 0 && h->lanes > 1;
 }
 
 static int run_once(const struct params *p, uint64_t droplets, const struct how *h,
@@ -100,33 +88,22 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 {
 	struct world *w = NULL;
 	void *state = NULL;
-	struct particles_pair *pp = NULL;
-	struct particles_lanes *pl = NULL;
+	struct lockstep *pl = NULL;
 	int err = world_from_params(&w, p);
 	if (err)
 		return err;
-	enum pair_isa pisa = PAIR_ISA_AUTO;
-	enum lanes_isa lisa = LANES_ISA_AUTO;
+	enum lockstep_isa lisa = LOCKSTEP_ISA_AUTO;
 	if (!forced(h)) {
 		err = particles_process.create(&state, w, p);
-	} else if (h->lanes == 1) {
-		pp = particles_pair_create(w->width, w->height);
-		err = !pp ? GULLY_ENOMEM
-		      : how_pair_isa(h, &pisa) && particles_pair_set_isa(pp, pisa) ? GULLY_OK
-										 : GULLY_EINVAL;
 	} else {
-		pl = particles_lanes_create(w->width, w->height);
+		pl = lockstep_create(w->width, w->height);
 		if (!pl)
 			err = GULLY_ENOMEM;
-		else if (strcmp(h->isa, "auto") != 0 &&
-			 !(how_lanes_isa(h, &lisa) && particles_lanes_set_isa(pl, lisa)))
+		else if (!(how_lanes_isa(h, &lisa) && lockstep_set_isa(pl, lisa)))
 			err = GULLY_EINVAL;
-		else
-			particles_lanes_set_gather(pl, h->hw_gather);
 	}
 	if (err) {
-		particles_pair_destroy(pp);
-		particles_lanes_destroy(pl);
+		lockstep_destroy(pl);
 		world_destroy(w);
 		return err;
 	}
@@ -134,10 +111,8 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-	if (pp)
-		err = particles_pair_run(pp, w, &dp, droplets, &rep.steps);
-	else if (pl)
-		err = particles_lanes_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
+	if (pl)
+		err = lockstep_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
 	else
 		err = particles_process.step(state, w, p, droplets, &rep);
 	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -146,8 +121,7 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	s->hash = layer_hash(w->layer[LAYER_HEIGHT], world_cells(w));
 	if (state)
 		particles_process.destroy(state);
-	particles_pair_destroy(pp);
-	particles_lanes_destroy(pl);
+	lockstep_destroy(pl);
 	world_destroy(w);
 	return err;
 }
@@ -158,24 +132,15 @@ static const char *how_isa_name(const struct how *h, int width, int height, bool
 	static char name[32];
 	*ok = true;
 	if (h->lanes == 1) {
-		struct particles_pair *pp = particles_pair_create(width, height);
-		enum pair_isa isa = PAIR_ISA_AUTO;
-		*ok = pp && !h->hw_gather &&
-		      (strcmp(h->isa, "auto") == 0 ||
-		       (how_pair_isa(h, &isa) && particles_pair_set_isa(pp, isa)));
-		snprintf(name, sizeof name, "%s", pp ? particles_pair_isa_name(pp) : "?");
-		particles_pair_destroy(pp);
-		return name;
+		*ok = strcmp(h->isa, "auto") == 0;
+		return "seed order (droplet.h, " NORMAL_IMPL " normal)";
 	}
-	struct particles_lanes *pl = particles_lanes_create(width, height);
-	enum lanes_isa isa = LANES_ISA_AUTO;
+	struct lockstep *pl = lockstep_create(width, height);
+	enum lockstep_isa isa = LOCKSTEP_ISA_AUTO;
 	*ok = pl && (strcmp(h->isa, "auto") == 0 ||
-		     (how_lanes_isa(h, &isa) && particles_lanes_set_isa(pl, isa)));
-	if (pl && h->hw_gather && strcmp(particles_lanes_isa_name(pl), "avx2") != 0)
-		*ok = false;
-	snprintf(name, sizeof name, "%s%s", pl ? particles_lanes_isa_name(pl) : "?",
-		 h->hw_gather ? " (hardware gather)" : "");
-	particles_lanes_destroy(pl);
+		     (how_lanes_isa(h, &isa) && lockstep_set_isa(pl, isa)));
+	snprintf(name, sizeof name, "%s", pl ? lockstep_isa_name(pl) : "?");
+	lockstep_destroy(pl);
 	return name;
 }
 
@@ -194,14 +159,13 @@ static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
 		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
-		"          [--isa scalar|base|sse2|avx2] [--gather]\n"
+		"          [--isa scalar|base|sse2|avx2]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
-		"registry's particles.lanes (1: the seed's order, the paired scheduler), and\n"
-		"the best instruction set the CPU has (--isa forces one: all give the same\n"
-		"bits; scalar only with lanes > 1). --gather: the AVX2 lockstep copy reads\n"
-		"the 3x3 blocks with _mm256_i32gather_ps instead of row loads.\n",
+		"registry's particles.lanes (1: the seed's order, one droplet after\n"
+		"another), and the best instruction set the CPU has (--isa forces a copy\n"
+		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n",
 		argv0);
 }
 
@@ -214,7 +178,6 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},
 		{"isa", required_argument, NULL, 'i'},
 		{"lanes", required_argument, NULL, 'l'},
-		{"gather", no_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -222,7 +185,7 @@ int main(int argc, char **argv)
 	int width = 256, height = 256;
 	struct params p;
 	params_defaults(&p);
-	struct how how = {p.particles.lanes, "auto", false};
+	struct how how = {p.particles.lanes, "auto"};
 	long long lanes = how.lanes;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -249,11 +212,8 @@ int main(int argc, char **argv)
 			how.isa = optarg;
 			break;
 		case 'l':
-			ok = parse_count(optarg, 1, LANES_MAX, &lanes);
+			ok = parse_count(optarg, 1, LOCKSTEP_MAX_LANES, &lanes);
 			how.lanes = (int)lanes;
-			break;
-		case 'g':
-			how.hw_gather = true;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -297,8 +257,8 @@ int main(int argc, char **argv)
 	bool ok;
 	const char *isa_name = how_isa_name(&how, width, height, &ok);
 	if (!ok) {
-		fprintf(stderr, "%s: --isa %s%s with --lanes %d: not available on this CPU or build\n",
-			argv[0], how.isa, how.hw_gather ? " --gather" : "", how.lanes);
+		fprintf(stderr, "%s: --isa %s with --lanes %d: not available on this CPU or build\n",
+			argv[0], how.isa, how.lanes);
 		return 2;
 	}
 	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s\n",

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
-#include "io/bytes.h"
+#include "core/base/bytes.h"
 #include "io/fileio.h"
 #include "io/image.h"
 

@@ -18,7 +18,7 @@
 
 #include "core/base/error.h"
 #include "core/base/process.h"
-#include "io/bytes.h"
+#include "core/base/bytes.h"
 #include "io/fileio.h"
 
 /* ---------------------------------------------------------------- errors */

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/base/rain.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/particles/particles.h"
+#include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
 #define ROOT_CENTRE 5
@@ -105,8 +106,8 @@ static bool tree_fits(const struct hydro_state *s, const struct world *w,
 	    s->roots[c] >= ROOT_CENTRE)
 		return false;
 	float n[3];
-	particles_normal(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
-			 c / w->width, scale, q->symmetric_normal, n);
+	normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width, scale,
+		   q->symmetric_normal, n);
 	return n[1] > q->tree_min_normal;
 }
 
@@ -466,18 +467,6 @@ void hydrology_set_clock(void *state, double (*clock)(void))
 #define STATE_MAGIC 0x44594847u /* "GHYD" read as a little-endian u32 */
 #define STATE_VERSION 1u
 
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static int hydro_save(const void *state, unsigned char **data, size_t *len)
 {
 	const struct hydro_state *s = state;
@@ -488,17 +477,17 @@ static int hydro_save(const void *state, unsigned char **data, size_t *len)
 	unsigned char *p = calloc(1, size);
 	if (!p)
 		return GULLY_ENOMEM;
-	put_u32(p, STATE_MAGIC);
-	put_u32(p + 4, STATE_VERSION);
-	put_u32(p + 8, (uint32_t)s->width);
-	put_u32(p + 12, (uint32_t)s->height);
-	put_u32(p + 16, (uint32_t)s->ntrees);
+	put_u32le(p, STATE_MAGIC);
+	put_u32le(p + 4, STATE_VERSION);
+	put_u32le(p + 8, (uint32_t)s->width);
+	put_u32le(p + 12, (uint32_t)s->height);
+	put_u32le(p + 16, (uint32_t)s->ntrees);
 	unsigned char *q = p + 20;
 	for (size_t i = 0; i < s->ntrees; i++, q += 8) {
 		uint32_t bits;
 		memcpy(&bits, &s->trees[i].size, 4);
-		put_u32(q, (uint32_t)s->trees[i].cell);
-		put_u32(q + 4, bits);
+		put_u32le(q, (uint32_t)s->trees[i].cell);
+		put_u32le(q + 4, bits);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (s->track[i])
@@ -512,16 +501,16 @@ static int hydro_load(void *state, const unsigned char *data, size_t len)
 {
 	struct hydro_state *s = state;
 	size_t n = (size_t)s->width * (size_t)s->height;
-	if (len < 20 || get_u32(data) != STATE_MAGIC || get_u32(data + 4) != STATE_VERSION ||
-	    get_u32(data + 8) != (uint32_t)s->width || get_u32(data + 12) != (uint32_t)s->height)
+	if (len < 20 || get_u32le(data) != STATE_MAGIC || get_u32le(data + 4) != STATE_VERSION ||
+	    get_u32le(data + 8) != (uint32_t)s->width || get_u32le(data + 12) != (uint32_t)s->height)
 		return GULLY_EFORMAT;
-	size_t ntrees = get_u32(data + 16);
+	size_t ntrees = get_u32le(data + 16);
 	if (ntrees > n || len != 20 + 8 * ntrees + (n + 7) / 8)
 		return GULLY_EFORMAT;
 	/* Check everything before changing anything. */
 	const unsigned char *q = data + 20;
 	for (size_t i = 0; i < ntrees; i++) {
-		uint32_t cell = get_u32(q + 8 * i), bits = get_u32(q + 8 * i + 4);
+		uint32_t cell = get_u32le(q + 8 * i), bits = get_u32le(q + 8 * i + 4);
 		float size;
 		memcpy(&size, &bits, 4);
 		if (cell >= n || !(size >= 0.0f && size <= 1.0f))
@@ -535,8 +524,8 @@ static int hydro_load(void *state, const unsigned char *data, size_t len)
 		return GULLY_ENOMEM;
 	}
 	for (size_t i = 0; i < ntrees; i++) {
-		trees[i].cell = (int32_t)get_u32(q + 8 * i);
-		uint32_t bits = get_u32(q + 8 * i + 4);
+		trees[i].cell = (int32_t)get_u32le(q + 8 * i);
+		uint32_t bits = get_u32le(q + 8 * i + 4);
 		memcpy(&trees[i].size, &bits, 4);
 		/* Two trees on one cell never happen in a run. */
 		if (roots[trees[i].cell]) {
