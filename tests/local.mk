@@ -38,11 +38,17 @@ TESTS += tests/test_snapshot
 tests_test_snapshot_SOURCES = tests/test_snapshot.c
 tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+# The session module both front ends use: resume, switch, save.
+check_PROGRAMS += tests/test_simulation
+TESTS += tests/test_simulation
+tests_test_simulation_SOURCES = tests/test_simulation.c
+tests_test_simulation_CFLAGS = $(TEST_CFLAGS)
+tests_test_simulation_LDADD = $(TEST_IO_LIBS)
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_image
 TESTS += tests/test_image
-tests_test_image_SOURCES = tests/test_image.c
+tests_test_image_SOURCES = tests/test_image.c src/cli/picture.c src/cli/picture.h
 tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif
@@ -116,7 +122,7 @@ check_PROGRAMS += tests/test_keys
 TESTS += tests/test_keys
 tests_test_keys_SOURCES = tests/test_keys.c
 tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a $(CMOCKA_LIBS)
+tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
 tests_test_session_SOURCES = tests/test_session.c

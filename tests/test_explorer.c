@@ -11,6 +11,7 @@
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "io/snapshot.h"
 #include "tui/app.h"
 #include "tui/complete.h"
 #include "io/preset.h"
@@ -249,6 +250,16 @@ static void test_unsaved_mark(void **state)
 	snprintf(snap, sizeof snap, "%s/s.gsnap", tmpdir);
 	assert_int_equal(session_save(a, snap, err, sizeof err), GULLY_OK);
 	assert_false(a->dirty);
+	/* ... and the preset text, as gully run's snapshots do (gully info
+	 * showed "(none)" for the explorer's before they shared io/simulation). */
+	struct world *sw;
+	struct snapshot_info si;
+	assert_int_equal(snapshot_load(snap, &sw, &si, err, sizeof err), GULLY_OK);
+	assert_string_equal(si.process, "particles");
+	assert_non_null(si.preset_yaml);
+	assert_non_null(strstr(si.preset_yaml, "particles"));
+	world_destroy(sw);
+	snapshot_info_free(&si);
 	/* Loading the preset back: clean, and the same parameters. */
 	struct app *b = new_app("emitter");
 	b->dirty = true;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "core/base/error.h"
-#include "core/base/grid.h"
+#include "core/base/resample.h"
 #include "core/base/rain.h"
 #include "core/base/world.h"
 

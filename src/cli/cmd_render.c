@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/render_ansi.h"
 #include "config.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 #include "view/datamap.h"
@@ -67,49 +68,33 @@ struct render_args {
 	const char **outs;
 	int nouts;
 	const char *layer_name;
-	struct image_export_opts eo;
+	struct picture_opts po;
 	bool ansi;
 	int tier, columns;
 };
 
-/* One file: a world layer through the view, or a data layer on its ramp. */
+/* One file; a 16-bit one says the range it stretched over, a data picture
+ * its ramp's. */
 static int render_one(const char *out, const struct world *w, const struct params *p,
 		      const struct render_args *a)
 {
 	char err[512];
 	struct image_span span = {0};
-	int e, which = datamap_find(a->layer_name);
-	if (which < 0) {
-		e = image_export_full(out, w, world_layer_find(a->layer_name), p, &a->eo, &span, err,
-				      sizeof err);
-	} else {
-		float *v = datamap_values(w, which);
-		int ph = w->height + DATAMAP_LEGEND_ROWS;
-		struct rgb *pic = v ? malloc((size_t)w->width * (size_t)ph * sizeof *pic) : NULL;
-		float mn, mx;
-		if (pic) {
-			image_range(v, world_cells(w), &mn, &mx);
-			datamap_picture(v, w->width, w->height, which, mn, mx, pic);
-			e = image_write(out, v, w->width, w->height, pic, ph, &a->eo, &span, err,
-					sizeof err);
-			if (!e && image_format_from_path(out) != IMAGE_F32 && !span.stretched)
-				fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n",
-					out, a->layer_name, mn, mx);
-		} else {
-			e = 1;
-			snprintf(err, sizeof err, "%s: out of memory", out);
-		}
-		free(v);
-		free(pic);
-	}
-	if (e) {
+	float mn, mx;
+	if (picture_export_named(out, w, a->layer_name, p, &a->po, &span, &mn, &mx, err,
+				 sizeof err)) {
 		cli_error("%s", err);
 		return 1;
 	}
+	int fmt = image_format_from_path(out);
+	bool picture = (fmt == IMAGE_PNG && !a->po.values.grey16) || fmt == IMAGE_PPM;
 	if (span.stretched)
 		fprintf(stderr, "%s: %s %.9g to %.9g stretched over 0..65535 (read back with "
 			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.max, span.min,
 			span.max);
+	else if (picture && datamap_find(a->layer_name) >= 0)
+		fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n", out,
+			a->layer_name, mn, mx);
 	return 0;
 }
 
@@ -130,21 +115,21 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 		a->layer_name = arg;
 		return 0;
 	case 'O':
-		if (shade_overlays_parse(arg, &a->eo.overlays, oerr, sizeof oerr))
+		if (shade_overlays_parse(arg, &a->po.overlays, oerr, sizeof oerr))
 			return cli_usage_error(CMD, "--overlay: %s", oerr);
 		return 0;
 	case 'g':
-		a->eo.gray16 = true;
+		a->po.values.grey16 = true;
 		return 0;
 	case 'r':
-		if (!parse_range(arg, &a->eo.range_min, &a->eo.range_max))
+		if (!parse_range(arg, &a->po.values.range_min, &a->po.values.range_max))
 			return cli_usage_error(CMD, "--range: '%s' is not MIN:MAX with MIN < MAX", arg);
-		a->eo.range_set = true;
+		a->po.values.range_set = true;
 		return 0;
 	case 's':
 		if (!parse_u64(arg, &n) || n < 1 || n > 16)
 			return cli_usage_error(CMD, "--scale: '%s' is not a whole number from 1 to 16", arg);
-		a->eo.scale = (int)n;
+		a->po.scale = (int)n;
 		return 0;
 	case 'a':
 		a->ansi = true;
@@ -177,7 +162,7 @@ static int check_args(const struct render_args *a)
 					       image_format_names());
 		png |= f == IMAGE_PNG;
 	}
-	if (a->eo.gray16 && !png)
+	if (a->po.values.grey16 && !png)
 		return cli_usage_error(CMD, "--gray16 is for a .png output");
 	return 0;
 }
@@ -230,7 +215,7 @@ int cmd_render(int argc, char **argv)
 		for (int i = 0; i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
 		if (a.ansi)
-			status |= render_ansi(stdout, w, &info.params, a.eo.overlays, a.tier, a.columns);
+			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns);
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}

@@ -11,8 +11,10 @@
 #include "core/terrain/hardness.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/preset.h"
+#include "io/simulation.h"
 #include "io/snapshot.h"
 #include "view/shade.h"
 
@@ -64,11 +66,13 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 		return cli_usage_error(CMD, "--preset: the snapshot '%s' carries its parameters; "
 				       "change them with --set", path);
 	char err[512];
-	if (snapshot_load(path, w, snap, err, sizeof err)) {
+	struct simulation s;
+	if (simulation_open(&s, snap, path, err, sizeof err)) {
 		cli_error("%s", err);
 		return 1;
 	}
-	*p = snap->params;
+	*w = s.world;
+	*p = s.params;
 	int status = sim_options_apply(o, CMD, p);
 	if (!status && (p->world.width != (*w)->width || p->world.height != (*w)->height))
 		status = cli_usage_error(CMD, "--set cannot resize the snapshot '%s' (%dx%d)", path,
@@ -110,30 +114,6 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 	return 0;
 }
 
-/* A snapshot continued with another process than the one that saved it:
- * that process takes its state back and ends what it had in flight (the
- * droplets part-way down a lockstep run), so their soil lands in the world
- * instead of vanishing with the state. */
-static int finish_other(const struct snapshot_info *snap, struct world *w,
-			const struct params *p, const char *path)
-{
-	const struct process_ops *old = process_find(snap->process);
-	if (!old || !old->finish || !old->load_state)
-		return GULLY_OK;
-	void *state = NULL;
-	int err = old->create(&state, w, p);
-	if (!err)
-		err = old->load_state(state, snap->state, snap->state_len);
-	if (!err)
-		err = old->finish(state, w, p, NULL);
-	if (state)
-		old->destroy(state);
-	if (err)
-		cli_error("%s: the %s process cannot finish this snapshot's state: %s", path,
-			  old->name, gully_strerror(err));
-	return err;
-}
-
 static volatile sig_atomic_t run_signal;
 
 static void on_stop_signal(int sig)
@@ -157,10 +137,10 @@ static void catch_stop_signals(bool on)
  * flight, so a run of N droplets is N droplets to their end. A stop signal
  * ends it early without finishing (*stopped = the signal): the state keeps
  * the droplets in flight and a resumed run continues exactly. */
-static int run_budget(const struct process_ops *proc, void *state, struct world *w,
-		      const struct params *p, uint64_t budget, bool quiet, struct run_metrics *m,
+static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struct run_metrics *m,
 		      uint64_t *done, int *stopped)
 {
+	const struct process_ops *proc = sim->proc;
 	struct progress pg;
 	int err = GULLY_OK;
 	run_signal = 0;
@@ -170,7 +150,7 @@ static int run_budget(const struct process_ops *proc, void *state, struct world 
 	while (*done < budget && !err && !run_signal) {
 		uint64_t n = budget - *done < RUN_CHUNK ? budget - *done : RUN_CHUNK;
 		struct process_report rep = {0};
-		err = proc->step(state, w, p, n, &rep);
+		err = proc->step(sim->state, sim->world, &sim->params, n, &rep);
 		m->particles += rep.particles;
 		m->steps += rep.steps;
 		*done += n;
@@ -179,7 +159,7 @@ static int run_budget(const struct process_ops *proc, void *state, struct world 
 	*stopped = *done < budget ? run_signal : 0;
 	if (!err && !*stopped && proc->finish) {
 		struct process_report rep = {0};
-		err = proc->finish(state, w, p, &rep);
+		err = proc->finish(sim->state, sim->world, &sim->params, &rep);
 		m->steps += rep.steps;
 	}
 	m->seconds = clock_seconds() - t0;
@@ -292,49 +272,29 @@ int cmd_run(int argc, char **argv)
 	}
 	uint64_t budget = o.particles_set ? o.particles : 200000;
 
-	void *state = NULL;
-	int err = proc->create(&state, w, &p);
+	/* From a snapshot: its process takes its state back, or another
+	 * process starts after it finished what it had in flight. */
+	struct simulation sim = {.world = w, .params = p};
+	char msg[512];
+	int err = simulation_start(&sim, proc, from && !is_heightmap ? &snap : NULL, from, msg,
+				   sizeof msg);
+	snapshot_info_free(&snap);
 	if (err) {
-		cli_error("%s: %s", proc->name, gully_strerror(err));
-		world_destroy(w);
-		snapshot_info_free(&snap);
+		cli_error("%s", msg);
+		simulation_end(&sim);
 		sim_options_free(&o);
 		return 1;
-	}
-	/* The saved state belongs to the process that saved it; continuing with
-	 * another one, what the old one had in flight lands first. */
-	if (snap.state && strcmp(snap.process, proc->name) != 0)
-		err = finish_other(&snap, w, &p, from);
-	if (err) {
-		proc->destroy(state);
-		world_destroy(w);
-		snapshot_info_free(&snap);
-		sim_options_free(&o);
-		return 1;
-	}
-	if (snap.state && strcmp(snap.process, proc->name) == 0) {
-		err = proc->load_state ? proc->load_state(state, snap.state, snap.state_len)
-				       : GULLY_EFORMAT;
-		if (err) {
-			cli_error("%s: the %s process cannot take this snapshot's state: %s", from,
-				  proc->name, gully_strerror(err));
-			proc->destroy(state);
-			world_destroy(w);
-			snapshot_info_free(&snap);
-			sim_options_free(&o);
-			return 1;
-		}
 	}
 
 	struct run_metrics m = {.process = proc->name, .seed = p.world.seed};
 	uint64_t done = 0;
 	int stopped = 0;
-	err = run_budget(proc, state, w, &p, budget, o.quiet, &m, &done, &stopped);
+	err = run_budget(&sim, budget, o.quiet, &m, &done, &stopped);
 	if (err) {
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
-		metrics_collect(&m, w);
+		metrics_collect(&m, sim.world);
 		if (o.json)
 			metrics_print_json(stdout, &m);
 		else {
@@ -342,22 +302,21 @@ int cmd_run(int argc, char **argv)
 			metrics_print_row(stdout, &m);
 		}
 		fflush(stdout);
-		struct run_result r = {w, &p, proc, state, overlays, 0, 0};
+		char note[128];
 		if (stopped) {
-			r.interrupted_done = done;
-			r.interrupted_budget = budget;
+			snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
+				 (unsigned long long)done, (unsigned long long)budget);
+			sim.note = note;
 			cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
 				  (unsigned long long)done, (unsigned long long)budget, proc->unit,
 				  o.noutputs ? "the -o files hold them, droplets in flight included"
 					     : "no -o file to keep them");
 		}
-		status = run_outputs_write(&o, &r);
+		status = run_outputs_write(&o, &sim, overlays);
 		if (stopped)
 			status = 128 + stopped;
 	}
-	proc->destroy(state);
-	world_destroy(w);
-	snapshot_info_free(&snap);
+	simulation_end(&sim);
 	sim_options_free(&o);
 	return status;
 }

@@ -19,7 +19,7 @@ int heightmap_read(const struct sim_options *o, const char *cmd, const char *pat
 		return cli_usage_error(cmd, "--range: %s holds the heights themselves (float32)", path);
 	char err[512];
 	struct image_read_info info;
-	if (image_import_grid_opts(path, WORLD_MIN_SIZE, &ro, &hm->width, &hm->height,
+	if (image_import_grid_opts(path, world_size_min(), &ro, &hm->width, &hm->height,
 				   &hm->heights, &info, err, sizeof err)) {
 		cli_error("%s", err);
 		return 1;

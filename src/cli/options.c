@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/base/grid.h"
+#include "core/base/resample.h"
 #include "core/base/rain.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
@@ -338,5 +338,5 @@ const char *sim_options_process(const struct sim_options *o, const struct preset
 		return o->process;
 	if (meta && meta->process[0])
 		return meta->process;
-	return "particles";
+	return process_default()->name;
 }

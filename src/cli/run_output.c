@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "cli/run_output.h"
+#include "cli/picture.h"
 #include "core/base/error.h"
 #include "io/image.h"
-#include "io/snapshot.h"
 
 static bool is_snapshot_name(const char *path)
 {
@@ -61,64 +61,18 @@ int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlay
 	return 0;
 }
 
-/* The preset text's first line, a YAML comment `gully info` shows. */
-static int mark_interrupted(char **yaml, const struct run_result *r)
-{
-	size_t len = strlen(*yaml) + sizeof RUN_INTERRUPTED_MARK + 64;
-	char *marked = malloc(len);
-	if (!marked)
-		return -1;
-	snprintf(marked, len, "%s %llu of %llu\n%s", RUN_INTERRUPTED_MARK,
-		 (unsigned long long)r->interrupted_done,
-		 (unsigned long long)r->interrupted_budget, *yaml);
-	free(*yaml);
-	*yaml = marked;
-	return 0;
-}
-
-static int write_snapshot(const char *path, const struct run_result *r)
-{
-	char err[512];
-	struct snapshot_info out;
-	memset(&out, 0, sizeof out);
-	snprintf(out.process, sizeof out.process, "%s", r->proc->name);
-	out.params = *r->params;
-	/* The effective preset, so `gully info` and a reader see what made it. */
-	if (preset_to_yaml(r->params, &out.preset_yaml) ||
-	    (r->interrupted_budget && mark_interrupted(&out.preset_yaml, r))) {
-		free(out.preset_yaml);
-		cli_error("%s: cannot write the preset text", path);
-		return 1;
-	}
-	if (r->proc->save_state) {
-		int e = r->proc->save_state(r->state, &out.state, &out.state_len);
-		if (e) {
-			cli_error("%s: cannot save the %s state: %s", path, r->proc->name,
-				  gully_strerror(e));
-			free(out.preset_yaml);
-			return 1;
-		}
-	}
-	int e = snapshot_save(path, r->world, &out, err, sizeof err);
-	free(out.state);
-	free(out.preset_yaml);
-	if (e) {
-		cli_error("%s", err);
-		return 1;
-	}
-	return 0;
-}
-
-int run_outputs_write(const struct sim_options *o, const struct run_result *r)
+int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
+		      unsigned overlays)
 {
 	int status = 0;
 	char err[512];
 	for (int i = 0; i < o->noutputs; i++) {
 		const char *path = o->outputs[i];
-		if (image_format_from_path(path) == IMAGE_NONE) {
-			status |= write_snapshot(path, r);
-		} else if (image_export_view(path, r->world, LAYER_HEIGHT, r->params, r->overlays, err,
-					     sizeof err)) {
+		int e = image_format_from_path(path) == IMAGE_NONE
+				? simulation_save(sim, path, err, sizeof err)
+				: picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params,
+						      overlays, err, sizeof err);
+		if (e) {
 			cli_error("%s", err);
 			status = 1;
 		}

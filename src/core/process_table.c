@@ -23,6 +23,11 @@ const struct process_ops *process_get(int index)
 	return index >= 0 && index < process_count() ? table[index] : NULL;
 }
 
+const struct process_ops *process_default(void)
+{
+	return table[0];
+}
+
 const struct process_ops *process_find(const char *name)
 {
 	for (int i = 0; i < process_count(); i++)

@@ -13,7 +13,6 @@
 #include "core/base/error.h"
 #include "core/base/bytes.h"
 #include "io/fileio.h"
-#include "view/shade.h"
 
 static const char *const extensions[] = {
 	[IMAGE_PNG] = "png", [IMAGE_PPM] = "ppm", [IMAGE_PGM] = "pgm",
@@ -69,41 +68,6 @@ uint16_t image_to_u16(float v, float mn, float mx)
 
 /* ---------------------------------------------------------------- export */
 
-/* The pixels as 3 bytes each, as PNG and PPM store them. */
-_Static_assert(sizeof(struct rgb) == 3, "struct rgb is three bytes");
-
-static unsigned char *shaded(const struct world *w, int layer, const struct params *p,
-			     unsigned overlays)
-{
-	size_t n = world_cells(w);
-	struct rgb *px = malloc(n * sizeof *px);
-	if (!px)
-		return NULL;
-	struct shade_view v;
-	memset(&v, 0, sizeof v);
-	shade_view_from_params(&v, p);
-	v.overlays = overlays;
-	if (layer != LAYER_HEIGHT) {
-		v.ramp_layer = w->layer[layer];
-		image_range(w->layer[layer], n, &v.ramp_min, &v.ramp_max);
-	}
-	if (shade_image(w, &v, px)) {
-		free(px);
-		return NULL;
-	}
-	return (unsigned char *)px;
-}
-
-/* 16-bit grey samples, big-endian as PNG stores them, one row. */
-static void grey16_row(const float *v, int width, float mn, float mx, unsigned char *row)
-{
-	for (int x = 0; x < width; x++) {
-		uint16_t u = image_to_u16(v[x], mn, mx);
-		row[2 * x] = (unsigned char)(u >> 8);
-		row[2 * x + 1] = (unsigned char)(u & 0xff);
-	}
-}
-
 static bool write_png_grey16(FILE *fp, const float *v, int width, int height, float mn, float mx)
 {
 	unsigned char *row = malloc((size_t)width * 2);
@@ -121,7 +85,12 @@ static bool write_png_grey16(FILE *fp, const float *v, int width, int height, fl
 		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_write_info(png, info);
 	for (int y = 0; y < height; y++) {
-		grey16_row(v + (size_t)y * (size_t)width, width, mn, mx, row);
+		const float *r = v + (size_t)y * (size_t)width;
+		for (int x = 0; x < width; x++) {
+			uint16_t u = image_to_u16(r[x], mn, mx);
+			row[2 * x] = (unsigned char)(u >> 8); /* PNG's samples are big-endian */
+			row[2 * x + 1] = (unsigned char)(u & 0xff);
+		}
 		png_write_row(png, row);
 	}
 	png_write_end(png, NULL);
@@ -193,117 +162,81 @@ static bool write_f32(FILE *fp, const float *v, size_t n)
 	return true;
 }
 
-int image_export(const char *path, const struct world *w, int layer, float scale,
-		 char *err, size_t errlen)
+/* Writes one file atomically: the picture `rgb` (.png, .ppm) or the values
+ * `v` (.pgm, .r16, .f32), as the path's extension says. */
+/* Writes one file atomically: the picture `rgb` (.png, .ppm), or the values
+ * `v` (.pgm, .r16, .f32, and .png as 16-bit grey when `grey16`), the 16-bit
+ * formats stretching mn..mx onto 0..65535. */
+static int write_file(const char *path, int fmt, int width, int height, const unsigned char *rgb,
+		      const float *v, bool grey16, float mn, float mx, char *err, size_t errlen)
 {
-	struct params p;
-	params_defaults(&p);
-	p.terrain.vertical_scale = scale;
-	return image_export_view(path, w, layer, &p, 0, err, errlen);
-}
-
-int image_export_view(const char *path, const struct world *w, int layer,
-		      const struct params *p, unsigned overlays, char *err, size_t errlen)
-{
-	struct image_export_opts eo = {.overlays = overlays};
-	return image_export_full(path, w, layer, p, &eo, NULL, err, errlen);
-}
-
-int image_export_full(const char *path, const struct world *w, int layer, const struct params *p,
-		      const struct image_export_opts *eo, struct image_span *span, char *err,
-		      size_t errlen)
-{
-	int fmt = image_format_from_path(path);
-	if (fmt == IMAGE_NONE)
-		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
-			    "png, .ppm, .pgm, .r16 or .f32");
-	if (layer < 0 || layer >= LAYER_COUNT)
-		return io_fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
-	struct rgb *rgb = NULL;
-	if ((fmt == IMAGE_PNG && !eo->gray16) || fmt == IMAGE_PPM) {
-		rgb = (struct rgb *)shaded(w, layer, p, eo->overlays);
-		if (!rgb)
-			return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
-	}
-	int e = image_write(path, w->layer[layer], w->width, w->height, rgb, w->height, eo, span,
-			    err, errlen);
-	free(rgb);
-	return e;
-}
-
-/* Each pixel as a scale x scale block. */
-static struct rgb *upscale(const struct rgb *px, int width, int height, int scale)
-{
-	size_t ow = (size_t)width * (size_t)scale;
-	struct rgb *out = malloc(ow * (size_t)height * (size_t)scale * sizeof *out);
-	if (!out)
-		return NULL;
-	for (size_t y = 0; y < (size_t)height * (size_t)scale; y++)
-		for (size_t x = 0; x < ow; x++)
-			out[y * ow + x] = px[(y / (size_t)scale) * (size_t)width + x / (size_t)scale];
-	return out;
-}
-
-static bool write_body(FILE *fp, int fmt, const float *v, int width, int height,
-		       const struct rgb *pic, int pw, int ph, const struct image_export_opts *eo,
-		       float mn, float mx)
-{
+	struct atomic_file af;
+	if (atomic_open(&af, path) != 0)
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
 	size_t n = (size_t)width * (size_t)height;
+	bool ok = true;
 	switch (fmt) {
 	case IMAGE_PNG:
-		return eo->gray16 ? write_png_grey16(fp, v, width, height, mn, mx)
-				  : write_png(fp, (const unsigned char *)pic, pw, ph);
+		ok = grey16 ? write_png_grey16(af.fp, v, width, height, mn, mx)
+			    : write_png(af.fp, rgb, width, height);
+		break;
 	case IMAGE_PPM:
-		return fprintf(fp, "P6\n%d %d\n255\n", pw, ph) > 0 &&
-		       fwrite(pic, 3, (size_t)pw * (size_t)ph, fp) == (size_t)pw * (size_t)ph;
-	case IMAGE_PGM: /* PGM's 16-bit samples are big-endian */
-		return fprintf(fp, "P5\n%d %d\n65535\n", width, height) > 0 &&
-		       write_u16(fp, v, n, true, mn, mx);
+		ok = fprintf(af.fp, "P6\n%d %d\n255\n", width, height) > 0 &&
+		     fwrite(rgb, 3, n, af.fp) == n;
+		break;
+	case IMAGE_PGM:
+		ok = fprintf(af.fp, "P5\n%d %d\n65535\n", width, height) > 0 &&
+		     write_u16(af.fp, v, n, true, mn, mx); /* PGM's 16-bit samples are big-endian */
+		break;
 	case IMAGE_R16:
-		return write_u16(fp, v, n, false, mn, mx);
-	default:
-		return write_f32(fp, v, n);
+		ok = write_u16(af.fp, v, n, false, mn, mx);
+		break;
+	case IMAGE_F32:
+		ok = write_f32(af.fp, v, n);
+		break;
 	}
-}
-
-int image_write(const char *path, const float *values, int width, int height,
-		const struct rgb *picture, int picture_height, const struct image_export_opts *eo,
-		struct image_span *span, char *err, size_t errlen)
-{
-	int fmt = image_format_from_path(path);
-	if (fmt == IMAGE_NONE)
-		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
-			       "png, .ppm, .pgm, .r16 or .f32");
-	bool is_picture = (fmt == IMAGE_PNG && !eo->gray16) || fmt == IMAGE_PPM;
-	if (is_picture && !picture)
-		return io_fail(err, errlen, GULLY_EINVAL, path, "no picture to write");
-	float mn = (float)eo->range_min, mx = (float)eo->range_max;
-	if (!eo->range_set)
-		image_range(values, (size_t)width * (size_t)height, &mn, &mx);
-	int scale = eo->scale > 1 && is_picture ? eo->scale : 1;
-	struct rgb *big = NULL;
-	if (scale > 1 && !(big = upscale(picture, width, picture_height, scale)))
-		return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
-	struct atomic_file af;
-	if (atomic_open(&af, path) != 0) {
-		free(big);
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
-	}
-	bool ok = write_body(af.fp, fmt, values, width, height, big ? big : picture, width * scale,
-			     picture_height * scale, eo, mn, mx);
-	free(big);
 	if (!ok) {
 		int e = errno;
 		atomic_abort(&af);
-		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s",
-			       e ? strerror(e) : "libpng error");
+		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
 	}
 	if (atomic_commit(&af) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
-	if (span) {
+	return GULLY_OK;
+}
+
+int image_write_rgb(const char *path, int width, int height, const unsigned char *rgb,
+		    char *err, size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	if (fmt != IMAGE_PNG && fmt != IMAGE_PPM)
+		return io_fail(err, errlen, GULLY_EINVAL, path, "not a picture type (use .png or .ppm)");
+	return write_file(path, fmt, width, height, rgb, NULL, false, 0, 0, err, errlen);
+}
+
+int image_write_values(const char *path, int width, int height, const float *v, char *err,
+		       size_t errlen)
+{
+	return image_write_values_opts(path, width, height, v, NULL, NULL, err, errlen);
+}
+
+int image_write_values_opts(const char *path, int width, int height, const float *v,
+			    const struct image_value_opts *vo, struct image_span *span, char *err,
+			    size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	bool grey16 = vo && vo->grey16 && fmt == IMAGE_PNG;
+	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32 && !grey16)
+		return io_fail(err, errlen, GULLY_EINVAL, path,
+			       "not a height data type (use .pgm, .r16, .f32 or a 16-bit grey .png)");
+	float mn = vo ? (float)vo->range_min : 0, mx = vo ? (float)vo->range_max : 0;
+	if (!vo || !vo->range_set)
+		image_range(v, (size_t)width * (size_t)height, &mn, &mx);
+	int e = write_file(path, fmt, width, height, NULL, v, grey16, mn, mx, err, errlen);
+	if (!e && span) {
 		span->min = mn;
 		span->max = mx;
-		span->stretched = fmt == IMAGE_PGM || fmt == IMAGE_R16 || (fmt == IMAGE_PNG && eo->gray16);
+		span->stretched = fmt != IMAGE_F32;
 	}
-	return GULLY_OK;
+	return e;
 }

@@ -10,7 +10,6 @@
 
 #include "core/base/params.h"
 #include "core/base/world.h"
-#include "view/palette.h"
 
 enum image_format { IMAGE_NONE = -1, IMAGE_PNG, IMAGE_PPM, IMAGE_PGM, IMAGE_R16, IMAGE_F32 };
 
@@ -24,41 +23,32 @@ void image_range(const float *v, size_t n, float *mn, float *mx);
 /* v mapped from mn..mx onto 0..65535, rounded; 0 for NaN or mn == mx. */
 uint16_t image_to_u16(float v, float mn, float mx);
 
-/* Writes `layer` of w to path, atomically. Pictures (.png, .ppm) are the
- * explorer's colours at 1:1 (view/shade): heights on its ramp (any other
- * layer stretched from its min..max onto the ramp), lit from view.azimuth
- * and view.altitude with view.shading and terrain.vertical_scale's relief,
- * then `overlays` (OVERLAY_BIT()s of view/shade.h) on top. Returns a
- * gully_err code; err names the file. */
-int image_export_view(const char *path, const struct world *w, int layer,
-		      const struct params *p, unsigned overlays, char *err, size_t errlen);
-/* How to write: all zero is image_export_view's defaults. */
-struct image_export_opts {
-	unsigned overlays;        /* pictures: OVERLAY_BIT()s */
-	bool gray16;              /* .png: the layer as 16-bit grey, not a picture */
-	int scale;                /* pictures: each cell as N x N pixels (0, 1: one) */
-	bool range_set;           /* 16-bit formats: MIN..MAX onto 0..65535, clamped */
-	double range_min, range_max; /* (else the layer's own min..max) */
+/* Writes a width x height picture, atomically, as .png or .ppm (by the
+ * path): `rgb` is 3 bytes a pixel, rows top down. Whoever makes the pixels
+ * (cli/picture.c shades a layer) is above this. Returns a gully_err code;
+ * err names the file. */
+int image_write_rgb(const char *path, int width, int height, const unsigned char *rgb,
+		    char *err, size_t errlen);
+/* Writes width x height values, atomically, as data (by the path): .pgm
+ * (16-bit grey) and .r16 stretch the finite range onto 0..65535, .f32 keeps
+ * them as they are. */
+int image_write_values(const char *path, int width, int height, const float *v, char *err,
+		       size_t errlen);
+/* How values are written: zeros are image_write_values's defaults. */
+struct image_value_opts {
+	bool grey16;                 /* a .png path: 16-bit greyscale of the values */
+	bool range_set;              /* 16-bit formats: MIN..MAX onto 0..65535, clamped */
+	double range_min, range_max; /* (else the values' own finite range) */
 };
 /* What the 16-bit formats stretched over 0..65535. */
 struct image_span {
 	float min, max;
-	bool stretched;           /* false: the format keeps values (f32) or is a picture */
+	bool stretched;              /* false: .f32 keeps the values */
 };
-int image_export_full(const char *path, const struct world *w, int layer, const struct params *p,
-		      const struct image_export_opts *eo, struct image_span *span, char *err,
-		      size_t errlen);
-/* Writes values (width x height) by path's extension: .pgm, .r16 and a
- * --gray16 .png from the values; .png and .ppm from `picture` (width x
- * picture_height pixels, scaled by eo->scale); .f32 as they are. Atomic. */
-int image_write(const char *path, const float *values, int width, int height,
-		const struct rgb *picture, int picture_height, const struct image_export_opts *eo,
-		struct image_span *span, char *err, size_t errlen);
-
-/* The same with the default view and no overlays; `scale` is
- * terrain.vertical_scale. */
-int image_export(const char *path, const struct world *w, int layer, float scale,
-		 char *err, size_t errlen);
+/* The same with options; span (may be NULL) gets the range used. */
+int image_write_values_opts(const char *path, int width, int height, const float *v,
+			    const struct image_value_opts *vo, struct image_span *span, char *err,
+			    size_t errlen);
 
 /* How to read a height map (image_import_grid_opts); zeros: the defaults. */
 struct image_read_opts {
@@ -77,13 +67,13 @@ struct image_read_info {
 /* Reads a height map: .r16 (16-bit little-endian) or .f32 (float32
  * little-endian) of any size, given, named (map_1024x512.r16) or square;
  * .pgm (8 or 16 bits) or greyscale .png (1 to 16 bits; alpha ignored).
- * Sizes are checked against the file and min_side..WORLD_MAX_SIZE before
+ * Sizes are checked against the file and min_side..world_size_max() before
  * allocating; a --size that disagrees with the file is an error; *data is
  * malloc'd, row-major. info may be NULL. */
 int image_import_grid_opts(const char *path, int min_side, const struct image_read_opts *ro,
 			   int *width, int *height, float **data, struct image_read_info *info,
 			   char *err, size_t errlen);
-/* The defaults, at least WORLD_MIN_SIZE a side. */
+/* The defaults, at least world_size_min() a side. */
 int image_import(const char *path, int *width, int *height, float **data,
 		 char *err, size_t errlen);
 /* The defaults for any grid of at least min_side (>= 1) a side, such as a

@@ -19,7 +19,7 @@
 static int square_side(size_t cells)
 {
 	size_t s = (size_t)llround(sqrt((double)cells));
-	return s * s == cells && s <= WORLD_MAX_SIZE ? (int)s : 0;
+	return s * s == cells && s <= (size_t)world_size_max() ? (int)s : 0;
 }
 
 bool image_size_in_name(const char *path, int *width, int *height)
@@ -176,7 +176,7 @@ static int png_header(const char *path, const unsigned char *d, size_t len, stru
 		return e ? e : io_fail(err, errlen, GULLY_EFORMAT, path, "damaged PNG");
 	}
 	png_set_read_fn(png, &src, png_read_mem);
-	png_set_user_limits(png, WORLD_MAX_SIZE, WORLD_MAX_SIZE);
+	png_set_user_limits(png, (png_uint_32)world_size_max(), (png_uint_32)world_size_max());
 	png_read_info(png, info);
 	png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
 	int type = png_get_color_type(png, info), depth = png_get_bit_depth(png, info);
@@ -250,7 +250,7 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 			       "cannot import this type (use .r16, .f32, .pgm or .png)");
 	char *d;
 	size_t len;
-	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
+	size_t cap = (size_t)world_size_max() * (size_t)world_size_max() * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
 			       errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
@@ -258,10 +258,11 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 	int e = fmt == IMAGE_PGM ? pgm_header(path, d, len, &g, err, errlen)
 		: fmt == IMAGE_PNG ? png_header(path, (const unsigned char *)d, len, &g, err, errlen)
 				   : raw_header(path, len, ro, fmt == IMAGE_F32, &g, err, errlen);
-	if (!e && (g.w < (size_t)min_side || g.w > WORLD_MAX_SIZE || g.h < (size_t)min_side ||
-		   g.h > WORLD_MAX_SIZE))
+	const size_t max_side = (size_t)world_size_max();
+	if (!e && (g.w < (size_t)min_side || g.w > max_side || g.h < (size_t)min_side ||
+		   g.h > max_side))
 		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			    g.w, g.h, min_side, WORLD_MAX_SIZE);
+			    g.w, g.h, min_side, world_size_max());
 	if (!e && ro && ro->width && (g.w != (size_t)ro->width || g.h != (size_t)ro->height))
 		e = io_fail(err, errlen, GULLY_EFORMAT, path, "the file is %zux%zu, not the %dx%d --size "
 			    "gives", g.w, g.h, ro->width, ro->height);
@@ -296,7 +297,7 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
-	return image_import_grid_opts(path, WORLD_MIN_SIZE, NULL, width, height, data, NULL, err,
+	return image_import_grid_opts(path, world_size_min(), NULL, width, height, data, NULL, err,
 				      errlen);
 }
 

@@ -109,16 +109,14 @@ static int run_slice(struct app *a)
 static void refresh_stats(struct app *a, bool whole)
 {
 	const struct world *w = a->world;
-	const float *pool = w->layer[LAYER_POOL];
 	long budget = whole ? -1 : POOL_CELLS_PER_CALL;
 	if (whole) {
 		a->pool_row = 0;
 		a->pool_acc = 0;
 	}
 	while (budget < 0 || budget > 0) {
-		const float *row = pool + (size_t)a->pool_row * (size_t)w->width;
-		for (int x = 0; x < w->width; x++)
-			a->pool_acc += row[x];
+		a->pool_acc = world_pool_volume(w, (size_t)a->pool_row * (size_t)w->width,
+						(size_t)w->width, a->pool_acc);
 		if (budget > 0)
 			budget = budget > w->width ? budget - w->width : 0;
 		if (++a->pool_row >= w->height) {
@@ -367,6 +365,13 @@ static int handle_key(struct app *a, int ch)
 			return 0;
 	}
 	const struct key_binding *k = keys_find(ch);
+	if (!k && ch > '0' && ch <= '9') {
+		/* A digit past the last process: say what there is. */
+		app_message(a, "no process %c: this gully has %d (%s)", ch, process_count(),
+			    process_names());
+		a->needs_draw = true;
+		return 0;
+	}
 	if (!k)
 		return 0;
 	a->needs_draw = true;
@@ -553,7 +558,7 @@ static int open_session(struct app *a, const struct tui_options *o)
 		}
 		return 0;
 	}
-	const struct process_ops *p = o->process ? process_find(o->process) : process_get(0);
+	const struct process_ops *p = o->process ? process_find(o->process) : process_default();
 	if (!p) {
 		fprintf(stderr, "gully: no process named '%s'\n", o->process);
 		return 2;

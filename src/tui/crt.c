@@ -1,4 +1,5 @@
 #include "tui/crt.h"
+#include "tui/tui.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -19,6 +20,13 @@ struct crt_state crt;
 #define TRUE_BITS 4
 
 static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
+
+_Static_assert(TUI_TIER_AUTO == TIER_AUTO, "tui.h's TUI_TIER_AUTO is crt's TIER_AUTO");
+
+int tui_tier_parse(const char *word)
+{
+	return crt_tier_parse(word);
+}
 
 int crt_tier_parse(const char *s)
 {

@@ -46,7 +46,7 @@ static void tabs(struct app *a, int y, int x, int w)
 {
 	move(y, x);
 	int used = 0;
-	for (int i = 0; i < 4 && used < w; i++) {
+	for (int i = 0; i < process_count() && used < w; i++) {
 		const struct process_ops *p = process_get(i);
 		char label[40];
 		if (p == a->proc)

@@ -447,10 +447,18 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 	return GULLY_OK;
 }
 
+static const struct process_source emitter_source = {
+	.x = "emitter.x",
+	.y = "emitter.y",
+	.direction = "emitter.direction",
+	.window = "emitter.window",
+};
+
 const struct process_ops emitter_process = {
 	.name = "emitter",
 	.title = "Emitter stream",
 	.section = "emitter",
+	.source = &emitter_source,
 	.unit = "particles",
 	.describe =
 		"turn toward min D in the cone +-search, by at most a_max v / v_max  (1)\n"

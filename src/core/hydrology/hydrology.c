@@ -444,6 +444,8 @@ void hydrology_counters(const void *state, struct hydrology_counters *c)
 	c->flood_lake_cells = fc.lake_cells;
 	c->flood_written = fc.written;
 	c->flood_cached = fc.cached;
+	c->flood_shadow_pours = fc.shadow_pours;
+	c->flood_shadow_differed = fc.shadow_differed;
 	c->flood_seconds = s->flood_seconds;
 	c->trees = s->ntrees;
 }
@@ -452,6 +454,12 @@ void hydrology_set_flood_cache(void *state, bool on)
 {
 	struct hydro_state *s = state;
 	flood_set_cache(s->flood, on);
+}
+
+int hydrology_set_flood_shadow(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	return s->flood ? flood_set_shadow(s->flood, on) : GULLY_OK;
 }
 
 void hydrology_set_clock(void *state, double (*clock)(void))

@@ -46,6 +46,7 @@ struct hydrology_counters {
 	uint64_t flood_lake_cells; /* cells in their lakes */
 	uint64_t flood_written;    /* pool cells they wrote */
 	uint64_t flood_cached;     /* calls that started from a remembered lake */
+	uint64_t flood_shadow_pours, flood_shadow_differed; /* the shadow check (flood.h) */
 	double flood_seconds;      /* time in flood_pour, when a clock is set */
 	size_t trees;              /* trees alive now */
 };
@@ -53,6 +54,9 @@ void hydrology_counters(const void *state, struct hydrology_counters *c);
 /* The flood's lake cache (flood.h), on by default: tests turn it off to
  * check that it changes nothing. */
 void hydrology_set_flood_cache(void *state, bool on);
+/* The flood's shadow check (flood.h): every pour checked against a fresh
+ * flood; the counters say how many differed. GULLY_ENOMEM: left off. */
+int hydrology_set_flood_shadow(void *state, bool on);
 /* A clock (seconds) to time flood calls with; NULL turns timing off. Core
  * reads no clock of its own. */
 void hydrology_set_clock(void *state, double (*clock)(void));

@@ -50,7 +50,7 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p);
  *   instruction set. The per-droplet formulas are this function's; only
  *   the order in which droplets see each other's changes differs (the
  *   resulting maps differ by much less than one seed from another:
- *   bench/README.md). */
+ *   bench/PARTICLES.md). */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "core/base/error.h"
-#include "core/base/grid.h"
+#include "core/base/resample.h"
 #include "core/base/noise.h"
 
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */

@@ -1,4 +1,4 @@
-#include "core/base/grid.h"
+#include "core/base/resample.h"
 
 #include <stddef.h>
 
