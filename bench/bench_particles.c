@@ -14,6 +14,7 @@
 
 #include "core/base/error.h"
 #include "core/base/normal.h"
+#include "seedref.h"
 #include "core/particles/particles.h"
 #include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
@@ -126,6 +127,34 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	return err;
 }
 
+/* The yardstick (seedref.h): the seed's SimpleErosion on the same starting
+ * terrain, the same droplet count, in the same minute. */
+static int run_seed(const struct params *p, uint64_t droplets, struct sample *s)
+{
+	struct world *w = NULL;
+	int err = world_from_params(&w, p);
+	if (err)
+		return err;
+	struct seedref_erosion_params sp;
+	seedref_erosion_defaults(&sp);
+	sp.dt = p->particles.dt;
+	sp.density = p->particles.density;
+	sp.friction = p->particles.friction;
+	sp.deposition = p->particles.deposition_rate;
+	sp.evap = p->particles.evap_rate;
+	sp.min_volume = p->particles.min_volume;
+	sp.scale = p->terrain.vertical_scale;
+	struct seedref_counts c;
+	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	err = seedref_erosion(w->layer[LAYER_HEIGHT], w->width, w->height, droplets,
+			      (unsigned)p->world.seed, &sp, &c) ? GULLY_ENOMEM : GULLY_OK;
+	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	s->wall = now(CLOCK_MONOTONIC) - w0;
+	s->steps = c.steps;
+	world_destroy(w);
+	return err;
+}
+
 /* The name of the copy a run with these options uses. */
 static const char *how_isa_name(const struct how *h, int width, int height, bool *ok)
 {
@@ -159,13 +188,15 @@ static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
 		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
-		"          [--isa scalar|base|sse2|avx2]\n"
+		"          [--isa scalar|base|sse2|avx2] [--threads N]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
 		"registry's particles.lanes (1: the seed's order, one droplet after\n"
 		"another), and the best instruction set the CPU has (--isa forces a copy\n"
-		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n",
+		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n"
+		"--threads N: world.threads for the lockstep read phase (default 1; 0:\n"
+		"every core; the same bits on any count).\n",
 		argv0);
 }
 
@@ -178,10 +209,11 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},
 		{"isa", required_argument, NULL, 'i'},
 		{"lanes", required_argument, NULL, 'l'},
+		{"threads", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	long long runs = 5, droplets = 200000, seed = 42;
+	long long runs = 5, droplets = 200000, seed = 42, threads = 1;
 	int width = 256, height = 256;
 	struct params p;
 	params_defaults(&p);
@@ -211,6 +243,9 @@ int main(int argc, char **argv)
 			     strcmp(optarg, "sse2") == 0 || strcmp(optarg, "avx2") == 0;
 			how.isa = optarg;
 			break;
+		case 't':
+			ok = parse_count(optarg, 0, 64, &threads);
+			break;
 		case 'l':
 			ok = parse_count(optarg, 1, LOCKSTEP_MAX_LANES, &lanes);
 			how.lanes = (int)lanes;
@@ -225,7 +260,8 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
-				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" : "size",
+				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" :
+				opt == 't' ? "threads" : "size",
 				optarg);
 			return 2;
 		}
@@ -239,6 +275,7 @@ int main(int argc, char **argv)
 	p.world.height = height;
 	p.world.seed = (int)seed;
 	p.particles.lanes = how.lanes;
+	p.world.threads = (int)threads;
 	int bad = -1;
 	int err = params_validate(&p, &bad);
 	if (err) {
@@ -250,7 +287,10 @@ int main(int argc, char **argv)
 	double *wall_ns = calloc((size_t)runs, sizeof *wall_ns);
 	double *cpu_ns = calloc((size_t)runs, sizeof *cpu_ns);
 	double *wall_s = calloc((size_t)runs, sizeof *wall_s);
-	if (!s || !wall_ns || !cpu_ns || !wall_s) {
+	double *r_wall = calloc((size_t)runs, sizeof *r_wall);
+	double *r_cpu = calloc((size_t)runs, sizeof *r_cpu);
+	double *seed_ns = calloc((size_t)runs, sizeof *seed_ns);
+	if (!s || !wall_ns || !cpu_ns || !wall_s || !r_wall || !r_cpu || !seed_ns) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
@@ -261,11 +301,15 @@ int main(int argc, char **argv)
 			argv[0], how.isa, how.lanes);
 		return 2;
 	}
-	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s\n",
-	       droplets, width, height, seed, runs, how.lanes, isa_name);
-	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash\n");
+	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s, threads %lld\n",
+	       droplets, width, height, seed, runs, how.lanes, isa_name, threads);
+	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash"
+	       "\tseed_cpu_ns_per_step\tx_seed_wall\tx_seed_cpu\n");
 	for (int i = 0; i < runs; i++) {
-		err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
+		struct sample ref;
+		err = run_seed(&p, (uint64_t)droplets, &ref);
+		if (!err)
+			err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
 		if (err) {
 			fprintf(stderr, "%s: run %d failed: %s\n", argv[0], i + 1,
 				gully_strerror(err));
@@ -275,8 +319,13 @@ int main(int argc, char **argv)
 		wall_s[i] = s[i].wall;
 		wall_ns[i] = 1e9 * s[i].wall / steps;
 		cpu_ns[i] = 1e9 * s[i].cpu / steps;
-		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\n", i + 1,
-		       s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash);
+		double ref_steps = ref.steps ? (double)ref.steps : 1.0;
+		seed_ns[i] = 1e9 * ref.cpu / ref_steps;
+		r_wall[i] = (1e9 * ref.wall / ref_steps) / wall_ns[i];
+		r_cpu[i] = seed_ns[i] / cpu_ns[i];
+		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\t%.2f\t%.2f\t%.2f\n",
+		       i + 1, s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash,
+		       seed_ns[i], r_wall[i], r_cpu[i]);
 		fflush(stdout);
 	}
 	bool same = true;
@@ -293,12 +342,20 @@ int main(int argc, char **argv)
 	       wall_s[0], wall_s[runs - 1], droplets);
 	/* On a shared machine the wall clock includes time spent waiting for a
 	 * CPU; process CPU time is what the run itself cost. */
-	printf("vs_reference\t%.2fx wall\t%.2fx cpu\t(the seed's reference: 55 ns per step)\n",
-	       55.0 / ns_med, 55.0 / cpu_med);
+	/* Each run is paired with the yardstick run just before it (the seed's
+	 * SimpleErosion, bench/seedref.h, same terrain and droplet count): the
+	 * ratio of their ns per step, median over the pairs. */
+	double seed_med = median(seed_ns, (int)runs);
+	printf("vs_seed\t%.2fx wall\t%.2fx cpu\t(median of per-run ratios; the seed's code: "
+	       "%.2f cpu ns per step, median)\n",
+	       median(r_wall, (int)runs), median(r_cpu, (int)runs), seed_med);
 	printf("deterministic\t%s\n", same ? "yes" : "NO: runs differ");
 	free(s);
 	free(wall_ns);
 	free(cpu_ns);
 	free(wall_s);
+	free(r_wall);
+	free(r_cpu);
+	free(seed_ns);
 	return same ? 0 : 1;
 }

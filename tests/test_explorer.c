@@ -14,6 +14,7 @@
 #include "io/snapshot.h"
 #include "tui/app.h"
 #include "tui/complete.h"
+#include "apputil.h"
 #include "io/preset.h"
 
 static char tmpdir[64];
@@ -54,20 +55,12 @@ static void write_preset(const char *name, const char *text)
 
 static struct app *new_app(const char *process)
 {
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = 64;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
-	return a;
+	return test_new_app(process, 64);
 }
 
 static void free_app(struct app *a)
 {
-	session_free(a);
-	free(a);
+	test_free_app(a);
 }
 
 static void assert_worlds_equal(const struct world *x, const struct world *y)

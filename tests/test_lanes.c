@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 #include "core/particles/particles.h"
 #include "core/particles/droplet.h"
 #include "core/particles/lockstep.h"
@@ -108,8 +109,8 @@ static void test_deterministic(void **state)
 
 /* Runs n droplets with the engine forced to one copy; NULL when this CPU or
  * build lacks it. */
-static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint64_t n,
-			     unsigned char **blob, size_t *blob_len)
+static struct world *run_pool(const struct params *p, enum lockstep_isa isa, struct workers *pool,
+			      uint64_t n, unsigned char **blob, size_t *blob_len)
 {
 	struct world *w = make_world(p);
 	struct lockstep *pl = lockstep_create(w->width, w->height);
@@ -119,6 +120,7 @@ static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint
 		world_destroy(w);
 		return NULL;
 	}
+	lockstep_set_workers(pl, pool);
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
@@ -132,6 +134,69 @@ static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint
 	assert_int_equal(lockstep_save(pl, blob, blob_len), 0);
 	lockstep_destroy(pl);
 	return w;
+}
+
+static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint64_t n,
+			     unsigned char **blob, size_t *blob_len)
+{
+	return run_pool(p, isa, NULL, n, blob, blob_len);
+}
+
+/* The read phase split over 2 and 3 threads (contiguous runs of whole
+ * vectors, uneven when the vectors do not divide) gives the bits of one
+ * thread, in every copy, lanes that fill whole vectors or not. */
+static void test_threads_agree(void **state)
+{
+	(void)state;
+	const struct {
+		int size, lanes;
+	} cases[] = {{48, 64}, {24, 13}, {32, 40}};
+	const enum lockstep_isa isas[] = {LOCKSTEP_ISA_SCALAR, LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2};
+	int compared = 0;
+	for (int threads = 2; threads <= 3; threads++) {
+		struct workers *pool = NULL;
+		assert_int_equal(workers_create(&pool, threads), GULLY_OK);
+		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+			struct params p;
+			small_params(&p, cases[c].size, cases[c].lanes);
+			p.world.seed = 300 + (int)c;
+			for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+				unsigned char *rb, *b;
+				size_t rl, l;
+				struct world *ref = run_pool(&p, isas[k], NULL, 300, &rb, &rl);
+				if (!ref)
+					continue;
+				struct world *w = run_pool(&p, isas[k], pool, 300, &b, &l);
+				assert_non_null(w);
+				assert_same_world(ref, w);
+				assert_int_equal(l, rl);
+				assert_memory_equal(b, rb, l);
+				compared++;
+				free(rb);
+				free(b);
+				world_destroy(ref);
+				world_destroy(w);
+			}
+		}
+		workers_destroy(pool);
+	}
+	assert_true(compared >= 12);
+	/* The process: world.threads 2 against 1. */
+	struct params p;
+	small_params(&p, 40, 64);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa, pb;
+	proc_open(&pa, a, &p);
+	p.world.threads = 2;
+	proc_open(&pb, b, &p);
+	proc_step(&pb, b, &p, 700);
+	p.world.threads = 1;
+	proc_step(&pa, a, &p, 700);
+	assert_same_world(a, b);
+	proc_close(&pa);
+	proc_close(&pb);
+	world_destroy(a);
+	world_destroy(b);
 }
 
 /* Every compiled copy (the scalar reference, droplet_advance slot by slot;
@@ -602,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_one_droplet_equals_droplet_run),
 		cmocka_unit_test(test_two_droplets_on_one_cell_both_count),
 		cmocka_unit_test(test_one_lane_is_the_seed_order),
+		cmocka_unit_test(test_threads_agree),
 		cmocka_unit_test(test_changing_lanes_between_calls),
 		cmocka_unit_test(test_finish_lands_what_is_in_flight),
 	};

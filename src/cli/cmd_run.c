@@ -35,7 +35,7 @@ static void usage(FILE *fp)
 		"resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
-		"                       streams,pools,erosion,hardness,wetness\n",
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
 		cli_program, process_names());
 }
 
@@ -294,7 +294,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
-		metrics_collect(&m, sim.world);
+		metrics_collect(&m, sim.world, sim.proc, sim.state);
 		if (o.json)
 			metrics_print_json(stdout, &m);
 		else {

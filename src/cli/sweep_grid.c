@@ -215,8 +215,10 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 	char buf[4096];
 	int pick[SWEEP_MAX_AXES];
 	sweep_point_values(s, point, pick);
+	/* Each job on one thread: the jobs already fill the cores. */
 	int bad = argv_push(b, argv0, false) | argv_push(b, "run", false) |
-		  argv_push(b, "--quiet", false) | push_shared(b, &s->o);
+		  argv_push(b, "--quiet", false) | argv_push(b, "--set", false) |
+		  argv_push(b, "world.threads=1", false) | push_shared(b, &s->o);
 	for (int i = 0; i < s->naxes; i++) {
 		snprintf(buf, sizeof buf, "%s=%s", s->axes[i].key, s->axes[i].values[pick[i]]);
 		bad |= argv_push(b, "--set", false) | argv_push(b, buf, true);

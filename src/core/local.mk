@@ -19,6 +19,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
 	src/core/particles/particles.c src/core/particles/particles.h \
 	src/core/particles/droplet.h \
+	src/core/particles/trace.c src/core/particles/trace.h \
 	src/core/particles/lockstep.c src/core/particles/lockstep.h \
 	src/core/particles/lockstep_impl.h src/core/particles/lockstep_simd.h \
 	src/core/particles/lockstep_sse2.c src/core/particles/lockstep_avx2.c \
@@ -29,7 +30,11 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood_map.c \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
-	src/core/emitter/emitter.c src/core/emitter/emitter.h
+	src/core/emitter/emitter.c src/core/emitter/emitter.h \
+	src/core/sph/sph.c src/core/sph/sph.h src/core/sph/sph_grid.c \
+	src/core/sph/sph_fluid.c src/core/sph/sph_mud.c src/core/sph/sph_soil.c \
+	src/core/sph/sph_sources.c src/core/sph/sph_erode.c src/core/sph/sph_step.c \
+	src/core/sph/sph_process.c src/core/sph/sph_state.c
 # The droplet loops are the hot path. -O3 applies only when CFLAGS sets no -O
 # of its own: automake puts the user's CFLAGS (configure's default "-g -O2")
 # after these, so the default build, and every figure in bench/, is -O2; the

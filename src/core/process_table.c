@@ -5,12 +5,14 @@
 #include "core/particles/particles.h"
 #include "core/emitter/emitter.h"
 #include "core/hydrology/hydrology.h"
+#include "core/sph/sph.h"
 
 /* Every process, in the order the explorer's tabs show them. */
 static const struct process_ops *const table[] = {
 	&particles_process,
 	&hydrology_process,
 	&emitter_process,
+	&sph_process,
 };
 
 int process_count(void)

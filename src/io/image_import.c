@@ -82,7 +82,7 @@ struct grid {
 static int pgm_header(const char *path, const char *d, size_t len, struct grid *g, char *err,
 		      size_t errlen)
 {
-	unsigned long a, b;
+	unsigned long a = 0, b = 0;
 	if (len < 2 || d[0] != 'P' || d[1] != '5')
 		return io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
 	g->pos = 2;

@@ -297,3 +297,13 @@ void crt_put_mark(int y, int x, char glyph)
 	int pair = pair_for(colour_of((struct rgb){0, 0, 0}), colour_of(palette_particle));
 	put_glyph(y, x, wc, A_BOLD, pair);
 }
+
+void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg)
+{
+	wchar_t wc[2] = {crt.utf8 ? wide : (wchar_t)ascii, L'\0'};
+	if (crt.tier == TIER_NONE) {
+		put_glyph(y, x, wc, A_NORMAL, 0);
+		return;
+	}
+	put_glyph(y, x, wc, A_NORMAL, pair_for(colour_of(fg), colour_of(bg)));
+}

@@ -48,8 +48,9 @@ static const struct key_binding table[] = {
 	{'e', "e", ACT_OVERLAY, OVERLAY_EROSION, "erosion/deposition overlay"},
 	{'b', "b", ACT_OVERLAY, OVERLAY_HARDNESS, "hardness (bedrock) overlay"},
 	{'w', "w", ACT_OVERLAY, OVERLAY_WETNESS, "wetness overlay"},
+	{'v', "v", ACT_OVERLAY, OVERLAY_VEGETATION, "trees overlay"},
 	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
-	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
+	{'z', "z", ACT_ZOOM, 1, "zoom in: whole map, 1:1, 2:1, 4:1"},
 	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
 	{'h', "h", ACT_PAN_X, -1, "pan left, right (zoomed in)"},
 	{'l', "l", ACT_PAN_X, 1, "pan left, right (zoomed in)"},
@@ -72,6 +73,15 @@ static const struct key_binding table[] = {
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
+	{'c', "c", ACT_REFIT, 0, "re-fit the height colours"},
+	{'x', "x", ACT_PROFILE, 0, "cross-section: row, column"},
+	{'(', "(", ACT_PROFILE_MOVE, -1, "move the cross-section"},
+	{')', ")", ACT_PROFILE_MOVE, 1, "move the cross-section"},
+	{'X', "X", ACT_PROFILE_PICK, 0, "cross-section by 2 clicks"},
+	{'T', "T", ACT_TRACE, 0, "follow a droplet; hide it"},
+	{'A', "A", ACT_TRACE_RANDOM, 0, "a droplet at a random cell"},
+	{'d', "d", ACT_TRACE_STEP, 0, "the droplet's next step"},
+	{'D', "D", ACT_TRACE_STEP, 1, "the droplet to its end"},
 };
 #define NTABLE ((int)(sizeof table / sizeof table[0]))
 

@@ -24,6 +24,8 @@ bool source_get(const struct app *a, struct source *s)
 	s->y = params_get(&a->params, s->iy) * a->world->height;
 	s->direction = params_get(&a->params, s->idir);
 	s->window = params_get(&a->params, s->iwin);
+	if (ps->window_is_radius)
+		s->window *= 2;
 	return true;
 }
 

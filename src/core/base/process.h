@@ -22,6 +22,7 @@ struct process_source {
 	const char *x, *y;      /* fractions of the map's width and height */
 	const char *direction;  /* degrees: 0 east, 90 south (y grows down) */
 	const char *window;     /* the side of the square it emits from, cells */
+	int window_is_radius;   /* window names a radius (a jet's nozzle): the side is twice it */
 };
 
 struct process_ops {

@@ -250,8 +250,8 @@ enum emitter_fate emitter_particle_step(struct emitter_particle *q, struct world
 /* Back to the emitter's pool: the material is dropped (deposit on, path ended
  * on the map) or leaves the books as sediment_off_map (off the map, or thrown
  * away as in the seed). */
-static void retire(const struct emitter_particle *q, enum emitter_fate fate,
-		   struct world *w, const struct emitter_params *ep)
+void emitter_particle_retire(const struct emitter_particle *q, enum emitter_fate fate,
+			     struct world *w, const struct emitter_params *ep)
 {
 	double gone = q->carried;
 	if (fate == EMITTER_EXPIRED && ep->deposit && q->carried > 0) {
@@ -322,7 +322,7 @@ static uint64_t advance(struct emitter_state *s, struct world *w,
 				s->live[keep] = *q;
 			keep++;
 		} else {
-			retire(q, fate, w, ep);
+			emitter_particle_retire(q, fate, w, ep);
 		}
 	}
 	uint64_t steps = s->count;
@@ -461,6 +461,7 @@ const struct process_ops emitter_process = {
 	.source = &emitter_source,
 	.unit = "particles",
 	.describe =
+		"(n): equation n of K. Warszawski's particle-stream erosion article\n"
 		"turn toward min D in the cone +-search, by at most a_max v / v_max  (1)\n"
 		"x += v cos a + r cos b;  y += v sin a + r sin b;  b += w       (3, 4)\n"
 		"R = k m;  dh = R^2 - |p - p0|^2 where > 0                        (6)\n"

@@ -19,7 +19,7 @@
 #define FLOOD_SSE2 0
 #endif
 /* An AVX2 copy of a record's level write (record_level_avx2), picked at run
- * time as the particles' pair loop is (particles_pair.c). */
+ * time as the particles' lockstep read phase is (particles/lockstep.c). */
 #if FLOOD_SSE2 && defined(__GNUC__) && defined(__x86_64__)
 #define FLOOD_HAVE_AVX2 1
 #include <immintrin.h>

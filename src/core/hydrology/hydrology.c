@@ -41,7 +41,7 @@ struct hydro_state {
 struct hparams {
 	double min_volume, vf, keep;
 	int spill;
-	bool deposit_on_death;
+	bool deposit_on_death, settle;
 	struct flood_params fp;
 };
 
@@ -53,8 +53,11 @@ static void hparams_from(struct hparams *hp, const struct params *p)
 	hp->keep = q->sediment_keep;
 	hp->spill = q->spill;
 	hp->deposit_on_death = q->deposit_on_death;
+	hp->settle = q->settle;
 	hp->fp.drainage = q->drainage;
-	hp->fp.sea_level = q->sea_level;
+	/* A wall is a sea no lake can rise to: the water it would take to
+	 * reach this level does not exist. */
+	hp->fp.sea_level = q->edge == HYDROLOGY_EDGE_WALL ? 1e30 : q->sea_level;
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
@@ -106,8 +109,12 @@ static bool tree_fits(const struct hydro_state *s, const struct world *w,
 	    s->roots[c] >= ROOT_CENTRE)
 		return false;
 	float n[3];
-	normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width, scale,
-		   q->symmetric_normal, n);
+	if (q->normal == HYDROLOGY_NORMAL_2020)
+		normal_2020(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width,
+			    scale, n);
+	else
+		normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+			   c / w->width, scale, q->symmetric_normal, n);
 	return n[1] > q->tree_min_normal;
 }
 
@@ -274,7 +281,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 {
 	int cell = (int)d->y * w->width + (int)d->x;
 	struct flood_settle settle = {0, 0};
-	if (d->carried > 0) {
+	if (d->carried > 0 && hp->settle) {
 		settle.on_drain = (1.0 - hp->keep) * d->carried;
 		if (hp->deposit_on_death)
 			settle.on_fill = d->carried;
@@ -294,6 +301,12 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	d->volume -= r.gained * hp->vf;
 	*outcome = r.outcome;
 	if (r.outcome == FLOOD_DRAIN) {
+		if (!hp->settle && d->carried > 0) {
+			/* The seed's load left at a leak is gone from the books. */
+			double lost = (1.0 - hp->keep) * d->carried;
+			d->carried -= lost;
+			b->sediment_off_map += lost;
+		}
 		d->sediment *= (float)hp->keep;
 		d->x = (float)(r.drain % w->width) + 0.5f;
 		d->y = (float)(r.drain / w->width) + 0.5f;

@@ -10,9 +10,18 @@
  *   the edge in; a sea_level above the terrain does the same).
  * - pit_stop (on): a droplet reaching a pit floods there at once; the seed's
  *   rocks in the pit until it dries, ~2000 steps, and pools hardly form.
+ *   pit_dry (on): unless the pit is off the streams; then the droplet dries
+ *   there at once (its load fills the pit), as the seed's does in the end.
+ *   Pouring in every pit made a speckle of hundreds of puddles the seed
+ *   never has (bench/FIDELITY.md).
  * - deposit_on_death (on) and settling: a droplet's load is never thrown
  *   away; at a leak it keeps sediment_keep (0.1) and the rest settles where
  *   it entered the pool, displacing water that stays in the pour.
+ * - settle (on): the load a droplet leaves at a leak settles in the pool
+ *   (the seed's vanishes; settling fills the seed's lakes, bench/FIDELITY.md).
+ * - normal (particles), concentrate (off), edge (sea): the seed's 2020 code
+ *   uses four cross products, concentrates the load as water evaporates and
+ *   walls its lakes in at the edge; presets/seed-hydrology-2020.yaml.
  * - water is conserved: a draining lake's water leaves with the droplet (at
  *   most a full droplet's worth), the rest of the books are in the world's
  *   water tallies (in pool volume units: droplet volume / volume_factor). */
@@ -33,6 +42,22 @@ enum hydrology_coupling {
 	HYDROLOGY_STREAMS, /* streams lower friction and evaporation */
 	HYDROLOGY_TREES,   /* and trees' roots lower deposition */
 	HYDROLOGY_COUPLING_COUNT
+};
+
+/* Order matches hydrology.normal's choices. */
+enum hydrology_normal {
+	HYDROLOGY_NORMAL_PARTICLES, /* 8 weighted neighbours (particles_normal.h) */
+	HYDROLOGY_NORMAL_2020,      /* SimpleHydrology 2020: 4 cross products */
+	HYDROLOGY_NORMAL_COUNT
+};
+
+/* Order matches hydrology.edge's choices. */
+enum hydrology_edge {
+	HYDROLOGY_EDGE_SEA,  /* lakes that reach the edge drain into the sea */
+	HYDROLOGY_EDGE_WALL, /* lakes rise against the edge (droplets still
+			      * leave the map: holding them too makes lakes of
+			      * every valley that reaches the edge, bench/FIDELITY.md) */
+	HYDROLOGY_EDGE_COUNT
 };
 
 /* Root density comes in steps of this: a tree adds 5 steps to its cell,

@@ -28,6 +28,9 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->coupling = q->coupling;
 	e->symmetric = q->symmetric_normal;
 	e->pit_stop = q->pit_stop;
+	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020;
+	e->concentrate = q->concentrate;
+	e->pit_dry = q->pit_dry;
 	hydrology_descend_init(e);
 }
 
@@ -71,6 +74,14 @@ static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 }
 #endif
 
+/* hydrology.normal = 2020 (base/normal.h): an option, so out of line. */
+static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
+{
+	float n[3];
+	normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
+	return v2_make(n[0], n[2]);
+}
+
 enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
 			       double *deposited, uint32_t *changed, size_t cap,
 			       size_t *nchanged, uint64_t *steps)
@@ -89,6 +100,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 	const bool streams = e->coupling >= HYDROLOGY_STREAMS;
 	const bool trees = e->coupling == HYDROLOGY_TREES;
 	const bool pit_stop = e->pit_stop;
+	const bool own_normal = e->normal2020, concentrate = e->concentrate;
+	const bool pit_dry = e->pit_dry;
 	const struct normal_consts nk = e->nk;
 	const struct v2_bounds bounds = e->bounds;
 #define WHERE(p) v2_where(p, &bounds)
@@ -110,9 +123,10 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			break;
 		}
 		track[at] = 1;
-		const v2f nrm = where == 15 ? normal_xz(h + at, w, &nk)
-						: normal_edge_xz(h, e->width, e->height, (int)v2_x(pos),
-								 (int)v2_y(pos), &nk);
+		const v2f nrm = own_normal    ? hd_normal_2020(e, pos)
+				: where == 15 ? normal_xz(h + at, w, &nk)
+					      : normal_edge_xz(h, e->width, e->height, (int)v2_x(pos),
+							       (int)v2_y(pos), &nk);
 		float fr = friction, ev = evap, dep = deposition;
 		if (streams) {
 			const float s = stream[at];
@@ -148,6 +162,15 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
 		if (stop | (pool[next] > 0.0f) | pit) {
 			out = DESCENT_FLOOD;
+			/* pit_dry: a pit off the streams is no lake; the droplet
+			 * dries there at once (as the seed's rocks until dry),
+			 * its load filling the pit. Its visit counts toward the
+			 * stream that later makes the pit a lake. */
+			if (pit_dry & pit & !stop & !(pool[next] > 0.0f) &
+			    !(stream[next] > stop_stream)) {
+				track[next] = 1;
+				out = DESCENT_DIED;
+			}
 			break;
 		}
 		const float here = h[at], there = h[next];
@@ -164,6 +187,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		book = d2_book(book, here, after);
 		carried += (double)here - (double)after;
 		volume *= 1.0 - (double)(dt * ev);
+		if (concentrate)
+			sediment /= 1.0f - dt * ev;
 		at = next;
 	}
 #undef WHERE

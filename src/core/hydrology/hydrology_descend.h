@@ -44,6 +44,9 @@ struct hd_env {
 	uint32_t max_steps;
 	int coupling;                       /* enum hydrology_coupling */
 	bool symmetric, pit_stop;
+	bool normal2020;  /* hydrology.normal = 2020 (normal_2020 in base/normal.h) */
+	bool concentrate; /* evaporation raises the load's concentration */
+	bool pit_dry;     /* a pit off the streams: the droplet dries there */
 	/* Set by hydrology_descend_init from the fields above. */
 	struct normal_consts nk;
 	struct v2_bounds bounds;

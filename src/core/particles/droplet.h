@@ -79,6 +79,7 @@ struct droplet_change {
 	uint32_t at;
 	float delta;
 	float before, after;
+	float c_eq;     /* the sediment the droplet could carry at this step */
 };
 
 /* A finished droplet's share of the tallies. */
@@ -173,6 +174,7 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 {
 	c->at = 0;
 	c->delta = 0.0f;
+	c->c_eq = 0.0f;
 	if (l->left == 0 || l->left_map)
 		return DROPLET_ENDED;
 	const float *h = e->h;
@@ -203,6 +205,7 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	const float cdiff = c_eq - l->sediment;
 	c->at = at;
 	c->delta = volume * e->rate * cdiff;
+	c->c_eq = c_eq;
 	l->sediment += e->rate * cdiff;
 	l->volume = volume * e->keep_volume;
 	l->at = next;

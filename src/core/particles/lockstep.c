@@ -13,6 +13,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/workers.h"
 #include "core/particles/lockstep_impl.h"
 
 /* ---- state ------------------------------------------------------------ */
@@ -250,6 +251,46 @@ static struct lockstep_copy lockstep_copy_of(enum lockstep_isa isa)
 	return (struct lockstep_copy){lockstep_read_scalar, lockstep_books_scalar, 1};
 }
 
+void lockstep_set_workers(struct lockstep *pl, struct workers *w)
+{
+	pl->workers = w;
+}
+
+/* One tick's read phase shared out: worker i takes a contiguous run of whole
+ * vectors (workers_share), and the parts' outcomes combine by OR and sum,
+ * which do not depend on the order. */
+struct lockstep_split {
+	struct lockstep *pl;
+	const struct droplet_env *e;
+	lockstep_read_fn read;
+	int width, groups;
+	struct lockstep_tick part[WORKERS_MAX];
+};
+
+static void lockstep_read_part(void *arg, int index, int count)
+{
+	struct lockstep_split *s = arg;
+	long begin, end;
+	workers_share(s->groups, index, count, &begin, &end);
+	s->part[index] = s->read(s->pl, s->e, (int)begin * s->width, (int)end * s->width);
+}
+
+static struct lockstep_tick lockstep_read(struct lockstep *pl, const struct droplet_env *e,
+					  const struct lockstep_copy *copy, int n)
+{
+	const int count = workers_count(pl->workers);
+	if (count < 2)
+		return copy->read(pl, e, 0, n);
+	struct lockstep_split s = {pl, e, copy->read, copy->width, n / copy->width, {{0, 0}}};
+	workers_run(pl->workers, lockstep_read_part, &s);
+	struct lockstep_tick t = {0, 0};
+	for (int i = 0; i < count; i++) {
+		t.ended |= s.part[i].ended;
+		t.steps += s.part[i].steps;
+	}
+	return t;
+}
+
 /* Refill, then ticks, until `budget` droplets are released (refill_ok) or
  * none is left in flight (!refill_ok: drain). */
 static uint64_t lockstep_loop(struct lockstep *pl, struct world *w, const struct droplet_env *e,
@@ -270,7 +311,7 @@ static uint64_t lockstep_loop(struct lockstep *pl, struct world *w, const struct
 		}
 		const int span = lockstep_span(pl->active, refill_ok ? lanes : 0);
 		const int n = (span + copy.width - 1) / copy.width * copy.width;
-		const struct lockstep_tick t = copy.read(pl, e, 0, n);
+		const struct lockstep_tick t = lockstep_read(pl, e, &copy, n);
 		lockstep_write(pl, e->h, n);
 		copy.books(pl, n, b);
 		steps += t.steps;

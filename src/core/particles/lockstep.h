@@ -79,6 +79,14 @@ int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len);
  * nothing, when this CPU or build lacks it. */
 enum lockstep_isa { LOCKSTEP_ISA_AUTO, LOCKSTEP_ISA_SCALAR, LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2 };
 bool lockstep_set_isa(struct lockstep *pl, enum lockstep_isa isa);
+/* Splits each tick's read phase over a pool's workers, contiguous runs of
+ * whole vectors of slots each (NULL or a pool of 1: the caller's thread
+ * alone). Every slot's read half reads only the map as it was at the start
+ * of the tick and writes only its own slot, so any split gives the same bits.
+ * The pool is the caller's; it must outlive its use here. */
+struct workers;
+void lockstep_set_workers(struct lockstep *pl, struct workers *w);
+
 /* "avx2", "sse2" or "scalar". */
 const char *lockstep_isa_name(const struct lockstep *pl);
 

@@ -24,6 +24,7 @@ enum lockstep_ki { KI_WMUL, KI_SAFE, KI_BITS, LOCKSTEP_KI_COUNT };
 struct lockstep {
 	int width, height;
 	enum lockstep_isa isa; /* never LOCKSTEP_ISA_AUTO */
+	struct workers *workers; /* the read phase's threads; NULL: one */
 	uint64_t active;       /* bit i: slot i holds a droplet */
 	/* The droplets, one array per field, slot i at index i. */
 	float x[LOCKSTEP_MAX_LANES], y[LOCKSTEP_MAX_LANES];
