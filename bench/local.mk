@@ -40,3 +40,4 @@ bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
 bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
 EXTRA_DIST += bench/FIDELITY.md
 EXTRA_DIST += bench/tui-first-output.py
+EXTRA_DIST += bench/SPH.md

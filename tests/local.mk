@@ -65,6 +65,21 @@ TESTS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
 tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
 tests_test_flood_CFLAGS = $(TEST_CFLAGS)
 tests_test_flood_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_flood_map
+TESTS += tests/test_flood_map
+tests_test_flood_map_SOURCES = tests/test_flood_map.c tests/testutil.h
+tests_test_flood_map_CFLAGS = $(TEST_CFLAGS)
+tests_test_flood_map_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_hydrology_fill
+TESTS += tests/test_hydrology_fill
+tests_test_hydrology_fill_SOURCES = tests/test_hydrology_fill.c tests/testutil.h tests/worldutil.h
+tests_test_hydrology_fill_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_fill_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_hydrology_threads
+TESTS += tests/test_hydrology_threads
+tests_test_hydrology_threads_SOURCES = tests/test_hydrology_threads.c tests/testutil.h tests/worldutil.h
+tests_test_hydrology_threads_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_threads_LDADD = $(TEST_CORE_LIBS)
 tests_test_hydrology_SOURCES = tests/test_hydrology.c tests/testutil.h
 tests_test_hydrology_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_LDADD = $(TEST_CORE_LIBS)
@@ -169,7 +184,7 @@ tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
-	tests/tui/class.sh tests/tui/trace.sh
+	tests/tui/class.sh tests/tui/trace.sh tests/tui/sph.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
