@@ -92,6 +92,19 @@ tests_fuzz_replay_snapshot_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_snapsho
 tests_fuzz_replay_snapshot_CFLAGS = $(AM_CFLAGS) \
 	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/snapshot"'
 tests_fuzz_replay_snapshot_LDADD = $(FUZZ_LIBS)
+# Snapshots with their CRCs fixed, through to a stepped process; height maps
+# as imported and resampled into a hardness layer.
+check_PROGRAMS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+TESTS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+tests_fuzz_replay_resume_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_resume.c \
+	tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_replay_resume_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/resume"'
+tests_fuzz_replay_resume_LDADD = $(FUZZ_LIBS)
+tests_fuzz_replay_heightmap_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_heightmap.c
+tests_fuzz_replay_heightmap_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/heightmap"'
+tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
 # The preset options end to end through the gully binary.

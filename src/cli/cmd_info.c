@@ -19,7 +19,8 @@ static void usage(FILE *fp)
 		"value, marking those the preset changes. Given a snapshot, prints what it holds: size, process, counters, tallies, the\n"
 		"parameters that differ from the defaults, the embedded preset text, and\n"
 		"each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
-		"file is damaged (a layer whose CRC does not match is shown, then reported).\n\n"
+		"file is damaged or would be refused (a layer whose CRC does not match, or\n"
+		"with a value outside its range, is shown, then reported).\n\n"
 		"Options:\n  --help, --version\n", cli_program);
 }
 
@@ -120,7 +121,7 @@ int cmd_info(int argc, char **argv)
 	struct snapshot_info info;
 	struct snapshot_report rep;
 	char err[512];
-	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC, &w, &info, &rep, err, sizeof err);
+	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC | SNAPSHOT_KEEP_BAD_VALUES, &w, &info, &rep, err, sizeof err);
 	fclose(fp);
 	if (e) {
 		cli_error("%s", err);
@@ -172,6 +173,14 @@ int cmd_info(int argc, char **argv)
 			cli_error("%s: bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 				  path, world_layer_name((enum world_layer)l), rep.crc_stored[l],
 				  rep.crc_computed[l]);
+			status = 1;
+		}
+	/* What a load would refuse makes info fail too, not only a bad CRC. */
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (rep.out_of_range[l]) {
+			char what[160];
+			snapshot_describe_bad_value(what, sizeof what, &rep, w->width, l);
+			cli_error("%s: %s", path, what);
 			status = 1;
 		}
 	snapshot_info_free(&info);

@@ -8,9 +8,10 @@
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
 #define HARDNESS_STREAM 3
 
+/* NaN comes out 0: a comparison with NaN is false. */
 static float clamp01(float v)
 {
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return v >= 0.0f ? (v > 1.0f ? 1.0f : v) : 0.0f;
 }
 
 /* The noise field over the map, normalised to exactly [0, 1]. */
@@ -127,8 +128,11 @@ int hardness_fill_from(struct world *w, const float *src, int sw, int sh)
 			double tx = fx - x0;
 			const float *r0 = src + (size_t)y0 * (size_t)sw;
 			const float *r1 = src + (size_t)y1 * (size_t)sw;
-			double top = r0[x0] + (r0[x1] - r0[x0]) * tx;
-			double bot = r1[x0] + (r1[x1] - r1[x0]) * tx;
+			/* In double: the difference of two floats near +-3e38 is
+			 * no float, and inf * 0 would be NaN. */
+			double a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
+			double top = a + (b - a) * tx;
+			double bot = c + (e - c) * tx;
 			d[(size_t)y * (size_t)w->width + (size_t)x] = clamp01((float)(top + (bot - top) * ty));
 		}
 	}

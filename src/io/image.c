@@ -258,7 +258,24 @@ static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *ou
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
-	return image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
+	int e = image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
+	if (e)
+		return e;
+	/* A .f32 holds any float: heights must be ones the processes can take. */
+	float mn, mx;
+	world_layer_range(LAYER_HEIGHT, &mn, &mx);
+	size_t n = (size_t)*width * (size_t)*height;
+	for (size_t i = 0; i < n; i++)
+		if (!((*data)[i] >= mn && (*data)[i] <= mx)) {
+			e = io_fail(err, errlen, GULLY_ERANGE, path,
+				    "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes (%g to %g)",
+				    i, i % (size_t)*width, i / (size_t)*width, (double)(*data)[i],
+				    (double)mn, (double)mx);
+			free(*data);
+			*data = NULL;
+			return e;
+		}
+	return GULLY_OK;
 }
 
 int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,

@@ -465,7 +465,32 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 				    "bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 				    name, le->crc, crc);
 	}
+	/* A good CRC says the bytes are the ones written, not that a process
+	 * can take them: NaN or a pool of 1e30 is refused here, by cell. */
+	size_t cell;
+	if (world_check_layer(w, (enum world_layer)le->layer, &cell)) {
+		rep->out_of_range[le->layer] = true;
+		rep->bad_cell[le->layer] = cell;
+		rep->bad_value[le->layer] = v[cell];
+		rep->bad_ranges++;
+		if (!(flags & SNAPSHOT_KEEP_BAD_VALUES)) {
+			char what[160];
+			snapshot_describe_bad_value(what, sizeof what, rep, w->width, le->layer);
+			return io_fail(rd->err, rd->errlen, GULLY_ERANGE, rd->label, "%s", what);
+		}
+	}
 	return GULLY_OK;
+}
+
+void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_report *rep,
+				 int width, int l)
+{
+	float mn, mx;
+	world_layer_range((enum world_layer)l, &mn, &mx);
+	size_t cell = rep->bad_cell[l];
+	snprintf(buf, len, "layer '%s' cell %zu (x %zu, y %zu) is %g, outside %g to %g",
+		 world_layer_name((enum world_layer)l), cell, cell % (size_t)width,
+		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
 
 static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
