@@ -107,6 +107,9 @@ tests_fuzz_replay_heightmap_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) \
 tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
+# Signals to run and sweep: what is saved, removed and stopped (issue 14).
+TESTS += tests/cli_signals.sh
+EXTRA_DIST += tests/cli_signals.sh
 # The preset options end to end through the gully binary.
 TESTS += tests/cli_preset.sh
 EXTRA_DIST += tests/cli_preset.sh

@@ -191,6 +191,14 @@ int cmd_explore(int argc, char **argv)
 	/* Shown in the status line while no snapshot names the session; --set on
 	 * top makes it the preset's parameters no more. */
 	o.preset = so.nsets ? NULL : so.preset;
+	/* Curses on a file or a pipe draws escapes into it and never ends. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error("the explorer needs a terminal on stdin and stdout (%s is not one); "
+			  "for a run without a screen use '%s run', for a picture '%s render --ansi'",
+			  !isatty(STDIN_FILENO) ? "stdin" : "stdout", cli_program, cli_program);
+		status = 1;
+		goto done;
+	}
 	status = tui_main(&o);
 done:
 	sim_options_free(&so);

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "config.h"
+#include "io/fileio.h"
 #include "io/snapshot.h"
 
 #define CMD "info"
@@ -107,14 +108,14 @@ int cmd_info(int argc, char **argv)
 	if (info_is_preset(path))
 		return info_preset(stdout, path, false);
 
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = file_open_regular(path);
 	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
 		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
 			  cli_program);
 		return 1;
 	}
 	if (!fp) {
-		cli_error("%s: cannot open: %s", path, strerror(errno));
+		cli_error("%s: cannot open: %s", path, file_strerror(errno));
 		return 1;
 	}
 	struct world *w;

@@ -1,9 +1,11 @@
 /* gully run: simulate without a screen and print one row of metrics. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 #include "config.h"
 #include "core/error.h"
 #include "core/hardness.h"
@@ -284,6 +286,7 @@ int cmd_run(int argc, char **argv)
 		return status < 0 ? 0 : status;
 	}
 	uint64_t budget = o.particles_set ? o.particles : 200000;
+	cli_signals_install(CLI_SIGNALS_DIE);
 
 	void *state = NULL;
 	int err = proc->create(&state, w, &p);
@@ -345,9 +348,15 @@ int cmd_run(int argc, char **argv)
 			metrics_print_header(stdout);
 			metrics_print_row(stdout, &m);
 		}
-		fflush(stdout);
+		/* A closed stdout (EPIPE: SIGPIPE is ignored) loses the metrics,
+		 * not the map: -o is still written. */
+		int out_err = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
 		if (o.output)
 			status = write_output(o.output, w, &p, proc, state, overlays);
+		if (out_err) {
+			cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
+			status = 1;
+		}
 	}
 	proc->destroy(state);
 	world_destroy(w);

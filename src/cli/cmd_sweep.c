@@ -12,8 +12,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 #include "config.h"
 #include "core/process.h"
 
@@ -280,6 +284,7 @@ static pid_t spawn(char **argv, const char *self, int *fd)
 	int pipefd[2];
 	if (pipe(pipefd) != 0)
 		return -1;
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -287,6 +292,13 @@ static pid_t spawn(char **argv, const char *self, int *fd)
 		return -1;
 	}
 	if (pid == 0) {
+#ifdef __linux__
+		/* A sweep killed outright (SIGKILL) takes its runs with it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+			_exit(127);
+#else
+		(void)parent;
+#endif
 		close(pipefd[0]);
 		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
 			_exit(127);
@@ -378,12 +390,29 @@ static const char *self_path(void)
 	return NULL;
 }
 
+/* A signal (INT, TERM, HUP, QUIT) or a stdout that can take no more (EPIPE)
+ * stops the sweep: its runs are stopped by the caller, and this says how
+ * far it got. Returns the exit status, 0 to go on. */
+static int sweep_stopped(long done, long points, bool broken)
+{
+	int sig = cli_signal_caught();
+	if (!sig && !broken)
+		return 0;
+	if (sig)
+		cli_error("sweep stopped by %s: %ld of %ld runs finished; the runs under way "
+			  "were stopped", cli_signal_name(sig), done, points);
+	else
+		cli_error("sweep stopped: stdout is closed or failed: %ld of %ld runs finished; "
+			  "the runs under way were stopped", done, points);
+	return sig ? 128 + sig : 1;
+}
+
 static int run_grid(const char *self, const struct sim_options *o, const struct axis *axes,
 		    int naxes, long points, long jobs, const char *argv0)
 {
 	char **rows = calloc((size_t)points, sizeof *rows);
 	struct run_slot *slots = calloc((size_t)jobs, sizeof *slots);
-	struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
+	struct pollfd *pfd = calloc((size_t)jobs + 1, sizeof *pfd);
 	if (!rows || !slots || !pfd) {
 		free(rows);
 		free(slots);
@@ -428,11 +457,18 @@ static int run_grid(const char *self, const struct sim_options *o, const struct 
 				pfd[n].revents = 0;
 				n++;
 			}
-		if (poll(pfd, n, -1) < 0 && errno != EINTR) {
+		/* stdout too, for no event: a pipe whose reader has gone shows
+		 * POLLERR at once, not only at the next row. */
+		pfd[n].fd = STDOUT_FILENO;
+		pfd[n].events = 0;
+		pfd[n].revents = 0;
+		if (poll(pfd, n + 1, -1) < 0 && errno != EINTR) {
 			cli_error("poll: %s", strerror(errno));
 			status = 1;
 			goto out;
 		}
+		if ((status = sweep_stopped(done, points, pfd[n].revents & POLLERR)))
+			goto out;
 		for (long k = 0; k < jobs; k++) {
 			struct run_slot *s = &slots[k];
 			if (!s->pid)
@@ -488,8 +524,11 @@ static int run_grid(const char *self, const struct sim_options *o, const struct 
 				}
 				if (rows[printed][0])
 					print_row(stdout, axes, naxes, printed, rows[printed], o->json);
-				fflush(stdout);
 				printed++;
+			}
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				status = sweep_stopped(done, points, true);
+				goto out;
 			}
 		}
 	}
@@ -645,6 +684,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (jobs > points)
 		jobs = points;
+	cli_signals_install(CLI_SIGNALS_DEFER);
 	status = run_grid(self_path(), &o, axes, naxes, points, jobs, cli_program);
 done:
 	free_axes(axes, naxes);

@@ -4,6 +4,7 @@ gully_SOURCES = \
 	src/cli/options.c \
 	src/cli/metrics.c \
 	src/cli/progress.c \
+	src/cli/signals.c src/cli/signals.h \
 	src/cli/cmd_run.c \
 	src/cli/cmd_params.c \
 	src/cli/cmd_sweep.c \

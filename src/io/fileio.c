@@ -1,27 +1,154 @@
 #include "io/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The save in progress, for atomic_signal_cleanup: a fixed buffer and a
+ * flag, all a signal handler may touch. */
+static char live_tmp[4096];
+static volatile sig_atomic_t live_tmp_set;
+
+void atomic_signal_cleanup(void)
+{
+	if (live_tmp_set)
+		unlink(live_tmp);
+}
+
+static void live_tmp_begin(const char *tmp)
+{
+	size_t n = strlen(tmp);
+	if (live_tmp_set || n >= sizeof live_tmp)
+		return;
+	memcpy(live_tmp, tmp, n + 1);
+	live_tmp_set = 1;
+}
+
+static void live_tmp_end(const char *tmp)
+{
+	if (live_tmp_set && strcmp(live_tmp, tmp) == 0)
+		live_tmp_set = 0;
+}
+
+const char *file_strerror(int err)
+{
+	if (err == ENOTSUP)
+		return "not a regular file (gully reads and replaces only regular files)";
+	return strerror(err);
+}
+
+/* Follows symlinks to the path a save must replace: the last link's target,
+ * which may not exist yet. Returns a malloc'd path, or NULL with errno. */
+static char *save_target(const char *path)
+{
+	char *cur = strdup(path);
+	for (int hops = 0; cur && hops < 40; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0) {
+			if (errno == ENOENT)
+				return cur;
+			free(cur);
+			return NULL;
+		}
+		if (S_ISREG(st.st_mode))
+			return cur;
+		if (!S_ISLNK(st.st_mode)) {
+			errno = S_ISDIR(st.st_mode) ? EISDIR : ENOTSUP;
+			free(cur);
+			return NULL;
+		}
+		char link[4096];
+		ssize_t n = readlink(cur, link, sizeof link - 1);
+		if (n < 0 || (size_t)n >= sizeof link - 1) {
+			int e = n < 0 ? errno : ENAMETOOLONG;
+			free(cur);
+			errno = e;
+			return NULL;
+		}
+		link[n] = '\0';
+		/* A relative target is relative to the link's directory. */
+		const char *slash = strrchr(cur, '/');
+		size_t dirlen = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+		char *next = malloc(dirlen + (size_t)n + 1);
+		if (next) {
+			memcpy(next, cur, dirlen);
+			memcpy(next + dirlen, link, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+		if (!cur)
+			errno = ENOMEM;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/* Removes TARGET.tmp.PID.* files whose PID is no live process: saves that
+ * a kill -9 or a power cut ended. A PID that is alive (or not ours to
+ * signal) keeps its file. */
+static void remove_stale_temps(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target;
+	char dir[4096];
+	if (!slash) {
+		strcpy(dir, ".");
+	} else {
+		size_t dirlen = slash == target ? 1 : (size_t)(slash - target);
+		if (dirlen >= sizeof dir)
+			return;
+		memcpy(dir, target, dirlen);
+		dir[dirlen] = '\0';
+	}
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t blen = strlen(base);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		if (strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp.", 5) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		long pid = strtol(n + blen + 5, &end, 10);
+		if (errno || end == n + blen + 5 || *end != '.' || strlen(end + 1) != 6 || pid <= 0 ||
+		    pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char full[8192];
+		if ((size_t)snprintf(full, sizeof full, "%s/%s", dir, n) < sizeof full)
+			unlink(full);
+	}
+	closedir(d);
+}
+
 int atomic_open(struct atomic_file *af, const char *path)
 {
 	memset(af, 0, sizeof *af);
-	size_t n = strlen(path);
-	af->path = malloc(n + 1);
-	af->tmp_path = malloc(n + 16);
-	if (!af->path || !af->tmp_path) {
+	char *target = save_target(path);
+	if (!target)
+		return -1;
+	size_t n = strlen(target);
+	af->path = target;
+	af->tmp_path = malloc(n + 40);
+	if (!af->tmp_path) {
 		free(af->path);
-		free(af->tmp_path);
 		errno = ENOMEM;
 		return -1;
 	}
-	memcpy(af->path, path, n + 1);
-	snprintf(af->tmp_path, n + 16, "%s.tmp.XXXXXX", path);
+	remove_stale_temps(target);
+	snprintf(af->tmp_path, n + 40, "%s.tmp.%ld.XXXXXX", target, (long)getpid());
 	int fd = mkstemp(af->tmp_path);
 	if (fd < 0) {
 		int e = errno;
@@ -30,6 +157,7 @@ int atomic_open(struct atomic_file *af, const char *path)
 		errno = e;
 		return -1;
 	}
+	live_tmp_begin(af->tmp_path);
 	/* mkstemp makes 0600; a saved file should get the usual umask mode. */
 	mode_t mask = umask(0);
 	umask(mask);
@@ -39,6 +167,7 @@ int atomic_open(struct atomic_file *af, const char *path)
 		int e = errno;
 		close(fd);
 		unlink(af->tmp_path);
+		live_tmp_end(af->tmp_path);
 		free(af->path);
 		free(af->tmp_path);
 		errno = e;
@@ -49,6 +178,8 @@ int atomic_open(struct atomic_file *af, const char *path)
 
 static void atomic_free(struct atomic_file *af)
 {
+	if (af->tmp_path)
+		live_tmp_end(af->tmp_path);
 	free(af->path);
 	free(af->tmp_path);
 	memset(af, 0, sizeof *af);
@@ -89,19 +220,32 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 {
 	*data = NULL;
 	*len = 0;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer
+	 * for ever. Reads block again afterwards, and a FIFO with no writer
+	 * reads as empty at once. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
 	struct stat st;
-	if (fstat(fileno(fp), &st) != 0) {
-		int e = errno;
-		fclose(fp);
+	int e = 0;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (S_ISBLK(st.st_mode))
+		e = ENOTSUP;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		e = errno;
+	if (e) {
+		close(fd);
 		errno = e;
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		errno = EISDIR;
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		e = errno;
+		close(fd);
+		errno = e;
 		return -1;
 	}
 	/* Read in chunks rather than trusting st_size: pipes and /proc lie. */
@@ -138,7 +282,7 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 		}
 		if (got == 0) {
 			if (ferror(fp)) {
-				int e = errno ? errno : EIO;
+				e = errno ? errno : EIO;
 				free(buf);
 				fclose(fp);
 				errno = e;
@@ -152,6 +296,33 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+FILE *file_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	int e = 0;
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		e = ENOTSUP;
+	if (e) {
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
 }
 
 int io_fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)

@@ -186,7 +186,7 @@ int image_export_view(const char *path, const struct world *w, int layer,
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0) {
 		free(rgb);
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
 	}
 	size_t n = world_cells(w);
 	const float *v = w->layer[layer];
@@ -291,7 +291,7 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
-			    errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
+			    errno == EFBIG ? "larger than any map gully supports" : file_strerror(errno));
 	const unsigned char *u = (const unsigned char *)d;
 	int e = GULLY_OK;
 	size_t w = 0, h = 0, pos = 0, bytes = 2;

@@ -294,7 +294,7 @@ int preset_load_file(const char *path, struct params *out, struct preset_meta *m
 			snprintf(err, errlen, "%s: larger than %d KiB, so not a preset", path,
 				 PRESET_MAX_BYTES / 1024);
 		else
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, file_strerror(errno));
 		return errno == ENOENT ? GULLY_ENOTFOUND : GULLY_EIO;
 	}
 	int rc = preset_load_text(path, text, len, out, meta, err, errlen);
@@ -474,7 +474,7 @@ int preset_save(const char *path, const struct params *p, const struct preset_me
 	}
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, file_strerror(errno));
 		free(text);
 		return GULLY_EIO;
 	}

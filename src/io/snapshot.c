@@ -212,7 +212,7 @@ int snapshot_save(const char *path, const struct world *w,
 {
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
 	int e = snapshot_write(af.fp, path, w, info, err, errlen);
 	if (e) {
 		atomic_abort(&af);
@@ -670,9 +670,9 @@ int snapshot_load(const char *path, struct world **out, struct snapshot_info *in
 {
 	*out = NULL;
 	memset(info, 0, sizeof *info);
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = file_open_regular(path);
 	if (!fp)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot open: %s", file_strerror(errno));
 	int e = snapshot_read(fp, path, 0, out, info, NULL, err, errlen);
 	fclose(fp);
 	return e;
