@@ -14,10 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/emitter.h"
-#include "core/error.h"
-#include "core/hardness.h"
-#include "core/terrain.h"
+#include "core/emitter/emitter.h"
+#include "core/base/error.h"
+#include "core/terrain/hardness.h"
+#include "core/terrain/terrain.h"
 
 #define MAX_RUNS 64
 

@@ -31,12 +31,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
-#include "core/flood.h"
-#include "core/hydrology.h"
-#include "core/hydrology_descend.h"
-#include "core/rng.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/hydrology/flood.h"
+#include "core/hydrology/hydrology.h"
+#include "core/hydrology/hydrology_descend.h"
+#include "core/base/rng.h"
+#include "core/terrain/terrain.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)

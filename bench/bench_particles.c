@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/error.h"
-#include "core/particles.h"
-#include "core/particles_lanes.h"
-#include "core/particles_pair.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/particles/particles.h"
+#include "core/particles/particles_lanes.h"
+#include "core/particles/particles_pair.h"
+#include "core/terrain/terrain.h"
 
 struct sample {
 	double wall, cpu; /* seconds */

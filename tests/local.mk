@@ -171,3 +171,25 @@ tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
 tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
 endif
+
+# Golden results: every process's output bits, pinned (test_golden.c says how to re-pin).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_golden
+TESTS += tests/test_golden
+tests_test_golden_SOURCES = tests/test_golden.c tests/testutil.h
+tests_test_golden_CFLAGS = $(TEST_CFLAGS)
+tests_test_golden_LDADD = $(TEST_CORE_LIBS)
+endif
+
+# The core's folders include only base/ and themselves, and print nothing.
+TESTS += tests/core_layout.test
+EXTRA_DIST += tests/core_layout.test
+
+# The thread pool the processes' parallel phases share.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_workers
+TESTS += tests/test_workers
+tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
+tests_test_workers_CFLAGS = $(TEST_CFLAGS)
+tests_test_workers_LDADD = $(TEST_CORE_LIBS)
+endif

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hydrology.h"
-#include "core/hydrology_descend.h"
-#include "core/particles.h"
-#include "core/terrain.h"
+#include "core/hydrology/hydrology.h"
+#include "core/hydrology/hydrology_descend.h"
+#include "core/particles/particles.h"
+#include "core/terrain/terrain.h"
 
 /* The cells whose height moved, in order (the reference tells the flood's
  * lake cache one at a time; the fast one lists them). */

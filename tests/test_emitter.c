@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/emitter.h"
-#include "core/error.h"
-#include "core/hardness.h"
-#include "core/terrain.h"
+#include "core/emitter/emitter.h"
+#include "core/base/error.h"
+#include "core/terrain/hardness.h"
+#include "core/terrain/terrain.h"
 
 #define PI 3.14159265358979323846
 

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/process.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
 #include "tui/app.h"
 #include "tui/complete.h"
 #include "io/preset.h"

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/flood.h"
-#include "core/flood_heap.h"
-#include "core/rng.h"
+#include "core/hydrology/flood.h"
+#include "core/hydrology/flood_heap.h"
+#include "core/base/rng.h"
 
 enum { W = 16, H = 16, N = W * H };
 

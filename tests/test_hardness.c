@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/hardness.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/terrain/hardness.h"
+#include "core/terrain/terrain.h"
 
 static struct world *make(struct params *p, int generator, int size)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hydrology.h"
-#include "core/terrain.h"
+#include "core/hydrology/hydrology.h"
+#include "core/terrain/terrain.h"
 
 static void small_params(struct params *p, int size)
 {

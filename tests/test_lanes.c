@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/particles.h"
-#include "core/particles_lanes.h"
-#include "core/particles_pair.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/particles/particles.h"
+#include "core/particles/particles_lanes.h"
+#include "core/particles/particles_pair.h"
+#include "core/terrain/terrain.h"
 
 static struct world *make_world(const struct params *p)
 {

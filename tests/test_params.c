@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/params.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/base/params.h"
+#include "core/terrain/terrain.h"
 
 static void test_defaults_are_valid_and_in_range(void **state)
 {

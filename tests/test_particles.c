@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/particles.h"
-#include "core/particles_normal.h"
-#include "core/particles_pair.h"
-#include "core/terrain.h"
+#include "core/particles/particles.h"
+#include "core/particles/particles_normal.h"
+#include "core/particles/particles_pair.h"
+#include "core/terrain/terrain.h"
 
 static struct world *make_world(const struct params *p)
 {

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/process.h"
-#include "core/params.h"
-#include "core/rng.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/base/params.h"
+#include "core/base/rng.h"
 #include "io/preset.h"
 
 static char tmpdir[256];

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/process.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
 #include "io/preset.h"
 
 #define DROPLETS 1000

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/process.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
 #include "tui/app.h"
 
 static struct app *new_app(void)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/error.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 #include "view/palette.h"
 #include "view/shade.h"
 

@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/error.h"
-#include "core/particles.h"
-#include "core/process.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/particles/particles.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
 #include "io/bytes.h"
 #include "io/snapshot.h"
 

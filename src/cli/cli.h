@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 #include "io/preset.h"
 
 /* Exit statuses: 0 success, 1 a failure (bad file, I/O), 2 a usage error. */

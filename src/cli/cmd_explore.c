@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "config.h"
-#include "core/process.h"
+#include "core/base/process.h"
 #include "io/preset.h"
 #include "tui/crt.h"
 #include "tui/keys.h"

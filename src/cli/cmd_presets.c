@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/error.h"
+#include "core/base/error.h"
 
 #define CMD "presets"
 

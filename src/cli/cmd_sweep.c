@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "cli/signals.h"
 #include "config.h"
-#include "core/process.h"
+#include "core/base/process.h"
 
 #define CMD "sweep"
 #define SWEEP_MAX_POINTS 100000

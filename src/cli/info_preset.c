@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/fileio.h"
 
 bool info_is_preset(const char *arg)

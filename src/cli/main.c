@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "config.h"
-#include "core/process.h"
+#include "core/base/process.h"
 
 const char *cli_program = "gully";
 

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/error.h"
-#include "core/hardness.h"
+#include "core/base/error.h"
+#include "core/terrain/hardness.h"
 #include "io/layer_import.h"
-#include "core/process.h"
+#include "core/base/process.h"
 
 void sim_options_init(struct sim_options *o)
 {

@@ -1,21 +1,26 @@
 noinst_LIBRARIES += src/core/libgullycore.a
+# One library, listed by folder: base/ is what every process shares; a
+# process folder includes only base/ and itself (tests/core_layout.test checks).
 src_core_libgullycore_a_SOURCES = \
-	src/core/error.c src/core/error.h \
-	src/core/rng.c src/core/rng.h \
-	src/core/world.c src/core/world.h \
-	src/core/noise.c src/core/noise.h \
-	src/core/terrain.c src/core/terrain.h \
-	src/core/params.c src/core/params.h src/core/params.def \
-	src/core/process.c src/core/process.h \
-	src/core/particles.c src/core/particles.h src/core/particles_normal.h \
-	src/core/particles_lane.h src/core/particles_pair.c src/core/particles_pair.h \
-	src/core/particles_lanes.c src/core/particles_lanes.h \
-	src/core/particles_lanes_simd.h src/core/particles_lanes_kernel.h \
-	src/core/hardness.c src/core/hardness.h \
-	src/core/emitter.c src/core/emitter.h \
-	src/core/flood.c src/core/flood.h src/core/flood_heap.h \
-	src/core/hydrology.c src/core/hydrology.h \
-	src/core/hydrology_descend.c src/core/hydrology_descend.h
+	src/core/base/error.c src/core/base/error.h \
+	src/core/base/rng.c src/core/base/rng.h \
+	src/core/base/world.c src/core/base/world.h \
+	src/core/base/noise.c src/core/base/noise.h \
+	src/core/base/params.c src/core/base/params.h src/core/base/params.def \
+	src/core/base/process.h \
+	src/core/base/workers.c src/core/base/workers.h \
+	src/core/process_table.c \
+	src/core/terrain/terrain.c src/core/terrain/terrain.h \
+	src/core/terrain/hardness.c src/core/terrain/hardness.h \
+	src/core/particles/particles.c src/core/particles/particles.h \
+	src/core/particles/particles_normal.h src/core/particles/particles_lane.h \
+	src/core/particles/particles_pair.c src/core/particles/particles_pair.h \
+	src/core/particles/particles_lanes.c src/core/particles/particles_lanes.h \
+	src/core/particles/particles_lanes_simd.h src/core/particles/particles_lanes_kernel.h \
+	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h \
+	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
+	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
+	src/core/emitter/emitter.c src/core/emitter/emitter.h
 # The droplet loops are the hot path. -O3 applies only when CFLAGS sets no -O
 # of its own: automake puts the user's CFLAGS (configure's default "-g -O2")
 # after these, so the default build, and every figure in bench/, is -O2; the

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/bytes.h"
 #include "io/fileio.h"
 #include "view/shade.h"

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/error.h"
-#include "core/hardness.h"
+#include "core/base/error.h"
+#include "core/terrain/hardness.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/world.h"
+#include "core/base/world.h"
 
 /* Reads `spec` into a new width x height array (caller frees). Returns a
  * gully_err code; on failure `err` holds one line naming the file and what is

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "core/error.h"
-#include "core/process.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
 #include "io/fileio.h"
 #include "io/preset_scan.h"
 

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/params.h"
+#include "core/base/params.h"
 
 /* A preset is a few kilobytes; anything far larger is not one. */
 #define PRESET_MAX_BYTES (256 * 1024)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 
 #ifndef GULLY_SOURCE_PRESETS
 #define GULLY_SOURCE_PRESETS ""

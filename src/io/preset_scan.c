@@ -5,8 +5,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "core/error.h"
-#include "core/params.h"
+#include "core/base/error.h"
+#include "core/base/params.h"
 #include "io/preset.h"
 
 struct scanner {

@@ -16,8 +16,8 @@
 #include <sys/types.h>
 #include <zlib.h>
 
-#include "core/error.h"
-#include "core/process.h"
+#include "core/base/error.h"
+#include "core/base/process.h"
 #include "io/bytes.h"
 #include "io/fileio.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "io/preset.h"
 #include "tui/app.h"
 #include "tui/complete.h"

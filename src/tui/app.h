@@ -8,11 +8,11 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "core/params.h"
-#include "core/particles.h"
-#include "core/process.h"
-#include "core/rng.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/particles/particles.h"
+#include "core/base/process.h"
+#include "core/base/rng.h"
+#include "core/base/world.h"
 #include "view/shade.h"
 
 #define PANEL_WIDTH 30

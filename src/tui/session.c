@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/terrain/terrain.h"
 #include "io/snapshot.h"
 #include "tui/app.h"
 

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/terrain.h"
+#include "core/base/error.h"
+#include "core/terrain/terrain.h"
 #include "io/preset.h"
 #include "tui/app.h"
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tui/app.h"
 
 static int key_of(const struct app *a, const char *name)

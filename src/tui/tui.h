@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/params.h"
+#include "core/base/params.h"
 
 struct tui_options {
 	struct params params;   /* after --set/--seed/--size */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "core/error.h"
+#include "core/base/error.h"
 #include "tui/app.h"
 
 static size_t entry_bytes(const struct world *w, size_t state_len)

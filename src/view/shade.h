@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/params.h"
-#include "core/world.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
 #include "view/palette.h"
 
 /* Overlays as bits; the order is the order `o` cycles through them. */

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/hardness.h"
-#include "core/world.h"
+#include "core/terrain/hardness.h"
+#include "core/base/world.h"
 #include "io/image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

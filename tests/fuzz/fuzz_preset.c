@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/params.h"
+#include "core/base/params.h"
 #include "io/preset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

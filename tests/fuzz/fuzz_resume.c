@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/process.h"
-#include "core/world.h"
+#include "core/base/process.h"
+#include "core/base/world.h"
 #include "io/snapshot.h"
 #include "snapfix.h"
 

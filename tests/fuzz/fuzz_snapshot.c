@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/process.h"
-#include "core/world.h"
+#include "core/base/process.h"
+#include "core/base/world.h"
 #include "io/snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

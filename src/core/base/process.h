@@ -1,0 +1,51 @@
+/* The process interface: every erosion process is driven through this shape,
+ * so the explorer and the command line never switch on process names. */
+#ifndef GULLY_PROCESS_H
+#define GULLY_PROCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/params.h"
+#include "core/base/world.h"
+
+/* What one step() call did; the world's own counters hold the totals. */
+struct process_report {
+	uint64_t particles;
+	uint64_t steps;
+};
+
+struct process_ops {
+	const char *name;     /* "particles": the --process and preset name */
+	const char *title;    /* "Particle erosion" */
+	const char *section;  /* the params section it reads */
+	const char *unit;     /* what a budget counts: "droplets", "steps" */
+	const char *describe; /* the equations, for the explorer's class panel */
+	/* Builds whatever the process keeps between calls from the world and
+	 * params alone, so a snapshot resumes it exactly. */
+	int (*create)(void **state, struct world *w, const struct params *p);
+	/* Runs `budget` units; adds to the world's counters and tallies. */
+	int (*step)(void *state, struct world *w, const struct params *p,
+		    uint64_t budget, struct process_report *rep);
+	void (*destroy)(void *state);
+	/* Optional: state that is not in the world's layers, saved in snapshots.
+	 * save allocates *data (caller frees); load gets what save wrote. */
+	int (*save_state)(const void *state, unsigned char **data, size_t *len);
+	int (*load_state)(void *state, const unsigned char *data, size_t len);
+	/* Optional: ends what is still in flight (droplets part-way down) so
+	 * the world holds all of it. For a state about to be dropped while its
+	 * world goes on with another process; a saved state needs none of it.
+	 * Adds the steps taken to the world's counters and to *rep (may be NULL);
+	 * releases nothing new. */
+	int (*finish)(void *state, struct world *w, const struct params *p,
+		      struct process_report *rep);
+};
+
+int process_count(void);
+const struct process_ops *process_get(int index);
+/* NULL when no process has that name. */
+const struct process_ops *process_find(const char *name);
+/* The list of names as "a|b|c", for help texts. */
+const char *process_names(void);
+
+#endif

@@ -1,0 +1,35 @@
+/* A small pool of worker threads for the processes' parallel phases.
+ *
+ * workers_run() hands one function to every worker at once and returns when
+ * all have returned: the caller runs as worker 0, so a pool of 1 starts no
+ * thread at all. Each worker gets its index and the count, and splits the work
+ * by them in a fixed way, so results never depend on timing. Idle workers wait
+ * on a condition variable, never spin: on a busy shared machine a pool of 2
+ * must not cost more than 1. */
+#ifndef GULLY_WORKERS_H
+#define GULLY_WORKERS_H
+
+struct workers;
+
+typedef void (*workers_fn)(void *arg, int index, int count);
+
+/* The thread count a setting asks for: `requested` as it is, or every online
+ * core when it is 0; always in 1..WORKERS_MAX. */
+#define WORKERS_MAX 64
+int workers_resolve(int requested);
+
+/* GULLY_ENOMEM when a thread or its memory cannot be had (none is left running). */
+int workers_create(struct workers **out, int threads);
+void workers_destroy(struct workers *w);
+int workers_count(const struct workers *w);
+
+/* Runs fn(arg, i, count) for every i in 0..count-1, i = 0 on the caller's
+ * thread; returns when every call has returned. Not reentrant: fn must not
+ * call workers_run on the same pool. */
+void workers_run(struct workers *w, workers_fn fn, void *arg);
+
+/* The half-open share [*begin, *end) of n items that worker `index` of `count`
+ * takes: contiguous, in order, sizes differing by at most one. */
+void workers_share(long n, int index, int count, long *begin, long *end);
+
+#endif

@@ -1,0 +1,583 @@
+#include "core/hydrology/hydrology.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/hydrology/flood.h"
+#include "core/hydrology/hydrology_descend.h"
+#include "core/particles/particles.h"
+
+/* Root steps a tree gives its cell; a cell holding this many has a tree. */
+#define ROOT_CENTRE 5
+#define ROOT_SIDE 3
+#define ROOT_DIAG 2
+
+struct tree {
+	int32_t cell;
+	float size; /* 0..1, grows toward 1; for drawing */
+};
+
+struct hydro_state {
+	struct world *w;   /* the world the state was made for (vegetation) */
+	int width, height;
+	struct flood *flood;
+	uint8_t *track;    /* cells visited in the current batch */
+	uint8_t *roots;    /* root density in HYDROLOGY_ROOT_UNIT steps */
+	struct tree *trees;
+	size_t ntrees, cap;
+	double (*clock)(void);
+	double flood_seconds;
+	/* The world's counters when step() last returned: if they moved, some
+	 * other process ran and the flood's lake records may be stale. */
+	uint64_t seen_particles, seen_steps;
+};
+
+/* The constants one droplet needs, read from params once per step() call. */
+struct hparams {
+	double min_volume, vf, keep;
+	int spill;
+	bool deposit_on_death;
+	struct flood_params fp;
+};
+
+static void hparams_from(struct hparams *hp, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	hp->min_volume = q->min_volume;
+	hp->vf = q->volume_factor;
+	hp->keep = q->sediment_keep;
+	hp->spill = q->spill;
+	hp->deposit_on_death = q->deposit_on_death;
+	hp->fp.drainage = q->drainage;
+	hp->fp.sea_level = q->sea_level;
+	/* A droplet leaves a draining lake at most as full as it started, or
+	 * one droplet would carry off a lake's worth of erosive water. */
+	hp->fp.carry = 1.0 / q->volume_factor;
+}
+
+/* ---- trees ------------------------------------------------------------ */
+
+static void root(struct hydro_state *s, int32_t cell, int sign)
+{
+	float *veg = s->w->layer[LAYER_VEGETATION];
+	int x = cell % s->width, y = cell / s->width;
+	for (int dy = -1; dy <= 1; dy++) {
+		for (int dx = -1; dx <= 1; dx++) {
+			int nx = x + dx, ny = y + dy;
+			if (nx < 0 || ny < 0 || nx >= s->width || ny >= s->height)
+				continue;
+			int units = dx == 0 && dy == 0 ? ROOT_CENTRE
+				    : dx == 0 || dy == 0 ? ROOT_SIDE : ROOT_DIAG;
+			size_t c = (size_t)ny * (size_t)s->width + (size_t)nx;
+			s->roots[c] = (uint8_t)(s->roots[c] + sign * units);
+			veg[c] = (float)s->roots[c] * HYDROLOGY_ROOT_UNIT;
+		}
+	}
+}
+
+static bool tree_add(struct hydro_state *s, int32_t cell, float size)
+{
+	if (s->ntrees == s->cap) {
+		size_t n = s->cap ? 2 * s->cap : 64;
+		struct tree *t = realloc(s->trees, n * sizeof *t);
+		if (!t)
+			return false;
+		s->trees = t;
+		s->cap = n;
+	}
+	s->trees[s->ntrees].cell = cell;
+	s->trees[s->ntrees].size = size;
+	s->ntrees++;
+	root(s, cell, +1);
+	return true;
+}
+
+/* Dry, gentle, off the streams, and no tree there yet (which also bounds the
+ * root density: at most one tree per cell, so at most 25 steps anywhere). */
+static bool tree_fits(const struct hydro_state *s, const struct world *w,
+		      const struct params_hydrology *q, float scale, int32_t c)
+{
+	if (w->layer[LAYER_POOL][c] > 0 || w->layer[LAYER_STREAM][c] >= q->tree_max_stream ||
+	    s->roots[c] >= ROOT_CENTRE)
+		return false;
+	float n[3];
+	particles_normal(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+			 c / w->width, scale, q->symmetric_normal, n);
+	return n[1] > q->tree_min_normal;
+}
+
+static int trees_grow(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	float scale = (float)p->terrain.vertical_scale;
+	uint32_t ncells = (uint32_t)world_cells(w);
+	for (int a = 0; a < q->tree_spawn; a++) {
+		int32_t c = (int32_t)rng_below(&w->rng, ncells);
+		if (tree_fits(s, w, q, scale, c) && !tree_add(s, c, 0.5f))
+			return GULLY_ENOMEM;
+	}
+	size_t n0 = s->ntrees;
+	int r = q->tree_seed_radius;
+	for (size_t i = 0; i < n0; i++) {
+		struct tree *t = &s->trees[i];
+		t->size += (float)q->tree_growth * (1.0f - t->size);
+		int32_t cell = t->cell;
+		if (rng_double(&w->rng) < q->tree_seed_chance) {
+			int nx = cell % s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
+			int ny = cell / s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
+			if (nx >= 0 && ny >= 0 && nx < s->width && ny < s->height) {
+				int32_t c = ny * s->width + nx;
+				/* Crowded ground takes fewer seedlings. */
+				if (tree_fits(s, w, q, scale, c) &&
+				    rng_double(&w->rng) >= (double)s->roots[c] * HYDROLOGY_ROOT_UNIT) {
+					if (!tree_add(s, c, 0.5f))
+						return GULLY_ENOMEM;
+					t = &s->trees[i]; /* tree_add may move the array */
+				}
+			}
+		}
+		if (w->layer[LAYER_POOL][cell] > 0 ||
+		    w->layer[LAYER_STREAM][cell] > q->tree_max_stream ||
+		    rng_double(&w->rng) < q->tree_death_chance) {
+			root(s, cell, -1);
+			t->size = -1; /* dead: removed below */
+		}
+	}
+	size_t j = 0;
+	for (size_t i = 0; i < s->ntrees; i++)
+		if (s->trees[i].size >= 0)
+			s->trees[j++] = s->trees[i];
+	s->ntrees = j;
+	return GULLY_OK;
+}
+
+/* ---- batches ------------------------------------------------------------ */
+
+/* stream += lrate (visited - stream), clamped to [0, 1], for every cell of
+ * the map after every batch. The core library is built at -O2 (CFLAGS
+ * comes after its -O3), where GCC does not vectorise this loop: four cells
+ * at a time by hand, the same IEEE operations per cell (NaN stays NaN, as
+ * in the scalar tail). */
+static void stream_learn(float *stream, const uint8_t *track, size_t n, float lrate)
+{
+	size_t i = 0;
+#if GULLY_USE_SSE2
+	const __m128 lr = _mm_set1_ps(lrate), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	const __m128i z = _mm_setzero_si128();
+	for (; i + 4 <= n; i += 4) {
+		int32_t t4;
+		memcpy(&t4, track + i, 4);
+		const __m128i b = _mm_unpacklo_epi16(
+			_mm_unpacklo_epi8(_mm_cvtsi32_si128(t4), z), z);
+		const __m128 s = _mm_loadu_ps(stream + i);
+		const __m128 v = _mm_add_ps(s, _mm_mul_ps(lr, _mm_sub_ps(_mm_cvtepi32_ps(b), s)));
+		const __m128 gt = _mm_cmpgt_ps(v, one);
+		const __m128 r = _mm_or_ps(_mm_and_ps(gt, one), _mm_andnot_ps(gt, v));
+		_mm_storeu_ps(stream + i, _mm_andnot_ps(_mm_cmplt_ps(v, zero), r));
+	}
+#endif
+	for (; i < n; i++) {
+		float v = stream[i] + lrate * ((float)track[i] - stream[i]);
+		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	}
+}
+
+/* After every `batch` droplets, counted by the world: the stream map learns
+ * the batch's tracks, pools evaporate, trees live and die. */
+static int batch_end(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	const struct params_hydrology *q = &p->hydrology;
+	size_t n = world_cells(w);
+	stream_learn(w->layer[LAYER_STREAM], s->track, n, (float)q->lrate);
+	memset(s->track, 0, n);
+	if (q->pool_evaporation > 0) {
+		float *pool = w->layer[LAYER_POOL];
+		double gone = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (pool[i] <= 0)
+				continue;
+			float old = pool[i];
+			double d = (double)old - q->pool_evaporation;
+			pool[i] = d > 0 ? (float)d : 0.0f;
+			gone += (double)old - (double)pool[i];
+		}
+		w->tally[TALLY_WATER_EVAPORATED] += gone;
+		flood_forget_all(s->flood);
+	}
+	if (q->coupling == HYDROLOGY_TREES)
+		return trees_grow(s, w, p);
+	return GULLY_OK;
+}
+
+/* ---- the droplet ------------------------------------------------------- */
+
+/* Where one droplet's water and soil went, in droplet volume units for water. */
+struct books {
+	double evaporated, off_map;
+	double eroded, deposited, sediment_off_map;
+};
+
+/* The cells whose height a descent moved go to the flood's lake cache in
+ * chunks of this many, after the steps that moved them (hydrology_descend.h). */
+#define CHANGED_CHUNK 256
+
+static enum descent descend(struct hydro_state *s, const struct hd_env *e, struct hdrop *d,
+			    struct books *b, uint64_t *steps)
+{
+	const double volume_start = d->volume;
+	uint32_t changed[CHANGED_CHUNK];
+	enum descent out;
+	do {
+		size_t n = 0;
+		out = hydrology_descend(e, d, &b->eroded, &b->deposited, changed, CHANGED_CHUNK, &n,
+					steps);
+		for (size_t i = 0; i < n; i++)
+			flood_forget_cell(s->flood, (int)changed[i]);
+	} while (out == DESCENT_FULL);
+	b->evaporated += volume_start - d->volume;
+	return out;
+}
+
+/* The droplet's load goes into the ground at its cell; what the float height
+ * could not take stays on the books as off the map. */
+static void drop_load(struct flood *flood, struct world *w, const struct hdrop *d,
+		      struct books *b, bool deposit)
+{
+	if (d->carried == 0)
+		return;
+	if (!deposit) {
+		b->sediment_off_map += d->carried;
+		return;
+	}
+	float *cell = world_at(w->layer[LAYER_HEIGHT], w, (int)d->x, (int)d->y);
+	float before = *cell;
+	*cell = (float)((double)before + d->carried);
+	/* A load too small to move the float (often the rounding left over
+	 * from settling in a lake) leaves the lake's record valid. */
+	if (*cell != before)
+		flood_forget_cell(flood, (int)d->y * w->width + (int)d->x);
+	double gained = (double)*cell - (double)before;
+	if (gained > 0)
+		b->deposited += gained;
+	else
+		b->eroded -= gained;
+	b->sediment_off_map += d->carried - gained;
+}
+
+static int flood_here(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		      struct hdrop *d, struct books *b, enum flood_outcome *outcome)
+{
+	int cell = (int)d->y * w->width + (int)d->x;
+	struct flood_settle settle = {0, 0};
+	if (d->carried > 0) {
+		settle.on_drain = (1.0 - hp->keep) * d->carried;
+		if (hp->deposit_on_death)
+			settle.on_fill = d->carried;
+	}
+	struct flood_result r;
+	double t0 = s->clock ? s->clock() : 0;
+	int err = flood_pour(s->flood, w->layer[LAYER_HEIGHT], w->layer[LAYER_POOL], cell,
+			     d->volume / hp->vf, &settle, &hp->fp, &r);
+	if (s->clock)
+		s->flood_seconds += s->clock() - t0;
+	if (err)
+		return err;
+	d->carried -= r.settled;
+	b->deposited += r.settled;
+	/* The droplet pays exactly what the float pools took (or gets what a
+	 * draining lake gave up). */
+	d->volume -= r.gained * hp->vf;
+	*outcome = r.outcome;
+	if (r.outcome == FLOOD_DRAIN) {
+		d->sediment *= (float)hp->keep;
+		d->x = (float)(r.drain % w->width) + 0.5f;
+		d->y = (float)(r.drain / w->width) + 0.5f;
+	}
+	return GULLY_OK;
+}
+
+static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		       const struct hd_env *env, uint64_t *steps)
+{
+	struct hdrop d = {0};
+	d.x = rng_float(&w->rng) * (float)w->width;
+	d.y = rng_float(&w->rng) * (float)w->height;
+	if (d.x >= (float)w->width)
+		d.x = nextafterf((float)w->width, 0.0f);
+	if (d.y >= (float)w->height)
+		d.y = nextafterf((float)w->height, 0.0f);
+	d.volume = 1.0;
+	struct books b = {0};
+	bool gone = false; /* left the map with its water and load */
+
+	for (int round = 0; round < hp->spill && d.volume > hp->min_volume; round++) {
+		size_t cell = (size_t)(int)d.y * (size_t)w->width + (size_t)(int)d.x;
+		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
+		 * at once; on dry ground it descends first. */
+		if (!(w->layer[LAYER_POOL][cell] > 0)) {
+			enum descent e = descend(s, env, &d, &b, steps);
+			if (e == DESCENT_LEFT) {
+				gone = true;
+				break;
+			}
+			if (e == DESCENT_DIED)
+				break;
+		}
+		enum flood_outcome o;
+		int err = flood_here(s, w, hp, &d, &b, &o);
+		if (err)
+			return err;
+		if (o == FLOOD_SEA) {
+			gone = true;
+			break;
+		}
+	}
+	if (gone) {
+		b.off_map += d.volume;
+		b.sediment_off_map += d.carried;
+	} else {
+		/* Dried up, or out of spill rounds: what water is left (for a droplet
+		 * that ended in a lake, the float rounding of its pour) is booked as
+		 * evaporated, and its load settles. */
+		b.evaporated += d.volume;
+		drop_load(s->flood, w, &d, &b, hp->deposit_on_death);
+	}
+	const double vf = hp->vf;
+	w->tally[TALLY_WATER_IN] += 1.0 / vf;
+	w->tally[TALLY_WATER_EVAPORATED] += b.evaporated / vf;
+	w->tally[TALLY_WATER_OFF_MAP] += b.off_map / vf;
+	w->tally[TALLY_ERODED] += b.eroded;
+	w->tally[TALLY_DEPOSITED] += b.deposited;
+	w->tally[TALLY_SEDIMENT_OFF_MAP] += b.sediment_off_map;
+	return GULLY_OK;
+}
+
+/* ---- the process ---------------------------------------------------------- */
+
+static void hydro_destroy(void *state)
+{
+	struct hydro_state *s = state;
+	if (!s)
+		return;
+	flood_destroy(s->flood);
+	free(s->track);
+	free(s->roots);
+	free(s->trees);
+	free(s);
+}
+
+static int hydro_create(void **state, struct world *w, const struct params *p)
+{
+	(void)p;
+	*state = NULL;
+	struct hydro_state *s = calloc(1, sizeof *s);
+	if (!s)
+		return GULLY_ENOMEM;
+	s->w = w;
+	s->width = w->width;
+	s->height = w->height;
+	size_t n = world_cells(w);
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	s->track = calloc(n, 1);
+	s->roots = calloc(n, 1);
+	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
+				       : GULLY_ENOMEM;
+	if (err) {
+		hydro_destroy(s);
+		return err;
+	}
+	/* Vegetation is the living trees' roots, and there are none yet
+	 * (load_state brings a snapshot's back). */
+	memset(w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
+	*state = s;
+	return GULLY_OK;
+}
+
+static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
+		      struct process_report *rep)
+{
+	struct hydro_state *s = state;
+	if (w != s->w || w->width != s->width || w->height != s->height)
+		return GULLY_EINVAL;
+	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
+		flood_forget_all(s->flood);
+	struct hparams hp;
+	hparams_from(&hp, p);
+	struct hd_env env;
+	hydrology_descend_env(&env, p, w, s->track);
+	uint64_t batch = (uint64_t)p->hydrology.batch;
+	uint64_t steps = 0, done = 0;
+	int err = GULLY_OK;
+	for (; done < budget; done++) {
+		err = run_droplet(s, w, &hp, &env, &steps);
+		if (err)
+			break;
+		w->particles++;
+		/* The batch boundary comes from the world's count, so how a caller
+		 * splits its budget cannot move it. */
+		if (w->particles % batch == 0) {
+			err = batch_end(s, w, p);
+			if (err) {
+				done++;
+				break;
+			}
+		}
+	}
+	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	if (rep) {
+		rep->particles = done;
+		rep->steps = steps;
+	}
+	return err;
+}
+
+void hydrology_counters(const void *state, struct hydrology_counters *c)
+{
+	const struct hydro_state *s = state;
+	struct flood_counters fc;
+	flood_counters(s->flood, &fc);
+	c->flood_calls = fc.calls;
+	c->flood_touched = fc.touched;
+	c->flood_lake_cells = fc.lake_cells;
+	c->flood_written = fc.written;
+	c->flood_cached = fc.cached;
+	c->flood_seconds = s->flood_seconds;
+	c->trees = s->ntrees;
+}
+
+void hydrology_set_flood_cache(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	flood_set_cache(s->flood, on);
+}
+
+void hydrology_set_clock(void *state, double (*clock)(void))
+{
+	struct hydro_state *s = state;
+	s->clock = clock;
+}
+
+/* ---- state in snapshots ------------------------------------------------
+ * Little-endian: "GHYD", u32 version 1, u32 width, u32 height, u32 trees,
+ * then per tree i32 cell and f32 size, then the batch's track map as bits. */
+
+#define STATE_MAGIC 0x44594847u /* "GHYD" read as a little-endian u32 */
+#define STATE_VERSION 1u
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static int hydro_save(const void *state, unsigned char **data, size_t *len)
+{
+	const struct hydro_state *s = state;
+	size_t n = (size_t)s->width * (size_t)s->height;
+	if (s->ntrees > UINT32_MAX)
+		return GULLY_ERANGE;
+	size_t size = 20 + 8 * s->ntrees + (n + 7) / 8;
+	unsigned char *p = calloc(1, size);
+	if (!p)
+		return GULLY_ENOMEM;
+	put_u32(p, STATE_MAGIC);
+	put_u32(p + 4, STATE_VERSION);
+	put_u32(p + 8, (uint32_t)s->width);
+	put_u32(p + 12, (uint32_t)s->height);
+	put_u32(p + 16, (uint32_t)s->ntrees);
+	unsigned char *q = p + 20;
+	for (size_t i = 0; i < s->ntrees; i++, q += 8) {
+		uint32_t bits;
+		memcpy(&bits, &s->trees[i].size, 4);
+		put_u32(q, (uint32_t)s->trees[i].cell);
+		put_u32(q + 4, bits);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s->track[i])
+			q[i / 8] |= (unsigned char)(1u << (i % 8));
+	*data = p;
+	*len = size;
+	return GULLY_OK;
+}
+
+static int hydro_load(void *state, const unsigned char *data, size_t len)
+{
+	struct hydro_state *s = state;
+	size_t n = (size_t)s->width * (size_t)s->height;
+	if (len < 20 || get_u32(data) != STATE_MAGIC || get_u32(data + 4) != STATE_VERSION ||
+	    get_u32(data + 8) != (uint32_t)s->width || get_u32(data + 12) != (uint32_t)s->height)
+		return GULLY_EFORMAT;
+	size_t ntrees = get_u32(data + 16);
+	if (ntrees > n || len != 20 + 8 * ntrees + (n + 7) / 8)
+		return GULLY_EFORMAT;
+	/* Check everything before changing anything. */
+	const unsigned char *q = data + 20;
+	for (size_t i = 0; i < ntrees; i++) {
+		uint32_t cell = get_u32(q + 8 * i), bits = get_u32(q + 8 * i + 4);
+		float size;
+		memcpy(&size, &bits, 4);
+		if (cell >= n || !(size >= 0.0f && size <= 1.0f))
+			return GULLY_EFORMAT;
+	}
+	uint8_t *roots = calloc(n, 1);
+	struct tree *trees = ntrees ? malloc(ntrees * sizeof *trees) : NULL;
+	if (!roots || (ntrees && !trees)) {
+		free(roots);
+		free(trees);
+		return GULLY_ENOMEM;
+	}
+	for (size_t i = 0; i < ntrees; i++) {
+		trees[i].cell = (int32_t)get_u32(q + 8 * i);
+		uint32_t bits = get_u32(q + 8 * i + 4);
+		memcpy(&trees[i].size, &bits, 4);
+		/* Two trees on one cell never happen in a run. */
+		if (roots[trees[i].cell]) {
+			free(roots);
+			free(trees);
+			return GULLY_EFORMAT;
+		}
+		roots[trees[i].cell] = 1;
+	}
+	free(s->trees);
+	s->trees = trees;
+	s->ntrees = s->cap = ntrees;
+	memset(s->roots, 0, n);
+	memset(s->w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
+	free(roots);
+	for (size_t i = 0; i < ntrees; i++)
+		root(s, trees[i].cell, +1);
+	const unsigned char *bits = q + 8 * ntrees;
+	for (size_t i = 0; i < n; i++)
+		s->track[i] = (bits[i / 8] >> (i % 8)) & 1u;
+	return GULLY_OK;
+}
+
+const struct process_ops hydrology_process = {
+	.name = "hydrology",
+	.title = "Streams, pools and vegetation",
+	.section = "hydrology",
+	.unit = "droplets",
+	.describe =
+		"descend: as particles, with  f (1 - 0.5 s),  e (1 - 0.2 s),  k max(0, 1 - roots)\n"
+		"  stops in a pool, or on a stream s > 0.5 with |a| < 0.01\n"
+		"flood: raise the lake from its lowest rim up; a rim below the level leaks:\n"
+		"  level -= drainage (level - leak); go on from the leak, keep 10% of sediment\n"
+		"stream += lrate (visited - stream) after each batch",
+	.create = hydro_create,
+	.step = hydro_step,
+	.destroy = hydro_destroy,
+	.save_state = hydro_save,
+	.load_state = hydro_load,
+};

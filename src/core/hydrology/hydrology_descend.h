@@ -1,0 +1,86 @@
+/* Hydrology's descend (DESIGN.md 3.2): one droplet runs downhill with the
+ * per-cell effective parameters until it dies, leaves the map, or stops to
+ * flood. Private to src/core (and its tests).
+ *
+ * It is the same arithmetic as the first, plain version (the same float
+ * operations in the same order, so the same bits; tests/test_descend.c
+ * keeps that version and compares), made fast the way the particles
+ * process's droplet loop was (bench/README.md, bench/HYDROLOGY.md):
+ * - the droplet lives in locals, not behind a pointer: every height and
+ *   track store could alias its fields, and the compiler would reload them;
+ * - the interior normal is inline (particles_normal.h) with its constants
+ *   built once per step() call, not on every step;
+ * - position and speed are (x, y) pairs (particles_lane.h), and one compare
+ *   answers "still on the map" and "is the 3x3 block inside it";
+ * - the pit test is three row loads of height and pool and one compare mask
+ *   instead of a loop whose exit point the branch predictor cannot guess;
+ * - eroded and deposited are a branch-free pair (whether a step erodes or
+ *   deposits is a coin toss);
+ * - cells whose height moved are listed for the caller, which tells the
+ *   flood's lake cache after the descent (flood_forget_cell reads and writes
+ *   only the flood's own records, which descend never reads, so calling it
+ *   later in the same order changes nothing), instead of a call per step
+ *   that spills every register. */
+#ifndef GULLY_HYDROLOGY_DESCEND_H
+#define GULLY_HYDROLOGY_DESCEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/particles/particles_normal.h"
+#include "core/base/params.h"
+#include "core/base/world.h"
+
+/* What a descent needs, fixed for a step() call. */
+struct hd_env {
+	float *h;                           /* height: read and written */
+	const float *stream, *pool, *veg;   /* read */
+	uint8_t *track;                     /* cells visited: set to 1 */
+	int width, height;
+	float dt, density, friction, deposition, evap, scale;
+	float stop_stream, stop_accel;
+	double min_volume;
+	uint32_t max_steps;
+	int coupling;                       /* enum hydrology_coupling */
+	bool symmetric, pit_stop;
+	/* Set by hydrology_descend_init from the fields above. */
+	struct normal_consts nk;
+#if GULLY_USE_SSE2
+	__m128 lo, hi; /* bounds of (x, y, x, y): on the map, 3x3 block on it */
+#endif
+};
+
+/* A droplet. Volume is double: it is the water the books must balance. */
+struct hdrop {
+	float x, y, vx, vy;
+	double volume;
+	float sediment; /* the seed's sediment concentration */
+	double carried; /* soil really taken from the ground, net */
+	uint32_t age;
+};
+
+enum descent {
+	DESCENT_DIED,  /* dried up or too old */
+	DESCENT_LEFT,  /* stepped off the map */
+	DESCENT_FLOOD, /* stopped: into a pool, a pit, or slowing on a stream */
+	DESCENT_FULL,  /* `changed` is full: pass it on and call again */
+};
+
+/* Fills env->nk and the bounds; call after setting the other fields. */
+void hydrology_descend_init(struct hd_env *e);
+/* Everything from the parameters and the world's layers (then _init). */
+void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
+			   uint8_t *track);
+
+/* Runs the droplet from (d->x, d->y), which must be on the map. Adds the
+ * float height each step took to *eroded and what it gave to *deposited
+ * (their running sums, in step order), and the steps to *steps. Appends
+ * each cell whose height moved to changed[*nchanged], in step order; when
+ * the list is full it returns DESCENT_FULL before the next step, with the
+ * droplet written back, and a second call goes on exactly where it was. */
+enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
+			       double *deposited, uint32_t *changed, size_t cap,
+			       size_t *nchanged, uint64_t *steps);
+
+#endif

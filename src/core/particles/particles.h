@@ -1,0 +1,73 @@
+/* Process 1: particle hydraulic erosion (N. McDonald, seeds 000 and 002).
+ * Droplets slide down the surface normal, trade sediment with the ground by
+ * a mass-transfer law and evaporate. */
+#ifndef GULLY_PARTICLES_H
+#define GULLY_PARTICLES_H
+
+#include <stdbool.h>
+
+#include "core/base/process.h"
+
+extern const struct process_ops particles_process;
+
+/* The droplet's state; exposed so hydrology and the explorer's tracer share it. */
+struct droplet {
+	float x, y;      /* position, cells */
+	float vx, vy;    /* speed */
+	float volume;
+	float sediment;  /* the seed's sediment concentration */
+	double carried;  /* soil actually taken from the ground, net: what deposit
+			  * on death returns, so mass is kept exactly */
+	uint32_t age;
+};
+
+/* The constants a droplet step needs, taken from params once per batch. */
+struct droplet_params {
+	float dt, density, friction, deposition_rate, evap_rate, min_volume;
+	float scale;     /* terrain.vertical_scale */
+	uint32_t max_steps;
+	bool deposit_on_death, symmetric_normal;
+};
+
+void droplet_params_from(struct droplet_params *dp, const struct params *p);
+
+/* Surface normal at cell (x, y), as in the seed: eight neighbour slopes, axes
+ * weighted 0.15 and diagonals 0.1. Off-map neighbours are extended linearly
+ * from the two nearest cells, so edges neither block nor pull. n = {x, y, z}
+ * with y up. */
+void particles_normal(const float *h, int width, int height, int x, int y,
+		      float scale, bool symmetric, float n[3]);
+
+/* particles_normal at the edges, the vectorised form (src/core/particles_normal.h)
+ * inside. Agrees with particles_normal to a few ulps; exposed so tests can
+ * check that. (droplet_run's step uses a still shorter form of x and z inside,
+ * normal_interior_xz, which the tests check the same way.) */
+void particles_normal_fast(const float *h, int width, int height, int x, int y,
+			   float scale, bool symmetric, float n[3]);
+/* "sse2" or "scalar": which form of the normal this build uses. */
+const char *particles_normal_impl(void);
+
+/* Runs one droplet from a spawn point to its end; returns the steps taken.
+ *
+ * The process runs droplets in one of two orders, chosen by particles.lanes:
+ * - lanes = 1, the seed's order: one droplet after another. The paired
+ *   scheduler (particles_pair.h) runs two at once but gives exactly what
+ *   calling this for one droplet after another gives.
+ * - lanes = L > 1 (the default, 64): L droplets in flight in lockstep
+ *   (particles_lanes.h). Each tick every droplet in flight takes one step;
+ *   all read the map as it was at the start of the tick, then erosion and
+ *   deposition are applied as h -= delta in lane order (two droplets on one
+ *   cell both count), then droplets that ended drop their load in lane
+ *   order; empty lanes are refilled from the world's RNG in lane order. A
+ *   step(N) call releases exactly N droplets and returns right after the
+ *   N-th is spawned; droplets still in flight stay in the process state
+ *   (and in snapshots), and the soil they carry is the tally
+ *   sediment_in_flight. Same parameters, seed and droplet counts give the
+ *   same bits however the run is split into calls, on every build and
+ *   instruction set. The per-droplet formulas are this function's; only
+ *   the order in which droplets see each other's changes differs (the
+ *   resulting maps differ by much less than one seed from another:
+ *   bench/README.md). */
+uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
+
+#endif

@@ -1,0 +1,45 @@
+#include "core/base/process.h"
+
+#include <string.h>
+
+#include "core/particles/particles.h"
+#include "core/emitter/emitter.h"
+#include "core/hydrology/hydrology.h"
+
+/* Every process, in the order the explorer's tabs show them. */
+static const struct process_ops *const table[] = {
+	&particles_process,
+	&hydrology_process,
+	&emitter_process,
+};
+
+int process_count(void)
+{
+	return (int)(sizeof table / sizeof table[0]);
+}
+
+const struct process_ops *process_get(int index)
+{
+	return index >= 0 && index < process_count() ? table[index] : NULL;
+}
+
+const struct process_ops *process_find(const char *name)
+{
+	for (int i = 0; i < process_count(); i++)
+		if (strcmp(table[i]->name, name) == 0)
+			return table[i];
+	return NULL;
+}
+
+const char *process_names(void)
+{
+	static char names[256];
+	if (!names[0]) {
+		for (int i = 0; i < process_count(); i++) {
+			if (i)
+				strcat(names, "|");
+			strcat(names, table[i]->name);
+		}
+	}
+	return names;
+}

@@ -1,0 +1,140 @@
+#include "core/terrain/hardness.h"
+
+#include <math.h>
+
+#include "core/base/error.h"
+#include "core/base/noise.h"
+
+/* Its own noise and rng streams, so changing hardness never moves the terrain. */
+#define HARDNESS_STREAM 3
+
+/* NaN comes out 0: a comparison with NaN is false. */
+static float clamp01(float v)
+{
+	return v >= 0.0f ? (v > 1.0f ? 1.0f : v) : 0.0f;
+}
+
+/* The noise field over the map, normalised to exactly [0, 1]. */
+static void fbm_field(float *out, const struct world *w, const struct noise *nz,
+		      double frequency, int octaves)
+{
+	float span = (float)(w->width > w->height ? w->width : w->height);
+	float freq = (float)frequency / span;
+	float mn = INFINITY, mx = -INFINITY;
+	for (int y = 0; y < w->height; y++) {
+		for (int x = 0; x < w->width; x++) {
+			float v = noise_fbm(nz, (float)x * freq, (float)y * freq, octaves, 0.5f, 2.0f);
+			out[(size_t)y * (size_t)w->width + (size_t)x] = v;
+			mn = fminf(mn, v);
+			mx = fmaxf(mx, v);
+		}
+	}
+	float range = mx - mn;
+	for (size_t i = 0; i < world_cells(w); i++)
+		out[i] = range > 0 ? (out[i] - mn) / range : 0.5f;
+}
+
+/* Bands by height: alternately harder and softer than the mean, each by a
+ * seeded amount in [contrast/4, contrast/2], so neighbours always differ by at
+ * least contrast/2 (before clamping) and no two soft layers look alike. */
+static void strata(struct world *w, const struct params *p, const struct noise *nz)
+{
+	const struct params_hardness *q = &p->hardness;
+	float *d = w->layer[LAYER_HARDNESS];
+	const float *h = w->layer[LAYER_HEIGHT];
+	size_t n = world_cells(w);
+	float band[64];
+	/* params_validate keeps strata in 1..64; stay in bounds even without it. */
+	int count = q->strata < 1 ? 1 : q->strata > 64 ? 64 : q->strata;
+	struct rng r;
+	rng_seed(&r, (uint64_t)p->world.seed, HARDNESS_STREAM);
+	for (int b = 0; b < count; b++) {
+		float sign = (b & 1) ? -1.0f : 1.0f;
+		float amount = 0.5f + 0.5f * rng_float(&r);
+		band[b] = clamp01((float)q->value + sign * amount * 0.5f * (float)q->contrast);
+	}
+	float mn = INFINITY, mx = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		mn = fminf(mn, h[i]);
+		mx = fmaxf(mx, h[i]);
+	}
+	float range = mx - mn;
+	if (q->warp > 0)
+		fbm_field(d, w, nz, q->frequency, q->octaves); /* d holds the warp for now */
+	for (size_t i = 0; i < n; i++) {
+		float t = range > 0 ? (h[i] - mn) / range : 0.5f;
+		if (q->warp > 0)
+			t += (float)q->warp * (d[i] - 0.5f) / (float)count;
+		int b = (int)floorf(t * (float)count);
+		if (b < 0)
+			b = 0;
+		if (b >= count)
+			b = count - 1;
+		d[i] = band[b];
+	}
+}
+
+void hardness_generate(struct world *w, const struct params *p)
+{
+	const struct params_hardness *q = &p->hardness;
+	float *d = w->layer[LAYER_HARDNESS];
+	size_t n = world_cells(w);
+	struct noise nz;
+	noise_init(&nz, (uint64_t)p->world.seed * 2654435761ULL + HARDNESS_STREAM);
+	switch ((enum hardness_generator)q->generator) {
+	case HARDNESS_FBM:
+		fbm_field(d, w, &nz, q->frequency, q->octaves);
+		for (size_t i = 0; i < n; i++)
+			d[i] = clamp01((float)q->value + (float)q->contrast * (d[i] - 0.5f));
+		break;
+	case HARDNESS_STRATA:
+		strata(w, p, &nz);
+		break;
+	case HARDNESS_UNIFORM:
+	case HARDNESS_FILE:
+	default:
+		for (size_t i = 0; i < n; i++)
+			d[i] = (float)q->value;
+		break;
+	}
+}
+
+int hardness_fill_from(struct world *w, const float *src, int sw, int sh)
+{
+	if (sw <= 0 || sh <= 0)
+		return GULLY_EINVAL;
+	size_t sn = (size_t)sw * (size_t)sh;
+	for (size_t i = 0; i < sn; i++)
+		if (!isfinite(src[i]))
+			return GULLY_EINVAL;
+	float *d = w->layer[LAYER_HARDNESS];
+	/* Cell centres map to cell centres, so equal sizes copy exactly. */
+	double sx = (double)sw / (double)w->width, sy = (double)sh / (double)w->height;
+	for (int y = 0; y < w->height; y++) {
+		double fy = ((double)y + 0.5) * sy - 0.5;
+		if (fy < 0)
+			fy = 0;
+		if (fy > sh - 1)
+			fy = sh - 1;
+		int y0 = (int)fy, y1 = y0 + 1 < sh ? y0 + 1 : y0;
+		double ty = fy - y0;
+		for (int x = 0; x < w->width; x++) {
+			double fx = ((double)x + 0.5) * sx - 0.5;
+			if (fx < 0)
+				fx = 0;
+			if (fx > sw - 1)
+				fx = sw - 1;
+			int x0 = (int)fx, x1 = x0 + 1 < sw ? x0 + 1 : x0;
+			double tx = fx - x0;
+			const float *r0 = src + (size_t)y0 * (size_t)sw;
+			const float *r1 = src + (size_t)y1 * (size_t)sw;
+			/* In double: the difference of two floats near +-3e38 is
+			 * no float, and inf * 0 would be NaN. */
+			double a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
+			double top = a + (b - a) * tx;
+			double bot = c + (e - c) * tx;
+			d[(size_t)y * (size_t)w->width + (size_t)x] = clamp01((float)(top + (bot - top) * ty));
+		}
+	}
+	return GULLY_OK;
+}

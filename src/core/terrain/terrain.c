@@ -1,0 +1,99 @@
+#include "core/terrain/terrain.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/terrain/hardness.h"
+#include "core/base/noise.h"
+
+/* Stream numbers keep terrain and simulation draws independent of each other. */
+#define TERRAIN_STREAM 1
+#define SIMULATION_STREAM 2
+
+static void normalise(float *h, size_t n)
+{
+	float mn = INFINITY, mx = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		mn = fminf(mn, h[i]);
+		mx = fmaxf(mx, h[i]);
+	}
+	float range = mx - mn;
+	for (size_t i = 0; i < n; i++)
+		h[i] = range > 0 ? (h[i] - mn) / range : 0.5f;
+}
+
+/* The teaching shapes, in [0, 1] before roughness; u, v in [0, 1]. */
+static float shape(enum terrain_generator g, float u, float v)
+{
+	switch (g) {
+	case TERRAIN_CONE: {
+		float r = sqrtf((u - 0.5f) * (u - 0.5f) + (v - 0.5f) * (v - 0.5f));
+		return fmaxf(0.0f, 1.0f - r / 0.5f) * 0.9f + 0.05f;
+	}
+	case TERRAIN_VALLEY:
+		/* A V across x whose floor falls toward y = 1, so water leaves the map. */
+		return 0.7f * fabsf(u - 0.5f) / 0.5f + 0.25f * (1.0f - v) + 0.05f;
+	case TERRAIN_PLANE:
+		return 0.9f * (1.0f - u) + 0.05f;
+	case TERRAIN_BASINS: {
+		/* The valley above, its floor dipping below 0 (sea level) at y = 1,
+		 * with three round hollows down the floor: each fills to the sill
+		 * below it and spills into the next, a chain of lakes. */
+		float h = 0.7f * fabsf(u - 0.5f) / 0.5f + 0.3f * (1.0f - v) - 0.02f;
+		static const float centre[3] = {0.2f, 0.5f, 0.8f};
+		for (int k = 0; k < 3; k++) {
+			float d2 = ((u - 0.5f) * (u - 0.5f) + (v - centre[k]) * (v - centre[k])) /
+				   (0.12f * 0.12f);
+			if (d2 < 1.0f)
+				h -= 0.12f * (1.0f - d2);
+		}
+		return h;
+	}
+	case TERRAIN_FLAT:
+	default:
+		return 0.5f;
+	}
+}
+
+void terrain_generate(struct world *w, const struct params *p)
+{
+	struct noise nz;
+	noise_init(&nz, (uint64_t)p->world.seed * 2654435761ULL + TERRAIN_STREAM);
+	const struct params_terrain *t = &p->terrain;
+	enum terrain_generator g = (enum terrain_generator)t->generator;
+	float *h = w->layer[LAYER_HEIGHT];
+	float span = (float)(w->width > w->height ? w->width : w->height);
+	float freq = (float)t->frequency / span;
+	for (int y = 0; y < w->height; y++) {
+		for (int x = 0; x < w->width; x++) {
+			float nx = (float)x * freq, ny = (float)y * freq;
+			float value;
+			if (g == TERRAIN_RIDGED)
+				value = noise_ridged(&nz, nx, ny, t->octaves,
+						     (float)t->persistence, (float)t->lacunarity);
+			else
+				value = noise_fbm(&nz, nx, ny, t->octaves,
+						  (float)t->persistence, (float)t->lacunarity);
+			if (g != TERRAIN_FBM && g != TERRAIN_RIDGED) {
+				float u = (float)x / (float)(w->width - 1);
+				float v = (float)y / (float)(w->height - 1);
+				value = shape(g, u, v) + (float)t->roughness * 0.5f * value;
+			}
+			h[(size_t)y * (size_t)w->width + (size_t)x] = value;
+		}
+	}
+	if (g == TERRAIN_FBM || g == TERRAIN_RIDGED)
+		normalise(h, world_cells(w));
+	memcpy(w->layer[LAYER_BASE], h, world_cells(w) * sizeof(float));
+}
+
+int world_from_params(struct world **out, const struct params *p)
+{
+	int err = world_create(out, p->world.width, p->world.height);
+	if (err)
+		return err;
+	terrain_generate(*out, p);
+	hardness_generate(*out, p);
+	rng_seed(&(*out)->rng, (uint64_t)p->world.seed, SIMULATION_STREAM);
+	return 0;
+}

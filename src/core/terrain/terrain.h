@@ -1,0 +1,29 @@
+/* Terrain generators: noise landscapes and teaching shapes. */
+#ifndef GULLY_TERRAIN_H
+#define GULLY_TERRAIN_H
+
+#include "core/base/params.h"
+#include "core/base/world.h"
+
+/* Order matches terrain.generator's choices in params.def. */
+enum terrain_generator {
+	TERRAIN_FBM,
+	TERRAIN_RIDGED,
+	TERRAIN_CONE,
+	TERRAIN_VALLEY,
+	TERRAIN_PLANE,
+	TERRAIN_FLAT,
+	TERRAIN_BASINS,
+	TERRAIN_GENERATOR_COUNT
+};
+
+/* Fills the height layer from params (terrain.* and world.seed) and copies it
+ * to base. Noise terrains are normalised to span [0, 1]. */
+void terrain_generate(struct world *w, const struct params *p);
+
+/* A world sized and seeded from params, with its terrain and hardness map
+ * made (hardness.h says why here): what every fresh run starts from.
+ * The simulation RNG is seeded from world.seed. */
+int world_from_params(struct world **out, const struct params *p);
+
+#endif

@@ -1,0 +1,96 @@
+/* The thread pool: every index runs once per round, on any pool size, for
+ * many rounds in a row; shares cover a range exactly. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/base/workers.h"
+
+struct tally {
+	int count_seen[WORKERS_MAX];
+	long sum[WORKERS_MAX];
+	long n;
+	const long *values;
+};
+
+static void add_share(void *arg, int index, int count)
+{
+	struct tally *t = arg;
+	long b, e;
+	workers_share(t->n, index, count, &b, &e);
+	for (long i = b; i < e; i++)
+		t->sum[index] += t->values[i];
+	t->count_seen[index] = count;
+}
+
+static void test_every_index_runs_once_per_round(void **unused)
+{
+	(void)unused;
+	enum { N = 10007 };
+	static long values[N];
+	long want = 0;
+	for (long i = 0; i < N; i++)
+		want += values[i] = (i * 7919) % 1000;
+	for (int threads = 1; threads <= 4; threads++) {
+		struct workers *w = NULL;
+		assert_int_equal(workers_create(&w, threads), GULLY_OK);
+		assert_int_equal(workers_count(w), threads);
+		for (int round = 0; round < 500; round++) {
+			struct tally t = {.n = N, .values = values};
+			workers_run(w, add_share, &t);
+			long got = 0;
+			for (int i = 0; i < threads; i++) {
+				assert_int_equal(t.count_seen[i], threads);
+				got += t.sum[i];
+			}
+			for (int i = threads; i < WORKERS_MAX; i++)
+				assert_int_equal(t.count_seen[i], 0);
+			assert_int_equal(got, want);
+		}
+		workers_destroy(w);
+	}
+}
+
+static void test_shares_tile_the_range(void **unused)
+{
+	(void)unused;
+	for (long n = 0; n < 70; n++)
+		for (int count = 1; count <= 9; count++) {
+			long next = 0, lo = n, hi = 0;
+			for (int i = 0; i < count; i++) {
+				long b, e;
+				workers_share(n, i, count, &b, &e);
+				assert_int_equal(b, next);
+				assert_true(e >= b);
+				lo = e - b < lo ? e - b : lo;
+				hi = e - b > hi ? e - b : hi;
+				next = e;
+			}
+			assert_int_equal(next, n);
+			assert_true(hi - lo <= 1);
+		}
+}
+
+static void test_resolve_and_bad_counts(void **unused)
+{
+	(void)unused;
+	assert_true(workers_resolve(0) >= 1);
+	assert_int_equal(workers_resolve(3), 3);
+	assert_int_equal(workers_resolve(1000), WORKERS_MAX);
+	struct workers *w = (struct workers *)1;
+	assert_int_equal(workers_create(&w, 0), GULLY_ERANGE);
+	assert_null(w);
+	assert_int_equal(workers_create(&w, WORKERS_MAX + 1), GULLY_ERANGE);
+	workers_destroy(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_index_runs_once_per_round),
+		cmocka_unit_test(test_shares_tile_the_range),
+		cmocka_unit_test(test_resolve_and_bad_counts),
+	};
+	return cmocka_run_group_tests_name("workers", tests, NULL, NULL);
+}
