@@ -88,7 +88,7 @@ int cmd_explore(int argc, char **argv)
 			goto done;
 		case OPT_COLOR:
 			if ((o.tier = crt_tier_parse(optarg)) < 0) {
-				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", optarg);
+				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
 				goto done;
 			}
 			break;
@@ -103,14 +103,14 @@ int cmd_explore(int argc, char **argv)
 			break;
 		case OPT_FPS:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 120) {
-				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", optarg);
+				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
 				goto done;
 			}
 			o.fps = (double)n;
 			break;
 		case OPT_FRAMES:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 1000000) {
-				status = cli_usage_error(CMD, "--frames: '%s' is not a count", optarg);
+				status = cli_usage_error(CMD, "--frames: '%s' is not a count", cli_quote(optarg));
 				goto done;
 			}
 			o.frames = (long)n;

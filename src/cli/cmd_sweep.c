@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/signals.h"
+#include "core/base/numparse.h"
 #include "config.h"
 #include "core/base/process.h"
 
@@ -95,17 +96,20 @@ static int add_value(struct axis *a, const char *text, size_t len)
 static int expand_range(struct axis *a, const char *spec, bool *was_range)
 {
 	*was_range = false;
-	char *end;
-	double start = strtod(spec, &end);
-	if (end == spec || *end != ':')
-		return 0;
-	const char *s2 = end + 1;
-	double stop = strtod(s2, &end);
-	if (end == s2 || *end != ':')
-		return 0;
-	const char *s3 = end + 1;
-	double step = strtod(s3, &end);
-	if (end == s3 || *end)
+	/* Three decimals between two colons, each read as every number is. */
+	char part[3][64];
+	const char *s = spec;
+	for (int k = 0; k < 3; k++) {
+		size_t n = k < 2 ? strcspn(s, ":") : strlen(s);
+		if (n >= sizeof part[k] || (k < 2 && s[n] != ':'))
+			return 0;
+		memcpy(part[k], s, n);
+		part[k][n] = '\0';
+		s += n + (k < 2);
+	}
+	double start, stop, step;
+	if (num_parse_double(part[0], 0, &start) || num_parse_double(part[1], 0, &stop) ||
+	    num_parse_double(part[2], 0, &step))
 		return 0;
 	*was_range = true;
 	if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step <= 0 || stop < start)
@@ -132,7 +136,7 @@ static int parse_vary(struct axis *a, const char *arg)
 	memset(a, 0, sizeof *a);
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
-		return cli_usage_error(CMD, "--vary '%s': expected KEY=V1,V2,...", arg);
+		return cli_usage_error(CMD, "--vary '%s': expected KEY=V1,V2,...", cli_quote(arg));
 	char key[128];
 	size_t kn = (size_t)(eq - arg);
 	if (kn >= sizeof key)
@@ -165,7 +169,7 @@ static int parse_vary(struct axis *a, const char *arg)
 		int err = params_set_text(&p, index, a->values[k]);
 		if (err) {
 			char msg[256];
-			describe_param_error(msg, sizeof msg, err, index, a->values[k]);
+			describe_param_error(msg, sizeof msg, err, index, cli_quote(a->values[k]));
 			return cli_usage_error(CMD, "--vary %s", msg);
 		}
 	}

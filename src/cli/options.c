@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/numparse.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
 #include "io/layer_import.h"
@@ -25,15 +26,7 @@ void sim_options_free(struct sim_options *o)
 
 bool parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !(*s >= '0' && *s <= '9'))
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
+	return num_parse_u64(s, UINT64_MAX, out) == GULLY_OK;
 }
 
 bool parse_size(const char *s, int *w, int *h)
@@ -82,14 +75,14 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_PROCESS:
 		if (!process_find(arg)) {
 			cli_usage_error(cmd, "--process: no process named '%s' (one of %s)",
-					arg, process_names());
+					cli_quote(arg), process_names());
 			return -1;
 		}
 		o->process = arg;
 		return 1;
 	case OPT_PARTICLES:
 		if (!parse_u64(arg, &o->particles) || o->particles > 1000000000000ULL) {
-			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12", arg);
+			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12", cli_quote(arg));
 			return -1;
 		}
 		o->particles_set = true;
@@ -97,7 +90,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_SEED: {
 		uint64_t s;
 		if (!parse_u64(arg, &s) || s > 2147483647u) {
-			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", arg);
+			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", cli_quote(arg));
 			return -1;
 		}
 		o->seed = (long)s;
@@ -105,7 +98,15 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	}
 	case OPT_SIZE:
 		if (!parse_size(arg, &o->width, &o->height)) {
-			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256", arg);
+			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256",
+					cli_quote(arg));
+			return -1;
+		}
+		/* Checked here: 0 would read as "no --size" later. */
+		if (world_check_size(o->width, o->height)) {
+			cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
+					o->height, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
+			o->width = o->height = 0;
 			return -1;
 		}
 		return 1;
@@ -167,13 +168,19 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 		if (err == GULLY_EKEY || (err && bad < 0)) {
 			const char *eq = strchr(o->sets[i], '=');
 			if (!eq)
-				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", o->sets[i]);
-			return cli_usage_error(cmd, "--set: unknown parameter '%.*s' (see `gully params`)",
-					       (int)(eq - o->sets[i]), o->sets[i]);
+				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE",
+						       cli_quote(o->sets[i]));
+			char key[CLI_QUOTE_MAX + 1];
+			size_t n = (size_t)(eq - o->sets[i]);
+			snprintf(key, sizeof key, "%.*s", (int)(n < CLI_QUOTE_MAX ? n : CLI_QUOTE_MAX),
+				 o->sets[i]);
+			return cli_usage_error(cmd, "--set: unknown parameter '%s%s' (see `gully params`)",
+					       cli_quote(key), n > CLI_QUOTE_MAX ? "..." : "");
 		}
 		if (err) {
 			char msg[256];
-			describe_param_error(msg, sizeof msg, err, bad, strchr(o->sets[i], '=') + 1);
+			describe_param_error(msg, sizeof msg, err, bad,
+					     cli_quote(strchr(o->sets[i], '=') + 1));
 			return cli_usage_error(cmd, "--set %s", msg);
 		}
 	}

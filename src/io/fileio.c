@@ -1,5 +1,7 @@
 #include "io/fileio.h"
 
+#include <stdint.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "core/base/numparse.h"
 
 /* The save in progress, for atomic_signal_cleanup: a fixed buffer and a
  * flag, all a signal handler may touch. */
@@ -118,11 +122,16 @@ static void remove_stale_temps(const char *target)
 		const char *n = e->d_name;
 		if (strncmp(n, base, blen) != 0 || strncmp(n + blen, ".tmp.", 5) != 0)
 			continue;
-		char *end;
-		errno = 0;
-		long pid = strtol(n + blen + 5, &end, 10);
-		if (errno || end == n + blen + 5 || *end != '.' || strlen(end + 1) != 6 || pid <= 0 ||
-		    pid == (long)getpid())
+		/* NAME.tmp.PID.XXXXXX: the PID's digits, then six random characters. */
+		const char *digits = n + blen + 5, *end = digits + strspn(digits, "0123456789");
+		char pidtext[24];
+		uint64_t pid;
+		if (end == digits || (size_t)(end - digits) >= sizeof pidtext || *end != '.' ||
+		    strlen(end + 1) != 6)
+			continue;
+		memcpy(pidtext, digits, (size_t)(end - digits));
+		pidtext[end - digits] = '\0';
+		if (num_parse_u64(pidtext, INT32_MAX, &pid) || pid == 0 || pid == (uint64_t)getpid())
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
