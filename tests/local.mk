@@ -105,11 +105,16 @@ tests_fuzz_replay_heightmap_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_height
 tests_fuzz_replay_heightmap_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) \
 	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/heightmap"'
 tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
+check_PROGRAMS += tests/fuzz/snapfix
+tests_fuzz_snapfix_SOURCES = tests/fuzz/snapfix_tool.c tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_snapfix_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_fuzz_snapfix_LDADD = $(ZLIB_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
-# Signals to run and sweep: what is saved, removed and stopped (issue 14).
-TESTS += tests/cli_signals.sh
-EXTRA_DIST += tests/cli_signals.sh
+# Signals to run and sweep: what is saved, removed and stopped (issue 14);
+# hostile files, paths and values at the command line (issue 14).
+TESTS += tests/cli_signals.sh tests/cli_harden.sh
+EXTRA_DIST += tests/cli_signals.sh tests/cli_harden.sh
 # The preset options end to end through the gully binary.
 TESTS += tests/cli_preset.sh
 EXTRA_DIST += tests/cli_preset.sh

@@ -268,7 +268,7 @@ int image_import(const char *path, int *width, int *height, float **data, char *
 	for (size_t i = 0; i < n; i++)
 		if (!((*data)[i] >= mn && (*data)[i] <= mx)) {
 			e = io_fail(err, errlen, GULLY_ERANGE, path,
-				    "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes (%g to %g)",
+				    "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes (%.10g to %.10g)",
 				    i, i % (size_t)*width, i / (size_t)*width, (double)(*data)[i],
 				    (double)mn, (double)mx);
 			free(*data);

@@ -488,7 +488,7 @@ void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_re
 	float mn, mx;
 	world_layer_range((enum world_layer)l, &mn, &mx);
 	size_t cell = rep->bad_cell[l];
-	snprintf(buf, len, "layer '%s' cell %zu (x %zu, y %zu) is %g, outside %g to %g",
+	snprintf(buf, len, "layer '%s' cell %zu (x %zu, y %zu) is %g, outside %.10g to %.10g",
 		 world_layer_name((enum world_layer)l), cell, cell % (size_t)width,
 		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
