@@ -40,15 +40,38 @@ wait_gone() {
 }
 
 num() { case $1 in SIG*) echo "${1#SIG}" ;; *) echo "$1" ;; esac; }
+# start CMD...: in the background with every signal at its default (a
+# non-interactive shell's background job ignores INT and QUIT, and gully
+# keeps a signal that was ignored when it started ignored).
+start() {
+	env --default-signal "$@" &
+	pid=$!
+}
+# stop_wait SIG PID: sends SIG, then waits at most 30 s for the process to end
+# (a process that ignores it is killed, and that is a failure); st = status.
+stop_wait() {
+	kill -"$1" "$2"
+	i=0
+	while kill -0 "$2" 2>/dev/null && [ "$i" -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$2" 2>/dev/null; then
+		fail "SIG$1 did not end pid $2 in 30 s"
+		kill -KILL "$2"
+	fi
+	wait "$2"
+	st=$?
+}
+
 status_of() { # INT -> 130 and so on
 	case $1 in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; QUIT) echo 131 ;; esac
 }
 
 # ---- gully sweep: a signal stops every run it started (issue 14 #5) ----
 for sig in INT TERM HUP QUIT; do
-	"$GULLY" sweep --quiet --jobs 2 --particles 50000000 --size 64x64 \
-		--vary world.seed=$MARK:$((MARK + 3)):1 >"$T/out" 2>"$T/err" &
-	pid=$!
+	start "$GULLY" sweep --quiet --jobs 2 --particles 50000000 --size 64x64 \
+		--vary world.seed=$MARK:$((MARK + 3)):1 >"$T/out" 2>"$T/err"
 	# Both runs are going before the signal comes.
 	i=0
 	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
@@ -56,9 +79,7 @@ for sig in INT TERM HUP QUIT; do
 		i=$((i + 1))
 	done
 	[ "$(runs_alive | wc -l)" -ge 2 ] || fail "sweep ($sig): its runs did not start"
-	kill -"$sig" "$pid"
-	wait "$pid"
-	st=$?
+	stop_wait "$sig" "$pid"
 	[ "$st" -eq "$(status_of "$sig")" ] || fail "sweep SIG$sig: exit $st, expected $(status_of "$sig")"
 	grep -q "stopped by SIG$sig: 0 of 4 runs finished" "$T/err" ||
 		fail "sweep SIG$sig: no report of what finished: $(cat "$T/err")"
@@ -68,6 +89,23 @@ for sig in INT TERM HUP QUIT; do
 	for p in $left; do kill -KILL "$p" 2>/dev/null; done
 	echo "ok: sweep SIG$sig"
 done
+
+# A signal ignored when the sweep started (nohup) stays ignored.
+sh -c 'trap "" HUP; exec "$@"' sh "$GULLY" sweep --quiet --jobs 1 --particles 50000000 \
+	--size 64x64 --vary world.seed=$MARK:$((MARK + 1)):1 >/dev/null 2>"$T/err" &
+pid=$!
+i=0
+while [ -z "$(runs_alive)" ] && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -HUP "$pid"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null || fail "sweep under nohup: SIGHUP ended it"
+[ -n "$(runs_alive)" ] || fail "sweep under nohup: SIGHUP ended its runs"
+stop_wait TERM "$pid"
+[ "$st" -eq 143 ] || fail "sweep under nohup: SIGTERM gave exit $st"
+echo "ok: sweep under nohup"
 
 # EPIPE: the reader of stdout goes away; the sweep stops its runs at once,
 # not after the long run under way.
@@ -105,8 +143,7 @@ fi
 	fail "run -o failed"
 cp "$T/r.gsnap" "$T/old.gsnap"
 for sig in INT TERM HUP QUIT; do
-	"$GULLY" run --quiet --particles 0 --size 1024x1024 -o "$T/r.gsnap" >/dev/null 2>"$T/err" &
-	pid=$!
+	start "$GULLY" run --quiet --particles 0 --size 1024x1024 -o "$T/r.gsnap" >/dev/null 2>"$T/err"
 	caught=no
 	i=0
 	while [ "$i" -lt 3000 ] && kill -0 "$pid" 2>/dev/null; do
@@ -160,12 +197,9 @@ rm -f "$T/p.gsnap"
 grep -q "cannot write the metrics" "$T/err" || fail "run into a closed pipe: no word of it"
 "$GULLY" info "$T/p.gsnap" >/dev/null 2>&1 || fail "run into a closed pipe: -o is no good"
 # A stray SIGPIPE (not from a write) is ignored.
-"$GULLY" run --quiet --particles 50000 --size 128x128 >"$T/out" 2>"$T/err" &
-pid=$!
+start "$GULLY" run --quiet --particles 50000 --size 128x128 >"$T/out" 2>"$T/err"
 sleep 0.2
-kill -PIPE "$pid" 2>/dev/null
-wait "$pid"
-st=$?
+stop_wait PIPE "$pid"
 [ "$st" -eq 0 ] || fail "run after a stray SIGPIPE: exit $st"
 echo "ok: run SIGPIPE"
 

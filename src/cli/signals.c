@@ -70,8 +70,14 @@ void cli_signals_install(enum cli_signal_mode mode)
 	 * returns so the sweep sees the flag. */
 	for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
 		sigaddset(&sa.sa_mask, handled[i]);
-	for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++)
+	/* A signal ignored at start stays ignored: `nohup gully sweep` must
+	 * outlive its terminal, and a shell's background job is not for ^C. */
+	for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) {
+		struct sigaction old;
+		if (sigaction(handled[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(handled[i], &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 }
 

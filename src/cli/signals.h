@@ -16,7 +16,8 @@ enum cli_signal_mode {
 	CLI_SIGNALS_DEFER,
 };
 
-/* Installs the handlers for INT, TERM, HUP and QUIT, and ignores SIGPIPE
+/* Installs the handlers for INT, TERM, HUP and QUIT (those not ignored at
+ * start, as nohup and a shell's background jobs do), and ignores SIGPIPE
  * (a closed stdout shows as EPIPE on the write, which the command handles). */
 void cli_signals_install(enum cli_signal_mode mode);
 /* The first signal caught in CLI_SIGNALS_DEFER mode; 0 when none. */
