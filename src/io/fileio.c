@@ -158,22 +158,29 @@ int atomic_open(struct atomic_file *af, const char *path)
 	}
 	remove_stale_temps(target);
 	snprintf(af->tmp_path, n + 40, "%s.tmp.%ld.XXXXXX", target, (long)getpid());
+	/* No signal between the file's creation and its registration, or a
+	 * handler could end the process and leave it behind. */
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	int fd = mkstemp(af->tmp_path);
+	int e = errno;
+	if (fd >= 0)
+		live_tmp_begin(af->tmp_path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
-		int e = errno;
 		free(af->path);
 		free(af->tmp_path);
 		errno = e;
 		return -1;
 	}
-	live_tmp_begin(af->tmp_path);
 	/* mkstemp makes 0600; a saved file should get the usual umask mode. */
 	mode_t mask = umask(0);
 	umask(mask);
 	(void)fchmod(fd, 0666 & ~mask);
 	af->fp = fdopen(fd, "wb");
 	if (!af->fp) {
-		int e = errno;
+		e = errno;
 		close(fd);
 		unlink(af->tmp_path);
 		live_tmp_end(af->tmp_path);
