@@ -1,6 +1,8 @@
 #!/bin/sh
-# SIGINT and SIGTERM/SIGHUP give the terminal back; SIGHUP saves the session
-# to $XDG_STATE_HOME/gully/autosave.gsnap first, and --resume reopens it.
+# Every signal gives the terminal back (out of the alternate screen, cursor
+# shown, line editing on): SIGINT quits; SIGHUP, SIGTERM and SIGQUIT save the
+# session to $XDG_STATE_HOME/gully/autosave.gsnap first, and --resume reopens
+# it; SIGPIPE is ignored.
 . "$(dirname "$0")/lib.sh"
 
 start 100 30 -- --seed 4
@@ -30,4 +32,36 @@ wait_for "autosave.gsnap"
 wait_for "PAUSED"
 keys q
 wait_exit 0
+
+# SIGQUIT (what Ctrl-\ sends in cbreak mode) is SIGTERM's twin: autosave,
+# terminal restored, exit 131 (issue 14 #6). Sent to gully alone: typed, the
+# terminal would send it to the test's own shell around gully as well.
+rm -f "$save"
+start 100 30 -- --seed 5 --size 64x64
+wait_for "RUNNING"
+kill -QUIT "$(gully_pid)"
+wait_exit 131
+[ -f "$save" ] || fail "SIGQUIT wrote no autosave"
+grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosave after SIGQUIT"
+stop
+
+# SIGTERM saves too.
+rm -f "$save"
+start 100 30 -- --seed 6 --size 64x64
+wait_for "RUNNING"
+kill -TERM "$(gully_pid)"
+wait_exit 143
+[ -f "$save" ] || fail "SIGTERM wrote no autosave"
+stop
+
+# SIGPIPE is ignored: the explorer goes on, and quits normally.
+start 100 30 -- --seed 7 --size 64x64 --paused
+wait_for "PAUSED"
+kill -PIPE "$(gully_pid)"
+sleep 0.5
+screen | grep -F -q "gully exited" && fail "SIGPIPE ended the explorer"
+keys q
+wait_exit 0
+# No save ever leaves a temporary file beside the autosave.
+ls "$TMPD/state/gully" | grep -q '\.tmp\.' && fail "a temporary file was left in the state directory"
 echo ok
