@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	}
 	if (runs < 1 || runs > MAX_RUNS || particles < 1 || world_check_size(size, size)) {
 		fprintf(stderr, "%s: need 1..%d runs, particles > 0, size 16..%d\n", argv[0],
-			MAX_RUNS, WORLD_MAX_SIZE);
+			MAX_RUNS, world_size_max());
 		return 2;
 	}
 

@@ -1,7 +1,7 @@
 /* Hydrology benchmarks (see bench/HYDROLOGY.md):
  *
  *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
- *                       [profile_from=N] [flood_clock=0]
+ *                       [profile_from=N] [flood_clock=0] [flood_shadow=1]
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
  *       time, descend steps, flood calls and their cost as lakes grow; the
@@ -19,6 +19,10 @@
  *       on a fresh map (as run); then, per repeat, DROPLETS descents alone
  *       (no flood) from random cells on a copy of that map: ns per step of
  *       descend itself, without the flood clock's cost (see run).
+ *   bench_hydrology fillmap [SIZE [REPEATS]]
+ *       the whole-map flood (flood_fill_map) on the flood bench's bowl (sea
+ *       above it: one depression) and on gully's terrain at SIZE (seed 42,
+ *       sea below); cells per second for each repeat and the medians.
  *   bench_hydrology flood [SIZE [REPEATS]]
  *       fills a SIZE x SIZE random terrain (noise on a bowl) completely
  *       from its centre with one pour; prints cells per second for each
@@ -83,7 +87,7 @@ static int bench_run(int argc, char **argv)
 	p.world.seed = argc > 0 ? atoi(argv[0]) : 42;
 	long droplets = argc > 1 ? atol(argv[1]) : 200000;
 	long window = argc > 2 ? atol(argv[2]) : 20000;
-	bool cache = true;
+	bool cache = true, shadow = false;
 	long profile_from = -1;
 	bool flood_clock = true;
 	for (int i = 3; i < argc; i++) {
@@ -94,6 +98,10 @@ static int bench_run(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "flood_cache=0") == 0) {
 			cache = false;
+			continue;
+		}
+		if (strcmp(argv[i], "flood_shadow=1") == 0) {
+			shadow = true;
 			continue;
 		}
 		if (strncmp(argv[i], "profile_from=", 13) == 0) {
@@ -118,6 +126,10 @@ static int bench_run(int argc, char **argv)
 	if (flood_clock)
 		hydrology_set_clock(st, now);
 	hydrology_set_flood_cache(st, cache);
+	if (shadow && hydrology_set_flood_shadow(st, true)) {
+		fprintf(stderr, "bench_hydrology: no memory for the shadow flood\n");
+		return 1;
+	}
 	printf("# seed %d, %ld droplets, %dx%d, vertical_scale %g, coupling %d, lake cache %s\n",
 	       p.world.seed, droplets, w->width, w->height, p.terrain.vertical_scale,
 	       p.hydrology.coupling, cache ? "on" : "off");
@@ -178,15 +190,101 @@ static int bench_run(int argc, char **argv)
 	       "off map %.6g (residual %.3g relative); trees %zu; hash %016llx\n",
 	       in, ws.pool_volume, ev, off,
 	       (in - ws.pool_volume - ev - off) / in, after.trees, (unsigned long long)hash);
+	if (after.flood_shadow_pours)
+		printf("# shadow check: %llu pours compared with a fresh flood, %llu differed\n",
+		       (unsigned long long)after.flood_shadow_pours,
+		       (unsigned long long)after.flood_shadow_differed);
 	hydrology_process.destroy(st);
 	world_destroy(w);
-	return 0;
+	return after.flood_shadow_differed ? 1 : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* Random relief on a bowl: a slope of 1/size per cell toward the centre
+ * beats noise of 0.5/size, so the only pit is the centre and one pour fills
+ * everything, in an order the noise scrambles. Returns the sum of heights. */
+static double bowl(float *h, int size)
+{
+	struct rng r;
+	rng_seed(&r, 12345, 1);
+	double sum_h = 0;
+	for (int y = 0; y < size; y++) {
+		for (int x = 0; x < size; x++) {
+			double dx = x - size / 2, dy = y - size / 2;
+			double v = (sqrt(dx * dx + dy * dy) + 0.5 * rng_double(&r)) / size;
+			h[(size_t)y * (size_t)size + (size_t)x] = (float)v;
+			sum_h += (float)v;
+		}
+	}
+	return sum_h;
+}
+
+/* flood_fill_map on `h`, `reps` times: the median rate in cells/s. */
+static double fill_map_rate(const char *what, const float *h, float *pool, int size,
+			    double sea, int reps)
+{
+	size_t n = (size_t)size * (size_t)size;
+	double *rate = malloc((size_t)reps * sizeof *rate);
+	if (!rate)
+		return 0;
+	for (int k = 0; k < reps; k++) {
+		double t0 = now(), w0 = wall();
+		if (flood_fill_map(h, pool, size, size, sea)) {
+			free(rate);
+			return 0;
+		}
+		double t = now() - t0, tw = wall() - w0;
+		rate[k] = (double)n / t;
+		size_t wet = 0;
+		for (size_t i = 0; i < n; i++)
+			wet += pool[i] > 0;
+		uint64_t hash = fnv(14695981039346656037ull, pool, n * sizeof *pool);
+		printf("fill_map %s %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, "
+		       "%zu wet cells (pools %016llx)\n",
+		       what, size, size, t, tw, rate[k] / 1e6, wet, (unsigned long long)hash);
+	}
+	qsort(rate, (size_t)reps, sizeof *rate, cmp_double);
+	double med = rate[reps / 2];
+	free(rate);
+	return med;
+}
+
+/* The whole-map flood (flood_fill_map) on the flood benchmark's bowl with
+ * its sea above everything (one depression: the whole map), and on gully's
+ * own terrain at this size (seed 42, defaults) with the sea below it. */
+static int bench_fill_map(int argc, char **argv)
+{
+	int size = argc > 0 ? atoi(argv[0]) : 1024;
+	int reps = argc > 1 ? atoi(argv[1]) : 5;
+	if (size < 16 || size > 4096 || reps < 1 || reps > 100) {
+		fprintf(stderr, "bench_hydrology: fillmap SIZE in 16..4096, REPEATS in 1..100\n");
+		return 2;
+	}
+	size_t n = (size_t)size * (size_t)size;
+	float *h = malloc(n * sizeof *h), *pool = malloc(n * sizeof *pool);
+	struct params p;
+	params_defaults(&p);
+	p.world.width = p.world.height = size;
+	p.world.seed = 42;
+	struct world *w = NULL;
+	if (!h || !pool || world_from_params(&w, &p)) {
+		fprintf(stderr, "bench_hydrology: out of memory\n");
+		return 1;
+	}
+	bowl(h, size);
+	double r1 = fill_map_rate("bowl", h, pool, size, 2.0, reps);
+	double r2 = fill_map_rate("terrain", w->layer[LAYER_HEIGHT], pool, size, -1.0, reps);
+	printf("median %.2f (bowl) and %.2f (terrain) million cells/s (CPU time) over %d fills\n",
+	       r1 / 1e6, r2 / 1e6, reps);
+	world_destroy(w);
+	free(h);
+	free(pool);
+	return r1 > 0 && r2 > 0 ? 0 : 1;
 }
 
 static int bench_flood(int argc, char **argv)
@@ -204,20 +302,7 @@ static int bench_flood(int argc, char **argv)
 		fprintf(stderr, "bench_hydrology: out of memory\n");
 		return 1;
 	}
-	struct rng r;
-	rng_seed(&r, 12345, 1);
-	/* Random relief on a bowl: a slope of 1/size per cell toward the centre
-	 * beats noise of 0.5/size, so the only pit is the centre and one pour
-	 * fills everything, in an order the noise scrambles. */
-	double sum_h = 0;
-	for (int y = 0; y < size; y++) {
-		for (int x = 0; x < size; x++) {
-			double dx = x - size / 2, dy = y - size / 2;
-			double v = (sqrt(dx * dx + dy * dy) + 0.5 * rng_double(&r)) / size;
-			h[(size_t)y * (size_t)size + (size_t)x] = (float)v;
-			sum_h += (float)v;
-		}
-	}
+	double sum_h = bowl(h, size);
 	/* Sea above every cell: the edge is a wall up to 2. Enough water for a
 	 * level of 1.5 fills every cell. */
 	struct flood_params fp = {.drainage = 0.001, .sea_level = 2.0, .carry = INFINITY};
@@ -328,6 +413,8 @@ int main(int argc, char **argv)
 		return bench_run(argc - 2, argv + 2);
 	if (argc >= 2 && strcmp(argv[1], "descend") == 0)
 		return bench_descend(argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[1], "fillmap") == 0)
+		return bench_fill_map(argc - 2, argv + 2);
 	if (argc >= 2 && strcmp(argv[1], "flood") == 0)
 		return bench_flood(argc - 2, argv + 2);
 	fprintf(stderr, "usage: bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...]\n"

@@ -13,9 +13,10 @@
 #include <time.h>
 
 #include "core/base/error.h"
+#include "core/base/normal.h"
+#include "seedref.h"
 #include "core/particles/particles.h"
-#include "core/particles/particles_lanes.h"
-#include "core/particles/particles_pair.h"
+#include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
 
 struct sample {
@@ -57,34 +58,22 @@ static double median(double *v, int n)
 }
 
 /* How to run: through the process interface exactly as `gully run` does
- * (isa "auto"), or with one compiled copy forced, driving the engine the
- * process would call (the paired scheduler for lanes = 1, the lockstep engine
- * otherwise) directly: the same call without the counters. */
+ * (isa "auto"; lanes = 1 always, the seed's order, one droplet after
+ * another), or with one compiled copy of the lockstep read phase forced,
+ * driving the lockstep engine directly: the same call without the counters. */
 struct how {
 	int lanes;
 	const char *isa;  /* auto, scalar, base (= sse2), sse2, avx2 */
-	bool hw_gather;   /* lockstep AVX2: _mm256_i32gather_ps for the blocks */
 };
 
-static bool how_pair_isa(const struct how *h, enum pair_isa *isa)
-{
-	if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
-		*isa = PAIR_ISA_BASE;
-	else if (strcmp(h->isa, "avx2") == 0)
-		*isa = PAIR_ISA_AVX2;
-	else
-		return false;
-	return true;
-}
-
-static bool how_lanes_isa(const struct how *h, enum lanes_isa *isa)
+static bool how_lanes_isa(const struct how *h, enum lockstep_isa *isa)
 {
 	if (strcmp(h->isa, "scalar") == 0)
-		*isa = LANES_ISA_SCALAR;
+		*isa = LOCKSTEP_ISA_SCALAR;
 	else if (strcmp(h->isa, "base") == 0 || strcmp(h->isa, "sse2") == 0)
-		*isa = LANES_ISA_SSE2;
+		*isa = LOCKSTEP_ISA_SSE2;
 	else if (strcmp(h->isa, "avx2") == 0)
-		*isa = LANES_ISA_AVX2;
+		*isa = LOCKSTEP_ISA_AVX2;
 	else
 		return false;
 	return true;
@@ -92,7 +81,7 @@ static bool how_lanes_isa(const struct how *h, enum lanes_isa *isa)
 
 static bool forced(const struct how *h)
 {
-	return strcmp(h->isa, "auto") != 0 || h->hw_gather;
+	return strcmp(h->isa, "auto") != 0 && h->lanes > 1;
 }
 
 static int run_once(const struct params *p, uint64_t droplets, const struct how *h,
@@ -100,33 +89,22 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 {
 	struct world *w = NULL;
 	void *state = NULL;
-	struct particles_pair *pp = NULL;
-	struct particles_lanes *pl = NULL;
+	struct lockstep *pl = NULL;
 	int err = world_from_params(&w, p);
 	if (err)
 		return err;
-	enum pair_isa pisa = PAIR_ISA_AUTO;
-	enum lanes_isa lisa = LANES_ISA_AUTO;
+	enum lockstep_isa lisa = LOCKSTEP_ISA_AUTO;
 	if (!forced(h)) {
 		err = particles_process.create(&state, w, p);
-	} else if (h->lanes == 1) {
-		pp = particles_pair_create(w->width, w->height);
-		err = !pp ? GULLY_ENOMEM
-		      : how_pair_isa(h, &pisa) && particles_pair_set_isa(pp, pisa) ? GULLY_OK
-										 : GULLY_EINVAL;
 	} else {
-		pl = particles_lanes_create(w->width, w->height);
+		pl = lockstep_create(w->width, w->height);
 		if (!pl)
 			err = GULLY_ENOMEM;
-		else if (strcmp(h->isa, "auto") != 0 &&
-			 !(how_lanes_isa(h, &lisa) && particles_lanes_set_isa(pl, lisa)))
+		else if (!(how_lanes_isa(h, &lisa) && lockstep_set_isa(pl, lisa)))
 			err = GULLY_EINVAL;
-		else
-			particles_lanes_set_gather(pl, h->hw_gather);
 	}
 	if (err) {
-		particles_pair_destroy(pp);
-		particles_lanes_destroy(pl);
+		lockstep_destroy(pl);
 		world_destroy(w);
 		return err;
 	}
@@ -134,10 +112,8 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-	if (pp)
-		err = particles_pair_run(pp, w, &dp, droplets, &rep.steps);
-	else if (pl)
-		err = particles_lanes_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
+	if (pl)
+		err = lockstep_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
 	else
 		err = particles_process.step(state, w, p, droplets, &rep);
 	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -146,8 +122,35 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	s->hash = layer_hash(w->layer[LAYER_HEIGHT], world_cells(w));
 	if (state)
 		particles_process.destroy(state);
-	particles_pair_destroy(pp);
-	particles_lanes_destroy(pl);
+	lockstep_destroy(pl);
+	world_destroy(w);
+	return err;
+}
+
+/* The yardstick (seedref.h): the seed's SimpleErosion on the same starting
+ * terrain, the same droplet count, in the same minute. */
+static int run_seed(const struct params *p, uint64_t droplets, struct sample *s)
+{
+	struct world *w = NULL;
+	int err = world_from_params(&w, p);
+	if (err)
+		return err;
+	struct seedref_erosion_params sp;
+	seedref_erosion_defaults(&sp);
+	sp.dt = p->particles.dt;
+	sp.density = p->particles.density;
+	sp.friction = p->particles.friction;
+	sp.deposition = p->particles.deposition_rate;
+	sp.evap = p->particles.evap_rate;
+	sp.min_volume = p->particles.min_volume;
+	sp.scale = p->terrain.vertical_scale;
+	struct seedref_counts c;
+	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	err = seedref_erosion(w->layer[LAYER_HEIGHT], w->width, w->height, droplets,
+			      (unsigned)p->world.seed, &sp, &c) ? GULLY_ENOMEM : GULLY_OK;
+	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	s->wall = now(CLOCK_MONOTONIC) - w0;
+	s->steps = c.steps;
 	world_destroy(w);
 	return err;
 }
@@ -158,24 +161,15 @@ static const char *how_isa_name(const struct how *h, int width, int height, bool
 	static char name[32];
 	*ok = true;
 	if (h->lanes == 1) {
-		struct particles_pair *pp = particles_pair_create(width, height);
-		enum pair_isa isa = PAIR_ISA_AUTO;
-		*ok = pp && !h->hw_gather &&
-		      (strcmp(h->isa, "auto") == 0 ||
-		       (how_pair_isa(h, &isa) && particles_pair_set_isa(pp, isa)));
-		snprintf(name, sizeof name, "%s", pp ? particles_pair_isa_name(pp) : "?");
-		particles_pair_destroy(pp);
-		return name;
+		*ok = strcmp(h->isa, "auto") == 0;
+		return "seed order (droplet.h, " NORMAL_IMPL " normal)";
 	}
-	struct particles_lanes *pl = particles_lanes_create(width, height);
-	enum lanes_isa isa = LANES_ISA_AUTO;
+	struct lockstep *pl = lockstep_create(width, height);
+	enum lockstep_isa isa = LOCKSTEP_ISA_AUTO;
 	*ok = pl && (strcmp(h->isa, "auto") == 0 ||
-		     (how_lanes_isa(h, &isa) && particles_lanes_set_isa(pl, isa)));
-	if (pl && h->hw_gather && strcmp(particles_lanes_isa_name(pl), "avx2") != 0)
-		*ok = false;
-	snprintf(name, sizeof name, "%s%s", pl ? particles_lanes_isa_name(pl) : "?",
-		 h->hw_gather ? " (hardware gather)" : "");
-	particles_lanes_destroy(pl);
+		     (how_lanes_isa(h, &isa) && lockstep_set_isa(pl, isa)));
+	snprintf(name, sizeof name, "%s", pl ? lockstep_isa_name(pl) : "?");
+	lockstep_destroy(pl);
 	return name;
 }
 
@@ -194,14 +188,15 @@ static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
 		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
-		"          [--isa scalar|base|sse2|avx2] [--gather]\n"
+		"          [--isa scalar|base|sse2|avx2] [--threads N]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
-		"registry's particles.lanes (1: the seed's order, the paired scheduler), and\n"
-		"the best instruction set the CPU has (--isa forces one: all give the same\n"
-		"bits; scalar only with lanes > 1). --gather: the AVX2 lockstep copy reads\n"
-		"the 3x3 blocks with _mm256_i32gather_ps instead of row loads.\n",
+		"registry's particles.lanes (1: the seed's order, one droplet after\n"
+		"another), and the best instruction set the CPU has (--isa forces a copy\n"
+		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n"
+		"--threads N: world.threads for the lockstep read phase (default 1; 0:\n"
+		"every core; the same bits on any count).\n",
 		argv0);
 }
 
@@ -214,15 +209,15 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},
 		{"isa", required_argument, NULL, 'i'},
 		{"lanes", required_argument, NULL, 'l'},
-		{"gather", no_argument, NULL, 'g'},
+		{"threads", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	long long runs = 5, droplets = 200000, seed = 42;
+	long long runs = 5, droplets = 200000, seed = 42, threads = 1;
 	int width = 256, height = 256;
 	struct params p;
 	params_defaults(&p);
-	struct how how = {p.particles.lanes, "auto", false};
+	struct how how = {p.particles.lanes, "auto"};
 	long long lanes = how.lanes;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -248,12 +243,12 @@ int main(int argc, char **argv)
 			     strcmp(optarg, "sse2") == 0 || strcmp(optarg, "avx2") == 0;
 			how.isa = optarg;
 			break;
-		case 'l':
-			ok = parse_count(optarg, 1, LANES_MAX, &lanes);
-			how.lanes = (int)lanes;
+		case 't':
+			ok = parse_count(optarg, 0, 64, &threads);
 			break;
-		case 'g':
-			how.hw_gather = true;
+		case 'l':
+			ok = parse_count(optarg, 1, LOCKSTEP_MAX_LANES, &lanes);
+			how.lanes = (int)lanes;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -265,7 +260,8 @@ int main(int argc, char **argv)
 		if (!ok) {
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
-				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" : "size",
+				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" :
+				opt == 't' ? "threads" : "size",
 				optarg);
 			return 2;
 		}
@@ -279,6 +275,7 @@ int main(int argc, char **argv)
 	p.world.height = height;
 	p.world.seed = (int)seed;
 	p.particles.lanes = how.lanes;
+	p.world.threads = (int)threads;
 	int bad = -1;
 	int err = params_validate(&p, &bad);
 	if (err) {
@@ -290,22 +287,29 @@ int main(int argc, char **argv)
 	double *wall_ns = calloc((size_t)runs, sizeof *wall_ns);
 	double *cpu_ns = calloc((size_t)runs, sizeof *cpu_ns);
 	double *wall_s = calloc((size_t)runs, sizeof *wall_s);
-	if (!s || !wall_ns || !cpu_ns || !wall_s) {
+	double *r_wall = calloc((size_t)runs, sizeof *r_wall);
+	double *r_cpu = calloc((size_t)runs, sizeof *r_cpu);
+	double *seed_ns = calloc((size_t)runs, sizeof *seed_ns);
+	if (!s || !wall_ns || !cpu_ns || !wall_s || !r_wall || !r_cpu || !seed_ns) {
 		fprintf(stderr, "%s: out of memory\n", argv[0]);
 		return 1;
 	}
 	bool ok;
 	const char *isa_name = how_isa_name(&how, width, height, &ok);
 	if (!ok) {
-		fprintf(stderr, "%s: --isa %s%s with --lanes %d: not available on this CPU or build\n",
-			argv[0], how.isa, how.hw_gather ? " --gather" : "", how.lanes);
+		fprintf(stderr, "%s: --isa %s with --lanes %d: not available on this CPU or build\n",
+			argv[0], how.isa, how.lanes);
 		return 2;
 	}
-	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s\n",
-	       droplets, width, height, seed, runs, how.lanes, isa_name);
-	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash\n");
+	printf("particles %lld droplets on %dx%d, seed %lld, %lld runs, lanes %d, isa %s, threads %lld\n",
+	       droplets, width, height, seed, runs, how.lanes, isa_name, threads);
+	printf("run\tsteps\twall_s\tcpu_s\twall_ns_per_step\tcpu_ns_per_step\theight_hash"
+	       "\tseed_cpu_ns_per_step\tx_seed_wall\tx_seed_cpu\n");
 	for (int i = 0; i < runs; i++) {
-		err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
+		struct sample ref;
+		err = run_seed(&p, (uint64_t)droplets, &ref);
+		if (!err)
+			err = run_once(&p, (uint64_t)droplets, &how, &s[i]);
 		if (err) {
 			fprintf(stderr, "%s: run %d failed: %s\n", argv[0], i + 1,
 				gully_strerror(err));
@@ -315,8 +319,13 @@ int main(int argc, char **argv)
 		wall_s[i] = s[i].wall;
 		wall_ns[i] = 1e9 * s[i].wall / steps;
 		cpu_ns[i] = 1e9 * s[i].cpu / steps;
-		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\n", i + 1,
-		       s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash);
+		double ref_steps = ref.steps ? (double)ref.steps : 1.0;
+		seed_ns[i] = 1e9 * ref.cpu / ref_steps;
+		r_wall[i] = (1e9 * ref.wall / ref_steps) / wall_ns[i];
+		r_cpu[i] = seed_ns[i] / cpu_ns[i];
+		printf("%d\t%" PRIu64 "\t%.3f\t%.3f\t%.2f\t%.2f\t%016" PRIx64 "\t%.2f\t%.2f\t%.2f\n",
+		       i + 1, s[i].steps, s[i].wall, s[i].cpu, wall_ns[i], cpu_ns[i], s[i].hash,
+		       seed_ns[i], r_wall[i], r_cpu[i]);
 		fflush(stdout);
 	}
 	bool same = true;
@@ -333,12 +342,20 @@ int main(int argc, char **argv)
 	       wall_s[0], wall_s[runs - 1], droplets);
 	/* On a shared machine the wall clock includes time spent waiting for a
 	 * CPU; process CPU time is what the run itself cost. */
-	printf("vs_reference\t%.2fx wall\t%.2fx cpu\t(the seed's reference: 55 ns per step)\n",
-	       55.0 / ns_med, 55.0 / cpu_med);
+	/* Each run is paired with the yardstick run just before it (the seed's
+	 * SimpleErosion, bench/seedref.h, same terrain and droplet count): the
+	 * ratio of their ns per step, median over the pairs. */
+	double seed_med = median(seed_ns, (int)runs);
+	printf("vs_seed\t%.2fx wall\t%.2fx cpu\t(median of per-run ratios; the seed's code: "
+	       "%.2f cpu ns per step, median)\n",
+	       median(r_wall, (int)runs), median(r_cpu, (int)runs), seed_med);
 	printf("deterministic\t%s\n", same ? "yes" : "NO: runs differ");
 	free(s);
 	free(wall_ns);
 	free(cpu_ns);
 	free(wall_s);
+	free(r_wall);
+	free(r_cpu);
+	free(seed_ns);
 	return same ? 0 : 1;
 }

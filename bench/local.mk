@@ -13,9 +13,9 @@ EXTRA_DIST += bench/HYDROLOGY.md
 # Benchmarks: built and run by `make bench`, never by `make check` (timings are
 # noise on a shared machine; tests must not depend on them).
 EXTRA_PROGRAMS = bench/bench_particles
-bench_bench_particles_SOURCES = bench/bench_particles.c
+bench_bench_particles_SOURCES = bench/bench_particles.c bench/seedref.c bench/seedref.h
 bench_bench_particles_LDADD = src/core/libgullycore.a -lm
-EXTRA_DIST += bench/README.md
+EXTRA_DIST += bench/README.md bench/PARTICLES.md
 CLEANFILES += $(EXTRA_PROGRAMS)
 
 BENCH_ARGS =
@@ -27,3 +27,16 @@ noinst_PROGRAMS += bench/ptybytes
 bench_ptybytes_SOURCES = bench/ptybytes.c
 bench_ptybytes_CPPFLAGS = $(AM_CPPFLAGS) -U_POSIX_C_SOURCE
 EXTRA_DIST += bench/tui-bandwidth.sh bench/TUI.md
+# SPH (process 4) steps per second by particle count and threads (README.md, "SPH").
+noinst_PROGRAMS += bench/bench_sph
+bench_bench_sph_SOURCES = bench/bench_sph.c
+bench_bench_sph_LDADD = src/core/libgullycore.a -lm
+# The yardstick: the seed's own algorithms (seedref.h), written again from
+# the articles, and fidelity measures (fidcompare.h): bench/FIDELITY.md.
+noinst_PROGRAMS += bench/bench_fidelity
+bench_bench_fidelity_SOURCES = bench/bench_fidelity.c bench/seedref.c bench/seedref.h \
+	bench/fidcompare.c bench/fidcompare.h
+bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
+bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
+EXTRA_DIST += bench/FIDELITY.md
+EXTRA_DIST += bench/tui-first-output.py

@@ -4,8 +4,15 @@ dist_presets_DATA += \
 	presets/ridges-and-plateaus.yaml \
 	presets/river-valley.yaml \
 	presets/lake-chain.yaml \
+	presets/seed-hydrology-2020.yaml \
 	presets/vegetation-comparison.yaml \
 	presets/emitter-canyon.yaml \
 	presets/emitter-spiral.yaml \
 	presets/cone-gullies.yaml \
-	presets/plane-rills.yaml
+	presets/plane-rills.yaml \
+	presets/sph-wetting.yaml \
+	presets/sph-craters.yaml \
+	presets/sph-vertical-jet.yaml \
+	presets/sph-horizontal-jet.yaml \
+	presets/sph-two-jets.yaml \
+	presets/sph-rain-valley.yaml

@@ -35,11 +35,17 @@ TESTS += tests/test_snapshot
 tests_test_snapshot_SOURCES = tests/test_snapshot.c
 tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+# The session module both front ends use: resume, switch, save.
+check_PROGRAMS += tests/test_simulation
+TESTS += tests/test_simulation
+tests_test_simulation_SOURCES = tests/test_simulation.c
+tests_test_simulation_CFLAGS = $(TEST_CFLAGS)
+tests_test_simulation_LDADD = $(TEST_IO_LIBS)
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_image
 TESTS += tests/test_image
-tests_test_image_SOURCES = tests/test_image.c
+tests_test_image_SOURCES = tests/test_image.c src/cli/picture.c src/cli/picture.h
 tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif
@@ -54,14 +60,17 @@ TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_flood tests/test_hydrology
-TESTS += tests/test_flood tests/test_hydrology
+check_PROGRAMS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
+TESTS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
 tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
 tests_test_flood_CFLAGS = $(TEST_CFLAGS)
 tests_test_flood_LDADD = $(TEST_CORE_LIBS)
 tests_test_hydrology_SOURCES = tests/test_hydrology.c tests/testutil.h
 tests_test_hydrology_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_LDADD = $(TEST_CORE_LIBS)
+tests_test_hydrology_2020_SOURCES = tests/test_hydrology_2020.c tests/testutil.h
+tests_test_hydrology_2020_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_2020_LDADD = $(TEST_CORE_LIBS)
 endif
 
 # Presets (io): the loader, writer and search path; the shipped presets.
@@ -74,7 +83,16 @@ tests_test_preset_LDADD = $(TEST_IO_LIBS)
 tests_test_preset_shipped_SOURCES = tests/test_preset_shipped.c tests/testutil.h
 tests_test_preset_shipped_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_preset_shipped_LDADD = $(TEST_IO_LIBS)
+# Fidelity against the seed's own algorithm (bench/seedref.c) on a crop of
+# the seed's terrain (tests/data/README).
+check_PROGRAMS += tests/test_fidelity
+TESTS += tests/test_fidelity
+tests_test_fidelity_SOURCES = tests/test_fidelity.c tests/testutil.h \
+	bench/seedref.c bench/seedref.h bench/fidcompare.c bench/fidcompare.h
+tests_test_fidelity_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_fidelity_LDADD = $(TEST_IO_LIBS)
 endif
+EXTRA_DIST += tests/data/README tests/data/hydrology2020-seed12345-before-crop64.f32
 
 # Fuzz targets' seed corpora, replayed through the same entry points libFuzzer
 # calls (tests/fuzz/build-fuzzers.sh builds the real fuzzers with clang).
@@ -131,7 +149,7 @@ check_PROGRAMS += tests/test_keys
 TESTS += tests/test_keys
 tests_test_keys_SOURCES = tests/test_keys.c
 tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS)
+tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
 tests_test_session_SOURCES = tests/test_session.c
@@ -148,12 +166,31 @@ EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
-tests_test_explorer_SOURCES = tests/test_explorer.c
+tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
+# The single-droplet trace: the process's own step, bit for bit.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_trace
+TESTS += tests/test_trace
+tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h tests/worldutil.h
+tests_test_trace_CFLAGS = $(TEST_CFLAGS)
+tests_test_trace_LDADD = $(TEST_CORE_LIBS)
+endif
+# The explorer's aids for a class without a screen (equations, numbers,
+# cross-section samples, budget, the one-droplet trace).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_class
+TESTS += tests/test_class
+tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h \
+	tests/worldutil.h
+tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
-TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh
+TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
+	tests/tui/class.sh tests/tui/trace.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # Pictures in the explorer's colours with overlays (render, run -o).
@@ -197,4 +234,20 @@ TESTS += tests/test_workers
 tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
 tests_test_workers_CFLAGS = $(TEST_CFLAGS)
 tests_test_workers_LDADD = $(TEST_CORE_LIBS)
+endif
+
+# Process 4, sph: the fluid, then the soil and erosion (shared/SPH.md 4).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_sph_fluid
+TESTS += tests/test_sph_fluid
+tests_test_sph_fluid_SOURCES = tests/test_sph_fluid.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_fluid_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_fluid_LDADD = $(TEST_CORE_LIBS)
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_sph_soil
+TESTS += tests/test_sph_soil
+tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_soil_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_soil_LDADD = $(TEST_CORE_LIBS)
 endif

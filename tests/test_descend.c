@@ -10,7 +10,6 @@
 
 #include "core/hydrology/hydrology.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/particles/particles.h"
 #include "core/terrain/terrain.h"
 
 /* The cells whose height moved, in order (the reference tells the flood's
@@ -49,6 +48,16 @@ static bool ref_is_pit(const float *h, const float *pool, int width, int height,
 	return true;
 }
 
+/* The droplet's normal, as particles take it: the short form of x and z
+ * inside the map, the reference (which extends the map) at its edges. */
+static void ref_normal(const float *h, int width, int height, int x, int y,
+		       const struct hd_env *hp, float n[3])
+{
+	const v2f xz = normal_at_xz(h, width, height, x, y, &hp->nk);
+	n[0] = v2_x(xz);
+	n[2] = v2_y(xz);
+}
+
 struct ref_books {
 	double evaporated, eroded, deposited;
 };
@@ -70,7 +79,7 @@ static enum descent ref_descend(const struct hd_env *hp, struct hdrop *d, struct
 		size_t ind = (size_t)iy * (size_t)width + (size_t)ix;
 		hp->track[ind] = 1;
 		float n[3];
-		particles_normal_fast(h, width, height, ix, iy, hp->scale, hp->symmetric, n);
+		ref_normal(h, width, height, ix, iy, hp, n);
 		float fr = hp->friction, ev = hp->evap, dep = hp->deposition;
 		if (hp->coupling >= HYDROLOGY_STREAMS) {
 			fr *= 1.0f - 0.5f * stream[ind];

@@ -11,8 +11,10 @@
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "io/snapshot.h"
 #include "tui/app.h"
 #include "tui/complete.h"
+#include "apputil.h"
 #include "io/preset.h"
 
 static char tmpdir[64];
@@ -53,20 +55,12 @@ static void write_preset(const char *name, const char *text)
 
 static struct app *new_app(const char *process)
 {
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = 64;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_find(process), err, sizeof err), GULLY_OK);
-	return a;
+	return test_new_app(process, 64);
 }
 
 static void free_app(struct app *a)
 {
-	session_free(a);
-	free(a);
+	test_free_app(a);
 }
 
 static void assert_worlds_equal(const struct world *x, const struct world *y)
@@ -249,6 +243,16 @@ static void test_unsaved_mark(void **state)
 	snprintf(snap, sizeof snap, "%s/s.gsnap", tmpdir);
 	assert_int_equal(session_save(a, snap, err, sizeof err), GULLY_OK);
 	assert_false(a->dirty);
+	/* ... and the preset text, as gully run's snapshots do (gully info
+	 * showed "(none)" for the explorer's before they shared io/simulation). */
+	struct world *sw;
+	struct snapshot_info si;
+	assert_int_equal(snapshot_load(snap, &sw, &si, err, sizeof err), GULLY_OK);
+	assert_string_equal(si.process, "particles");
+	assert_non_null(si.preset_yaml);
+	assert_non_null(strstr(si.preset_yaml, "particles"));
+	world_destroy(sw);
+	snapshot_info_free(&si);
 	/* Loading the preset back: clean, and the same parameters. */
 	struct app *b = new_app("emitter");
 	b->dirty = true;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/flood_heap.h"
 #include "core/base/rng.h"
@@ -743,6 +744,101 @@ static void test_settle_raises_ground_and_displaces_water(void **state)
 	map_free(m);
 }
 
+/* The shadow check pours beside every pour a flood without the cache on
+ * copies of the layers: a run that keeps the forget protocol shows no
+ * difference; a cell changed under a lake record without telling the
+ * flood (a broken protocol) makes the next pour from the record differ,
+ * and the shadow reports that pour (the core prints nothing). */
+static void test_shadow_catches_a_stale_record(void **state)
+{
+	(void)state;
+	struct map *m = map_new(1.0f);
+	assert_int_equal(flood_set_shadow(m->f, true), 0);
+	fill_rect(m, 3, 3, 10, 10, 0.0f); /* an 8x8 basin: a record of 64 cells */
+	pour(m, at(6, 6), 6.4, &walls);   /* level 0.1 */
+	pour(m, at(6, 6), 6.4, &walls);   /* from the record: level 0.2 */
+	struct flood_shadow sh;
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 2);
+	assert_int_equal(sh.differed, 0);
+	struct flood_counters c;
+	flood_counters(m->f, &c);
+	assert_int_equal(c.cached, 1);
+	/* A hole under the lake, and no flood_forget_cell: the record's copy
+	 * of that ground is stale. */
+	m->h[at(8, 8)] = -0.5f;
+	pour(m, at(6, 6), 0.64, &walls);
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 3);
+	assert_int_equal(sh.differed, 1);
+	assert_int_equal(sh.first_call, 3);
+	assert_int_equal(sh.first_start, at(6, 6));
+	assert_true(sh.first_record > 0);
+	/* The fresh flood filled the hole too: its level is lower. */
+	assert_true(sh.fresh.level < sh.cached.level);
+	flood_counters(m->f, &c);
+	assert_int_equal(c.shadow_differed, 1);
+	/* Off: no more comparing. */
+	assert_int_equal(flood_set_shadow(m->f, false), 0);
+	pour(m, at(6, 6), 0.64, &walls);
+	flood_shadow(m->f, &sh);
+	assert_int_equal(sh.pours, 3);
+	map_free(m);
+}
+
+/* The whole-map flood leaves the pools that pouring enough water into
+ * every cell, again and again until nothing changes, leaves (drainage 0):
+ * every pit full to its spill, nothing below the sea. Heights are whole
+ * 64ths, so no two surfaces are within the pour's level tolerance and the
+ * depths are exact: the pools must match bit for bit. */
+static void test_fill_map_equals_pouring_everywhere(void **state)
+{
+	(void)state;
+	static const struct {
+		int w, h;
+		unsigned seed;
+		double sea;
+	} cases[] = {{16, 16, 1, -1.0}, {23, 17, 2, 0.25}, {31, 29, 3, -1.0}, {20, 36, 4, 0.5}};
+	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+		int w = cases[t].w, h = cases[t].h, n = w * h;
+		float *hgt = malloc((size_t)n * sizeof *hgt), *poured = calloc((size_t)n, sizeof *poured);
+		float *filled = malloc((size_t)n * sizeof *filled);
+		assert_non_null(hgt);
+		assert_non_null(poured);
+		assert_non_null(filled);
+		struct rng r;
+		rng_seed(&r, cases[t].seed, 5);
+		for (int i = 0; i < n; i++)
+			hgt[i] = (float)rng_below(&r, 64) / 64.0f;
+		for (int i = 0; i < n; i++)
+			filled[i] = -1.0f; /* every cell must be written */
+		assert_int_equal(flood_fill_map(hgt, filled, w, h, cases[t].sea), GULLY_OK);
+		struct flood *f;
+		assert_int_equal(flood_create(&f, w, h), GULLY_OK);
+		struct flood_params fp = {.drainage = 0.0, .sea_level = cases[t].sea, .carry = INFINITY};
+		bool changed = true;
+		int sweeps = 0, pits = 0;
+		while (changed && sweeps < 50) {
+			changed = false;
+			sweeps++;
+			for (int c = 0; c < n; c++) {
+				struct flood_result res;
+				assert_int_equal(flood_pour(f, hgt, poured, c, 1e6, NULL, &fp, &res), 0);
+				changed |= res.written > 0;
+			}
+		}
+		assert_false(changed);
+		for (int i = 0; i < n; i++)
+			pits += poured[i] > 0;
+		assert_true(pits > n / 20); /* the case has pits to fill */
+		assert_memory_equal(filled, poured, (size_t)n * sizeof *filled);
+		flood_destroy(f);
+		free(hgt);
+		free(poured);
+		free(filled);
+	}
+}
+
 /* The flood's heap: random keys with many ties, pushed, popped and
  * heapified at every size up to a few full levels, come off in order
  * (ties in any order), each cell exactly once. */
@@ -851,6 +947,8 @@ int main(void)
 		cmocka_unit_test(test_cache_record_spread_in_band),
 		cmocka_unit_test(test_heap_pops_in_order),
 		cmocka_unit_test(test_fresh_pour_fills_the_map),
+		cmocka_unit_test(test_shadow_catches_a_stale_record),
+		cmocka_unit_test(test_fill_map_equals_pouring_everywhere),
 	};
 	return cmocka_run_group_tests_name("flood", tests, NULL, NULL);
 }

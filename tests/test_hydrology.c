@@ -15,6 +15,9 @@ static void small_params(struct params *p, int size)
 	p->world.height = size;
 	p->terrain.vertical_scale = 40;
 	p->hydrology.batch = 50; /* several stream updates even in short runs */
+	/* Pools in short runs: a droplet pours in any pit (pit_dry pours only
+	 * in pits on streams, which take thousands of droplets to form). */
+	p->hydrology.pit_dry = false;
 }
 
 static struct world *make_world(const struct params *p)

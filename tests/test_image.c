@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/base/error.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "view/shade.h"
 
@@ -33,7 +34,7 @@ static unsigned expected_u16(size_t i)
 static void export(const struct world *w, const char *name, int layer)
 {
 	char err[256] = "";
-	int e = image_export(tmp(name), w, layer, 60.0f, err, sizeof err);
+	int e = picture_export(tmp(name), w, layer, 60.0f, err, sizeof err);
 	if (e)
 		fail_msg("%s", err);
 }
@@ -51,8 +52,24 @@ static void test_format_by_extension(void **state)
 	assert_int_equal(image_format_from_path("dir.png/file"), IMAGE_NONE);
 	struct world *w = known_world();
 	char err[256];
-	assert_int_equal(image_export(tmp("x.jpg"), w, LAYER_HEIGHT, 1, err, sizeof err), GULLY_EINVAL);
+	assert_int_equal(picture_export(tmp("x.jpg"), w, LAYER_HEIGHT, 1, err, sizeof err), GULLY_EINVAL);
 	assert_non_null(strstr(err, "x.jpg"));
+	/* io writes pixels as pictures and values as data, never the other
+	 * way round, and leaves no file when it refuses. */
+	unsigned char px[3 * 16 * 16] = {0};
+	assert_int_equal(image_write_rgb(tmp("p.pgm"), 16, 16, px, err, sizeof err), GULLY_EINVAL);
+	assert_non_null(strstr(err, "p.pgm"));
+	assert_int_equal(image_write_values(tmp("v.png"), w->width, w->height,
+					    w->layer[LAYER_HEIGHT], err, sizeof err),
+			 GULLY_EINVAL);
+	assert_non_null(strstr(err, "v.png"));
+	FILE *fp = fopen(tmp("v.png"), "rb");
+	assert_null(fp);
+	assert_int_equal(image_write_rgb(tmp("p.ppm"), 16, 16, px, err, sizeof err), GULLY_OK);
+	size_t n;
+	unsigned char *back = testutil_read_file(tmp("p.ppm"), &n);
+	assert_int_equal(n, strlen("P6\n16 16\n255\n") + sizeof px);
+	free(back);
 	world_destroy(w);
 }
 
@@ -200,7 +217,7 @@ static void test_picture_is_the_explorer_view(void **state)
 	p.view.shading = 1.5;
 	unsigned ov = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_EROSION);
 	char err[256] = "";
-	assert_int_equal(image_export_view(tmp("v.ppm"), w, LAYER_HEIGHT, &p, ov, err, sizeof err), 0);
+	assert_int_equal(picture_export_view(tmp("v.ppm"), w, LAYER_HEIGHT, &p, ov, err, sizeof err), 0);
 	unsigned char *b = read_ppm("v.ppm", 40, 32);
 	struct shade_frame f;
 	assert_int_equal(shade_frame_init(&f, 40, 32), 0);
@@ -225,10 +242,10 @@ static void test_overlays_and_light(void **state)
 	struct params p;
 	params_defaults(&p);
 	char err[256] = "";
-	assert_int_equal(image_export_view(tmp("a.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
-	assert_int_equal(image_export_view(tmp("s.ppm"), w, LAYER_HEIGHT, &p,
+	assert_int_equal(picture_export_view(tmp("a.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
+	assert_int_equal(picture_export_view(tmp("s.ppm"), w, LAYER_HEIGHT, &p,
 					   OVERLAY_BIT(OVERLAY_STREAMS), err, sizeof err), 0);
-	assert_int_equal(image_export_view(tmp("e.ppm"), w, LAYER_HEIGHT, &p,
+	assert_int_equal(picture_export_view(tmp("e.ppm"), w, LAYER_HEIGHT, &p,
 					   OVERLAY_BIT(OVERLAY_EROSION), err, sizeof err), 0);
 	unsigned char *a = read_ppm("a.ppm", 40, 32), *s = read_ppm("s.ppm", 40, 32),
 		      *e = read_ppm("e.ppm", 40, 32);
@@ -246,7 +263,7 @@ static void test_overlays_and_light(void **state)
 	/* Light from the other side: the hill's slopes change, the flat far
 	 * corner (height ~0, no slope) stays. */
 	p.view.azimuth = 135;
-	assert_int_equal(image_export_view(tmp("l.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
+	assert_int_equal(picture_export_view(tmp("l.ppm"), w, LAYER_HEIGHT, &p, 0, err, sizeof err), 0);
 	unsigned char *l = read_ppm("l.ppm", 40, 32);
 	size_t slope = ((size_t)16 * 40 + 14) * 3, flat = ((size_t)31 * 40 + 39) * 3;
 	assert_true(memcmp(a + slope, l + slope, 3) != 0);

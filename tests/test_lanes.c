@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 #include "core/particles/particles.h"
-#include "core/particles/particles_lanes.h"
-#include "core/particles/particles_pair.h"
+#include "core/particles/droplet.h"
+#include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
 
 static struct world *make_world(const struct params *p)
@@ -108,35 +109,98 @@ static void test_deterministic(void **state)
 
 /* Runs n droplets with the engine forced to one copy; NULL when this CPU or
  * build lacks it. */
-static struct world *run_isa(const struct params *p, enum lanes_isa isa, bool hw_gather,
-			     uint64_t n, unsigned char **blob, size_t *blob_len)
+static struct world *run_pool(const struct params *p, enum lockstep_isa isa, struct workers *pool,
+			      uint64_t n, unsigned char **blob, size_t *blob_len)
 {
 	struct world *w = make_world(p);
-	struct particles_lanes *pl = particles_lanes_create(w->width, w->height);
+	struct lockstep *pl = lockstep_create(w->width, w->height);
 	assert_non_null(pl);
-	if (!particles_lanes_set_isa(pl, isa)) {
-		particles_lanes_destroy(pl);
+	if (!lockstep_set_isa(pl, isa)) {
+		lockstep_destroy(pl);
 		world_destroy(w);
 		return NULL;
 	}
-	particles_lanes_set_gather(pl, hw_gather);
+	lockstep_set_workers(pl, pool);
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
 	/* Two calls, and lanes lowered in the second: slots above the new
 	 * count run out and are not refilled. */
-	assert_int_equal(particles_lanes_run(pl, w, &dp, p->particles.lanes, n / 2, &steps), 0);
+	assert_int_equal(lockstep_run(pl, w, &dp, p->particles.lanes, n / 2, &steps), 0);
 	int second = p->particles.lanes > 3 ? p->particles.lanes - 3 : p->particles.lanes;
-	assert_int_equal(particles_lanes_run(pl, w, &dp, second, n - n / 2, &steps), 0);
+	assert_int_equal(lockstep_run(pl, w, &dp, second, n - n / 2, &steps), 0);
 	w->steps = steps;
 	w->particles = n;
-	assert_int_equal(particles_lanes_save(pl, blob, blob_len), 0);
-	particles_lanes_destroy(pl);
+	assert_int_equal(lockstep_save(pl, blob, blob_len), 0);
+	lockstep_destroy(pl);
 	return w;
 }
 
-/* Every compiled copy (scalar reference, SSE2, AVX2 with row loads and with
- * the hardware gather) gives the same bits, at lane counts that do and do
+static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint64_t n,
+			     unsigned char **blob, size_t *blob_len)
+{
+	return run_pool(p, isa, NULL, n, blob, blob_len);
+}
+
+/* The read phase split over 2 and 3 threads (contiguous runs of whole
+ * vectors, uneven when the vectors do not divide) gives the bits of one
+ * thread, in every copy, lanes that fill whole vectors or not. */
+static void test_threads_agree(void **state)
+{
+	(void)state;
+	const struct {
+		int size, lanes;
+	} cases[] = {{48, 64}, {24, 13}, {32, 40}};
+	const enum lockstep_isa isas[] = {LOCKSTEP_ISA_SCALAR, LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2};
+	int compared = 0;
+	for (int threads = 2; threads <= 3; threads++) {
+		struct workers *pool = NULL;
+		assert_int_equal(workers_create(&pool, threads), GULLY_OK);
+		for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+			struct params p;
+			small_params(&p, cases[c].size, cases[c].lanes);
+			p.world.seed = 300 + (int)c;
+			for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+				unsigned char *rb, *b;
+				size_t rl, l;
+				struct world *ref = run_pool(&p, isas[k], NULL, 300, &rb, &rl);
+				if (!ref)
+					continue;
+				struct world *w = run_pool(&p, isas[k], pool, 300, &b, &l);
+				assert_non_null(w);
+				assert_same_world(ref, w);
+				assert_int_equal(l, rl);
+				assert_memory_equal(b, rb, l);
+				compared++;
+				free(rb);
+				free(b);
+				world_destroy(ref);
+				world_destroy(w);
+			}
+		}
+		workers_destroy(pool);
+	}
+	assert_true(compared >= 12);
+	/* The process: world.threads 2 against 1. */
+	struct params p;
+	small_params(&p, 40, 64);
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct proc pa, pb;
+	proc_open(&pa, a, &p);
+	p.world.threads = 2;
+	proc_open(&pb, b, &p);
+	proc_step(&pb, b, &p, 700);
+	p.world.threads = 1;
+	proc_step(&pa, a, &p, 700);
+	assert_same_world(a, b);
+	proc_close(&pa);
+	proc_close(&pb);
+	world_destroy(a);
+	world_destroy(b);
+}
+
+/* Every compiled copy (the scalar reference, droplet_advance slot by slot;
+ * lockstep_simd.h at 4 lanes, SSE2, and at 8, AVX2) gives the same bits, at lane counts that do and do
  * not fill whole vectors, on maps small enough that lanes meet often and
  * edges are near, with the options flipped. */
 static void test_isa_copies_agree(void **state)
@@ -150,10 +214,7 @@ static void test_isa_copies_agree(void **state)
 		{48, 16, true, true, 20000}, {16, 13, true, true, 20000}, {24, 5, false, true, 20000},
 		{32, 64, true, false, 20000}, {40, 9, true, true, 100},   {20, 2, true, true, 20000},
 	};
-	const struct {
-		enum lanes_isa isa;
-		bool gather;
-	} copies[] = {{LANES_ISA_SSE2, false}, {LANES_ISA_AVX2, false}, {LANES_ISA_AVX2, true}};
+	const enum lockstep_isa copies[] = {LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2};
 	int compared = 0;
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct params p;
@@ -164,14 +225,14 @@ static void test_isa_copies_agree(void **state)
 		p.particles.max_steps = cases[c].max_steps;
 		unsigned char *rb;
 		size_t rl;
-		struct world *ref = run_isa(&p, LANES_ISA_SCALAR, false, 700, &rb, &rl);
+		struct world *ref = run_isa(&p, LOCKSTEP_ISA_SCALAR, 700, &rb, &rl);
 		assert_non_null(ref);
 		assert_memory_not_equal(ref->layer[LAYER_HEIGHT], ref->layer[LAYER_BASE],
 					world_cells(ref) * sizeof(float));
 		for (size_t k = 0; k < sizeof copies / sizeof copies[0]; k++) {
 			unsigned char *b;
 			size_t l;
-			struct world *w = run_isa(&p, copies[k].isa, copies[k].gather, 700, &b, &l);
+			struct world *w = run_isa(&p, copies[k], 700, &b, &l);
 			if (!w)
 				continue;
 			assert_same_world(ref, w);
@@ -384,8 +445,8 @@ static void test_one_droplet_equals_droplet_run(void **state)
 	droplet_params_from(&dp, &p);
 	for (int k = 0; k < 20; k++) {
 		struct droplet d;
-		particles_spawn(a, &d);
-		particles_spawn(b, &d);
+		droplet_spawn(a, &d);
+		droplet_spawn(b, &d);
 		/* The blob of one droplet in slot k % 4. */
 		unsigned char blob[24 + 36] = {0};
 		const uint32_t magic = 0x4e4c5047u, one = 1, wh = 64;
@@ -404,13 +465,13 @@ static void test_one_droplet_equals_droplet_run(void **state)
 			for (int i = 0; i < 4; i++)
 				blob[24 + 4 * j + i] = (unsigned char)(u >> (8 * i));
 		}
-		struct particles_lanes *pl = particles_lanes_create(64, 64);
+		struct lockstep *pl = lockstep_create(64, 64);
 		assert_non_null(pl);
-		assert_int_equal(particles_lanes_load(pl, blob, sizeof blob), GULLY_OK);
+		assert_int_equal(lockstep_load(pl, blob, sizeof blob), GULLY_OK);
 		uint64_t steps = 0;
-		assert_int_equal(particles_lanes_drain(pl, a, &dp, &steps), GULLY_OK);
-		assert_int_equal(particles_lanes_in_flight(pl), 0);
-		particles_lanes_destroy(pl);
+		assert_int_equal(lockstep_drain(pl, a, &dp, &steps), GULLY_OK);
+		assert_int_equal(lockstep_in_flight(pl), 0);
+		lockstep_destroy(pl);
 		assert_int_equal(steps, droplet_run(&d, b, &dp));
 		assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
 				    world_cells(a) * sizeof(float));
@@ -453,15 +514,15 @@ static void test_two_droplets_on_one_cell_both_count(void **state)
 		q[32] = 99; /* age */
 	}
 	uint64_t steps1 = 0, steps2 = 0;
-	struct particles_lanes *pl = particles_lanes_create(64, 64);
+	struct lockstep *pl = lockstep_create(64, 64);
 	assert_non_null(pl);
 	blob[16] = 1; /* slot 0 alone */
-	assert_int_equal(particles_lanes_load(pl, blob, 24 + 36), GULLY_OK);
-	assert_int_equal(particles_lanes_drain(pl, one, &dp, &steps1), GULLY_OK);
+	assert_int_equal(lockstep_load(pl, blob, 24 + 36), GULLY_OK);
+	assert_int_equal(lockstep_drain(pl, one, &dp, &steps1), GULLY_OK);
 	blob[16] = 3; /* slots 0 and 1 */
-	assert_int_equal(particles_lanes_load(pl, blob, sizeof blob), GULLY_OK);
-	assert_int_equal(particles_lanes_drain(pl, two, &dp, &steps2), GULLY_OK);
-	particles_lanes_destroy(pl);
+	assert_int_equal(lockstep_load(pl, blob, sizeof blob), GULLY_OK);
+	assert_int_equal(lockstep_drain(pl, two, &dp, &steps2), GULLY_OK);
+	lockstep_destroy(pl);
 	assert_int_equal(steps1, 1);
 	assert_int_equal(steps2, 2);
 	const size_t cell = 30 * 64 + 20;
@@ -486,7 +547,10 @@ static void test_two_droplets_on_one_cell_both_count(void **state)
 }
 
 /* particles.lanes = 1 is the seed's order: the process gives what
- * droplet_run one droplet after another gives, bit for bit. */
+ * droplet_run one droplet after another gives, bit for bit; and the lockstep
+ * engine run with one lane (each tick a read half, then a write half) leaves
+ * the same heights and takes the same steps: droplet.h's step is the
+ * reference the engine is held to. */
 static void test_one_lane_is_the_seed_order(void **state)
 {
 	(void)state;
@@ -503,7 +567,7 @@ static void test_one_lane_is_the_seed_order(void **state)
 	uint64_t steps = 0;
 	for (int i = 0; i < 1000; i++) {
 		struct droplet d;
-		particles_spawn(b, &d);
+		droplet_spawn(b, &d);
 		steps += droplet_run(&d, b, &dp);
 	}
 	assert_int_equal(a->steps, steps);
@@ -511,6 +575,23 @@ static void test_one_lane_is_the_seed_order(void **state)
 			    world_cells(a) * sizeof(float));
 	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
 	assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
+	const enum lockstep_isa isas[] = {LOCKSTEP_ISA_SCALAR, LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2};
+	for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+		struct world *c = make_world(&p);
+		struct lockstep *pl = lockstep_create(c->width, c->height);
+		assert_non_null(pl);
+		if (lockstep_set_isa(pl, isas[k])) {
+			uint64_t lsteps = 0;
+			assert_int_equal(lockstep_run(pl, c, &dp, 1, 1000, &lsteps), GULLY_OK);
+			assert_int_equal(lockstep_drain(pl, c, &dp, &lsteps), GULLY_OK);
+			assert_int_equal(lsteps, steps);
+			assert_memory_equal(c->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
+					    world_cells(c) * sizeof(float));
+			assert_memory_equal(&c->rng, &b->rng, sizeof c->rng);
+		}
+		lockstep_destroy(pl);
+		world_destroy(c);
+	}
 	world_destroy(a);
 	world_destroy(b);
 }
@@ -586,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_one_droplet_equals_droplet_run),
 		cmocka_unit_test(test_two_droplets_on_one_cell_both_count),
 		cmocka_unit_test(test_one_lane_is_the_seed_order),
+		cmocka_unit_test(test_threads_agree),
 		cmocka_unit_test(test_changing_lanes_between_calls),
 		cmocka_unit_test(test_finish_lands_what_is_in_flight),
 	};

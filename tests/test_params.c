@@ -6,6 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/base/params.h"
+#include "core/base/process.h"
 #include "core/terrain/terrain.h"
 
 static void test_defaults_are_valid_and_in_range(void **state)
@@ -133,12 +134,64 @@ static void test_world_size_range_matches_world(void **state)
 	const char *keys[] = {"world.width", "world.height"};
 	for (int k = 0; k < 2; k++) {
 		const struct param_def *d = params_def(params_find(keys[k]));
-		assert_double_equal(d->min, WORLD_MIN_SIZE, 0);
-		assert_double_equal(d->max, WORLD_MAX_SIZE, 0);
+		assert_double_equal(d->min, world_size_min(), 0);
+		assert_double_equal(d->max, world_size_max(), 0);
 	}
-	assert_int_equal(world_check_size(WORLD_MAX_SIZE, WORLD_MAX_SIZE), GULLY_OK);
-	assert_int_equal(world_check_size(WORLD_MAX_SIZE + 1, 16), GULLY_ESIZE);
-	assert_int_equal(world_check_size(16, WORLD_MIN_SIZE - 1), GULLY_ESIZE);
+	int lo = world_size_min(), hi = world_size_max();
+	assert_true(lo >= 2 && lo < hi);
+	assert_int_equal(world_check_size(hi, hi), GULLY_OK);
+	assert_int_equal(world_check_size(lo, lo), GULLY_OK);
+	assert_int_equal(world_check_size(hi + 1, lo), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo, hi + 1), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo, lo - 1), GULLY_ESIZE);
+	assert_int_equal(world_check_size(lo - 1, lo), GULLY_ESIZE);
+}
+
+/* Pool volume has one definition: world_stats' figure is the band-by-band
+ * sum the explorer takes (bit for bit), and a negative depth is no water. */
+static void test_pool_volume_one_definition(void **state)
+{
+	(void)state;
+	struct world *w;
+	assert_int_equal(world_create(&w, 37, 21), GULLY_OK);
+	float *pool = w->layer[LAYER_POOL];
+	for (size_t i = 0; i < world_cells(w); i++)
+		pool[i] = (float)((i * 7919) % 1000) * 1e-3f - 0.1f; /* some < 0 */
+	double whole = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		whole += pool[i] > 0 ? pool[i] : 0;
+	struct world_stats st;
+	world_stats(w, &st);
+	double bands = 0;
+	for (int y = 0; y < w->height; y++)
+		bands = world_pool_volume(w, (size_t)y * 37, 37, bands);
+	assert_memory_equal(&st.pool_volume, &bands, sizeof bands);
+	assert_memory_equal(&st.pool_volume, &whole, sizeof whole);
+	world_destroy(w);
+}
+
+/* A process's on-map source names parameters of the registry in the
+ * process's own section (the explorer finds it by them, not by name). */
+static void test_process_sources_name_registry_keys(void **state)
+{
+	(void)state;
+	int with = 0;
+	for (int i = 0; i < process_count(); i++) {
+		const struct process_ops *p = process_get(i);
+		if (!p->source)
+			continue;
+		with++;
+		const char *keys[4] = {p->source->x, p->source->y, p->source->direction,
+				       p->source->window};
+		for (int k = 0; k < 4; k++) {
+			assert_true(params_find(keys[k]) >= 0);
+			assert_int_equal(strncmp(keys[k], p->section, strlen(p->section)), 0);
+			assert_int_equal(keys[k][strlen(p->section)], '.');
+		}
+	}
+	assert_true(with >= 1); /* the emitter's */
+	assert_non_null(process_find("emitter")->source);
+	assert_null(process_find("particles")->source);
 }
 
 static void test_nudge_clamps(void **state)
@@ -166,6 +219,8 @@ int main(void)
 		cmocka_unit_test(test_enum_order_matches_c_enum),
 		cmocka_unit_test(test_nudge_clamps),
 		cmocka_unit_test(test_world_size_range_matches_world),
+		cmocka_unit_test(test_pool_volume_one_definition),
+		cmocka_unit_test(test_process_sources_name_registry_keys),
 	};
 	return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

@@ -416,6 +416,62 @@ static void test_overlays_parse(void **state)
 	}
 }
 
+/* On every colour of the height ramp, an erosion the legend shows (0.002,
+ * 0.01, 0.05) reads red, a deposition green: not orange or olive (the ramp's
+ * tan mixed with red read orange). */
+static void test_erosion_reads_red_and_green(void **state)
+{
+	(void)state;
+	const double changes[] = {0.002, 0.01, SHADE_EROSION_FULL};
+	for (int i = 0; i < palette_ramp_stops(); i++) {
+		struct rgb ground = palette_ramp_stop(i, NULL);
+		for (int k = 0; k < 3; k++) {
+			struct shade_sample s = {.height = 0.5f, .base = 0.5f};
+			s.height = (float)(0.5 - changes[k]);
+			struct rgb er = shade_overlay_blend(ground, &s, OVERLAY_BIT(OVERLAY_EROSION), NULL);
+			s.height = (float)(0.5 + changes[k]);
+			struct rgb de = shade_overlay_blend(ground, &s, OVERLAY_BIT(OVERLAY_EROSION), NULL);
+			/* Red: r well above g, and g and b close (no yellow cast). */
+			assert_true(er.r > er.g + 15);
+			assert_true(abs(er.g - er.b) <= 16);
+			assert_true(de.g > de.r + 15);
+			assert_true(de.g > de.b + 15);
+		}
+	}
+	/* No change leaves the ground as it is. */
+	struct rgb tan = palette_ramp_stop(2, NULL);
+	struct shade_sample same = {.height = 0.5f, .base = 0.5f};
+	assert_rgb(shade_overlay_blend(tan, &same, OVERLAY_BIT(OVERLAY_EROSION), NULL), tan);
+}
+
+/* A fitted ramp maps its low end to 0 and its high end to 1; the legend's
+ * inverse gives the heights back; unfitted (0, 0) heights are as they are. */
+static void test_ramp_fit(void **state)
+{
+	(void)state;
+	struct shade_view v;
+	memset(&v, 0, sizeof v);
+	assert_true(shade_ramp_t(&v, 0.25) == 0.25);
+	v.height_lo = 0.2f;
+	v.height_hi = 0.6f;
+	assert_true(fabs(shade_ramp_t(&v, 0.2f)) < 1e-9);
+	assert_true(fabs(shade_ramp_t(&v, 0.6f) - 1) < 1e-7);
+	for (int k = 0; k <= 3; k++)
+		assert_true(fabs(shade_ramp_t(&v, shade_ramp_height(&v, k / 3.0)) - k / 3.0) < 1e-9);
+	/* A rendered flat map at the fitted low end shows the ramp's first stop. */
+	struct world *w = flat_world(16, 16, 0.2f);
+	struct shade_frame f;
+	assert_int_equal(shade_frame_init(&f, 16, 16), 0);
+	v.zoom = ZOOM_1;
+	v.shading = 1;
+	v.altitude = 45;
+	v.vertical_scale = 1;
+	shade_render(&f, w, &v, NULL, 0);
+	assert_rgb(f.px[5 * 16 + 5], palette_height(0));
+	shade_frame_free(&f);
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +485,8 @@ int main(void)
 		cmocka_unit_test(test_image_equals_one_render),
 		cmocka_unit_test(test_image_of_another_layer),
 		cmocka_unit_test(test_overlays_parse),
+		cmocka_unit_test(test_erosion_reads_red_and_green),
+		cmocka_unit_test(test_ramp_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "core/base/params.h"
 #include "core/base/world.h"
+#include "core/sph/sph.h"
 #include "io/preset.h"
 
 /* Exit statuses: 0 success, 1 a failure (bad file, I/O), 2 a usage error. */
@@ -125,8 +126,11 @@ struct run_metrics {
 	double seconds;
 	const struct world *world;
 	struct world_stats stats;
+	struct sph_metrics sph; /* zero unless the process is sph */
 };
-void metrics_collect(struct run_metrics *m, const struct world *w);
+/* ops and state (may be NULL) add the process's own columns. */
+void metrics_collect(struct run_metrics *m, const struct world *w,
+		     const struct process_ops *ops, const void *state);
 void metrics_print_header(FILE *fp);
 void metrics_print_row(FILE *fp, const struct run_metrics *m);
 void metrics_print_json(FILE *fp, const struct run_metrics *m);

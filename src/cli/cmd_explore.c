@@ -8,8 +8,6 @@
 #include "config.h"
 #include "core/base/process.h"
 #include "io/preset.h"
-#include "tui/crt.h"
-#include "tui/keys.h"
 #include "tui/tui.h"
 
 #define CMD NULL
@@ -67,7 +65,7 @@ int cmd_explore(int argc, char **argv)
 	sim_options_init(&so);
 	struct tui_options o;
 	memset(&o, 0, sizeof o);
-	o.tier = TIER_AUTO;
+	o.tier = TUI_TIER_AUTO;
 	o.utf8 = -1;
 	o.fps = 20;
 	int status = 0;
@@ -84,10 +82,10 @@ int cmd_explore(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			goto done;
 		case OPT_KEYS_MAN:
-			keys_print_man(stdout);
+			tui_keys_man(stdout);
 			goto done;
 		case OPT_COLOR:
-			if ((o.tier = crt_tier_parse(optarg)) < 0) {
+			if ((o.tier = tui_tier_parse(optarg)) < 0) {
 				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
 				goto done;
 			}
@@ -180,7 +178,7 @@ int cmd_explore(int argc, char **argv)
 	}
 	if (so.dump_preset) {
 		snprintf(meta.process, sizeof meta.process, "%s",
-			 o.process ? o.process : process_get(0)->name);
+			 o.process ? o.process : process_default()->name);
 		char *text;
 		status = preset_format(&o.params, &meta, &text) ? 1 : 0;
 		if (!status)

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "io/fileio.h"
+#include "io/roff.h"
 
 #define CMD "params"
 

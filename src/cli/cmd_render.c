@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "config.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 #include "view/shade.h"
@@ -37,7 +38,8 @@ static void usage(FILE *fp)
 		"  -o, --output OUT     the file to write (required)\n"
 		"  --layer NAME         %s (default height)\n"
 		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
-		"                       streams,pools,erosion,hardness,wetness (default none)\n"
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
+		"                       (default none)\n"
 		"  --help, --version\n", cli_program, cli_layer_names());
 }
 
@@ -102,7 +104,7 @@ int cmd_render(int argc, char **argv)
 		return 1;
 	}
 	int status = 0;
-	if (image_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
+	if (picture_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
 		cli_error("%s", err);
 		status = 1;
 	}

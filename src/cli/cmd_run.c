@@ -11,8 +11,10 @@
 #include "core/terrain/hardness.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "cli/picture.h"
 #include "io/image.h"
 #include "io/preset.h"
+#include "io/simulation.h"
 #include "io/snapshot.h"
 #include "view/shade.h"
 
@@ -32,7 +34,7 @@ static void usage(FILE *fp)
 		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
-		"                       streams,pools,erosion,hardness,wetness\n",
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
 		cli_program, process_names());
 }
 
@@ -63,11 +65,13 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 		return cli_usage_error(CMD, "--preset: the snapshot '%s' carries its parameters; "
 				       "change them with --set", path);
 	char err[512];
-	if (snapshot_load(path, w, snap, err, sizeof err)) {
+	struct simulation s;
+	if (simulation_open(&s, snap, path, err, sizeof err)) {
 		cli_error("%s", err);
 		return 1;
 	}
-	*p = snap->params;
+	*w = s.world;
+	*p = s.params;
 	int status = sim_options_apply(o, CMD, p);
 	if (!status && (p->world.width != (*w)->width || p->world.height != (*w)->height))
 		status = cli_usage_error(CMD, "--set cannot resize the snapshot '%s' (%dx%d)", path,
@@ -125,62 +129,18 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 }
 
 /* -o: a snapshot, or the height layer as a picture when the name says so. */
-/* A snapshot continued with another process than the one that saved it:
- * that process takes its state back and ends what it had in flight (the
- * droplets part-way down a lockstep run), so their soil lands in the world
- * instead of vanishing with the state. */
-static int finish_other(const struct snapshot_info *snap, struct world *w,
-			const struct params *p, const char *path)
-{
-	const struct process_ops *old = process_find(snap->process);
-	if (!old || !old->finish || !old->load_state)
-		return GULLY_OK;
-	void *state = NULL;
-	int err = old->create(&state, w, p);
-	if (!err)
-		err = old->load_state(state, snap->state, snap->state_len);
-	if (!err)
-		err = old->finish(state, w, p, NULL);
-	if (state)
-		old->destroy(state);
-	if (err)
-		cli_error("%s: the %s process cannot finish this snapshot's state: %s", path,
-			  old->name, gully_strerror(err));
-	return err;
-}
-
-static int write_output(const char *path, const struct world *w, const struct params *p,
-			const struct process_ops *proc, void *state, unsigned overlays)
+static int write_output(const char *path, const struct simulation *sim, unsigned overlays)
 {
 	char err[512];
 	if (image_format_from_path(path) != IMAGE_NONE) {
-		if (image_export_view(path, w, LAYER_HEIGHT, p, overlays, err, sizeof err)) {
+		if (picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params, overlays, err,
+				      sizeof err)) {
 			cli_error("%s", err);
 			return 1;
 		}
 		return 0;
 	}
-	struct snapshot_info out;
-	memset(&out, 0, sizeof out);
-	snprintf(out.process, sizeof out.process, "%s", proc->name);
-	out.params = *p;
-	/* The effective preset, so `gully info` and a reader see what made it. */
-	if (preset_to_yaml(p, &out.preset_yaml)) {
-		cli_error("%s: cannot write the preset text", path);
-		return 1;
-	}
-	if (proc->save_state) {
-		int e = proc->save_state(state, &out.state, &out.state_len);
-		if (e) {
-			cli_error("%s: cannot save the %s state: %s", path, proc->name, gully_strerror(e));
-			free(out.preset_yaml);
-			return 1;
-		}
-	}
-	int e = snapshot_save(path, w, &out, err, sizeof err);
-	free(out.state);
-	free(out.preset_yaml);
-	if (e) {
+	if (simulation_save(sim, path, err, sizeof err)) {
 		cli_error("%s", err);
 		return 1;
 	}
@@ -288,38 +248,18 @@ int cmd_run(int argc, char **argv)
 	uint64_t budget = o.particles_set ? o.particles : 200000;
 	cli_signals_install(CLI_SIGNALS_DIE);
 
-	void *state = NULL;
-	int err = proc->create(&state, w, &p);
+	/* From a snapshot: its process takes its state back, or another
+	 * process starts after it finished what it had in flight. */
+	struct simulation sim = {.world = w, .params = p};
+	char msg[512];
+	int err = simulation_start(&sim, proc, from && !is_heightmap ? &snap : NULL, from, msg,
+				   sizeof msg);
+	snapshot_info_free(&snap);
 	if (err) {
-		cli_error("%s: %s", proc->name, gully_strerror(err));
-		world_destroy(w);
-		snapshot_info_free(&snap);
+		cli_error("%s", msg);
+		simulation_end(&sim);
 		sim_options_free(&o);
 		return 1;
-	}
-	/* The saved state belongs to the process that saved it; continuing with
-	 * another one, what the old one had in flight lands first. */
-	if (snap.state && strcmp(snap.process, proc->name) != 0)
-		err = finish_other(&snap, w, &p, from);
-	if (err) {
-		proc->destroy(state);
-		world_destroy(w);
-		snapshot_info_free(&snap);
-		sim_options_free(&o);
-		return 1;
-	}
-	if (snap.state && strcmp(snap.process, proc->name) == 0) {
-		err = proc->load_state ? proc->load_state(state, snap.state, snap.state_len)
-				       : GULLY_EFORMAT;
-		if (err) {
-			cli_error("%s: the %s process cannot take this snapshot's state: %s", from,
-				  proc->name, gully_strerror(err));
-			proc->destroy(state);
-			world_destroy(w);
-			snapshot_info_free(&snap);
-			sim_options_free(&o);
-			return 1;
-		}
 	}
 
 	struct progress pg;
@@ -329,7 +269,7 @@ int cmd_run(int argc, char **argv)
 	for (uint64_t done = 0; done < budget && !err;) {
 		uint64_t n = budget - done < RUN_CHUNK ? budget - done : RUN_CHUNK;
 		struct process_report rep = {0};
-		err = proc->step(state, w, &p, n, &rep);
+		err = proc->step(sim.state, sim.world, &sim.params, n, &rep);
 		m.particles += rep.particles;
 		m.steps += rep.steps;
 		done += n;
@@ -341,7 +281,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
-		metrics_collect(&m, w);
+		metrics_collect(&m, sim.world, sim.proc, sim.state);
 		if (o.json) {
 			metrics_print_json(stdout, &m);
 		} else {
@@ -352,15 +292,13 @@ int cmd_run(int argc, char **argv)
 		 * not the map: -o is still written. */
 		int out_err = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
 		if (o.output)
-			status = write_output(o.output, w, &p, proc, state, overlays);
+			status = write_output(o.output, &sim, overlays);
 		if (out_err) {
 			cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
 			status = 1;
 		}
 	}
-	proc->destroy(state);
-	world_destroy(w);
-	snapshot_info_free(&snap);
+	simulation_end(&sim);
 	sim_options_free(&o);
 	return status;
 }

@@ -235,7 +235,9 @@ static int build_argv(struct argv_buf *b, const char *self, const struct sim_opt
 	char buf[512];
 	int pick[64];
 	point_values(axes, naxes, point, pick);
-	int bad = push(b, self, false) | push(b, "run", false) | push(b, "--quiet", false);
+	/* Each job on one thread: the jobs already fill the cores. */
+	int bad = push(b, self, false) | push(b, "run", false) | push(b, "--quiet", false) |
+		  push(b, "--set", false) | push(b, "world.threads=1", false);
 	if (json)
 		bad |= push(b, "--json", false);
 	if (o->preset)

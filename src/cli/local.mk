@@ -9,7 +9,7 @@ gully_SOURCES = \
 	src/cli/cmd_params.c \
 	src/cli/cmd_sweep.c \
 	src/cli/cmd_info.c \
-	src/cli/cmd_render.c \
+	src/cli/cmd_render.c src/cli/picture.c src/cli/picture.h \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
 	src/cli/cmd_explore.c
 gully_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/view/libgullyview.a \

@@ -1,7 +1,10 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include <string.h>
+
 #include "cli/cli.h"
+#include "core/sph/sph.h"
 
 /* The columns, in the order `gully run` promises; TSV and JSON both come
  * from this one list. */
@@ -46,6 +49,12 @@ static double m_water_evap(const struct run_metrics *m) { return m->world->tally
 static double m_water_off(const struct run_metrics *m) { return m->world->tally[TALLY_WATER_OFF_MAP]; }
 static double m_in_flight(const struct run_metrics *m) { return m->world->tally[TALLY_SEDIMENT_IN_FLIGHT]; }
 
+static double m_splash(const struct run_metrics *m) { return m->sph.splash_volume; }
+static double m_scour(const struct run_metrics *m) { return m->sph.scour_volume; }
+static double m_mud(const struct run_metrics *m) { return m->sph.mud_deposited; }
+static double m_absorbed(const struct run_metrics *m) { return m->sph.water_absorbed; }
+static int64_t m_sph_particles(const struct run_metrics *m) { return m->sph.particles; }
+
 #define S(n, f) {n, COL_STRING, f, NULL, NULL}
 #define I(n, f) {n, COL_INT, NULL, f, NULL}
 #define R(n, f) {n, COL_REAL, NULL, NULL, f}
@@ -75,11 +84,19 @@ static const struct column columns[] = {
 	R("water_evaporated", m_water_evap),
 	R("water_off_map", m_water_off),
 	R("sediment_in_flight", m_in_flight),
+	R("splash_volume", m_splash),
+	R("scour_volume", m_scour),
+	R("mud_deposited", m_mud),
+	R("water_absorbed", m_absorbed),
+	I("sph_particles", m_sph_particles),
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
 
-void metrics_collect(struct run_metrics *m, const struct world *w)
+void metrics_collect(struct run_metrics *m, const struct world *w,
+		     const struct process_ops *ops, const void *state)
 {
+	if (!ops || !sph_metrics_of(ops, state, &m->sph))
+		memset(&m->sph, 0, sizeof m->sph);
 	m->world = w;
 	m->width = w->width;
 	m->height = w->height;

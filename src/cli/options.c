@@ -105,7 +105,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		/* Checked here: 0 would read as "no --size" later. */
 		if (world_check_size(o->width, o->height)) {
 			cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
-					o->height, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
+					o->height, world_size_min(), world_size_max());
 			o->width = o->height = 0;
 			return -1;
 		}
@@ -234,5 +234,5 @@ const char *sim_options_process(const struct sim_options *o, const struct preset
 		return o->process;
 	if (meta && meta->process[0])
 		return meta->process;
-	return "particles";
+	return process_default()->name;
 }

@@ -5,12 +5,14 @@
 #include "core/particles/particles.h"
 #include "core/emitter/emitter.h"
 #include "core/hydrology/hydrology.h"
+#include "core/sph/sph.h"
 
 /* Every process, in the order the explorer's tabs show them. */
 static const struct process_ops *const table[] = {
 	&particles_process,
 	&hydrology_process,
 	&emitter_process,
+	&sph_process,
 };
 
 int process_count(void)
@@ -21,6 +23,11 @@ int process_count(void)
 const struct process_ops *process_get(int index)
 {
 	return index >= 0 && index < process_count() ? table[index] : NULL;
+}
+
+const struct process_ops *process_default(void)
+{
+	return table[0];
 }
 
 const struct process_ops *process_find(const char *name)

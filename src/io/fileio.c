@@ -354,17 +354,3 @@ int io_fail(char *err, size_t errlen, int code, const char *label, const char *f
 	}
 	return code;
 }
-
-void roff_text(FILE *fp, const char *s)
-{
-	if (*s == '.' || *s == '\'')
-		fputs("\\&", fp);
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", fp);
-		else if (*s == '-')
-			fputs("\\-", fp);
-		else
-			fputc(*s, fp);
-	}
-}

@@ -47,8 +47,5 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len);
 int io_fail(char *err, size_t errlen, int code, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Writes s for roff: a leading dot or quote, backslashes and hyphens escaped
- * (the man page's generated sections). */
-void roff_text(FILE *fp, const char *s);
 
 #endif

@@ -11,9 +11,8 @@
 #include <strings.h>
 
 #include "core/base/error.h"
-#include "io/bytes.h"
+#include "core/base/bytes.h"
 #include "io/fileio.h"
-#include "view/shade.h"
 
 static const char *const extensions[] = {
 	[IMAGE_PNG] = "png", [IMAGE_PPM] = "ppm", [IMAGE_PGM] = "pgm",
@@ -68,31 +67,6 @@ uint16_t image_to_u16(float v, float mn, float mx)
 }
 
 /* ---------------------------------------------------------------- export */
-
-/* The pixels as 3 bytes each, as PNG and PPM store them. */
-_Static_assert(sizeof(struct rgb) == 3, "struct rgb is three bytes");
-
-static unsigned char *shaded(const struct world *w, int layer, const struct params *p,
-			     unsigned overlays)
-{
-	size_t n = world_cells(w);
-	struct rgb *px = malloc(n * sizeof *px);
-	if (!px)
-		return NULL;
-	struct shade_view v;
-	memset(&v, 0, sizeof v);
-	shade_view_from_params(&v, p);
-	v.overlays = overlays;
-	if (layer != LAYER_HEIGHT) {
-		v.ramp_layer = w->layer[layer];
-		image_range(w->layer[layer], n, &v.ramp_min, &v.ramp_max);
-	}
-	if (shade_image(w, &v, px)) {
-		free(px);
-		return NULL;
-	}
-	return (unsigned char *)px;
-}
 
 static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 {
@@ -159,48 +133,26 @@ static bool write_f32(FILE *fp, const float *v, size_t n)
 	return true;
 }
 
-int image_export(const char *path, const struct world *w, int layer, float scale,
-		 char *err, size_t errlen)
+/* Writes one file atomically: the picture `rgb` (.png, .ppm) or the values
+ * `v` (.pgm, .r16, .f32), as the path's extension says. */
+static int write_file(const char *path, int fmt, int width, int height,
+		      const unsigned char *rgb, const float *v, char *err, size_t errlen)
 {
-	struct params p;
-	params_defaults(&p);
-	p.terrain.vertical_scale = scale;
-	return image_export_view(path, w, layer, &p, 0, err, errlen);
-}
-
-int image_export_view(const char *path, const struct world *w, int layer,
-		      const struct params *p, unsigned overlays, char *err, size_t errlen)
-{
-	int fmt = image_format_from_path(path);
-	if (fmt == IMAGE_NONE)
-		return io_fail(err, errlen, GULLY_EINVAL, path, "unknown picture type (use .%s)",
-			    "png, .ppm, .pgm, .r16 or .f32");
-	if (layer < 0 || layer >= LAYER_COUNT)
-		return io_fail(err, errlen, GULLY_ENOTFOUND, path, "no layer number %d", layer);
-	unsigned char *rgb = NULL;
-	if (fmt == IMAGE_PNG || fmt == IMAGE_PPM) {
-		rgb = shaded(w, layer, p, overlays);
-		if (!rgb)
-			return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
-	}
 	struct atomic_file af;
-	if (atomic_open(&af, path) != 0) {
-		free(rgb);
+	if (atomic_open(&af, path) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
-	}
-	size_t n = world_cells(w);
-	const float *v = w->layer[layer];
+	size_t n = (size_t)width * (size_t)height;
 	bool ok = true;
 	switch (fmt) {
 	case IMAGE_PNG:
-		ok = write_png(af.fp, rgb, w->width, w->height);
+		ok = write_png(af.fp, rgb, width, height);
 		break;
 	case IMAGE_PPM:
-		ok = fprintf(af.fp, "P6\n%d %d\n255\n", w->width, w->height) > 0 &&
+		ok = fprintf(af.fp, "P6\n%d %d\n255\n", width, height) > 0 &&
 		     fwrite(rgb, 3, n, af.fp) == n;
 		break;
 	case IMAGE_PGM:
-		ok = fprintf(af.fp, "P5\n%d %d\n65535\n", w->width, w->height) > 0 &&
+		ok = fprintf(af.fp, "P5\n%d %d\n65535\n", width, height) > 0 &&
 		     write_u16(af.fp, v, n, true); /* PGM's 16-bit samples are big-endian */
 		break;
 	case IMAGE_R16:
@@ -210,15 +162,33 @@ int image_export_view(const char *path, const struct world *w, int layer,
 		ok = write_f32(af.fp, v, n);
 		break;
 	}
-	free(rgb);
 	if (!ok) {
 		int e = errno;
 		atomic_abort(&af);
 		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
 	}
 	if (atomic_commit(&af) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", file_strerror(errno));
 	return GULLY_OK;
+}
+
+int image_write_rgb(const char *path, int width, int height, const unsigned char *rgb,
+		    char *err, size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	if (fmt != IMAGE_PNG && fmt != IMAGE_PPM)
+		return io_fail(err, errlen, GULLY_EINVAL, path, "not a picture type (use .png or .ppm)");
+	return write_file(path, fmt, width, height, rgb, NULL, err, errlen);
+}
+
+int image_write_values(const char *path, int width, int height, const float *v, char *err,
+		       size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
+		return io_fail(err, errlen, GULLY_EINVAL, path,
+			       "not a height data type (use .pgm, .r16 or .f32)");
+	return write_file(path, fmt, width, height, NULL, v, err, errlen);
 }
 
 /* ---------------------------------------------------------------- import */
@@ -227,7 +197,7 @@ int image_export_view(const char *path, const struct world *w, int layer,
 static int square_side(size_t cells)
 {
 	size_t s = (size_t)llround(sqrt((double)cells));
-	return s * s == cells && s <= WORLD_MAX_SIZE ? (int)s : 0;
+	return s * s == cells && s <= (size_t)world_size_max() ? (int)s : 0;
 }
 
 /* One header number of a PGM: skips whitespace and # comments. */
@@ -258,7 +228,7 @@ static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *ou
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
-	int e = image_import_grid(path, WORLD_MIN_SIZE, width, height, data, err, errlen);
+	int e = image_import_grid(path, world_size_min(), width, height, data, err, errlen);
 	if (e)
 		return e;
 	/* A .f32 holds any float: heights must be ones the processes can take. */
@@ -288,7 +258,7 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 			    "cannot import this type (use .r16, .pgm or .f32)");
 	char *d;
 	size_t len;
-	size_t cap = (size_t)WORLD_MAX_SIZE * WORLD_MAX_SIZE * 4 + 64;
+	size_t cap = (size_t)world_size_max() * world_size_max() * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
 			    errno == EFBIG ? "larger than any map gully supports" : file_strerror(errno));
@@ -297,7 +267,7 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 	size_t w = 0, h = 0, pos = 0, bytes = 2;
 	unsigned long maxval = 65535;
 	if (fmt == IMAGE_PGM) {
-		unsigned long a, b;
+		unsigned long a = 0, b = 0; /* read even when the header is malformed */
 		if (len < 2 || d[0] != 'P' || d[1] != '5') {
 			e = io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
 		} else {
@@ -323,10 +293,10 @@ int image_import_grid(const char *path, int min_side, int *width, int *height, f
 				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
 		w = h = (size_t)side;
 	}
-	if (!e && (w < (size_t)min_side || w > WORLD_MAX_SIZE || h < (size_t)min_side ||
-		   h > WORLD_MAX_SIZE))
+	const size_t max_side = (size_t)world_size_max();
+	if (!e && (w < (size_t)min_side || w > max_side || h < (size_t)min_side || h > max_side))
 		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			 w, h, min_side, WORLD_MAX_SIZE);
+			 w, h, min_side, world_size_max());
 	if (!e && len - pos != w * h * bytes)
 		e = io_fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
 			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,

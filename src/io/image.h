@@ -22,18 +22,17 @@ void image_range(const float *v, size_t n, float *mn, float *mx);
 /* v mapped from mn..mx onto 0..65535, rounded; 0 for NaN or mn == mx. */
 uint16_t image_to_u16(float v, float mn, float mx);
 
-/* Writes `layer` of w to path, atomically. Pictures (.png, .ppm) are the
- * explorer's colours at 1:1 (view/shade): heights on its ramp (any other
- * layer stretched from its min..max onto the ramp), lit from view.azimuth
- * and view.altitude with view.shading and terrain.vertical_scale's relief,
- * then `overlays` (OVERLAY_BIT()s of view/shade.h) on top. Returns a
- * gully_err code; err names the file. */
-int image_export_view(const char *path, const struct world *w, int layer,
-		      const struct params *p, unsigned overlays, char *err, size_t errlen);
-/* The same with the default view and no overlays; `scale` is
- * terrain.vertical_scale. */
-int image_export(const char *path, const struct world *w, int layer, float scale,
-		 char *err, size_t errlen);
+/* Writes a width x height picture, atomically, as .png or .ppm (by the
+ * path): `rgb` is 3 bytes a pixel, rows top down. Whoever makes the pixels
+ * (cli/picture.c shades a layer) is above this. Returns a gully_err code;
+ * err names the file. */
+int image_write_rgb(const char *path, int width, int height, const unsigned char *rgb,
+		    char *err, size_t errlen);
+/* Writes width x height values, atomically, as data (by the path): .pgm
+ * (16-bit grey) and .r16 stretch the finite range onto 0..65535, .f32 keeps
+ * them as they are. */
+int image_write_values(const char *path, int width, int height, const float *v, char *err,
+		       size_t errlen);
 
 /* Reads a height map: .pgm (8 or 16 bits, scaled to 0..1), .r16 (square,
  * scaled to 0..1) or .f32 (square, as stored). Sizes are checked against the

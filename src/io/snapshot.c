@@ -18,7 +18,7 @@
 
 #include "core/base/error.h"
 #include "core/base/process.h"
-#include "io/bytes.h"
+#include "core/base/bytes.h"
 #include "io/fileio.h"
 
 /* ---------------------------------------------------------------- errors */
@@ -517,11 +517,11 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	uint32_t width, height;
 	if ((e = get32(rd, &width, "the width")) || (e = get32(rd, &height, "the height")))
 		return e;
-	if (width < WORLD_MIN_SIZE || width > WORLD_MAX_SIZE || height < WORLD_MIN_SIZE ||
-	    height > WORLD_MAX_SIZE)
+	const uint32_t lo = (uint32_t)world_size_min(), hi = (uint32_t)world_size_max();
+	if (width < lo || width > hi || height < lo || height > hi)
 		return io_fail(rd->err, rd->errlen, GULLY_ESIZE, rd->label,
 			    "absurd map size %" PRIu32 "x%" PRIu32 " (gully supports %d to %d cells a side)",
-			    width, height, WORLD_MIN_SIZE, WORLD_MAX_SIZE);
+			    width, height, world_size_min(), world_size_max());
 	hdr->width = (int)width;
 	hdr->height = (int)height;
 	if ((e = get64(rd, &hdr->particles, "the particle counter")) ||

@@ -23,6 +23,9 @@
 #define SLICE_SECONDS 0.025
 #define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
+/* From this many cells a new terrain takes long enough (~0.4 s at 1024x1024,
+ * ~7 s at 4096x4096) to say so before it starts. */
+#define BIG_MAP_CELLS (1024L * 1024L)
 
 double app_now(void)
 {
@@ -82,6 +85,9 @@ static bool too_small(void)
 static int run_slice(struct app *a)
 {
 	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	uint64_t left = budget_left(a);
+	if (left > 0 && budget > left)
+		budget = left; /* stop exactly at the run's budget */
 	double t0 = app_now();
 	uint64_t done = 0;
 	int e = session_step(a, budget, &done);
@@ -109,16 +115,14 @@ static int run_slice(struct app *a)
 static void refresh_stats(struct app *a, bool whole)
 {
 	const struct world *w = a->world;
-	const float *pool = w->layer[LAYER_POOL];
 	long budget = whole ? -1 : POOL_CELLS_PER_CALL;
 	if (whole) {
 		a->pool_row = 0;
 		a->pool_acc = 0;
 	}
 	while (budget < 0 || budget > 0) {
-		const float *row = pool + (size_t)a->pool_row * (size_t)w->width;
-		for (int x = 0; x < w->width; x++)
-			a->pool_acc += row[x];
+		a->pool_acc = world_pool_volume(w, (size_t)a->pool_row * (size_t)w->width,
+						(size_t)w->width, a->pool_acc);
 		if (budget > 0)
 			budget = budget > w->width ? budget - w->width : 0;
 		if (++a->pool_row >= w->height) {
@@ -153,10 +157,14 @@ static void draw(struct app *a)
 	else
 		a->npoints = 0;
 	refresh_stats(a, false);
-	map_draw(a, map_rows, map_cols);
+	legend_fit_if_new(a);
+	int tr, prof;
+	int shown = class_layout(a, map_rows, &tr, &prof);
+	map_draw(a, shown, map_cols);
 	source_draw(a);
+	class_draw(a, shown, tr, prof, map_cols);
 	if (a->equations)
-		equations_draw(a, map_rows, map_cols);
+		equations_draw(a, shown, map_cols);
 	mvvline(0, map_cols, '|', map_rows);
 	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
 	status_draw(a, LINES - 1, COLS);
@@ -179,7 +187,8 @@ static void zoom(struct app *a, int dir)
 {
 	int z = a->view.zoom + dir;
 	if (z < 0 || z >= ZOOM_COUNT) {
-		app_message(a, "zoom is %s already", shade_zoom_name(a->view.zoom));
+		app_message(a, "zoom is %s already",
+			    a->view.zoom == ZOOM_FIT ? "out to the whole map" : shade_zoom_name(a->view.zoom));
 		return;
 	}
 	/* Keep the centre of what is shown in the centre. */
@@ -192,7 +201,7 @@ static void zoom(struct app *a, int dir)
 	a->view.pan_x = (int)(cx - g.cpp * pw / 2);
 	a->view.pan_y = (int)(cy - g.cpp * ph / 2);
 	shade_clamp_pan(&a->view, a->world, pw, ph);
-	app_message(a, "zoom %s", shade_zoom_name(z));
+	app_message(a, "zoom %s", z == ZOOM_FIT ? "out: the whole map" : shade_zoom_name(z));
 }
 
 static void pan(struct app *a, int ax, int ay)
@@ -211,7 +220,7 @@ static void pan(struct app *a, int ax, int ay)
 static void describe_value(struct app *a, int index)
 {
 	char val[64];
-	params_format(&a->params, index, val, sizeof val);
+	num_param(&a->params, index, val, sizeof val);
 	app_message(a, "%s = %s", params_def(index)->key, val);
 }
 
@@ -234,7 +243,10 @@ static void type_value(struct app *a)
 		} else if (d->type == PARAM_BOOL) {
 			app_message(a, "%s: '%s' is not on or off", d->key, buf);
 		} else if (e == GULLY_ERANGE) {
-			app_message(a, "%s: %s is out of range (%g to %g)", d->key, buf, d->min, d->max);
+			char lo[32], hi[32];
+			num_value(lo, sizeof lo, d->min);
+			num_value(hi, sizeof hi, d->max);
+			app_message(a, "%s: %s is out of range (%s to %s)", d->key, buf, lo, hi);
 		} else {
 			app_message(a, "%s: '%s' is not a number", d->key, buf);
 		}
@@ -367,6 +379,13 @@ static int handle_key(struct app *a, int ch)
 			return 0;
 	}
 	const struct key_binding *k = keys_find(ch);
+	if (!k && ch > '0' && ch <= '9') {
+		/* A digit past the last process: say what there is. */
+		app_message(a, "no process %c: this gully has %d (%s)", ch, process_count(),
+			    process_names());
+		a->needs_draw = true;
+		return 0;
+	}
 	if (!k)
 		return 0;
 	a->needs_draw = true;
@@ -385,11 +404,19 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
+		if (a->running) {
+			/* The run goes on from a whole droplet: a traced one ends. */
+			trace_finish(a);
+			trace_stop(a);
+			budget_run_on(a);
+		}
 		if (a->running)
 			checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
+		trace_finish(a);
+		trace_stop(a);
 		checkpoint(a);
 		uint64_t before = a->world->particles;
 		int e = run_slice(a);
@@ -443,6 +470,11 @@ static int handle_key(struct app *a, int ch)
 	case ACT_NEW_TERRAIN: {
 		int old = a->params.world.seed;
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
+		if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS) {
+			app_message(a, "making a %dx%d terrain...", a->params.world.width,
+				    a->params.world.height);
+			draw(a);
+		}
 		if (session_new_world(a, err, sizeof err)) {
 			a->params.world.seed = old;
 			app_message(a, "%s", err);
@@ -480,6 +512,8 @@ static int handle_key(struct app *a, int ch)
 		char buf[200];
 		int cx, cy;
 		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
+			break;
+		if (profile_click(a, cx, cy) || trace_click(a, cx, cy))
 			break;
 		if (source_place(a, cx, cy))
 			app_message(a, "emitter placed on cell %d,%d", cx, cy);
@@ -527,6 +561,15 @@ static int handle_key(struct app *a, int ch)
 		}
 		break;
 	}
+	case ACT_REFIT:
+	case ACT_PROFILE:
+	case ACT_PROFILE_MOVE:
+	case ACT_PROFILE_PICK:
+	case ACT_TRACE:
+	case ACT_TRACE_RANDOM:
+	case ACT_TRACE_STEP:
+		class_key(a, k->action, k->arg);
+		break;
 	case ACT_COUNT:
 		break;
 	}
@@ -547,17 +590,24 @@ static int open_session(struct app *a, const struct tui_options *o)
 		path = autosave;
 	}
 	if (path) {
+		struct stat st;
+		if (stat(path, &st) == 0 && st.st_size >= (off_t)BIG_MAP_CELLS * 4)
+			fprintf(stderr, "gully: reading %s...\n", path);
 		if (session_load(a, path, err, sizeof err)) {
 			fprintf(stderr, "gully: %s\n", err);
 			return 1;
 		}
 		return 0;
 	}
-	const struct process_ops *p = o->process ? process_find(o->process) : process_get(0);
+	const struct process_ops *p = o->process ? process_find(o->process) : process_default();
 	if (!p) {
 		fprintf(stderr, "gully: no process named '%s'\n", o->process);
 		return 2;
 	}
+	/* A big terrain takes seconds to make: say so at once, not after. */
+	if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS)
+		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
+			a->params.world.width, a->params.world.height);
 	if (session_new_world(a, err, sizeof err) || session_set_process(a, p, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;
@@ -615,7 +665,7 @@ int tui_main(const struct tui_options *o)
 			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
 			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
 				checkpoint(a);
-			if ((e = run_slice(a)))
+			if (!budget_stop(a) && (e = run_slice(a)))
 				break;
 		}
 		/* Paused: wait for a key, but wake often enough to see signals and
@@ -676,6 +726,7 @@ int tui_main(const struct tui_options *o)
 		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
 	if (sig)
 		status = 128 + sig;
+	trace_stop(a);
 	session_free(a);
 	free(a);
 	return status;

@@ -13,6 +13,8 @@
 #include "core/base/process.h"
 #include "core/base/rng.h"
 #include "core/base/world.h"
+#include "core/emitter/emitter.h"
+#include "core/particles/trace.h"
 #include "view/shade.h"
 
 #define PANEL_WIDTH 30
@@ -25,6 +27,40 @@ struct tracer {
 	struct droplet d;
 	float x[TRACER_TAIL], y[TRACER_TAIL]; /* recent positions, newest first */
 	int n;
+};
+
+/* The cross-section (profile.c): a row, a column or a line picked by two
+ * clicks, and the samples along it (one per screen column). */
+enum profile_mode { PROFILE_OFF, PROFILE_ROW, PROFILE_COLUMN, PROFILE_LINE };
+#define PROFILE_MAX_COLS 512
+struct profile_point {
+	float height, base, pool;
+};
+struct profile {
+	int mode;                    /* enum profile_mode */
+	int row, col;                /* PROFILE_ROW's row, PROFILE_COLUMN's column */
+	int x0, y0, x1, y1;          /* PROFILE_LINE's ends, world cells */
+	int picking;                 /* clicks still wanted for a line: 2, 1 or 0 */
+	struct profile_point points[PROFILE_MAX_COLS];
+};
+
+/* The single-droplet trace (trace.c): core's particles_trace and the path
+ * drawn so far. */
+#define TRACE_PATH 256
+enum trace_kind { TRACE_DROPLET, TRACE_EMITTER };
+struct trace_view {
+	bool on;
+	int kind;                    /* enum trace_kind */
+	struct emitter_particle q;   /* TRACE_EMITTER: the particle */
+	struct emitter_params ep;
+	double removed;              /* what its last step took from the ground */
+	struct particles_trace *t;
+	const struct world *world;   /* the world it runs on */
+	struct particles_trace_state s;
+	float x[TRACE_PATH], y[TRACE_PATH];
+	int n;
+	struct rng rng;              /* for A's random starts */
+	bool rng_ready;
 };
 
 /* Undo checkpoints (undo.c). */
@@ -99,6 +135,14 @@ struct app {
 	struct shade_geom shown_geom;
 
 	struct undo_ring undo;
+
+	/* The colour ramp's fit (legend.c): the world it was last checked
+	 * against and the terrain range it was fitted to. */
+	const struct world *fitted_world;
+	float fitted_base_lo, fitted_base_hi;
+	struct profile profile;
+	bool budget_passed;          /* Space ran on past the budget */
+	struct trace_view trace;
 };
 
 /* session.c: the world, the process and files; no curses. */
@@ -149,6 +193,90 @@ bool source_place(struct app *a, int cx, int cy);
 void tracer_reset(struct app *a);
 void tracer_advance(struct app *a, int steps);
 
+/* legend.c: the ramp's heights and the overlays' values. The ramp is
+ * fitted to a terrain once, when it is made or loaded (fit_if_new), so a
+ * height keeps its colour as the map erodes; fit_now fits it to the
+ * heights of now (the `c` key). */
+void legend_fit_if_new(struct app *a);
+void legend_fit_now(struct app *a);
+int legend_lines(const struct app *a);
+/* Draws from row y down (not past row `bottom`); returns the rows used. */
+int legend_draw(struct app *a, int y, int x, int w, int bottom);
+
+/* profile.c: the cross-section. cycle: off, a row, a column, off (x);
+ * move: the row or column by 1/32 of the map (dir +1/-1); pick: the next
+ * two clicks on the map give its ends (X); click: takes a click while
+ * picking (true when it did). */
+void profile_cycle(struct app *a);
+void profile_move(struct app *a, int dir);
+void profile_pick(struct app *a);
+bool profile_click(struct app *a, int cx, int cy);
+void profile_ends(const struct app *a, int *x0, int *y0, int *x1, int *y1);
+/* Screen rows the panel takes below a map of map_rows rows (0: hidden). */
+int profile_rows(const struct app *a, int map_rows);
+/* n samples along the line from (x0, y0) to (x1, y1): means of height and
+ * base over the cells each covers, the deepest pool; returns its cells. */
+int profile_sample(const struct world *w, int x0, int y0, int x1, int y1, int n,
+		   struct profile_point *out);
+void profile_draw(struct app *a, int y0, int rows, int cols);
+/* The line on the map: its ends A and B, dots between. */
+void profile_mark(struct app *a);
+
+/* budget.c: the run's budget (<section>.budget), and numbers as the
+ * screen writes them: num_count "1,234,567"; num_value "9,559", "12.35",
+ * "0.01234" (never an exponent). */
+void num_count(char *buf, size_t len, uint64_t n);
+void num_value(char *buf, size_t len, double v);
+/* A parameter's value as the registry spells it, but never with an exponent. */
+void num_param(const struct params *p, int index, char *buf, size_t len);
+/* The budget of the running process (0: none). */
+uint64_t budget_of(const struct app *a);
+/* Units left before it stops; UINT64_MAX when it does not stop. */
+uint64_t budget_left(struct app *a);
+/* At the budget: pauses, says so and returns true. */
+bool budget_stop(struct app *a);
+/* Space at the budget: runs on past it. */
+void budget_run_on(struct app *a);
+/* "153,000 droplets to go", "budget reached: Space runs on", or "". */
+void budget_status(struct app *a, char *buf, size_t len);
+
+/* trace.c: one droplet of process 1, a step per key. start: at world
+ * point (x, y), after an undo checkpoint; toggle: at the map's centre, or
+ * hides the trace (running its droplet to its end first); step: one step,
+ * or to its end; finish: runs a live droplet to its end; click: a new
+ * droplet where the click lands while tracing (true when it took it). */
+void trace_start(struct app *a, double x, double y);
+void trace_start_random(struct app *a);
+void trace_toggle(struct app *a);
+void trace_step(struct app *a, bool to_end);
+void trace_finish(struct app *a);
+void trace_stop(struct app *a);
+bool trace_click(struct app *a, int cx, int cy);
+void trace_mark(struct app *a);
+/* Rows its box takes under the map (0: no trace). */
+int trace_rows(struct app *a);
+void trace_draw(struct app *a, int y0, int rows, int cols);
+/* trace_emitter.c: the emitter's next particle. start fills a->trace's
+ * particle and its state (s) as the trace box reads it; step takes one
+ * step of emitter_particle_step and, at the end, retires it as the process
+ * does (false once ended); rows draws its numbers from row y0 down. */
+void trace_emitter_start(struct app *a);
+bool trace_emitter_step(struct app *a);
+void trace_emitter_rows(struct app *a, int y0, int cols);
+/* trace.c's helpers for it: the path, and a row beside its equation line
+ * (line eq of the process's equations, from the part starting `from`). */
+void trace_remember(struct app *a);
+void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
+	       const char *from);
+
+/* class.c: the class aids in the loop. class_key: their keys (an enum
+ * key_action and its argument); class_layout: how the map's rows divide
+ * between the map, the trace's box and the cross-section (returns the
+ * map's rows); class_draw: their marks on the map and their boxes. */
+void class_key(struct app *a, int action, int arg);
+int class_layout(struct app *a, int map_rows, int *trace, int *profile);
+void class_draw(struct app *a, int shown, int trace, int profile, int cols);
+
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);
 bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
@@ -166,7 +294,18 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 /* A y/n question in the status row: true only for y. */
 bool prompt_yes_no(struct app *a, const char *question);
 void equations_draw(struct app *a, int rows, int cols);
+/* equations.c: a symbol of a process's equations and what it is: a
+ * meaning, or the parameter of the process's section that sets it. */
+struct equation_symbol {
+	const char *symbol, *meaning, *param;
+};
+/* The symbols of a section's equations (NULL, *n = 0 when none listed). */
+const struct equation_symbol *equations_symbols(const char *section, int *n);
+/* in[0..n) with the ASCII spellings turned into signs when utf8. */
+void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len);
 void source_draw(struct app *a);
+/* A plain marker over the map at world point (wx, wy), when it is shown. */
+void map_mark(const struct app *a, double wx, double wy, char glyph);
 
 /* app.c */
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

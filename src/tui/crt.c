@@ -1,4 +1,5 @@
 #include "tui/crt.h"
+#include "tui/tui.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -19,6 +20,13 @@ struct crt_state crt;
 #define TRUE_BITS 4
 
 static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
+
+_Static_assert(TUI_TIER_AUTO == TIER_AUTO, "tui.h's TUI_TIER_AUTO is crt's TIER_AUTO");
+
+int tui_tier_parse(const char *word)
+{
+	return crt_tier_parse(word);
+}
 
 int crt_tier_parse(const char *s)
 {
@@ -288,4 +296,14 @@ void crt_put_mark(int y, int x, char glyph)
 	}
 	int pair = pair_for(colour_of((struct rgb){0, 0, 0}), colour_of(palette_particle));
 	put_glyph(y, x, wc, A_BOLD, pair);
+}
+
+void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg)
+{
+	wchar_t wc[2] = {crt.utf8 ? wide : (wchar_t)ascii, L'\0'};
+	if (crt.tier == TIER_NONE) {
+		put_glyph(y, x, wc, A_NORMAL, 0);
+		return;
+	}
+	put_glyph(y, x, wc, A_NORMAL, pair_for(colour_of(fg), colour_of(bg)));
 }

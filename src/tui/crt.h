@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <wchar.h>
 
 #include "view/palette.h"
 
@@ -48,6 +49,9 @@ void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads
  * in every tier, black on yellow with colour, reverse bold without. */
 void crt_put_mark(int y, int x, char glyph);
+/* One character in fg on bg: `wide` with UTF-8, `ascii` without; plain
+ * (no colour) in monochrome, so `ascii` must read on its own there. */
+void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg);
 /* Two cells showing a colour, for the legend (a glyph when no colour). */
 void crt_put_swatch(int y, int x, struct rgb c, char glyph);
 

@@ -1,9 +1,125 @@
 /* The equation panel: the running process's `describe` text in a box at
- * the foot of the map, large and plain for a projector. */
+ * the foot of the map, large and plain for a projector, with every symbol
+ * defined under it and, where a parameter sets it, that parameter's name
+ * and value as the side panel shows them (f = friction 0.05). With UTF-8
+ * the ASCII spellings become the usual signs (rho: ρ, ^2: ², +-: ±). */
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/crt.h"
+
+/* Each process's symbols, in the order its equations use them. */
+static const struct equation_symbol particles_symbols[] = {
+	{"p", "position", NULL}, {"v", "speed", NULL}, {"a", "acceleration", NULL},
+	{"n", "surface normal (n.xz: its level part)", NULL},
+	{"h(p)", "height at p; p0 the cell left", NULL}, {"V", "volume, starts at 1", NULL},
+	{"s", "sediment carried", NULL}, {"c_eq", "sediment V can carry", NULL},
+	{"dt", NULL, "dt"}, {"rho", NULL, "density"}, {"f", NULL, "friction"},
+	{"k", NULL, "deposition_rate"}, {"e", NULL, "evap_rate"}, {"V_min", NULL, "min_volume"},
+};
+static const struct equation_symbol hydrology_symbols[] = {
+	{"s", "stream map at the cell", NULL}, {"roots", "tree roots at the cell", NULL},
+	{"a", "acceleration", NULL}, {"level", "lake surface", NULL},
+	{"leak", "its lowest rim", NULL}, {"f", NULL, "friction"}, {"e", NULL, "evap_rate"},
+	{"k", NULL, "deposition_rate"}, {"drainage", NULL, "drainage"},
+	{"lrate", NULL, "lrate"}, {"0.5", NULL, "stop_stream"}, {"0.01", NULL, "stop_accel"},
+	{"10%", NULL, "sediment_keep"},
+};
+static const struct equation_symbol emitter_symbols[] = {
+	{"a", "heading", NULL}, {"D", "hardness under p (the hardness layer)", NULL},
+	{"search", NULL, "search_angle"}, {"a_max", NULL, "max_angle"}, {"v", NULL, "speed"},
+	{"v_max", NULL, "max_speed"}, {"r", NULL, "rotation_radius"},
+	{"b", "rotation angle", NULL}, {"w", NULL, "angular_speed"}, {"R", "crater radius", NULL},
+	{"k", NULL, "radius_per_mass"}, {"m", NULL, "mass"}, {"p0", "where it hits", NULL},
+	{"c", NULL, "depth_scale"},
+};
+
+const struct equation_symbol *equations_symbols(const char *section, int *n)
+{
+	static const struct {
+		const char *section;
+		const struct equation_symbol *s;
+		int n;
+	} all[] = {
+		{"particles", particles_symbols, (int)(sizeof particles_symbols / sizeof particles_symbols[0])},
+		{"hydrology", hydrology_symbols, (int)(sizeof hydrology_symbols / sizeof hydrology_symbols[0])},
+		{"emitter", emitter_symbols, (int)(sizeof emitter_symbols / sizeof emitter_symbols[0])},
+	};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(all[i].section, section) == 0) {
+			*n = all[i].n;
+			return all[i].s;
+		}
+	*n = 0;
+	return NULL;
+}
+
+/* ASCII spellings and the signs UTF-8 shows for them. */
+static const char *const signs[][2] = {
+	{"rho", "\u03c1"}, {"^2", "\u00b2"}, {"+-", "\u00b1"}, {"sqrt", "\u221a"},
+	{"<=", "\u2264"}, {">=", "\u2265"}, {"->", "\u2192"}, {" .. ", " \u2026 "},
+	{"-=", "\u2212="}, {"*=", "\u00d7="}, {" x (", " \u00d7 ("},
+};
+
+void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && in[i] && o + 1 < len;) {
+		bool done = false;
+		for (size_t k = 0; utf8 && k < sizeof signs / sizeof signs[0] && !done; k++) {
+			size_t sl = strlen(signs[k][0]);
+			if (i + sl <= n && strncmp(in + i, signs[k][0], sl) == 0) {
+				size_t rl = strlen(signs[k][1]);
+				if (o + rl + 1 >= len)
+					break;
+				memcpy(out + o, signs[k][1], rl);
+				o += rl;
+				i += sl;
+				done = true;
+			}
+		}
+		if (!done)
+			out[o++] = in[i++];
+	}
+	out[o] = '\0';
+}
+
+/* The "where" list as lines of at most `width` bytes of ASCII text. */
+static int where_lines(struct app *a, int width, char lines[][256], int max)
+{
+	int n, count = 0;
+	const struct equation_symbol *s = equations_symbols(a->proc->section, &n);
+	if (!s || max <= 0)
+		return 0;
+	snprintf(lines[0], 256, "where");
+	for (int i = 0; i < n; i++) {
+		char item[160];
+		if (s[i].param) {
+			char key[96], val[48];
+			snprintf(key, sizeof key, "%s.%s", a->proc->section, s[i].param);
+			int idx = params_find(key);
+			if (idx >= 0)
+				num_param(&a->params, idx, val, sizeof val);
+			else
+				snprintf(val, sizeof val, "?");
+			snprintf(item, sizeof item, " %s = %s %s%s", s[i].symbol, s[i].param, val,
+				 i + 1 < n ? "," : "");
+		} else {
+			snprintf(item, sizeof item, " %s %s%s", s[i].symbol, s[i].meaning,
+				 i + 1 < n ? "," : "");
+		}
+		size_t used = strlen(lines[count]);
+		if ((int)(used + strlen(item)) > width && count + 1 < max) {
+			count++;
+			snprintf(lines[count], 256, "     %s", item);
+		} else {
+			snprintf(lines[count] + used, 256 - used, "%s", item);
+		}
+	}
+	return count + 1;
+}
 
 void equations_draw(struct app *a, int rows, int cols)
 {
@@ -11,10 +127,14 @@ void equations_draw(struct app *a, int rows, int cols)
 	int lines = 1;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	int box_h = lines + 3;
+	char where[10][256];
+	int nwhere = where_lines(a, cols - 4, where, 10);
+	int box_h = lines + nwhere + 3;
 	if (box_h > rows)
 		box_h = rows;
 	int y0 = rows - box_h;
+	if (y0 < 0)
+		return;
 	for (int y = y0; y < rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
 	mvhline(y0, 0, '-', cols);
@@ -23,13 +143,21 @@ void equations_draw(struct app *a, int rows, int cols)
 		 a->proc->title);
 	attrset(A_NORMAL);
 	int y = y0 + 1;
+	char buf[512];
 	for (const char *p = text; *p && y < rows - 1; y++) {
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		mvprintw(y, 1, " %.*s", n < cols - 2 ? n : cols - 2, p);
+		equations_pretty(p, (size_t)(n < cols - 2 ? n : cols - 2), crt.utf8, buf, sizeof buf);
+		mvaddstr(y, 2, buf);
 		p += n;
 		if (*p == '\n')
 			p++;
+	}
+	for (int i = 0; i < nwhere && y < rows - 1; i++, y++) {
+		equations_pretty(where[i], strlen(where[i]), crt.utf8, buf, sizeof buf);
+		attrset(A_DIM);
+		mvaddstr(y, 2, buf);
+		attrset(A_NORMAL);
 	}
 	mvhline(rows - 1, 0, '-', cols);
 }

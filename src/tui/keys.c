@@ -1,11 +1,13 @@
 /* The key table. Plain data: it needs curses only for the KEY_* values, so
  * a generator can print the man page's KEYS section from it. */
 #include "tui/keys.h"
-#include "io/fileio.h"
+#include "tui/tui.h"
+#include "io/roff.h"
 
 #include <curses.h>
 #include <string.h>
 
+#include "core/base/process.h"
 #include "view/shade.h"
 
 #define CTRL(c) ((c) & 0x1f)
@@ -16,10 +18,17 @@ static const struct key_binding table[] = {
 	{KEY_F(1), "F1", ACT_HELP, 0, "show or hide this help"},
 	{' ', "Space", ACT_RUN_PAUSE, 0, "run or pause"},
 	{'.', ".", ACT_STEP, 0, "pause, run one 25 ms slice"},
+	/* One digit per process of the process table (keys_table keeps as
+	 * many as it has). */
 	{'1', "1", ACT_PROCESS, 0, "choose the process (the panel tabs)"},
 	{'2', "2", ACT_PROCESS, 1, "choose the process (the panel tabs)"},
 	{'3', "3", ACT_PROCESS, 2, "choose the process (the panel tabs)"},
 	{'4', "4", ACT_PROCESS, 3, "choose the process (the panel tabs)"},
+	{'5', "5", ACT_PROCESS, 4, "choose the process (the panel tabs)"},
+	{'6', "6", ACT_PROCESS, 5, "choose the process (the panel tabs)"},
+	{'7', "7", ACT_PROCESS, 6, "choose the process (the panel tabs)"},
+	{'8', "8", ACT_PROCESS, 7, "choose the process (the panel tabs)"},
+	{'9', "9", ACT_PROCESS, 8, "choose the process (the panel tabs)"},
 	{KEY_UP, "Up", ACT_PARAM_PREV, 0, "previous parameter"},
 	{KEY_DOWN, "Down", ACT_PARAM_NEXT, 0, "next parameter"},
 	{KEY_LEFT, "Left", ACT_PARAM_NUDGE, -1, "lower it a step"},
@@ -39,8 +48,9 @@ static const struct key_binding table[] = {
 	{'e', "e", ACT_OVERLAY, OVERLAY_EROSION, "erosion/deposition overlay"},
 	{'b', "b", ACT_OVERLAY, OVERLAY_HARDNESS, "hardness (bedrock) overlay"},
 	{'w', "w", ACT_OVERLAY, OVERLAY_WETNESS, "wetness overlay"},
+	{'v', "v", ACT_OVERLAY, OVERLAY_VEGETATION, "trees overlay"},
 	{'t', "t", ACT_OVERLAY, OVERLAY_PARTICLES, "droplet paths (no erosion)"},
-	{'z', "z", ACT_ZOOM, 1, "zoom in: fit 1:1 2:1 4:1"},
+	{'z', "z", ACT_ZOOM, 1, "zoom in: whole map, 1:1, 2:1, 4:1"},
 	{'Z', "Z", ACT_ZOOM, -1, "zoom out"},
 	{'h', "h", ACT_PAN_X, -1, "pan left, right (zoomed in)"},
 	{'l', "l", ACT_PAN_X, 1, "pan left, right (zoomed in)"},
@@ -63,45 +73,84 @@ static const struct key_binding table[] = {
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo to the last checkpoint"},
+	{'c', "c", ACT_REFIT, 0, "re-fit the height colours"},
+	{'x', "x", ACT_PROFILE, 0, "cross-section: row, column"},
+	{'(', "(", ACT_PROFILE_MOVE, -1, "move the cross-section"},
+	{')', ")", ACT_PROFILE_MOVE, 1, "move the cross-section"},
+	{'X', "X", ACT_PROFILE_PICK, 0, "cross-section by 2 clicks"},
+	{'T', "T", ACT_TRACE, 0, "follow a droplet; hide it"},
+	{'A', "A", ACT_TRACE_RANDOM, 0, "a droplet at a random cell"},
+	{'d', "d", ACT_TRACE_STEP, 0, "the droplet's next step"},
+	{'D', "D", ACT_TRACE_STEP, 1, "the droplet to its end"},
 };
-#define NKEYS ((int)(sizeof table / sizeof table[0]))
+#define NTABLE ((int)(sizeof table / sizeof table[0]))
+
+/* The bindings in use: the table without the process digits beyond the
+ * process table's count, so that count lives in one place. */
+static const struct key_binding *keys_table(int *n)
+{
+	static struct key_binding used[NTABLE];
+	static int nused = -1;
+	if (nused < 0) {
+		int k = 0;
+		for (int i = 0; i < NTABLE; i++)
+			if (table[i].action != ACT_PROCESS || table[i].arg < process_count())
+				used[k++] = table[i];
+		nused = k;
+	}
+	*n = nused;
+	return used;
+}
 
 int keys_count(void)
 {
-	return NKEYS;
+	int n;
+	keys_table(&n);
+	return n;
 }
 
 const struct key_binding *keys_get(int index)
 {
-	return index >= 0 && index < NKEYS ? &table[index] : NULL;
+	int n;
+	const struct key_binding *t = keys_table(&n);
+	return index >= 0 && index < n ? &t[index] : NULL;
 }
 
 const struct key_binding *keys_find(int code)
 {
-	for (int i = 0; i < NKEYS; i++)
-		if (table[i].code == code)
-			return &table[i];
+	int n;
+	const struct key_binding *t = keys_table(&n);
+	for (int i = 0; i < n; i++)
+		if (t[i].code == code)
+			return &t[i];
 	return NULL;
 }
 
 int keys_group(int index, const char *sep, char *names, size_t len)
 {
+	int nkeys;
+	const struct key_binding *keys = keys_table(&nkeys);
 	names[0] = '\0';
-	if (index < 0 || index >= NKEYS)
-		return NKEYS;
-	const struct key_binding *k = &table[index];
+	if (index < 0 || index >= nkeys)
+		return nkeys;
+	const struct key_binding *k = &keys[index];
 	int j = index;
 	/* Same action and same help: "h/l pan left, right", "1/2/3/4". */
-	for (; j < NKEYS &&
-	       (table[j].action == k->action ||
-		(table[j].action >= ACT_SOURCE_X && table[j].action <= ACT_SOURCE_Y &&
+	for (; j < nkeys &&
+	       (keys[j].action == k->action ||
+		(keys[j].action >= ACT_SOURCE_X && keys[j].action <= ACT_SOURCE_Y &&
 		 k->action >= ACT_SOURCE_X && k->action <= ACT_SOURCE_Y)) &&
-	       strcmp(table[j].help, k->help) == 0;
+	       strcmp(keys[j].help, k->help) == 0;
 	     j++) {
 		size_t used = strlen(names);
-		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", table[j].name);
+		snprintf(names + used, len - used, "%s%s", j > index ? sep : "", keys[j].name);
 	}
 	return j;
+}
+
+void tui_keys_man(FILE *fp)
+{
+	keys_print_man(fp);
 }
 
 void keys_print_man(FILE *fp)
@@ -112,12 +161,14 @@ void keys_print_man(FILE *fp)
 	      "S\\- is Shift.\n",
 	      fp);
 	char names[128];
-	for (int i = 0; i < NKEYS;) {
+	int nkeys;
+	const struct key_binding *keys = keys_table(&nkeys);
+	for (int i = 0; i < nkeys;) {
 		int next = keys_group(i, ", ", names, sizeof names);
 		fputs(".TP\n.B ", fp);
 		roff_text(fp, names);
 		fputc('\n', fp);
-		roff_text(fp, table[i].help);
+		roff_text(fp, keys[i].help);
 		fputc('\n', fp);
 		i = next;
 	}

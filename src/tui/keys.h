@@ -32,6 +32,13 @@ enum key_action {
 	ACT_SOURCE_TURN,  /* arg: steps of its direction */
 	ACT_EQUATIONS,
 	ACT_UNDO,
+	ACT_REFIT,        /* fit the colour ramp to the heights of now */
+	ACT_PROFILE,      /* the cross-section: off, row, column */
+	ACT_PROFILE_MOVE, /* arg: +1/-1 */
+	ACT_PROFILE_PICK, /* its ends by two clicks */
+	ACT_TRACE,        /* one droplet from the map's centre, or hide it */
+	ACT_TRACE_RANDOM, /* one droplet from a random cell */
+	ACT_TRACE_STEP,   /* arg: 0 one step, 1 to its end */
 	ACT_COUNT
 };
 

@@ -110,7 +110,7 @@ static bool cell_of(const struct app *a, double wx, double wy, int *row, int *co
 	return *row < a->map_rows && *col < a->map_cols;
 }
 
-static void mark(const struct app *a, double wx, double wy, char glyph)
+void map_mark(const struct app *a, double wx, double wy, char glyph)
 {
 	int r, c;
 	if (cell_of(a, wx, wy, &r, &c))
@@ -130,17 +130,17 @@ void source_draw(struct app *a)
 	if (s.window / cpp >= 3 && s.window / cpp / 2 >= 3) {
 		double step = cpp;
 		for (double t = -h; t <= h + 1e-9; t += step) {
-			mark(a, s.x + t, s.y - h, '-');
-			mark(a, s.x + t, s.y + h - 1e-6, '-');
+			map_mark(a, s.x + t, s.y - h, '-');
+			map_mark(a, s.x + t, s.y + h - 1e-6, '-');
 		}
 		for (double t = -h; t <= h + 1e-9; t += 2 * step) {
-			mark(a, s.x - h, s.y + t, '|');
-			mark(a, s.x + h - 1e-6, s.y + t, '|');
+			map_mark(a, s.x - h, s.y + t, '|');
+			map_mark(a, s.x + h - 1e-6, s.y + t, '|');
 		}
-		mark(a, s.x - h, s.y - h, '+');
-		mark(a, s.x + h - 1e-6, s.y - h, '+');
-		mark(a, s.x - h, s.y + h - 1e-6, '+');
-		mark(a, s.x + h - 1e-6, s.y + h - 1e-6, '+');
+		map_mark(a, s.x - h, s.y - h, '+');
+		map_mark(a, s.x + h - 1e-6, s.y - h, '+');
+		map_mark(a, s.x - h, s.y + h - 1e-6, '+');
+		map_mark(a, s.x + h - 1e-6, s.y + h - 1e-6, '+');
 	}
 	/* The arrow: a shaft of screen cells from the centre, then a head. A
 	 * screen cell is two pixels high, so y moves half as fast in cells. */
@@ -159,8 +159,8 @@ void source_draw(struct app *a)
 		/* Equal screen steps: a vertical pixel is half a cell. */
 		double sx = dx, sy = dy;
 		double wx = s.x + sx * len, wy = s.y + sy * len * 2;
-		mark(a, wx, wy, i == n ? head[oct] : shaft[oct]);
+		map_mark(a, wx, wy, i == n ? head[oct] : shaft[oct]);
 	}
 	char c = a->proc->section[0];
-	mark(a, s.x, s.y, (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
+	map_mark(a, s.x, s.y, (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sph/sph.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 
@@ -25,28 +26,11 @@ static void line(int y, int x, int w, attr_t attr, const char *fmt, ...)
 	attrset(A_NORMAL);
 }
 
-/* 1234567 -> "1.23M": the stats must fit a narrow panel. */
-static void human(char *buf, size_t len, double v)
-{
-	const char *unit = "";
-	if (v >= 1e9) {
-		v /= 1e9;
-		unit = "G";
-	} else if (v >= 1e6) {
-		v /= 1e6;
-		unit = "M";
-	} else if (v >= 1e4) {
-		v /= 1e3;
-		unit = "k";
-	}
-	snprintf(buf, len, unit[0] ? "%.2f%s" : "%.0f%s", v, unit);
-}
-
 static void tabs(struct app *a, int y, int x, int w)
 {
 	move(y, x);
 	int used = 0;
-	for (int i = 0; i < 4 && used < w; i++) {
+	for (int i = 0; i < process_count() && used < w; i++) {
 		const struct process_ops *p = process_get(i);
 		char label[40];
 		if (p == a->proc)
@@ -74,10 +58,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_BOLD, "%s", a->proc->title);
 	line(y++, x, w, A_BOLD, "-- parameters --");
 
-	int noverlays = 0;
-	for (int o = 0; o < OVERLAY_COUNT; o++)
-		noverlays += (a->view.overlays & OVERLAY_BIT(o)) != 0;
-	int legend = 2 + noverlays, stats = 6, info = 2;
+	int legend = legend_lines(a), stats = 6, info = 2;
 	int room = rows - y - info - stats - legend;
 	if (room < 3) {
 		legend = 0;
@@ -101,7 +82,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 		}
 		const struct param_def *d = params_def(a->plist[k]);
 		char val[48];
-		params_format(&a->params, a->plist[k], val, sizeof val);
+		num_param(&a->params, a->plist[k], val, sizeof val);
 		char name[64];
 		if (a->proc && strcmp(d->section, a->proc->section) == 0)
 			snprintf(name, sizeof name, "%s", d->name);
@@ -117,47 +98,43 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 			line(y++, x, w, A_DIM, " one of %s", d->choices);
 		else if (d->type == PARAM_BOOL)
 			line(y++, x, w, A_DIM, " on or off");
-		else
-			line(y++, x, w, A_DIM, " range %g..%g step %g", d->min, d->max, d->step);
+		else {
+			char lo[32], hi[32], step[32];
+			num_value(lo, sizeof lo, d->min);
+			num_value(hi, sizeof hi, d->max);
+			num_value(step, sizeof step, d->step);
+			int n = (int)(strlen(lo) + strlen(hi) + strlen(step));
+			line(y++, x, w, A_DIM, " %s%s to %s, step %s", n + 16 <= w ? "range " : "", lo,
+			     hi, step);
+		}
 		line(y++, x, w, A_DIM, " %s", d->help);
 	} else {
 		y += 2;
 	}
 
-	char n1[32], n2[32];
+	char n[5][40];
 	line(y++, x, w, A_BOLD, "-- stats --");
-	human(n1, sizeof n1, (double)a->world->particles);
-	line(y++, x, w, A_NORMAL, " %-12s %s", a->proc->unit, n1);
-	human(n2, sizeof n2, a->running ? a->rate : 0);
-	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n2);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "eroded", a->world->tally[TALLY_ERODED]);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "deposited", a->world->tally[TALLY_DEPOSITED]);
-	line(y++, x, w, A_NORMAL, " %-12s %.4g", "pool volume", a->pool_volume);
-
-	if (legend) {
-		line(y, x, w, A_BOLD, "-- legend --");
-		y++;
-		/* The height ramp: low to high. */
-		line(y, x, w, A_NORMAL, " low%*shigh", 2 * palette_ramp_stops() + 2, "");
-		for (int i = 0; i < palette_ramp_stops(); i++) {
-			static const char glyphs[] = ".:=*#@@@";
-			crt_put_swatch(y, x + 5 + 2 * i, palette_ramp_stop(i, NULL), glyphs[i]);
-		}
-		y++;
-		for (int o = 0; o < OVERLAY_COUNT && y < rows; o++) {
-			if (!(a->view.overlays & OVERLAY_BIT(o)))
-				continue;
-			if (o == OVERLAY_EROSION) {
-				line(y, x, w, A_NORMAL, "    eroded    deposited");
-				crt_put_swatch(y, x + 11, palette_deposit, '+');
-			} else {
-				line(y, x, w, A_NORMAL, "    %s", shade_overlay_name(o));
-			}
-			crt_put_swatch(y, x + 1, shade_overlay_colour(o),
-				       o <= OVERLAY_POOLS ? '~' : o == OVERLAY_EROSION ? '-' : shade_overlay_name(o)[0]);
-			y++;
-		}
+	/* A process counting time steps shows its steps; sph also its particles. */
+	bool timed = strcmp(a->proc->unit, "steps") == 0;
+	num_count(n[0], sizeof n[0], timed ? a->world->steps : a->world->particles);
+	num_count(n[1], sizeof n[1], (uint64_t)(a->running && a->rate > 0 ? a->rate + 0.5 : 0));
+	num_value(n[2], sizeof n[2], a->world->tally[TALLY_ERODED]);
+	num_value(n[3], sizeof n[3], a->world->tally[TALLY_DEPOSITED]);
+	num_value(n[4], sizeof n[4], a->pool_volume);
+	line(y++, x, w, A_NORMAL, " %-12s %s", a->proc->unit, n[0]);
+	struct sph_metrics sm;
+	if (sph_metrics_of(a->proc, a->state, &sm)) {
+		char np[40];
+		num_count(np, sizeof np, (uint64_t)sm.particles);
+		line(y++, x, w, A_NORMAL, " %-12s %s", "particles", np);
 	}
+	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n[1]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "eroded", n[2]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "deposited", n[3]);
+	line(y++, x, w, A_NORMAL, " %-12s %s", "pool volume", n[4]);
+
+	if (legend)
+		y += legend_draw(a, y, x, w, rows);
 	while (y < rows)
 		line(y++, x, w, A_NORMAL, "%s", "");
 }

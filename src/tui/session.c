@@ -6,7 +6,7 @@
 
 #include "core/base/error.h"
 #include "core/terrain/terrain.h"
-#include "io/snapshot.h"
+#include "io/simulation.h"
 #include "tui/app.h"
 
 static void drop_state(struct app *a)
@@ -34,25 +34,21 @@ void session_param_list(struct app *a)
 		a->sel = 0;
 }
 
+/* The app's world, parameters and process as one simulation (io/simulation.h). */
+static struct simulation app_simulation(const struct app *a)
+{
+	return (struct simulation){
+		.world = a->world, .params = a->params, .proc = a->proc, .state = a->state};
+}
+
 int session_set_process(struct app *a, const struct process_ops *p, char *err, size_t errlen)
 {
-	void *state = NULL;
-	int e = p->create(&state, a->world, &a->params);
-	if (e) {
-		snprintf(err, errlen, "%s: %s", p->name, gully_strerror(e));
+	struct simulation sim = app_simulation(a);
+	int e = simulation_switch(&sim, p, err, errlen);
+	if (e)
 		return e;
-	}
-	/* The world goes on without the old process: what it has in flight
-	 * lands first, so no soil goes missing. */
-	if (a->proc && a->state && a->proc->finish &&
-	    (e = a->proc->finish(a->state, a->world, &a->params, NULL))) {
-		snprintf(err, errlen, "%s: %s", a->proc->name, gully_strerror(e));
-		p->destroy(state);
-		return e;
-	}
-	drop_state(a);
-	a->proc = p;
-	a->state = state;
+	a->proc = sim.proc;
+	a->state = sim.state;
 	a->slice_budget = 0;
 	a->rate = 0;
 	session_param_list(a);
@@ -90,46 +86,26 @@ int session_new_world(struct app *a, char *err, size_t errlen)
 
 int session_load(struct app *a, const char *path, char *err, size_t errlen)
 {
-	struct world *w = NULL;
-	struct snapshot_info info;
-	memset(&info, 0, sizeof info);
-	int e = snapshot_load(path, &w, &info, err, errlen);
+	struct simulation sim;
+	struct snapshot_info saved;
+	int e = simulation_open(&sim, &saved, path, err, errlen);
 	if (e)
 		return e;
-	const struct process_ops *p = process_find(info.process);
-	if (!p) {
-		snprintf(err, errlen, "%s: process '%s' is not built into this gully", path,
-			 info.process);
-		e = GULLY_ENOTFOUND;
-		goto fail;
-	}
-	int bad;
-	if (params_validate(&info.params, &bad)) {
-		snprintf(err, errlen, "%s: parameter %s is out of range", path,
-			 params_def(bad)->key);
-		e = GULLY_EFORMAT;
-		goto fail;
-	}
-	void *state = NULL;
-	if ((e = p->create(&state, w, &info.params))) {
-		snprintf(err, errlen, "%s: %s: %s", path, p->name, gully_strerror(e));
-		goto fail;
-	}
-	if (info.state && p->load_state &&
-	    (e = p->load_state(state, info.state, info.state_len))) {
-		snprintf(err, errlen, "%s: %s state: %s", path, p->name, gully_strerror(e));
-		p->destroy(state);
-		goto fail;
+	e = simulation_start(&sim, process_find(saved.process), &saved, path, err, errlen);
+	snapshot_info_free(&saved);
+	if (e) {
+		simulation_end(&sim);
+		return e;
 	}
 	drop_state(a);
 	world_destroy(a->world);
 	undo_clear(a);
-	a->world = w;
-	a->params = info.params;
+	a->world = sim.world;
+	a->params = sim.params;
 	a->pristine = false;
 	a->preset[0] = '\0';
-	a->proc = p;
-	a->state = state;
+	a->proc = sim.proc;
+	a->state = sim.state;
 	a->dirty = false;
 	a->pool_row = 0;
 	a->pool_acc = 0;
@@ -137,27 +113,13 @@ int session_load(struct app *a, const char *path, char *err, size_t errlen)
 	snprintf(a->file, sizeof a->file, "%s", path);
 	session_param_list(a);
 	tracer_reset(a);
-	snapshot_info_free(&info);
 	return GULLY_OK;
-fail:
-	world_destroy(w);
-	snapshot_info_free(&info);
-	return e;
 }
 
 int session_save(struct app *a, const char *path, char *err, size_t errlen)
 {
-	struct snapshot_info info;
-	memset(&info, 0, sizeof info);
-	snprintf(info.process, sizeof info.process, "%s", a->proc->name);
-	info.params = a->params;
-	int e = GULLY_OK;
-	if (a->proc->save_state && (e = a->proc->save_state(a->state, &info.state, &info.state_len))) {
-		snprintf(err, errlen, "%s: %s state: %s", path, a->proc->name, gully_strerror(e));
-		return e;
-	}
-	e = snapshot_save(path, a->world, &info, err, errlen);
-	free(info.state);
+	struct simulation sim = app_simulation(a);
+	int e = simulation_save(&sim, path, err, errlen);
 	if (e)
 		return e;
 	snprintf(a->file, sizeof a->file, "%s", path);

@@ -1,29 +1,22 @@
-/* The emitter as the explorer moves it: any process whose parameter section
- * has x and y (fractions of the map), direction (degrees) and window
- * (cells) has a source the map draws and the keys and mouse move. Found in
- * the registry, so the explorer never asks for a process by name. No
- * curses here. */
+/* The emitter as the explorer moves it: a process that declares a source
+ * (process_ops.source: which of its parameters are x, y, direction and
+ * window) has one the map draws and the keys and mouse move, so the
+ * explorer never asks for a process or a parameter by name. No curses
+ * here. */
 #include <math.h>
-#include <stdio.h>
 
 #include "core/base/error.h"
 #include "tui/app.h"
 
-static int key_of(const struct app *a, const char *name)
-{
-	char key[96];
-	snprintf(key, sizeof key, "%s.%s", a->proc->section, name);
-	return params_find(key);
-}
-
 bool source_get(const struct app *a, struct source *s)
 {
-	if (!a->proc || !a->proc->section || !a->world)
+	if (!a->proc || !a->proc->source || !a->world)
 		return false;
-	s->ix = key_of(a, "x");
-	s->iy = key_of(a, "y");
-	s->idir = key_of(a, "direction");
-	s->iwin = key_of(a, "window");
+	const struct process_source *ps = a->proc->source;
+	s->ix = params_find(ps->x);
+	s->iy = params_find(ps->y);
+	s->idir = params_find(ps->direction);
+	s->iwin = params_find(ps->window);
 	if (s->ix < 0 || s->iy < 0 || s->idir < 0 || s->iwin < 0)
 		return false;
 	/* As the process reads them (emitter_params_from). */
@@ -31,6 +24,8 @@ bool source_get(const struct app *a, struct source *s)
 	s->y = params_get(&a->params, s->iy) * a->world->height;
 	s->direction = params_get(&a->params, s->idir);
 	s->window = params_get(&a->params, s->iwin);
+	if (ps->window_is_radius)
+		s->window *= 2;
 	return true;
 }
 

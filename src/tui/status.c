@@ -10,7 +10,7 @@ void status_draw(struct app *a, int row, int cols)
 {
 	char left[160], right[300];
 	char named[80];
-	const char *file = a->file[0] ? a->file : "(new)";
+	const char *file = a->file[0] ? a->file : "new map";
 	const char *slash = strrchr(file, '/');
 	if (slash && slash[1])
 		file = slash + 1;
@@ -18,12 +18,21 @@ void status_draw(struct app *a, int row, int cols)
 		snprintf(named, sizeof named, "preset %.60s", a->preset);
 		file = named;
 	}
-	if (a->running)
-		snprintf(left, sizeof left, " RUNNING %.0f %s/s | %s | %.60s%s ", a->rate,
-			 a->proc->unit, shade_zoom_name(a->view.zoom), file, a->dirty ? " [+]" : "");
+	char rate[40], budget[64], zoom[24];
+	num_count(rate, sizeof rate, (uint64_t)(a->rate > 0 ? a->rate + 0.5 : 0));
+	budget_status(a, budget, sizeof budget);
+	if (budget[0])
+		snprintf(budget + strlen(budget), sizeof budget - strlen(budget), " | ");
+	if (a->view.zoom == ZOOM_FIT)
+		snprintf(zoom, sizeof zoom, "whole map");
 	else
-		snprintf(left, sizeof left, " PAUSED | %s | %.60s%s ", shade_zoom_name(a->view.zoom),
-			 file, a->dirty ? " [+]" : "");
+		snprintf(zoom, sizeof zoom, "zoom %s", shade_zoom_name(a->view.zoom));
+	if (a->running)
+		snprintf(left, sizeof left, " RUNNING %s %s/s | %s%s | %.60s%s ", rate, a->proc->unit,
+			 budget, zoom, file, a->dirty ? " [+]" : "");
+	else
+		snprintf(left, sizeof left, " PAUSED | %s%s | %.60s%s ", budget, zoom, file,
+			 a->dirty ? " [+]" : "");
 	if (a->message[0] && app_now() < a->message_until)
 		snprintf(right, sizeof right, " %s", a->message);
 	else

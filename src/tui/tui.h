@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/base/params.h"
 
@@ -13,13 +14,21 @@ struct tui_options {
 	const char *snapshot;   /* a snapshot to open, or NULL */
 	const char *preset;     /* the preset the parameters came from, or NULL */
 	bool resume;            /* open the autosave */
-	int tier;               /* enum crt_tier, TIER_AUTO */
+	int tier;               /* tui_tier_parse(), or TUI_TIER_AUTO */
 	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */
 	bool mouse;
 	double fps;             /* frame cap */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
 };
+
+/* The terminal's colours: ask the terminal. */
+#define TUI_TIER_AUTO (-1)
+/* --color's word ("truecolor", "256", "16", "8", "none") as a tier for
+ * tui_options.tier; < 0 when it is none of them. */
+int tui_tier_parse(const char *word);
+/* The KEYS section of gully(1), generated from the key table. */
+void tui_keys_man(FILE *fp);
 
 /* Runs the explorer; returns an exit status. Errors before the screen starts
  * are printed as one line on stderr. */

@@ -11,6 +11,7 @@ const struct rgb palette_deposit = {30, 170, 60};
 const struct rgb palette_hard = {140, 80, 190};
 const struct rgb palette_wet = {45, 60, 85};
 const struct rgb palette_particle = {255, 225, 40};
+const struct rgb palette_tree = {12, 72, 28};
 
 static const struct {
 	double h;

@@ -20,6 +20,7 @@ extern const struct rgb palette_deposit;    /* green: height above base */
 extern const struct rgb palette_hard;       /* violet */
 extern const struct rgb palette_wet;        /* dark slate */
 extern const struct rgb palette_particle;   /* yellow */
+extern const struct rgb palette_tree;       /* forest green, darker than deposition */
 
 /* The height ramp: lowland green, tan, brown, grey rock, snow. h is clamped
  * to [0, 1]; h = 0 and h = 1 give the end stops exactly. */

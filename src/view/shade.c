@@ -10,7 +10,7 @@
 #define PI 3.14159265358979323846
 
 static const char *const overlay_names[OVERLAY_COUNT] = {
-	"streams", "pools", "erosion", "hardness", "wetness", "particles",
+	"streams", "pools", "erosion", "hardness", "wetness", "vegetation", "particles",
 };
 
 const char *shade_overlay_name(int overlay)
@@ -26,6 +26,7 @@ struct rgb shade_overlay_colour(int overlay)
 	case OVERLAY_EROSION: return palette_erode;
 	case OVERLAY_HARDNESS: return palette_hard;
 	case OVERLAY_WETNESS: return palette_wet;
+	case OVERLAY_VEGETATION: return palette_tree;
 	default: return palette_particle;
 	}
 }
@@ -42,6 +43,18 @@ void shade_view_from_params(struct shade_view *v, const struct params *p)
 	v->altitude = p->view.altitude;
 	v->shading = p->view.shading;
 	v->vertical_scale = p->terrain.vertical_scale;
+}
+
+double shade_ramp_t(const struct shade_view *v, double h)
+{
+	double range = (double)v->height_hi - v->height_lo;
+	return range > 0 ? (h - v->height_lo) / range : h;
+}
+
+double shade_ramp_height(const struct shade_view *v, double t)
+{
+	double range = (double)v->height_hi - v->height_lo;
+	return range > 0 ? v->height_lo + t * range : t;
 }
 
 static int pixels_per_cell(int zoom)
@@ -146,11 +159,12 @@ void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 		x1 = x0 + 1;
 	if (y1 <= y0)
 		y1 = y0 + 1;
-	double sh = 0, sb = 0, shd = 0, sw = 0;
+	double sh = 0, sb = 0, shd = 0, sw = 0, sv = 0;
 	float mst = 0, mpo = 0;
 	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
 	const float *ST = w->layer[LAYER_STREAM], *PO = w->layer[LAYER_POOL];
 	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
+	const float *VE = w->layer[LAYER_VEGETATION];
 	for (int y = y0; y < y1; y++) {
 		size_t row = (size_t)y * (size_t)w->width;
 		for (int x = x0; x < x1; x++) {
@@ -159,6 +173,7 @@ void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 			sb += B[i];
 			shd += HD[i];
 			sw += WE[i];
+			sv += VE[i];
 			if (ST[i] > mst)
 				mst = ST[i];
 			if (PO[i] > mpo)
@@ -170,13 +185,14 @@ void shade_sample_block(const struct world *w, int x0, int y0, int x1, int y1,
 	s->base = (float)(sb / n);
 	s->hardness = (float)(shd / n);
 	s->wetness = (float)(sw / n);
+	s->vegetation = (float)(sv / n);
 	s->stream = mst;
 	s->pool = mpo;
 	s->ramp = s->height;
 }
 
 /* What the overlays need besides height. */
-enum { NEED_BASE = 1, NEED_STREAM = 2, NEED_POOL = 4, NEED_HARD = 8, NEED_WET = 16 };
+enum { NEED_BASE = 1, NEED_STREAM = 2, NEED_POOL = 4, NEED_HARD = 8, NEED_WET = 16, NEED_VEG = 32 };
 
 /* Cells a pixel's means sample at most along each axis: beyond this a big
  * map's frame would cost more than the 25 ms slice it sits between. */
@@ -225,7 +241,8 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 		sy = 1;
 	const float *H = w->layer[LAYER_HEIGHT], *B = w->layer[LAYER_BASE];
 	const float *HD = w->layer[LAYER_HARDNESS], *WE = w->layer[LAYER_WETNESS];
-	double sh = 0, sb = 0, shd = 0, sw = 0, sr = 0;
+	const float *VE = w->layer[LAYER_VEGETATION];
+	double sh = 0, sb = 0, shd = 0, sw = 0, sv = 0, sr = 0;
 	long n = 0;
 	/* The grid is centred on the block, so the sampled mean of a slope is
 	 * within half a stride of the true one. */
@@ -242,6 +259,8 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 				shd += HD[i];
 			if (need & NEED_WET)
 				sw += WE[i];
+			if (need & NEED_VEG)
+				sv += VE[i];
 			if (R)
 				sr += R[i];
 			n++;
@@ -251,6 +270,7 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 	s->base = (need & NEED_BASE) ? (float)(sb / (double)n) : s->height;
 	s->hardness = (float)(shd / (double)n);
 	s->wetness = (float)(sw / (double)n);
+	s->vegetation = (float)(sv / (double)n);
 	s->ramp = R ? (float)(sr / (double)n) : s->height;
 	s->stream = s->pool = 0;
 	for (int k = 0; k < 2; k++) {
@@ -306,11 +326,10 @@ static double ease_in_out(double t)
 	return t * t * (3 - 2 * t);
 }
 
-/* Height change that shows at full strength, in height units (heights span
- * about 0..1). sqrt keeps small changes visible. */
-#define EROSION_FULL 0.05
-/* Pool depth drawn as fully deep. */
-#define POOL_FULL 0.05
+double shade_erosion_strength(double change)
+{
+	return 0.85 * sqrt(clamp01(fabs(change) / SHADE_EROSION_FULL));
+}
 
 struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsigned ov,
 			       bool *water)
@@ -320,9 +339,17 @@ struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsig
 		c = palette_mix(c, palette_hard, 0.7 * clamp01(s->hardness));
 	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
 		c = palette_mix(c, palette_wet, 0.75 * clamp01(s->wetness));
+	if (ov & OVERLAY_BIT(OVERLAY_VEGETATION))
+		c = palette_mix(c, palette_tree, 0.85 * clamp01(s->vegetation / SHADE_TREES_FULL));
 	if (ov & OVERLAY_BIT(OVERLAY_EROSION)) {
 		double d = (double)s->height - (double)s->base;
-		double t = 0.85 * sqrt(clamp01(fabs(d) / EROSION_FULL));
+		/* On the ramp's tan and brown, red read as orange: the ground is
+		 * greyed first (keeping its lightness, so the shading stays), so
+		 * the only hues left are the legend's red and green. */
+		double t = shade_erosion_strength(d);
+		uint8_t grey = (uint8_t)lround(255 * palette_luma(c));
+		if (d != 0)
+			c = palette_mix(c, (struct rgb){grey, grey, grey}, 8 * t);
 		if (d < 0)
 			c = palette_mix(c, palette_erode, t);
 		else if (d > 0)
@@ -333,7 +360,7 @@ struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsig
 		wet = s->stream >= WORLD_STREAM_MIN;
 	}
 	if ((ov & OVERLAY_BIT(OVERLAY_POOLS)) && s->pool > WORLD_POOL_EPS) {
-		double t = clamp01(s->pool / POOL_FULL);
+		double t = clamp01(s->pool / SHADE_POOL_FULL);
 		struct rgb water_c = palette_mix(palette_pool_shallow, palette_pool_deep, t);
 		c = palette_mix(c, water_c, 0.6 + 0.4 * t);
 		wet = true;
@@ -377,6 +404,8 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 		need |= NEED_HARD;
 	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
 		need |= NEED_WET;
+	if (ov & OVERLAY_BIT(OVERLAY_VEGETATION))
+		need |= NEED_VEG;
 	for (int py = 0; py < f->height; py++) {
 		int ya = 0, yb = 0;
 		if (py < g->used_h)
@@ -420,7 +449,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 				       ((d - u) * span);
 			dzdx *= v->vertical_scale;
 			dzdy *= v->vertical_scale;
-			double t = s->height;
+			double t = shade_ramp_t(v, s->height);
 			if (v->ramp_layer) {
 				double range = (double)v->ramp_max - v->ramp_min;
 				t = range > 0 && isfinite(s->ramp) ? (s->ramp - v->ramp_min) / range : 0;
@@ -485,7 +514,7 @@ int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t err
 			*bits |= OVERLAY_BIT(found);
 		else if (!(n == 4 && strncmp(p, "none", 4) == 0)) {
 			snprintf(err, errlen, "'%.*s' is not an overlay (streams, pools, erosion, "
-				 "hardness, wetness or none)", (int)(n > 40 ? 40 : n), p);
+				 "hardness, wetness, vegetation or none)", (int)(n > 40 ? 40 : n), p);
 			return GULLY_EINVAL;
 		}
 		p += n;

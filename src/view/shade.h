@@ -18,6 +18,7 @@ enum shade_overlay {
 	OVERLAY_EROSION,   /* height - base: red eroded, green deposited */
 	OVERLAY_HARDNESS,
 	OVERLAY_WETNESS,
+	OVERLAY_VEGETATION, /* tree roots (hydrology's trees) */
 	OVERLAY_PARTICLES, /* points handed to shade_render (tracer droplets) */
 	OVERLAY_COUNT
 };
@@ -42,6 +43,10 @@ struct shade_view {
 	 * always follows the height's slopes. */
 	const float *ramp_layer;
 	float ramp_min, ramp_max;
+	/* Without a ramp layer, the heights the ramp's ends stand for: the
+	 * explorer fits them to the terrain once, so a height keeps its colour
+	 * while the map erodes. Equal (0 and 0): heights 0..1 as they are. */
+	float height_lo, height_hi;
 };
 
 /* Takes light and scale from view.* and terrain.vertical_scale. */
@@ -63,10 +68,15 @@ void shade_pan(struct shade_view *v, const struct world *w, int pw, int ph, int 
 bool shade_cell_at(const struct shade_geom *g, const struct world *w, int px, int py,
 		   int *cx, int *cy);
 
+/* The ramp position 0..1 of height h in the view (its height_lo..hi). */
+double shade_ramp_t(const struct shade_view *v, double h);
+/* The height at ramp position t, the inverse (for the legend). */
+double shade_ramp_height(const struct shade_view *v, double t);
+
 /* What one pixel covers, reduced: means for height, base, hardness and
  * wetness; maxima for stream and pool so thin water survives downsampling. */
 struct shade_sample {
-	float height, base, stream, pool, hardness, wetness;
+	float height, base, stream, pool, hardness, wetness, vegetation;
 	float ramp; /* the mean of the view's ramp_layer (height without one) */
 };
 /* Reduces world cells [x0, x1) x [y0, y1) (clipped to the map, at least one
@@ -93,6 +103,15 @@ struct shade_frame {
 int shade_frame_init(struct shade_frame *f, int width, int height);
 void shade_frame_free(struct shade_frame *f);
 
+/* The overlays' scales, for the legend: a height change (height units)
+ * shown at full strength (sqrt below it keeps small changes visible), the
+ * pool depth drawn fully deep, the root density drawn as full forest. */
+#define SHADE_EROSION_FULL 0.05
+#define SHADE_POOL_FULL 0.05
+#define SHADE_TREES_FULL 1.0
+/* How strongly a height change (height - base) colours a pixel, 0..0.85. */
+double shade_erosion_strength(double change);
+
 /* Colour of one sample before shading and the light factor: exposed for tests. */
 struct rgb shade_overlay_blend(struct rgb base, const struct shade_sample *s, unsigned overlays,
 			       bool *water);
@@ -111,7 +130,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
  * row by row. Returns a gully_err. */
 int shade_image(const struct world *w, const struct shade_view *v, struct rgb *out);
 
-/* "streams,pools,erosion,hardness,wetness" (any of them, comma-separated;
+/* "streams,pools,erosion,hardness,wetness,vegetation" (any of them, comma-separated;
  * "none" or "" for none) -> OVERLAY_BIT()s. Particles are not allowed:
  * they live in the explorer only. On error err names the bad entry. */
 int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t errlen);

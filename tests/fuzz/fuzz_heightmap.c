@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	size_t fmt = data[0] % NEXTS;
-	int side = WORLD_MIN_SIZE + data[1] % 49;
+	int side = world_size_min() + data[1] % 49;
 	const char *path = path_for(fmt);
 	FILE *fp = fopen(path, "wb");
 	if (!fp || fwrite(data + 2, 1, size - 2, fp) != size - 2 || fclose(fp) != 0)
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rc) {
 		float mn, mx;
 		world_layer_range(LAYER_HEIGHT, &mn, &mx);
-		if (w < WORLD_MIN_SIZE || h < WORLD_MIN_SIZE || w > WORLD_MAX_SIZE || h > WORLD_MAX_SIZE)
+		if (w < world_size_min() || h < world_size_min() || w > world_size_max() || h > world_size_max())
 			abort();
 		for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
 			if (!(v[i] >= mn && v[i] <= mx)) {

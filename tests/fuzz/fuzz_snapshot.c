@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		return 0;
 	}
-	if (!w || w->width < WORLD_MIN_SIZE || w->height < WORLD_MIN_SIZE ||
-	    w->width > WORLD_MAX_SIZE || w->height > WORLD_MAX_SIZE)
+	if (!w || w->width < world_size_min() || w->height < world_size_min() ||
+	    w->width > world_size_max() || w->height > world_size_max())
 		abort();
 	/* Touch every cell of every layer: ASan catches a short allocation. */
 	size_t cells = (size_t)w->width * (size_t)w->height;

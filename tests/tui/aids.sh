@@ -4,14 +4,19 @@
 # before a run, and says when there is nothing left.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --paused --seed 5 --size 64x64
+start 100 30 -- --paused --seed 5 --size 64x64 --set particles.budget=0
 wait_for "1:particles"
 keys E
 wait_for "Particle erosion: the equations (E hides)"
 wait_for "c_eq = max(0, V |v| (h(p0) - h(p)))"
+# Symbols are defined, tied to the panel's parameter names; UTF-8 signs.
+wait_for "a = n.xz / (V ρ)"
+wait_for "ρ = density 1.0"
+wait_for "f = friction 0.05"
 keys 3
 wait_for "Emitter stream: the equations (E hides)"
-wait_for "h -= c dh (1 - D)"
+wait_for "h −= c dh (1 - D)"
+wait_for "c = depth_scale 0.00001"
 keys E
 wait_gone "the equations (E hides)"
 keys 1

@@ -44,7 +44,7 @@ wait_char_at E 6 45 $MAPW
 # The hardness overlay: on, in the legend.
 keys b
 wait_for "hardness on"
-screen | grep -E -q " hardness *$" || fail "no hardness line in the legend"
+screen | grep -E -q "hardness .0\.00 .0\.50 .1\.00 *$" || fail "no hardness line with its values in the legend"
 keys q
 wait_exit 0
 stop

@@ -7,7 +7,7 @@
 
 printf 'particles:\n  friction: 0.25x\n' >"$TMPD/bad.yaml"
 start 100 30 GULLY_PRESET_PATH="$PRESETS" -- --paused --seed 5 --size 64x64
-wait_for "PAUSED | fit | (new) "
+wait_for "whole map | new map "
 screen | grep -F -q "[+]" && fail "a fresh session is marked unsaved"
 
 # Tab: the shared part of the names, then each in turn.

@@ -15,12 +15,23 @@ struct process_report {
 	uint64_t steps;
 };
 
+/* An on-map source that the explorer draws and its keys and mouse move
+ * (the emitter's): the registry keys of the process's parameters that are
+ * its position, heading and window. */
+struct process_source {
+	const char *x, *y;      /* fractions of the map's width and height */
+	const char *direction;  /* degrees: 0 east, 90 south (y grows down) */
+	const char *window;     /* the side of the square it emits from, cells */
+	int window_is_radius;   /* window names a radius (a jet's nozzle): the side is twice it */
+};
+
 struct process_ops {
 	const char *name;     /* "particles": the --process and preset name */
 	const char *title;    /* "Particle erosion" */
 	const char *section;  /* the params section it reads */
 	const char *unit;     /* what a budget counts: "droplets", "steps" */
 	const char *describe; /* the equations, for the explorer's class panel */
+	const struct process_source *source; /* NULL: none on the map */
 	/* Builds whatever the process keeps between calls from the world and
 	 * params alone, so a snapshot resumes it exactly. */
 	int (*create)(void **state, struct world *w, const struct params *p);
@@ -43,6 +54,9 @@ struct process_ops {
 
 int process_count(void);
 const struct process_ops *process_get(int index);
+/* The process gully runs when none is named (by --process or a preset):
+ * the first of the table, for `gully run` and the explorer alike. */
+const struct process_ops *process_default(void);
 /* NULL when no process has that name. */
 const struct process_ops *process_find(const char *name);
 /* The list of names as "a|b|c", for help texts. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/params.h"
 
 static const char *const layer_names[LAYER_COUNT] = {
 	[LAYER_HEIGHT] = "height",
@@ -94,10 +95,20 @@ int world_check_layer(const struct world *w, enum world_layer l, size_t *cell)
 	return GULLY_OK;
 }
 
+int world_size_min(void)
+{
+	return (int)params_def(params_find("world.width"))->min;
+}
+
+int world_size_max(void)
+{
+	return (int)params_def(params_find("world.width"))->max;
+}
+
 int world_check_size(int width, int height)
 {
-	if (width < WORLD_MIN_SIZE || height < WORLD_MIN_SIZE ||
-	    width > WORLD_MAX_SIZE || height > WORLD_MAX_SIZE)
+	int lo = world_size_min(), hi = world_size_max();
+	if (width < lo || height < lo || width > hi || height > hi)
 		return GULLY_ESIZE;
 	return GULLY_OK;
 }
@@ -157,6 +168,17 @@ int world_clone(struct world **out, const struct world *src)
 	return GULLY_OK;
 }
 
+double world_pool_volume(const struct world *w, size_t first, size_t count, double acc)
+{
+	const float *pool = w->layer[LAYER_POOL] + first;
+	/* All the water counts toward the volume, so it matches the water
+	 * tallies (a negative depth is no water). */
+	for (size_t i = 0; i < count; i++)
+		if (pool[i] > 0)
+			acc += pool[i];
+	return acc;
+}
+
 void world_stats(const struct world *w, struct world_stats *st)
 {
 	size_t n = world_cells(w);
@@ -164,7 +186,7 @@ void world_stats(const struct world *w, struct world_stats *st)
 	const float *pool = w->layer[LAYER_POOL];
 	const float *stream = w->layer[LAYER_STREAM];
 	const float *wet = w->layer[LAYER_WETNESS];
-	double sum = 0, sum2 = 0, mn = INFINITY, mx = -INFINITY, pv = 0;
+	double sum = 0, sum2 = 0, mn = INFINITY, mx = -INFINITY;
 	long pc = 0, sc = 0, wc = 0;
 	for (size_t i = 0; i < n; i++) {
 		double v = h[i];
@@ -174,10 +196,7 @@ void world_stats(const struct world *w, struct world_stats *st)
 			mn = v;
 		if (v > mx)
 			mx = v;
-		/* All the water counts toward the volume, so it matches the water
-		 * tallies; only cells deeper than the threshold count as pool. */
-		if (pool[i] > 0)
-			pv += pool[i];
+		/* Only cells deeper than the threshold count as pool cells. */
 		if (pool[i] > WORLD_POOL_EPS)
 			pc++;
 		if (stream[i] >= WORLD_STREAM_MIN)
@@ -191,7 +210,7 @@ void world_stats(const struct world *w, struct world_stats *st)
 	st->height_max = mx;
 	st->height_mean = mean;
 	st->height_std = var > 0 ? sqrt(var) : 0;
-	st->pool_volume = pv;
+	st->pool_volume = world_pool_volume(w, 0, n, 0);
 	st->pool_cells = pc;
 	st->stream_cells = sc;
 	st->wet_cells = wc;

@@ -8,8 +8,10 @@
 
 #include "core/base/rng.h"
 
-#define WORLD_MIN_SIZE 16
-#define WORLD_MAX_SIZE 4096
+/* The map sizes gully supports, in cells a side: the range the parameter
+ * registry (params.def) gives world.width and world.height, read from it. */
+int world_size_min(void);
+int world_size_max(void);
 
 enum world_layer {
 	LAYER_HEIGHT,     /* terrain height, nominally 0..1 */
@@ -81,6 +83,11 @@ void world_destroy(struct world *w);
 int world_clone(struct world **out, const struct world *src);
 size_t world_cells(const struct world *w);
 void world_stats(const struct world *w, struct world_stats *st);
+/* The pool volume of cells [first, first + count) added to `acc`, in cell
+ * order: the one definition of pool volume (world_stats' pool_volume is
+ * world_pool_volume(w, 0, all, 0)), which a caller can take a band at a
+ * time and get the same sum bit for bit. */
+double world_pool_volume(const struct world *w, size_t first, size_t count, double acc);
 
 const char *world_layer_name(enum world_layer l);
 /* -1 when no layer has that name. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 
 #define PI 3.14159265358979323846
@@ -249,8 +250,8 @@ enum emitter_fate emitter_particle_step(struct emitter_particle *q, struct world
 /* Back to the emitter's pool: the material is dropped (deposit on, path ended
  * on the map) or leaves the books as sediment_off_map (off the map, or thrown
  * away as in the seed). */
-static void retire(const struct emitter_particle *q, enum emitter_fate fate,
-		   struct world *w, const struct emitter_params *ep)
+void emitter_particle_retire(const struct emitter_particle *q, enum emitter_fate fate,
+			     struct world *w, const struct emitter_params *ep)
 {
 	double gone = q->carried;
 	if (fate == EMITTER_EXPIRED && ep->deposit && q->carried > 0) {
@@ -321,7 +322,7 @@ static uint64_t advance(struct emitter_state *s, struct world *w,
 				s->live[keep] = *q;
 			keep++;
 		} else {
-			retire(q, fate, w, ep);
+			emitter_particle_retire(q, fate, w, ep);
 		}
 	}
 	uint64_t steps = s->count;
@@ -382,49 +383,6 @@ static void emitter_destroy(void *state)
 #define BLOB_HEADER 16u
 #define BLOB_PARTICLE (7u * 8u + 4u)
 
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++)
-		v |= (uint32_t)p[i] << (8 * i);
-	return v;
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-static void put_double(unsigned char *p, double d)
-{
-	uint64_t v;
-	memcpy(&v, &d, sizeof v);
-	put_u64(p, v);
-}
-
-static double get_double(const unsigned char *p)
-{
-	uint64_t v = get_u64(p);
-	double d;
-	memcpy(&d, &v, sizeof d);
-	return d;
-}
-
 static int emitter_save(const void *state, unsigned char **data, size_t *len)
 {
 	const struct emitter_state *s = state;
@@ -433,15 +391,15 @@ static int emitter_save(const void *state, unsigned char **data, size_t *len)
 	if (!b)
 		return GULLY_ENOMEM;
 	memcpy(b, BLOB_MAGIC, 4);
-	put_u32(b + 4, (uint32_t)s->to_emit);
-	put_u64(b + 8, (uint64_t)s->count);
+	put_u32le(b + 4, (uint32_t)s->to_emit);
+	put_u64le(b + 8, (uint64_t)s->count);
 	unsigned char *o = b + BLOB_HEADER;
 	for (size_t i = 0; i < s->count; i++, o += BLOB_PARTICLE) {
 		const struct emitter_particle *q = &s->live[i];
 		const double f[7] = {q->x, q->y, q->a, q->b, q->v, q->m, q->carried};
 		for (int k = 0; k < 7; k++)
-			put_double(o + 8 * k, f[k]);
-		put_u32(o + 56, q->age);
+			put_f64le(o + 8 * k, f[k]);
+		put_u32le(o + 56, q->age);
 	}
 	*data = b;
 	*len = n;
@@ -453,8 +411,8 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 	struct emitter_state *s = state;
 	if (len < BLOB_HEADER || memcmp(data, BLOB_MAGIC, 4) != 0)
 		return GULLY_EFORMAT;
-	uint32_t to_emit = get_u32(data + 4);
-	uint64_t count = get_u64(data + 8);
+	uint32_t to_emit = get_u32le(data + 4);
+	uint64_t count = get_u64le(data + 8);
 	if (to_emit < 1 || to_emit > 64 || count != (len - BLOB_HEADER) / BLOB_PARTICLE ||
 	    (len - BLOB_HEADER) % BLOB_PARTICLE != 0)
 		return GULLY_EFORMAT;
@@ -468,7 +426,7 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 	for (size_t i = 0; i < count; i++, o += BLOB_PARTICLE) {
 		double f[7];
 		for (int k = 0; k < 7; k++) {
-			f[k] = get_double(o + 8 * k);
+			f[k] = get_f64le(o + 8 * k);
 			if (!isfinite(f[k])) {
 				free(live);
 				return GULLY_EFORMAT;
@@ -480,7 +438,7 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 			return GULLY_EFORMAT;
 		}
 		live[i] = (struct emitter_particle){f[0], f[1], f[2], f[3], f[4], f[5], f[6],
-						    get_u32(o + 56)};
+						    get_u32le(o + 56)};
 	}
 	free(s->live);
 	s->live = live;
@@ -489,12 +447,21 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 	return GULLY_OK;
 }
 
+static const struct process_source emitter_source = {
+	.x = "emitter.x",
+	.y = "emitter.y",
+	.direction = "emitter.direction",
+	.window = "emitter.window",
+};
+
 const struct process_ops emitter_process = {
 	.name = "emitter",
 	.title = "Emitter stream",
 	.section = "emitter",
+	.source = &emitter_source,
 	.unit = "particles",
 	.describe =
+		"(n): equation n of K. Warszawski's particle-stream erosion article\n"
 		"turn toward min D in the cone +-search, by at most a_max v / v_max  (1)\n"
 		"x += v cos a + r cos b;  y += v sin a + r sin b;  b += w       (3, 4)\n"
 		"R = k m;  dh = R^2 - |p - p0|^2 where > 0                        (6)\n"

@@ -75,6 +75,12 @@ enum emitter_fate {
  * removed to q->carried and TALLY_ERODED. Does not retire the particle. */
 enum emitter_fate emitter_particle_step(struct emitter_particle *q, struct world *w,
 					const struct emitter_params *ep);
+/* A particle's end, as the process ends each one: with emitter.deposit, one
+ * that expired on the map drops what it carried in a mound around it; the
+ * rest leaves the books as sediment off the map. (The explorer's trace ends
+ * its particle with it.) */
+void emitter_particle_retire(const struct emitter_particle *q, enum emitter_fate fate,
+			     struct world *w, const struct emitter_params *ep);
 
 /* Eqs. 6 and 7: every cell whose centre is within R of (x0, y0) loses
  * depth_scale * (R^2 - r^2) * (1 - hardness). Returns what the float heights

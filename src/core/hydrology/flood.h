@@ -102,10 +102,44 @@ bool flood_set_avx2(struct flood *f, bool on);
  * (or GULLY_ENOMEM). O(records x map): not for the simulation. */
 int flood_check(const struct flood *f, const float *height, const float *pool);
 
+/* The shadow check, for hunting cache bugs over whole runs: while it is on,
+ * every pour with the cache on is also poured by a second flood without a
+ * cache on copies of the layers, and a pour whose result or layers differ
+ * is counted; the first such is kept. O(map) per pour: never for a build
+ * that is used. Off unless turned on here, or built with -DFLOOD_DEBUG
+ * (then on from flood_create). Returns GULLY_OK or GULLY_ENOMEM (left off). */
+int flood_set_shadow(struct flood *f, bool on);
+struct flood_shadow {
+	uint64_t pours;    /* pours compared */
+	uint64_t differed; /* of them, pours whose result or layers differed */
+	/* The first that differed (when differed > 0): its call (counted from
+	 * 1 over the flood's life), start cell, the record it started from
+	 * (0: none), and the results the cached and the fresh pour gave. */
+	uint64_t first_call;
+	int first_start;
+	uint32_t first_record;
+	struct flood_result cached, fresh;
+};
+void flood_shadow(const struct flood *f, struct flood_shadow *s);
+
+/* Every pit of the map filled to its spill at once: a whole-map priority
+ * flood (Zhou, Sun and Fu 2016's one pass: cells on a rising slope are
+ * settled as they are met, without the priority queue). The sea at
+ * `sea_level` surrounds the map, so no surface ends below it. Writes the
+ * pools a pour of enough water into every pit would leave (flood_pour with
+ * drainage 0, bit for bit where no two surfaces are within its level
+ * tolerance: tests compare) into `pool`, from `height` alone (pool's old
+ * values are ignored). For the start of a run, an imported map with pits,
+ * a new sea level. Returns GULLY_OK or GULLY_ENOMEM (then pool holds no
+ * result: some cells written, others not). */
+int flood_fill_map(const float *height, float *pool, int width, int height_cells,
+		   double sea_level);
+
 /* What the flood has done since it was made: for benchmarks. */
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
 	uint64_t cached; /* calls that started from a remembered lake */
+	uint64_t shadow_pours, shadow_differed; /* the shadow check's counts */
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);
 

@@ -1,5 +1,6 @@
-/* The flood's min-heap of cells keyed by surface: a fresh pour's rim, and
- * each lake record's persistent rim heap (flood.c). Private to flood.c. */
+/* The flood's min-heap of cells keyed by surface: a fresh pour's rim, each
+ * lake record's persistent rim heap, and the whole-map flood's queue.
+ * Private to the flood's files (src/core/hydrology/flood*.c). */
 #ifndef GULLY_FLOOD_HEAP_H
 #define GULLY_FLOOD_HEAP_H
 

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/particles/particles.h"
+#include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
 #define ROOT_CENTRE 5
@@ -39,7 +40,7 @@ struct hydro_state {
 struct hparams {
 	double min_volume, vf, keep;
 	int spill;
-	bool deposit_on_death;
+	bool deposit_on_death, settle;
 	struct flood_params fp;
 };
 
@@ -51,8 +52,11 @@ static void hparams_from(struct hparams *hp, const struct params *p)
 	hp->keep = q->sediment_keep;
 	hp->spill = q->spill;
 	hp->deposit_on_death = q->deposit_on_death;
+	hp->settle = q->settle;
 	hp->fp.drainage = q->drainage;
-	hp->fp.sea_level = q->sea_level;
+	/* A wall is a sea no lake can rise to: the water it would take to
+	 * reach this level does not exist. */
+	hp->fp.sea_level = q->edge == HYDROLOGY_EDGE_WALL ? 1e30 : q->sea_level;
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
@@ -104,8 +108,12 @@ static bool tree_fits(const struct hydro_state *s, const struct world *w,
 	    s->roots[c] >= ROOT_CENTRE)
 		return false;
 	float n[3];
-	particles_normal(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
-			 c / w->width, scale, q->symmetric_normal, n);
+	if (q->normal == HYDROLOGY_NORMAL_2020)
+		normal_2020(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width,
+			    scale, n);
+	else
+		normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+			   c / w->width, scale, q->symmetric_normal, n);
 	return n[1] > q->tree_min_normal;
 }
 
@@ -272,7 +280,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 {
 	int cell = (int)d->y * w->width + (int)d->x;
 	struct flood_settle settle = {0, 0};
-	if (d->carried > 0) {
+	if (d->carried > 0 && hp->settle) {
 		settle.on_drain = (1.0 - hp->keep) * d->carried;
 		if (hp->deposit_on_death)
 			settle.on_fill = d->carried;
@@ -292,6 +300,12 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	d->volume -= r.gained * hp->vf;
 	*outcome = r.outcome;
 	if (r.outcome == FLOOD_DRAIN) {
+		if (!hp->settle && d->carried > 0) {
+			/* The seed's load left at a leak is gone from the books. */
+			double lost = (1.0 - hp->keep) * d->carried;
+			d->carried -= lost;
+			b->sediment_off_map += lost;
+		}
 		d->sediment *= (float)hp->keep;
 		d->x = (float)(r.drain % w->width) + 0.5f;
 		d->y = (float)(r.drain / w->width) + 0.5f;
@@ -447,6 +461,8 @@ void hydrology_counters(const void *state, struct hydrology_counters *c)
 	c->flood_lake_cells = fc.lake_cells;
 	c->flood_written = fc.written;
 	c->flood_cached = fc.cached;
+	c->flood_shadow_pours = fc.shadow_pours;
+	c->flood_shadow_differed = fc.shadow_differed;
 	c->flood_seconds = s->flood_seconds;
 	c->trees = s->ntrees;
 }
@@ -455,6 +471,12 @@ void hydrology_set_flood_cache(void *state, bool on)
 {
 	struct hydro_state *s = state;
 	flood_set_cache(s->flood, on);
+}
+
+int hydrology_set_flood_shadow(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	return s->flood ? flood_set_shadow(s->flood, on) : GULLY_OK;
 }
 
 void hydrology_set_clock(void *state, double (*clock)(void))
@@ -470,18 +492,6 @@ void hydrology_set_clock(void *state, double (*clock)(void))
 #define STATE_MAGIC 0x44594847u /* "GHYD" read as a little-endian u32 */
 #define STATE_VERSION 1u
 
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 static int hydro_save(const void *state, unsigned char **data, size_t *len)
 {
 	const struct hydro_state *s = state;
@@ -492,17 +502,17 @@ static int hydro_save(const void *state, unsigned char **data, size_t *len)
 	unsigned char *p = calloc(1, size);
 	if (!p)
 		return GULLY_ENOMEM;
-	put_u32(p, STATE_MAGIC);
-	put_u32(p + 4, STATE_VERSION);
-	put_u32(p + 8, (uint32_t)s->width);
-	put_u32(p + 12, (uint32_t)s->height);
-	put_u32(p + 16, (uint32_t)s->ntrees);
+	put_u32le(p, STATE_MAGIC);
+	put_u32le(p + 4, STATE_VERSION);
+	put_u32le(p + 8, (uint32_t)s->width);
+	put_u32le(p + 12, (uint32_t)s->height);
+	put_u32le(p + 16, (uint32_t)s->ntrees);
 	unsigned char *q = p + 20;
 	for (size_t i = 0; i < s->ntrees; i++, q += 8) {
 		uint32_t bits;
 		memcpy(&bits, &s->trees[i].size, 4);
-		put_u32(q, (uint32_t)s->trees[i].cell);
-		put_u32(q + 4, bits);
+		put_u32le(q, (uint32_t)s->trees[i].cell);
+		put_u32le(q + 4, bits);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (s->track[i])
@@ -516,16 +526,16 @@ static int hydro_load(void *state, const unsigned char *data, size_t len)
 {
 	struct hydro_state *s = state;
 	size_t n = (size_t)s->width * (size_t)s->height;
-	if (len < 20 || get_u32(data) != STATE_MAGIC || get_u32(data + 4) != STATE_VERSION ||
-	    get_u32(data + 8) != (uint32_t)s->width || get_u32(data + 12) != (uint32_t)s->height)
+	if (len < 20 || get_u32le(data) != STATE_MAGIC || get_u32le(data + 4) != STATE_VERSION ||
+	    get_u32le(data + 8) != (uint32_t)s->width || get_u32le(data + 12) != (uint32_t)s->height)
 		return GULLY_EFORMAT;
-	size_t ntrees = get_u32(data + 16);
+	size_t ntrees = get_u32le(data + 16);
 	if (ntrees > n || len != 20 + 8 * ntrees + (n + 7) / 8)
 		return GULLY_EFORMAT;
 	/* Check everything before changing anything. */
 	const unsigned char *q = data + 20;
 	for (size_t i = 0; i < ntrees; i++) {
-		uint32_t cell = get_u32(q + 8 * i), bits = get_u32(q + 8 * i + 4);
+		uint32_t cell = get_u32le(q + 8 * i), bits = get_u32le(q + 8 * i + 4);
 		float size;
 		memcpy(&size, &bits, 4);
 		if (cell >= n || !(size >= 0.0f && size <= 1.0f))
@@ -539,8 +549,8 @@ static int hydro_load(void *state, const unsigned char *data, size_t len)
 		return GULLY_ENOMEM;
 	}
 	for (size_t i = 0; i < ntrees; i++) {
-		trees[i].cell = (int32_t)get_u32(q + 8 * i);
-		uint32_t bits = get_u32(q + 8 * i + 4);
+		trees[i].cell = (int32_t)get_u32le(q + 8 * i);
+		uint32_t bits = get_u32le(q + 8 * i + 4);
 		memcpy(&trees[i].size, &bits, 4);
 		/* Two trees on one cell never happen in a run. */
 		if (roots[trees[i].cell]) {

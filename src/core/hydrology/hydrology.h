@@ -10,9 +10,18 @@
  *   the edge in; a sea_level above the terrain does the same).
  * - pit_stop (on): a droplet reaching a pit floods there at once; the seed's
  *   rocks in the pit until it dries, ~2000 steps, and pools hardly form.
+ *   pit_dry (on): unless the pit is off the streams; then the droplet dries
+ *   there at once (its load fills the pit), as the seed's does in the end.
+ *   Pouring in every pit made a speckle of hundreds of puddles the seed
+ *   never has (bench/FIDELITY.md).
  * - deposit_on_death (on) and settling: a droplet's load is never thrown
  *   away; at a leak it keeps sediment_keep (0.1) and the rest settles where
  *   it entered the pool, displacing water that stays in the pour.
+ * - settle (on): the load a droplet leaves at a leak settles in the pool
+ *   (the seed's vanishes; settling fills the seed's lakes, bench/FIDELITY.md).
+ * - normal (particles), concentrate (off), edge (sea): the seed's 2020 code
+ *   uses four cross products, concentrates the load as water evaporates and
+ *   walls its lakes in at the edge; presets/seed-hydrology-2020.yaml.
  * - water is conserved: a draining lake's water leaves with the droplet (at
  *   most a full droplet's worth), the rest of the books are in the world's
  *   water tallies (in pool volume units: droplet volume / volume_factor). */
@@ -35,6 +44,22 @@ enum hydrology_coupling {
 	HYDROLOGY_COUPLING_COUNT
 };
 
+/* Order matches hydrology.normal's choices. */
+enum hydrology_normal {
+	HYDROLOGY_NORMAL_PARTICLES, /* 8 weighted neighbours (particles_normal.h) */
+	HYDROLOGY_NORMAL_2020,      /* SimpleHydrology 2020: 4 cross products */
+	HYDROLOGY_NORMAL_COUNT
+};
+
+/* Order matches hydrology.edge's choices. */
+enum hydrology_edge {
+	HYDROLOGY_EDGE_SEA,  /* lakes that reach the edge drain into the sea */
+	HYDROLOGY_EDGE_WALL, /* lakes rise against the edge (droplets still
+			      * leave the map: holding them too makes lakes of
+			      * every valley that reaches the edge, bench/FIDELITY.md) */
+	HYDROLOGY_EDGE_COUNT
+};
+
 /* Root density comes in steps of this: a tree adds 5 steps to its cell,
  * 3 to each side and 2 to each diagonal (the seed's 1.0, 0.6, 0.4). */
 #define HYDROLOGY_ROOT_UNIT 0.2f
@@ -46,6 +71,7 @@ struct hydrology_counters {
 	uint64_t flood_lake_cells; /* cells in their lakes */
 	uint64_t flood_written;    /* pool cells they wrote */
 	uint64_t flood_cached;     /* calls that started from a remembered lake */
+	uint64_t flood_shadow_pours, flood_shadow_differed; /* the shadow check (flood.h) */
 	double flood_seconds;      /* time in flood_pour, when a clock is set */
 	size_t trees;              /* trees alive now */
 };
@@ -53,6 +79,9 @@ void hydrology_counters(const void *state, struct hydrology_counters *c);
 /* The flood's lake cache (flood.h), on by default: tests turn it off to
  * check that it changes nothing. */
 void hydrology_set_flood_cache(void *state, bool on);
+/* The flood's shadow check (flood.h): every pour checked against a fresh
+ * flood; the counters say how many differed. GULLY_ENOMEM: left off. */
+int hydrology_set_flood_shadow(void *state, bool on);
 /* A clock (seconds) to time flood calls with; NULL turns timing off. Core
  * reads no clock of its own. */
 void hydrology_set_clock(void *state, double (*clock)(void));

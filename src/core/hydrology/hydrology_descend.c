@@ -3,8 +3,6 @@
 #include <math.h>
 
 #include "core/hydrology/hydrology.h"
-#include "core/particles/particles.h"
-#include "core/particles/particles_lane.h"
 
 void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
 			   uint8_t *track)
@@ -30,39 +28,19 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->coupling = q->coupling;
 	e->symmetric = q->symmetric_normal;
 	e->pit_stop = q->pit_stop;
+	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020;
+	e->concentrate = q->concentrate;
+	e->pit_dry = q->pit_dry;
 	hydrology_descend_init(e);
 }
 
 void hydrology_descend_init(struct hd_env *e)
 {
 	normal_consts_init(&e->nk, e->scale, e->symmetric);
-#if GULLY_USE_SSE2
-	const float fw = (float)e->width, fh = (float)e->height;
-	e->lo = _mm_setr_ps(0.0f, 0.0f, 1.0f, 1.0f);
-	e->hi = _mm_setr_ps(fw, fh, fw - 1.0f, fh - 1.0f);
-#endif
+	v2_bounds_init(&e->bounds, e->width, e->height);
 }
 
 #if GULLY_USE_SSE2
-/* Bits 0 and 1: 0 <= x < width, 0 <= y < height (NaN is off); bits 2 and 3:
- * 1 <= x < width - 1, the same for y: the cell's 3x3 block is on the map
- * (for x >= 0 that is (int)x in 1..width-2, as the scalar tests had it). */
-static inline unsigned hd_where(lane_v2 p, __m128 lo, __m128 hi)
-{
-	const __m128 pp = _mm_movelh_ps(p, p);
-	return (unsigned)_mm_movemask_ps(_mm_and_ps(_mm_cmple_ps(lo, pp), _mm_cmplt_ps(pp, hi)));
-}
-
-/* normal_interior's (nx, nz) as a pair (its ny is not needed here). */
-static inline lane_v2 hd_normal_interior(const float *p, size_t w, const struct normal_consts *k)
-{
-	__m128 t_ax, t_dg, inv_ax, inv_dg;
-	normal_terms(p, w, k, &t_ax, &t_dg, &inv_ax, &inv_dg);
-	const __m128 vx = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_x), _mm_mul_ps(t_dg, k->dg_x));
-	const __m128 vz = _mm_add_ps(_mm_mul_ps(t_ax, k->ax_z), _mm_mul_ps(t_dg, k->dg_z));
-	return normal_sum_xz(vx, vz);
-}
-
 /* An interior cell whose surface (height + pool) no neighbour undercuts:
  * water that reaches it cannot run on, so it pools. One unaligned 4-wide
  * load per row of each layer; the bottom row is loaded one cell further
@@ -81,26 +59,7 @@ static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 			  (_mm_movemask_ps(_mm_cmplt_ps(dn, here)) & 14);
 	return lower == 0;
 }
-
-static inline lane_d2 hd_d2(double eroded, double deposited)
-{
-	return _mm_set_pd(deposited, eroded);
-}
 #else
-static inline unsigned hd_where(lane_v2 p, float fw, float fh)
-{
-	return (unsigned)(0.0f <= p.x && p.x < fw) | (unsigned)(0.0f <= p.y && p.y < fh) << 1 |
-	       (unsigned)(1.0f <= p.x && p.x < fw - 1.0f) << 2 |
-	       (unsigned)(1.0f <= p.y && p.y < fh - 1.0f) << 3;
-}
-
-static inline lane_v2 hd_normal_interior(const float *p, size_t w, const struct normal_consts *k)
-{
-	float nx, nz;
-	normal_interior(p, w, k, &nx, NULL, &nz);
-	return v2_make(nx, nz);
-}
-
 static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 {
 	const float here = h[c] + pool[c];
@@ -113,20 +72,13 @@ static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 	}
 	return true;
 }
-
-static inline lane_d2 hd_d2(double eroded, double deposited)
-{
-	return (lane_d2){eroded, deposited};
-}
 #endif
 
-/* Where a neighbour is off the map: the scalar reference, which extends the
- * map past its edges. Rare, so out of line. */
-static lane_v2 hd_normal_edge(const struct hd_env *e, lane_v2 pos)
+/* hydrology.normal = 2020 (base/normal.h): an option, so out of line. */
+static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
 {
 	float n[3];
-	particles_normal(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale,
-			 e->symmetric, n);
+	normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
 	return v2_make(n[0], n[2]);
 }
 
@@ -148,20 +100,17 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 	const bool streams = e->coupling >= HYDROLOGY_STREAMS;
 	const bool trees = e->coupling == HYDROLOGY_TREES;
 	const bool pit_stop = e->pit_stop;
+	const bool own_normal = e->normal2020, concentrate = e->concentrate;
+	const bool pit_dry = e->pit_dry;
 	const struct normal_consts nk = e->nk;
-#if GULLY_USE_SSE2
-	const __m128 lo = e->lo, hi = e->hi;
-#define WHERE(p) hd_where(p, lo, hi)
-#else
-	const float fw = (float)e->width, fh = (float)e->height;
-#define WHERE(p) hd_where(p, fw, fh)
-#endif
+	const struct v2_bounds bounds = e->bounds;
+#define WHERE(p) v2_where(p, &bounds)
 
-	lane_v2 pos = v2_make(d->x, d->y), vel = v2_make(d->vx, d->vy);
+	v2f pos = v2_make(d->x, d->y), vel = v2_make(d->vx, d->vy);
 	double volume = d->volume, carried = d->carried;
 	float sediment = d->sediment;
 	uint32_t age = d->age;
-	lane_d2 book = hd_d2(*eroded, *deposited);
+	v2d book = d2_make(*eroded, *deposited);
 	size_t n = *nchanged;
 	uint64_t taken = 0;
 	unsigned where = WHERE(pos);
@@ -174,8 +123,10 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			break;
 		}
 		track[at] = 1;
-		const lane_v2 nrm = where == 15 ? hd_normal_interior(h + at, w, &nk)
-						: hd_normal_edge(e, pos);
+		const v2f nrm = own_normal    ? hd_normal_2020(e, pos)
+				: where == 15 ? normal_xz(h + at, w, &nk)
+					      : normal_edge_xz(h, e->width, e->height, (int)v2_x(pos),
+							       (int)v2_y(pos), &nk);
 		float fr = friction, ev = evap, dep = deposition;
 		if (streams) {
 			const float s = stream[at];
@@ -183,10 +134,10 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			ev *= 1.0f - 0.2f * s;
 		}
 		if (trees)
-			dep *= lane_max0(1.0f - veg[at]);
+			dep *= max0f(1.0f - veg[at]);
 		const float vol = (float)volume;
 		const float inv_mass = 1.0f / (vol * density);
-		const lane_v2 acc = v2_scale(nrm, inv_mass);
+		const v2f acc = v2_scale(nrm, inv_mass);
 		vel = v2_add(vel, v2_scale(acc, dt));
 		pos = v2_add(pos, v2_scale(vel, dt));
 		vel = v2_scale(vel, 1.0f - dt * fr);
@@ -211,11 +162,20 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
 		if (stop | (pool[next] > 0.0f) | pit) {
 			out = DESCENT_FLOOD;
+			/* pit_dry: a pit off the streams is no lake; the droplet
+			 * dries there at once (as the seed's rocks until dry),
+			 * its load filling the pit. Its visit counts toward the
+			 * stream that later makes the pit a lake. */
+			if (pit_dry & pit & !stop & !(pool[next] > 0.0f) &
+			    !(stream[next] > stop_stream)) {
+				track[next] = 1;
+				out = DESCENT_DIED;
+			}
 			break;
 		}
 		const float here = h[at], there = h[next];
 		const float speed = sqrtf(v2_norm2(vel));
-		const float c_eq = lane_max0(vol * speed * (here - there));
+		const float c_eq = max0f(vol * speed * (here - there));
 		const float rate = dt * dep;
 		const float cdiff = c_eq - sediment;
 		sediment += rate * cdiff;
@@ -227,6 +187,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		book = d2_book(book, here, after);
 		carried += (double)here - (double)after;
 		volume *= 1.0 - (double)(dt * ev);
+		if (concentrate)
+			sediment /= 1.0f - dt * ev;
 		at = next;
 	}
 #undef WHERE

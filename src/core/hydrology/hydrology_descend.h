@@ -8,9 +8,9 @@
  * process's droplet loop was (bench/README.md, bench/HYDROLOGY.md):
  * - the droplet lives in locals, not behind a pointer: every height and
  *   track store could alias its fields, and the compiler would reload them;
- * - the interior normal is inline (particles_normal.h) with its constants
- *   built once per step() call, not on every step;
- * - position and speed are (x, y) pairs (particles_lane.h), and one compare
+ * - the interior normal is the droplet's (base/normal.h), inline, with its
+ *   constants built once per step() call, not on every step;
+ * - position and speed are (x, y) pairs (base/v2.h), and one compare
  *   answers "still on the map" and "is the 3x3 block inside it";
  * - the pit test is three row loads of height and pool and one compare mask
  *   instead of a loop whose exit point the branch predictor cannot guess;
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/particles/particles_normal.h"
+#include "core/base/normal.h"
 #include "core/base/params.h"
 #include "core/base/world.h"
 
@@ -44,11 +44,12 @@ struct hd_env {
 	uint32_t max_steps;
 	int coupling;                       /* enum hydrology_coupling */
 	bool symmetric, pit_stop;
+	bool normal2020;  /* hydrology.normal = 2020 (normal_2020 in base/normal.h) */
+	bool concentrate; /* evaporation raises the load's concentration */
+	bool pit_dry;     /* a pit off the streams: the droplet dries there */
 	/* Set by hydrology_descend_init from the fields above. */
 	struct normal_consts nk;
-#if GULLY_USE_SSE2
-	__m128 lo, hi; /* bounds of (x, y, x, y): on the map, 3x3 block on it */
-#endif
+	struct v2_bounds bounds;
 };
 
 /* A droplet. Volume is double: it is the water the books must balance. */
@@ -67,7 +68,7 @@ enum descent {
 	DESCENT_FULL,  /* `changed` is full: pass it on and call again */
 };
 
-/* Fills env->nk and the bounds; call after setting the other fields. */
+/* Fills env->nk and env->bounds; call after setting the other fields. */
 void hydrology_descend_init(struct hd_env *e);
 /* Everything from the parameters and the world's layers (then _init). */
 void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,

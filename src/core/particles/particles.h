@@ -10,7 +10,7 @@
 
 extern const struct process_ops particles_process;
 
-/* The droplet's state; exposed so hydrology and the explorer's tracer share it. */
+/* A droplet at rest between runs (droplet.h steps it). */
 struct droplet {
 	float x, y;      /* position, cells */
 	float vx, vy;    /* speed */
@@ -31,30 +31,13 @@ struct droplet_params {
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p);
 
-/* Surface normal at cell (x, y), as in the seed: eight neighbour slopes, axes
- * weighted 0.15 and diagonals 0.1. Off-map neighbours are extended linearly
- * from the two nearest cells, so edges neither block nor pull. n = {x, y, z}
- * with y up. */
-void particles_normal(const float *h, int width, int height, int x, int y,
-		      float scale, bool symmetric, float n[3]);
-
-/* particles_normal at the edges, the vectorised form (src/core/particles_normal.h)
- * inside. Agrees with particles_normal to a few ulps; exposed so tests can
- * check that. (droplet_run's step uses a still shorter form of x and z inside,
- * normal_interior_xz, which the tests check the same way.) */
-void particles_normal_fast(const float *h, int width, int height, int x, int y,
-			   float scale, bool symmetric, float n[3]);
-/* "sse2" or "scalar": which form of the normal this build uses. */
-const char *particles_normal_impl(void);
-
 /* Runs one droplet from a spawn point to its end; returns the steps taken.
  *
  * The process runs droplets in one of two orders, chosen by particles.lanes:
- * - lanes = 1, the seed's order: one droplet after another. The paired
- *   scheduler (particles_pair.h) runs two at once but gives exactly what
- *   calling this for one droplet after another gives.
+ * - lanes = 1, the seed's order: one droplet after another, each run to
+ *   its end by this function's step (droplet.h).
  * - lanes = L > 1 (the default, 64): L droplets in flight in lockstep
- *   (particles_lanes.h). Each tick every droplet in flight takes one step;
+ *   (lockstep.h). Each tick every droplet in flight takes one step;
  *   all read the map as it was at the start of the tick, then erosion and
  *   deposition are applied as h -= delta in lane order (two droplets on one
  *   cell both count), then droplets that ended drop their load in lane
@@ -67,7 +50,7 @@ const char *particles_normal_impl(void);
  *   instruction set. The per-droplet formulas are this function's; only
  *   the order in which droplets see each other's changes differs (the
  *   resulting maps differ by much less than one seed from another:
- *   bench/README.md). */
+ *   bench/PARTICLES.md). */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif

@@ -1,7 +1,7 @@
 /* Little-endian byte order, spelled out byte by byte so files read the same
  * on every host whatever its own order. */
-#ifndef GULLY_BYTES_H
-#define GULLY_BYTES_H
+#ifndef GULLY_CORE_BASE_BYTES_H
+#define GULLY_CORE_BASE_BYTES_H
 
 #include <stdint.h>
 #include <string.h>

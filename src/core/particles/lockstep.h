@@ -2,12 +2,12 @@
  *
  * L lanes (slots) each hold one droplet in flight; one tick steps every
  * droplet once, SIMD across droplets (lane i of a vector is slot i). The
- * per-droplet formulas are the ones of particles_lane.h; what changes is the
+ * per-droplet formulas are droplet.h's step; what changes is the
  * order in which droplets see each other's changes, defined exactly so that
  * every build and every instruction set gives the same bits:
  *
  * - Refill: each empty slot i < L, in slot order, gets the next droplet,
- *   spawned from the world's RNG (particles_spawn, the same draws as ever).
+ *   spawned from the world's RNG (droplet_spawn, the same draws as ever).
  *   step(budget N) releases exactly N droplets and returns right after the
  *   N-th is spawned; empty slots it did not reach are filled first, in slot
  *   order, by the next call. So any split of a run into calls gives the bits
@@ -27,12 +27,12 @@
  *   droplets in flight carry, and eroded - deposited = sediment_off_map +
  *   sediment_in_flight.
  * - Droplets in flight stay here between calls and travel in snapshots
- *   (particles_lanes_save/load).
+ *   (lockstep_save/load).
  *
  * Slots >= L still holding droplets (L was lowered) keep stepping but are not
  * refilled. Private to src/core. */
-#ifndef GULLY_PARTICLES_LANES_H
-#define GULLY_PARTICLES_LANES_H
+#ifndef GULLY_CORE_PARTICLES_LOCKSTEP_H
+#define GULLY_CORE_PARTICLES_LOCKSTEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,50 +40,54 @@
 
 #include "core/particles/particles.h"
 
-#define LANES_MAX 64
+#define LOCKSTEP_MAX_LANES 64
 
-struct particles_lanes;
+struct lockstep;
 
 /* NULL when out of memory. */
-struct particles_lanes *particles_lanes_create(int width, int height);
-void particles_lanes_destroy(struct particles_lanes *pl);
+struct lockstep *lockstep_create(int width, int height);
+void lockstep_destroy(struct lockstep *pl);
 
-/* Releases `budget` droplets through `lanes` slots (1..LANES_MAX); adds the
+/* Releases `budget` droplets through `lanes` slots (1..LOCKSTEP_MAX_LANES); adds the
  * steps taken to *steps and sets TALLY_SEDIMENT_IN_FLIGHT. With budget 0 it
  * changes nothing. GULLY_EINVAL for a lane count out of range or a world of
  * another size than the one the state was made for. */
-int particles_lanes_run(struct particles_lanes *pl, struct world *w,
+int lockstep_run(struct lockstep *pl, struct world *w,
 			const struct droplet_params *dp, int lanes, uint64_t budget,
 			uint64_t *steps);
 
 /* Runs the droplets in flight to their end without releasing any (before the
  * one-at-a-time scheduler takes over); adds their steps to *steps. */
-int particles_lanes_drain(struct particles_lanes *pl, struct world *w,
+int lockstep_drain(struct lockstep *pl, struct world *w,
 			  const struct droplet_params *dp, uint64_t *steps);
 
 /* Droplets in flight now. */
-int particles_lanes_in_flight(const struct particles_lanes *pl);
+int lockstep_in_flight(const struct lockstep *pl);
 
 /* The droplets in flight as a little-endian blob: "GPLN", u32 version 1, u32
  * width, u32 height, u64 mask of the occupied slots, then for each occupied
  * slot in order x, y, vx, vy, volume, sediment (f32 bits), carried (f64
  * bits), age (u32). Load checks everything (magic, version, size, length,
  * finite values on the map) before it changes anything: GULLY_EFORMAT. */
-int particles_lanes_save(const struct particles_lanes *pl, unsigned char **data, size_t *len);
-int particles_lanes_load(struct particles_lanes *pl, const unsigned char *data, size_t len);
+int lockstep_save(const struct lockstep *pl, unsigned char **data, size_t *len);
+int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len);
 
-/* Which compiled copy of the tick runs: the best the CPU has (AUTO), or one
- * forced so the tests can check they all give the same bits. SCALAR is the
- * portable reference (loops over lanes), always there. Returns false, changing
+/* Which compiled copy of the read phase runs: the best the CPU has (AUTO), or
+ * one forced so the tests can check they all give the same bits. SCALAR is
+ * the portable reference (droplet_advance slot by slot), always there; SSE2
+ * and AVX2 are lockstep_simd.h built for 4 and 8 lanes a vector. Returns false, changing
  * nothing, when this CPU or build lacks it. */
-enum lanes_isa { LANES_ISA_AUTO, LANES_ISA_SCALAR, LANES_ISA_SSE2, LANES_ISA_AVX2 };
-bool particles_lanes_set_isa(struct particles_lanes *pl, enum lanes_isa isa);
-/* "avx2", "sse2" or "scalar". */
-const char *particles_lanes_isa_name(const struct particles_lanes *pl);
+enum lockstep_isa { LOCKSTEP_ISA_AUTO, LOCKSTEP_ISA_SCALAR, LOCKSTEP_ISA_SSE2, LOCKSTEP_ISA_AVX2 };
+bool lockstep_set_isa(struct lockstep *pl, enum lockstep_isa isa);
+/* Splits each tick's read phase over a pool's workers, contiguous runs of
+ * whole vectors of slots each (NULL or a pool of 1: the caller's thread
+ * alone). Every slot's read half reads only the map as it was at the start
+ * of the tick and writes only its own slot, so any split gives the same bits.
+ * The pool is the caller's; it must outlive its use here. */
+struct workers;
+void lockstep_set_workers(struct lockstep *pl, struct workers *w);
 
-/* How the 3x3 blocks are read in the AVX2 copy: three 4-wide row loads per
- * lane and a transpose (default), or _mm256_i32gather_ps; for the benchmark.
- * Both give the same bits. */
-void particles_lanes_set_gather(struct particles_lanes *pl, bool hw_gather);
+/* "avx2", "sse2" or "scalar". */
+const char *lockstep_isa_name(const struct lockstep *pl);
 
 #endif

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Hydrology speed as a ratio against the seed's own algorithm (the
+# yardstick, bench/seedref.h) on identical terrain, interleaved run by run
+# (bench/README.md, issue 15 item 3):
+#   bench/hydrology-vs-seed.sh [BUILD_DIR [DROPLETS [RUNS [SEEDS...]]]]
+# For each seed: gully's own terrain for that seed (fBm, 8 octaves,
+# persistence 0.5: the seed's 2020 terrain shape) exported as float32; then
+# RUNS times, in turn: the yardstick (SimpleHydrology 2020), gully with the
+# seed-hydrology-2020 preset (matched work) and gully's hydrology defaults
+# (vertical scale 40). CPU seconds (user + system) from /usr/bin/time; per
+# run the ratios yardstick / gully; the last lines are the medians.
+set -eu
+B=${1:-build}; N=${2:-50000}; RUNS=${3:-5}
+shift $(( $# < 3 ? $# : 3 ))
+SEEDS=${*:-1 42 12345}
+G=$B/gully; F=$B/bench/bench_fidelity; P=$(dirname "$0")/../presets
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+cpu() { /usr/bin/time -f '%U %S' -o "$T/t" "$@" >/dev/null 2>&1; awk '{print $1 + $2}' "$T/t"; }
+printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\n'
+for s in $SEEDS; do
+	"$G" run --quiet --process hydrology --seed "$s" --particles 0 -o "$T/terrain.f32" >/dev/null
+	r=1
+	while [ "$r" -le "$RUNS" ]; do
+		a=$(cpu "$F" hydrology "$T/terrain.f32" "$s" "$N" "$T/seed.f32")
+		b=$(cpu "$G" run "$T/terrain.f32" --quiet -p "$P/seed-hydrology-2020.yaml" --seed "$s" --particles "$N")
+		c=$(cpu "$G" run "$T/terrain.f32" --quiet --process hydrology --seed "$s" --particles "$N" --set terrain.vertical_scale=40)
+		printf '%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\n' "$s" "$r" "$a" "$b" "$c" \
+			"$(echo "$a / $b" | bc -l)" "$(echo "$a / $c" | bc -l)"
+		r=$((r + 1))
+	done
+done > "$T/rows"
+cat "$T/rows"
+for s in $SEEDS; do
+	for col in 6 7; do
+		awk -v s="$s" '$1 == s' "$T/rows" | cut -f$col | sort -n | awk -v s="$s" -v c=$col '
+			{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+			  printf "median\tseed %s\t%s\t%.1fx\n", s, c == 6 ? "preset (matched work)" : "defaults", m }'
+	done
+done

@@ -1,0 +1,186 @@
+/* Process 4: SPH jets and rain that splash craters, wet the soil by Darcy's
+ * law and scour it once saturated (seed 003; shared/SPH.md; DESIGN.md 3.4).
+ *
+ * A weakly compressible SPH fluid in 3D over the heightfield. Lengths are map
+ * cells; the terrain stands at height x terrain.vertical_scale cells. Each
+ * step: emit (jets, rain), sort the particles by grid cell (counting sort),
+ * density pass (neighbour lists, poly6, the terrain as an analytic half-space),
+ * force pass (spiky pressure, artificial and mud viscosity, mud diffusion and
+ * settling, symplectic Euler, the terrain as a safety net), then the coupling in
+ * particle order (absorption, splash craters, scour, deposition), then Darcy
+ * diffusion and drying on a fixed lattice of 5 porous particles per cell.
+ *
+ * Water and soil are kept in integer quanta, so both books balance exactly.
+ * The two parallel passes are gather-only (each particle writes only its own
+ * outputs), so results are identical for any thread count. */
+#ifndef GULLY_SPH_H
+#define GULLY_SPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/process.h"
+
+extern const struct process_ops sph_process;
+
+#define SPH_JETS 4
+#define SPH_MAX_NEIGHBOURS 64
+#define SPH_CAPACITY_LIMIT 500000
+/* A particle's water, in quanta; the soil quantum in cells^3. */
+#define SPH_WATER_QUANTA (1ll << 20)
+#define SPH_SOIL_QUANTUM (1.0 / 4294967296.0)
+
+enum sph_eos { SPH_EOS_TAIT, SPH_EOS_LINEAR };
+
+struct sph_jet {
+	bool on;
+	double x, y, z;       /* nozzle centre, cells (z above the ground there) */
+	double dx, dy, dz;    /* unit direction */
+	double speed, radius; /* cells/s, cells */
+	double rate;          /* particles per second */
+};
+
+/* The constants of a step, from params once per call. */
+struct sph_config {
+	double spacing, h, h2, mass, rho0, c, gravity, cfl, max_dt;
+	int eos;
+	double alpha, nu_fluid, nu_mud;
+	double restitution, contact, clearance;
+	double scale; /* terrain.vertical_scale: cells per height unit */
+	int capacity;
+	struct sph_jet jet[SPH_JETS];
+	double rain, rain_x0, rain_y0, rain_x1, rain_y1, rain_height, rain_speed;
+	bool wetting, splash, scour, mud;
+	double porosity, soil_depth, absorb_rate, permeability, capillary, dry_rate, pond;
+	double splash_speed, yield_dry, wet_ratio, rim_fraction, max_crater;
+	double shear_k, erosion_k, critical_shear, shear_wet, scour_start;
+	double mud_max, mud_diffusion, settle_speed, soil_density;
+	/* Kernel constants for h. */
+	double poly6, spiky_grad, visc_lap;
+};
+
+/* Particle arrays, structure of arrays; one set is the current state, a
+ * second is the force pass's output and the sort's scatter target. */
+struct sph_particles {
+	float *x, *y, *z, *vx, *vy, *vz;
+	int64_t *mud;      /* suspended soil, quanta */
+	uint32_t *id;
+	uint8_t *grounded; /* in contact with the ground after the last step */
+};
+
+/* Int64 books. Water in quanta of SPH_WATER_QUANTA per particle; soil in
+ * quanta of SPH_SOIL_QUANTUM cells^3. */
+struct sph_books {
+	int64_t water_emitted, water_refused, water_off_map, water_dried;
+	int64_t soil_terrain;   /* net soil added to the terrain (negative: eroded) */
+	int64_t soil_off_map;
+	int64_t splash, scour, deposited, absorbed; /* running sums, quanta */
+};
+
+struct workers;
+
+struct sph {
+	struct sph_config cfg;
+	int width, height;       /* the map */
+	int n, cap;              /* particles alive, capacity of the arrays */
+	struct sph_particles p, q; /* current, next */
+	/* Per particle, filled by the density pass. */
+	float *rho, *press;      /* density, p / rho^2 */
+	float *ground, *nx, *ny, *nz; /* terrain height under it, normal */
+	int32_t *nbr;            /* SPH_MAX_NEIGHBOURS per particle */
+	uint8_t *ncount;
+	float *vhit;             /* normal speed of a fresh impact, else 0 */
+	int64_t *mud_next;
+	uint8_t *dead;
+	/* Neighbour grid: counting sort over the particles' bounding box. */
+	int gx0, gy0, gz0, gnx, gny, gnz;
+	uint32_t *cstart;        /* gnx*gny*gnz + 1 */
+	size_t cells_cap;
+	uint32_t *key;
+	/* The soil: 5 porous particles per cell, water in quanta. */
+	int32_t *water, *water_next; /* per porous particle, quanta */
+	int32_t capacity_q;      /* per porous particle */
+	float *h0;               /* terrain when this state was made */
+	int64_t *soil;           /* per cell soil change, quanta */
+	int wx0, wy0, wx1, wy1;  /* bounding box of cells that may hold water */
+	/* Time and counters. */
+	double time, dt, vmax, amax;
+	uint64_t steps;
+	uint32_t next_id;
+	double emit_carry[SPH_JETS + 1]; /* fractional particles owed, per source */
+	struct sph_books books;
+	int overflows;           /* neighbour lists cut at SPH_MAX_NEIGHBOURS */
+	struct workers *workers; /* NULL: one thread */
+	double split[4];         /* seconds in sort, density, force, coupling */
+};
+
+void sph_config_from(struct sph_config *c, const struct params *p);
+
+/* State for a world; NULL workers means the caller's thread alone. */
+int sph_create(struct sph **out, struct world *w, const struct params *p);
+void sph_destroy(struct sph *s);
+int sph_reserve(struct sph *s, int n);
+/* One full step. */
+int sph_step(struct sph *s, struct world *w);
+
+/* sph_sources.c: jets and rain; returns particles added. Adds one particle
+ * (booked as emitted, or refused over the capacity). */
+int sph_emit(struct sph *s, struct world *w, double dt);
+bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float vz);
+
+/* sph_grid.c: sort by cell and build neighbour lists. */
+int sph_sort(struct sph *s);
+/* Neighbours of particle i within h (not i), appended to out; returns count
+ * (may exceed max: then only max are written). */
+int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum);
+
+/* sph_fluid.c */
+double sph_poly6_fraction(double u);        /* share of a poly6 kernel below a plane at u h */
+double sph_poly6_fraction_slope(double u);  /* its derivative */
+void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
+		    float *nx, float *ny, float *nz);
+void sph_density_pass(struct sph *s, const struct world *w, int from, int to);
+void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, int to,
+		    double *vmax, double *amax);
+
+/* sph_soil.c: the porous lattice. */
+int sph_soil_create(struct sph *s, struct world *w);
+double sph_saturation(const struct sph *s, int cx, int cy); /* mean of the 5 */
+void sph_darcy(struct sph *s, double dt);
+void sph_dry(struct sph *s, double dt);
+void sph_wetness_layer(const struct sph *s, struct world *w);
+/* LAYER_POOL: the particles' water over each cell, in height units. */
+void sph_water_layer(const struct sph *s, struct world *w);
+/* Adds quanta of water to a cell's five porous particles. */
+void sph_soil_give(struct sph *s, int cx, int cy, int64_t q);
+int64_t sph_soil_room(const struct sph *s, int cx, int cy);
+int64_t sph_water_in_soil(const struct sph *s);
+
+/* sph_erode.c: soil moves between the terrain and particles, in quanta. */
+void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q);
+void sph_couple(struct sph *s, struct world *w, double dt);
+double sph_yield(const struct sph_config *c, double saturation);
+double sph_crater_volume(const struct sph_config *c, double vn, double saturation);
+
+/* sph_mud.c: gather-only diffusion and settling over the neighbour lists. */
+int64_t sph_mud_exchange(const struct sph *s, int i, double dt);
+
+/* Totals for the books and metrics. */
+int64_t sph_soil_suspended(const struct sph *s);
+/* Water: emitted == in flight + soil + off map + dried + refused. */
+bool sph_books_balance(const struct sph *s);
+
+/* sph_state.c: the snapshot blob. */
+int sph_save(const struct sph *s, unsigned char **data, size_t *len);
+int sph_load(struct sph *s, const unsigned char *data, size_t len);
+
+/* Metrics for `gully run`: volumes in cells^3. */
+struct sph_metrics {
+	double splash_volume, scour_volume, mud_deposited, water_absorbed;
+	long wet_cells;
+	long particles;
+};
+/* Fills m when state is an sph state (false otherwise). */
+bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph_metrics *m);
+
+#endif

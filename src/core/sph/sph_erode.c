@@ -1,0 +1,258 @@
+/* The coupling, serial and in particle order: particles leave the map, dig
+ * craters (stages 1-2), scour saturated ground (stage 3), drop mud, and soak
+ * into the soil. Soil moves in quanta between the terrain's per-cell ledger
+ * and the particles' loads, so the soil books balance exactly. */
+#include "core/sph/sph.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* The terrain of a cell is its height when the state was made plus its
+ * ledger, so float rounding never accumulates. */
+void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q)
+{
+	size_t c = (size_t)cy * (size_t)s->width + (size_t)cx;
+	s->soil[c] += q;
+	s->books.soil_terrain += q;
+	double dh = (double)s->soil[c] * SPH_SOIL_QUANTUM / s->cfg.scale;
+	w->layer[LAYER_HEIGHT][c] = (float)(s->h0[c] + dh);
+	double vol = fabs((double)q) * SPH_SOIL_QUANTUM / s->cfg.scale;
+	w->tally[q < 0 ? TALLY_ERODED : TALLY_DEPOSITED] += vol;
+}
+
+/* Eq. 14: yield strength falls linearly from dry to saturated. */
+double sph_yield(const struct sph_config *c, double saturation)
+{
+	return c->yield_dry * (1.0 - (1.0 - c->wet_ratio) * saturation);
+}
+
+/* Eqs. 12-13 integrated: the plastic work of the dent equals the impact's
+ * kinetic energy, so V = m v^2 / (2 sigma). */
+double sph_crater_volume(const struct sph_config *c, double vn, double saturation)
+{
+	double v = 0.5 * c->mass * vn * vn / sph_yield(c, saturation);
+	return v < c->max_crater ? v : c->max_crater;
+}
+
+static int64_t to_quanta(double volume)
+{
+	return (int64_t)(volume / SPH_SOIL_QUANTUM);
+}
+
+static int64_t mud_cap(const struct sph *s)
+{
+	double vol = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
+	return to_quanta(s->cfg.mud_max * vol);
+}
+
+static int64_t mud_room(const struct sph *s, int i)
+{
+	int64_t cap = mud_cap(s);
+	return s->p.mud[i] < cap ? cap - s->p.mud[i] : 0;
+}
+
+/* Removes q from the cells within a of (x, y), weighted 1 - r^2/a^2 (the
+ * remainder from the impact cell), and throws rim of it onto the ring a..2a
+ * (into the particle when no ring cell is on the map). */
+static void crater(struct sph *s, struct world *w, int i, double x, double y, int64_t q)
+{
+	double vol = (double)q * SPH_SOIL_QUANTUM;
+	double R = 0.5 * s->cfg.spacing;
+	double depth = sqrt(vol / (PI * R)), a = sqrt(2 * R * depth);
+	if (a < 0.75)
+		a = 0.75;
+	int cx = (int)x, cy = (int)y, reach = (int)ceil(2 * a);
+	double wsum = 0;
+	int ring = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t left = q;
+		for (int yy = cy - reach; yy <= cy + reach; yy++)
+			for (int xx = cx - reach; xx <= cx + reach; xx++) {
+				if (xx < 0 || yy < 0 || xx >= s->width || yy >= s->height)
+					continue;
+				double ex = xx + 0.5 - x, ey = yy + 0.5 - y, r2 = ex * ex + ey * ey;
+				if (r2 < a * a) {
+					double wgt = 1 - r2 / (a * a);
+					if (pass == 0) {
+						wsum += wgt;
+					} else {
+						int64_t take = (int64_t)((double)q * wgt / wsum);
+						sph_terrain_add(s, w, xx, yy, -take);
+						left -= take;
+					}
+				} else if (r2 < 4 * a * a && pass == 0) {
+					ring++;
+				}
+			}
+		if (pass == 1)
+			sph_terrain_add(s, w, cx, cy, -left);
+	}
+	int64_t rim = ring ? (int64_t)((double)q * s->cfg.rim_fraction) : 0;
+	int64_t room = mud_room(s, i);
+	if (q - rim > room)
+		rim = q - room;
+	s->p.mud[i] += q - rim;
+	int64_t left = rim;
+	for (int yy = cy - reach; yy <= cy + reach && ring; yy++)
+		for (int xx = cx - reach; xx <= cx + reach; xx++) {
+			if (xx < 0 || yy < 0 || xx >= s->width || yy >= s->height)
+				continue;
+			double ex = xx + 0.5 - x, ey = yy + 0.5 - y, r2 = ex * ex + ey * ey;
+			if (r2 >= a * a && r2 < 4 * a * a) {
+				int64_t put = --ring ? rim / (ring + 1) : left;
+				put = put < left ? put : left;
+				sph_terrain_add(s, w, xx, yy, put);
+				left -= put;
+			}
+		}
+	s->books.splash += q;
+}
+
+static double smoothstep(double a, double b, double x)
+{
+	if (b <= a)
+		return x >= b ? 1 : 0;
+	double t = (x - a) / (b - a);
+	t = t < 0 ? 0 : (t > 1 ? 1 : t);
+	return t * t * (3 - 2 * t);
+}
+
+/* Eqs. 19-20: the shear a touching particle exerts, from its speed along
+ * the ground over the gap. */
+static double shear_of(const struct sph *s, int i, double gap)
+{
+	const struct sph_config *c = &s->cfg;
+	double vx = s->p.vx[i], vy = s->p.vy[i], vz = s->p.vz[i];
+	double vn = vx * s->nx[i] + vy * s->ny[i] + vz * s->nz[i];
+	double tx = vx - vn * s->nx[i], ty = vy - vn * s->ny[i], tz = vz - vn * s->nz[i];
+	double vt = sqrt(tx * tx + ty * ty + tz * tz);
+	double floor_gap = 0.25 * c->spacing;
+	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
+}
+
+/* Eqs. 21-22: erosion above the critical shear, which wet soil lowers, and
+ * only on soil wet enough to scour (stage 3); L^2 = cell area / 5. */
+static int64_t scour_of(const struct sph_config *c, double tau, double tau_c, double sat,
+			double dt)
+{
+	if (tau <= tau_c)
+		return 0;
+	double eps = c->erosion_k * (tau - tau_c) * smoothstep(c->scour_start, 1, sat);
+	return to_quanta(eps * 0.2 * dt);
+}
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A uniform draw in [0, 1) from the particle and the step alone, so the
+ * coupling does not depend on how many draws came before. */
+static double chance(uint32_t id, uint64_t step)
+{
+	return (double)(mix64(((uint64_t)id << 32 ^ step) + 0x9e3779b97f4a7c15ull) >> 11) *
+	       (1.0 / 9007199254740992.0);
+}
+
+static void couple_one(struct sph *s, struct world *w, int i, double dt)
+{
+	const struct sph_config *c = &s->cfg;
+	float x = s->p.x[i], y = s->p.y[i];
+	if (!(x >= 0 && y >= 0 && x < s->width && y < s->height)) {
+		s->books.water_off_map += SPH_WATER_QUANTA;
+		s->books.soil_off_map += s->p.mud[i];
+		w->tally[TALLY_WATER_OFF_MAP] += c->spacing * c->spacing * c->spacing / c->scale;
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += (double)s->p.mud[i] * SPH_SOIL_QUANTUM / c->scale;
+		s->p.mud[i] = 0;
+		s->dead[i] = 1;
+		return;
+	}
+	int cx = (int)x, cy = (int)y;
+	float H, nx, ny, nz;
+	sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+	s->nx[i] = nx;
+	s->ny[i] = ny;
+	s->nz[i] = nz;
+	double gap = (s->p.z[i] - H) * nz;
+	bool contact = gap < c->contact;
+	double sat = sph_saturation(s, cx, cy);
+	if (c->splash && s->vhit[i] > c->splash_speed) {
+		int64_t q = to_quanta(sph_crater_volume(c, s->vhit[i], sat));
+		if (q > 0)
+			crater(s, w, i, x, y, q);
+	}
+	double tau = contact ? shear_of(s, i, gap) : 0;
+	double tau_c = c->critical_shear * (1 - c->shear_wet * sat);
+	if (contact && c->scour) {
+		int64_t q = scour_of(c, tau, tau_c, sat, dt), room = mud_room(s, i);
+		q = q < room ? q : room;
+		if (q > 0) {
+			sph_terrain_add(s, w, cx, cy, -q);
+			s->p.mud[i] += q;
+			s->books.scour += q;
+		}
+	}
+	/* Eqs. 17-18: a touching particle drops what settles through its gap,
+	 * less the faster it runs (fast water keeps its load up: none settles
+	 * at the critical shear); a load over mud_max drops its excess at once. */
+	int64_t drop = 0, cap = mud_cap(s);
+	double calm = tau_c > 0 ? 1 - tau / tau_c : 0;
+	if (contact && s->p.mud[i] > 0 && calm > 0) {
+		double floor_gap = 0.25 * c->spacing;
+		double share = calm * c->settle_speed * dt / (gap > floor_gap ? gap : floor_gap);
+		drop = share >= 1 ? s->p.mud[i] : (int64_t)((double)s->p.mud[i] * share);
+	}
+	if (s->p.mud[i] - drop > cap)
+		drop = s->p.mud[i] - cap;
+	if (drop > 0) {
+		sph_terrain_add(s, w, cx, cy, drop);
+		s->p.mud[i] -= drop;
+		s->books.deposited += drop;
+	}
+	if (contact && c->wetting && sat < c->pond &&
+	    sph_soil_room(s, cx, cy) >= SPH_WATER_QUANTA &&
+	    chance(s->p.id[i], s->steps) < c->absorb_rate * dt * (1 - sat)) {
+		sph_soil_give(s, cx, cy, SPH_WATER_QUANTA);
+		s->books.absorbed += SPH_WATER_QUANTA;
+		if (s->p.mud[i]) {
+			s->books.deposited += s->p.mud[i];
+			sph_terrain_add(s, w, cx, cy, s->p.mud[i]);
+			s->p.mud[i] = 0;
+		}
+		s->dead[i] = 1;
+	}
+}
+
+static void compact(struct sph *s)
+{
+	int n = 0;
+	for (int i = 0; i < s->n; i++) {
+		if (s->dead[i] == 1)
+			continue;
+		if (n != i) {
+			s->p.x[n] = s->p.x[i];
+			s->p.y[n] = s->p.y[i];
+			s->p.z[n] = s->p.z[i];
+			s->p.vx[n] = s->p.vx[i];
+			s->p.vy[n] = s->p.vy[i];
+			s->p.vz[n] = s->p.vz[i];
+			s->p.mud[n] = s->p.mud[i];
+			s->p.id[n] = s->p.id[i];
+			s->p.grounded[n] = s->p.grounded[i];
+		}
+		n++;
+	}
+	s->n = n;
+}
+
+void sph_couple(struct sph *s, struct world *w, double dt)
+{
+	memset(s->dead, 0, (size_t)s->n);
+	for (int i = 0; i < s->n; i++)
+		couple_one(s, w, i, dt);
+	compact(s);
+}

@@ -1,0 +1,222 @@
+/* The fluid: density and pressure (poly6, Tait or linear), forces (spiky
+ * pressure gradient, Monaghan's artificial viscosity, Mueller's viscosity
+ * kernel for mud), symplectic Euler, and the terrain as a boundary. Both
+ * passes are gather-only: particle i writes only its own outputs. */
+#include "core/sph/sph.h"
+
+#include <math.h>
+
+/* Share of a poly6 kernel (support h) lying beyond a plane at distance u h
+ * from its centre: 1/2 - (315/256) F(u), F(u) = u - 4u^3/3 + 6u^5/5 - 4u^7/7
+ * + u^9/9, so f(0) = 1/2, f(1) = 0, f'(u) = -(315/256)(1 - u^2)^4. */
+double sph_poly6_fraction(double u)
+{
+	if (u <= 0)
+		return 0.5;
+	if (u >= 1)
+		return 0;
+	double u2 = u * u;
+	double F = u * (1 + u2 * (-4.0 / 3 + u2 * (6.0 / 5 + u2 * (-4.0 / 7 + u2 / 9))));
+	return 0.5 - 315.0 / 256.0 * F;
+}
+
+double sph_poly6_fraction_slope(double u)
+{
+	if (u <= 0 || u >= 1)
+		return u <= 0 ? -315.0 / 256.0 : 0;
+	double t = 1 - u * u;
+	return -315.0 / 256.0 * t * t * t * t;
+}
+
+/* Bilinear height between cell centres, in cells, and the unit normal of
+ * that patch. Outside the map the edge cells continue flat. */
+void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
+		    float *nx, float *ny, float *nz)
+{
+	const float *h = w->layer[LAYER_HEIGHT];
+	float fx = x - 0.5f, fy = y - 0.5f;
+	int ix = (int)floorf(fx), iy = (int)floorf(fy);
+	if (ix < 0)
+		ix = 0;
+	if (ix > s->width - 2)
+		ix = s->width - 2;
+	if (iy < 0)
+		iy = 0;
+	if (iy > s->height - 2)
+		iy = s->height - 2;
+	float tx = fx - (float)ix, ty = fy - (float)iy;
+	tx = tx < 0 ? 0 : (tx > 1 ? 1 : tx);
+	ty = ty < 0 ? 0 : (ty > 1 ? 1 : ty);
+	size_t i00 = (size_t)iy * (size_t)s->width + (size_t)ix;
+	float h00 = h[i00], h10 = h[i00 + 1];
+	float h01 = h[i00 + (size_t)s->width], h11 = h[i00 + (size_t)s->width + 1];
+	float k = (float)s->cfg.scale;
+	float top = h00 + (h10 - h00) * tx, bottom = h01 + (h11 - h01) * tx;
+	*H = (top + (bottom - top) * ty) * k;
+	float gx = ((h10 - h00) + (h11 - h01 - h10 + h00) * ty) * k;
+	float gy = ((h01 - h00) + (h11 - h10 - h01 + h00) * tx) * k;
+	float len = sqrtf(gx * gx + gy * gy + 1.0f);
+	*nx = -gx / len;
+	*ny = -gy / len;
+	*nz = 1.0f / len;
+}
+
+static float pressure_of(const struct sph_config *c, float rho)
+{
+	double ratio = rho / c->rho0;
+	if (c->eos == SPH_EOS_LINEAR)
+		return (float)(c->c * c->c * (rho - c->rho0));
+	double r2 = ratio * ratio, r7 = r2 * r2 * r2 * ratio;
+	return (float)(c->rho0 * c->c * c->c / 7.0 * (r7 - 1.0));
+}
+
+/* Neighbour lists, density (fluid and the terrain's half-space share, clamped
+ * at rho0 so a free surface does not pull) and p / rho^2. */
+void sph_density_pass(struct sph *s, const struct world *w, int from, int to)
+{
+	const struct sph_config *c = &s->cfg;
+	for (int i = from; i < to; i++) {
+		int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
+		float rho;
+		int count = sph_neighbours(s, i, list, SPH_MAX_NEIGHBOURS, &rho);
+		s->ncount[i] = (uint8_t)(count < SPH_MAX_NEIGHBOURS ? count : SPH_MAX_NEIGHBOURS);
+		/* 255 marks a cut list: mud exchange skips the particle (its pairs
+		 * would not be symmetric). */
+		if (count > SPH_MAX_NEIGHBOURS)
+			s->dead[i] = 2;
+		float H, nx, ny, nz;
+		sph_terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
+		s->ground[i] = H;
+		s->nx[i] = nx;
+		s->ny[i] = ny;
+		s->nz[i] = nz;
+		double d = (s->p.z[i] - H) * nz;
+		rho += (float)(c->rho0 * sph_poly6_fraction(d / c->h));
+		if (rho < c->rho0)
+			rho = (float)c->rho0;
+		s->rho[i] = rho;
+		s->press[i] = pressure_of(c, rho) / (rho * rho);
+	}
+}
+
+/* The mud mixture (eqs. 10-11): soil share C of the particle's volume. */
+static double mud_share(const struct sph *s, int i)
+{
+	double vol = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
+	return (double)s->p.mud[i] * SPH_SOIL_QUANTUM / vol;
+}
+
+struct accel {
+	float x, y, z;
+};
+
+static struct accel fluid_accel(const struct sph *s, int i)
+{
+	const struct sph_config *c = &s->cfg;
+	const float xi = s->p.x[i], yi = s->p.y[i], zi = s->p.z[i];
+	const float vxi = s->p.vx[i], vyi = s->p.vy[i], vzi = s->p.vz[i];
+	const float pi = s->press[i], rhoi = s->rho[i];
+	const float h = (float)c->h, m = (float)c->mass;
+	const float visc = (float)(c->alpha * c->c * c->h), eps = 0.01f * (float)c->h2;
+	double Ci = mud_share(s, i);
+	float nu_i = (float)((1 - Ci) * c->nu_fluid + Ci * c->nu_mud);
+	struct accel a = {0, 0, 0}, v = {0, 0, 0};
+	const int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
+	for (int k = 0; k < s->ncount[i]; k++) {
+		int j = list[k];
+		float dx = xi - s->p.x[j], dy = yi - s->p.y[j], dz = zi - s->p.z[j];
+		float r2 = dx * dx + dy * dy + dz * dz;
+		float r = sqrtf(r2);
+		if (r < 1e-6f * h)
+			continue;
+		float q = h - r;
+		float grad = (float)c->spiky_grad * q * q / r;
+		float dvx = vxi - s->p.vx[j], dvy = vyi - s->p.vy[j], dvz = vzi - s->p.vz[j];
+		float vr = dvx * dx + dvy * dy + dvz * dz;
+		float pij = pi + s->press[j];
+		if (vr < 0)
+			pij -= visc * vr / (0.5f * (rhoi + s->rho[j]) * (r2 + eps));
+		float f = m * pij * grad;
+		a.x += f * dx;
+		a.y += f * dy;
+		a.z += f * dz;
+		double Cj = mud_share(s, j);
+		float nu = 0.5f * (nu_i + (float)((1 - Cj) * c->nu_fluid + Cj * c->nu_mud));
+		if (nu > 0) {
+			float lap = nu * m / s->rho[j] * (float)c->visc_lap * q;
+			v.x -= lap * dvx;
+			v.y -= lap * dvy;
+			v.z -= lap * dvz;
+		}
+	}
+	/* The terrain below, as a half-space of water at rest pressing back. */
+	double d = (zi - s->ground[i]) * s->nz[i];
+	if (d < c->h) {
+		float push = (float)(-pi * c->rho0 * sph_poly6_fraction_slope(d / c->h) / c->h);
+		a.x += push * s->nx[i];
+		a.y += push * s->ny[i];
+		a.z += push * s->nz[i];
+	}
+	/* A mud particle is heavier: the same forces move it less (eq. 10). */
+	float mix = (float)(1.0 / (1 - Ci + Ci * c->soil_density / c->rho0));
+	a.x = (a.x + v.x) * mix;
+	a.y = (a.y + v.y) * mix;
+	a.z = (a.z + v.z) * mix - (float)c->gravity;
+	return a;
+}
+
+/* Forces, then v += a dt, x += v dt into the next arrays; a particle that
+ * ends below the ground is put back on it with its normal speed reflected.
+ * Records the normal speed of a fresh impact in vhit. */
+void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, int to,
+		    double *vmax, double *amax)
+{
+	const struct sph_config *c = &s->cfg;
+	float fdt = (float)dt;
+	double v2max = 0, a2max = 0;
+	for (int i = from; i < to; i++) {
+		struct accel a = fluid_accel(s, i);
+		float vx = s->p.vx[i] + a.x * fdt, vy = s->p.vy[i] + a.y * fdt;
+		float vz = s->p.vz[i] + a.z * fdt;
+		float x = s->p.x[i] + vx * fdt, y = s->p.y[i] + vy * fdt, z = s->p.z[i] + vz * fdt;
+		float H, nx, ny, nz;
+		sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+		float vn = vx * nx + vy * ny + vz * nz;
+		float gap = (z - H) * nz;
+		if (gap < (float)c->clearance) {
+			/* Out along the normal: on a cliff that is sideways, not up. */
+			float push = ((float)c->clearance - gap);
+			x += push * nx;
+			y += push * ny;
+			z += push * nz;
+			sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+			if (z < H + (float)c->clearance * nz)
+				z = H + (float)c->clearance * nz;
+			if (vn < 0) {
+				float k = (1.0f + (float)c->restitution) * vn;
+				vx -= k * nx;
+				vy -= k * ny;
+				vz -= k * nz;
+			}
+		}
+		bool contact = (z - H) * nz < (float)c->contact;
+		s->vhit[i] = contact && !s->p.grounded[i] && vn < 0 ? -vn : 0;
+		s->q.grounded[i] = contact;
+		s->q.x[i] = x;
+		s->q.y[i] = y;
+		s->q.z[i] = z;
+		s->q.vx[i] = vx;
+		s->q.vy[i] = vy;
+		s->q.vz[i] = vz;
+		s->q.id[i] = s->p.id[i];
+		s->q.mud[i] = s->p.mud[i] + (c->mud ? sph_mud_exchange(s, i, dt) : 0);
+		double v2 = (double)vx * vx + (double)vy * vy + (double)vz * vz;
+		double a2 = (double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z;
+		if (v2 > v2max)
+			v2max = v2;
+		if (a2 > a2max)
+			a2max = a2;
+	}
+	*vmax = sqrt(v2max);
+	*amax = sqrt(a2max);
+}

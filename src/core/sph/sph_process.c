@@ -1,0 +1,167 @@
+/* Process 4 in the process table: params in, steps out, the world's tallies
+ * kept from the int64 books. */
+#include "core/sph/sph.h"
+
+#include <stdlib.h>
+
+#include "core/base/error.h"
+
+int64_t sph_soil_suspended(const struct sph *s)
+{
+	int64_t sum = 0;
+	for (int i = 0; i < s->n; i++)
+		sum += s->p.mud[i];
+	return sum;
+}
+
+bool sph_books_balance(const struct sph *s)
+{
+	const struct sph_books *b = &s->books;
+	int64_t water = (int64_t)s->n * SPH_WATER_QUANTA + sph_water_in_soil(s) + b->water_off_map +
+			b->water_dried + b->water_refused;
+	int64_t soil = b->soil_terrain + sph_soil_suspended(s) + b->soil_off_map;
+	return water == b->water_emitted && soil == 0;
+}
+
+static int sph_process_create(void **state, struct world *w, const struct params *p)
+{
+	struct sph *s = NULL;
+	int err = sph_create(&s, w, p);
+	if (!err)
+		*state = s;
+	return err;
+}
+
+static double particle_volume(const struct sph *s)
+{
+	return s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
+}
+
+/* The world's tallies are in height units x cells: volumes over the scale. */
+static void tallies(const struct sph *s, struct world *w, const struct sph_books *before)
+{
+	double k = particle_volume(s) / (double)SPH_WATER_QUANTA / s->cfg.scale;
+	w->tally[TALLY_WATER_IN] += k * (double)(s->books.water_emitted - before->water_emitted);
+	w->tally[TALLY_WATER_EVAPORATED] += k * (double)(s->books.water_dried - before->water_dried);
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] =
+		(double)sph_soil_suspended(s) * SPH_SOIL_QUANTUM / s->cfg.scale;
+}
+
+static int sph_process_step(void *state, struct world *w, const struct params *p,
+			    uint64_t budget, struct process_report *rep)
+{
+	struct sph *s = state;
+	if (w->width != s->width || w->height != s->height)
+		return GULLY_EINVAL;
+	/* Parameters may change between calls (the explorer's panel). */
+	sph_config_from(&s->cfg, p);
+	struct sph_books before = s->books;
+	uint32_t ids = s->next_id;
+	int err = GULLY_OK;
+	uint64_t done = 0;
+	while (done < budget && !err) {
+		err = sph_step(s, w);
+		if (!err)
+			done++;
+	}
+	tallies(s, w, &before);
+	uint64_t released = s->next_id - ids;
+	w->particles += released;
+	w->steps += done;
+	if (rep) {
+		rep->particles = released;
+		rep->steps = done;
+	}
+	return err;
+}
+
+/* Ends the water in flight for a world going on with another process: each
+ * particle sets its mud down on its cell (or books it off the map) and its
+ * water counts as evaporated, so the soil books close on the map. */
+static int sph_process_finish(void *state, struct world *w, const struct params *p,
+			      struct process_report *rep)
+{
+	(void)p;
+	struct sph *s = state;
+	struct sph_books before = s->books;
+	for (int i = 0; i < s->n; i++) {
+		int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
+		if (cx >= 0 && cy >= 0 && cx < s->width && cy < s->height) {
+			sph_terrain_add(s, w, cx, cy, s->p.mud[i]);
+			s->books.deposited += s->p.mud[i];
+		} else {
+			s->books.soil_off_map += s->p.mud[i];
+		}
+		s->p.mud[i] = 0;
+		s->books.water_dried += SPH_WATER_QUANTA;
+	}
+	s->n = 0;
+	tallies(s, w, &before);
+	sph_water_layer(s, w);
+	if (rep)
+		rep->particles = rep->steps = 0;
+	return GULLY_OK;
+}
+
+static void sph_process_destroy(void *state)
+{
+	sph_destroy(state);
+}
+
+static int sph_process_save(const void *state, unsigned char **data, size_t *len)
+{
+	return sph_save(state, data, len);
+}
+
+static int sph_process_load(void *state, const unsigned char *data, size_t len)
+{
+	return sph_load(state, data, len);
+}
+
+/* Jet 1 is the source the explorer draws and moves with the emitter's keys. */
+static const struct process_source sph_source = {
+	.x = "sph.jet1_x",
+	.y = "sph.jet1_y",
+	.direction = "sph.jet1_azimuth",
+	.window = "sph.jet1_radius",
+	.window_is_radius = 1,
+};
+
+const struct process_ops sph_process = {
+	.source = &sph_source,
+	.name = "sph",
+	.title = "SPH splash and scour",
+	.section = "sph",
+	.unit = "steps",
+	.describe =
+		"rho_i = sum m W6(r_ij) + rho0 f(d/h);  p = B((rho/rho0)^7 - 1)   (3, Tait)\n"
+		"a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad Wspiky + g    (2, 4)\n"
+		"s: saturation of 5 porous particles/cell; q_ab = K c w (s_a - s_b)  (7, 8)\n"
+		"crater V = m v_n^2 / 2 sigma(s);  sigma = s_dry (1 - (1 - r_w) s)  (12-14)\n"
+		"scour: tau = K_tau v_t / gap;  e = K_E (tau - tau_c) g(s)           (19-22)\n"
+		"mud: rho = (1-C) rho_f + C rho_s; dC by diffusion + settling        (10-18)",
+	.create = sph_process_create,
+	.step = sph_process_step,
+	.destroy = sph_process_destroy,
+	.save_state = sph_process_save,
+	.load_state = sph_process_load,
+	.finish = sph_process_finish,
+};
+
+bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph_metrics *m)
+{
+	if (ops != &sph_process || !state)
+		return false;
+	const struct sph *s = state;
+	m->splash_volume = (double)s->books.splash * SPH_SOIL_QUANTUM;
+	m->scour_volume = (double)s->books.scour * SPH_SOIL_QUANTUM;
+	m->mud_deposited = (double)s->books.deposited * SPH_SOIL_QUANTUM;
+	m->water_absorbed = (double)s->books.absorbed / (double)SPH_WATER_QUANTA * particle_volume(s);
+	long wet = 0;
+	for (int y = s->wy0; y <= s->wy1; y++)
+		for (int x = s->wx0; x <= s->wx1; x++)
+			wet += sph_saturation(s, x, y) > 0.05;
+	m->wet_cells = wet;
+	m->particles = s->n;
+	return true;
+}

@@ -1,0 +1,210 @@
+/* The snapshot blob: everything a step reads that the world's layers do not
+ * hold, so a resumed run continues bit for bit. Little-endian:
+ *   "GSP1", u32 width, height, n, next_id, i32 capacity_q, wx0, wy0, wx1, wy1,
+ *   u64 steps, f64 time, dt, vmax, amax, emit_carry[SPH_JETS + 1],
+ *   i64 books (BOOKS of them), then per particle f32 x y z vx vy vz, i64 mud,
+ *   u32 id, u8 grounded; then per cell f32 h0, i64 soil, i32 water[5]. */
+#include "core/sph/sph.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+
+#define MAGIC "GSP1"
+#define BOOKS 10
+#define HEADER (4 + 9 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
+#define PARTICLE (6 * 4 + 8 + 4 + 1)
+#define CELL (4 + 8 + 5 * 4)
+
+struct cursor {
+	unsigned char *w;
+	const unsigned char *r;
+};
+
+static void put(struct cursor *c, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		*c->w++ = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get(struct cursor *c, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)*c->r++ << (8 * i);
+	return v;
+}
+
+static void put_f64(struct cursor *c, double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, 8);
+	put(c, v, 8);
+}
+
+static double get_f64(struct cursor *c)
+{
+	uint64_t v = get(c, 8);
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static void put_f32(struct cursor *c, float f)
+{
+	uint32_t v;
+	memcpy(&v, &f, 4);
+	put(c, v, 4);
+}
+
+static float get_f32(struct cursor *c)
+{
+	uint32_t v = (uint32_t)get(c, 4);
+	float f;
+	memcpy(&f, &v, 4);
+	return f;
+}
+
+static int64_t *book(struct sph_books *b, int k)
+{
+	int64_t *all[BOOKS] = {&b->water_emitted, &b->water_refused, &b->water_off_map,
+			       &b->water_dried,   &b->soil_terrain,  &b->soil_off_map,
+			       &b->splash,        &b->scour,         &b->deposited,
+			       &b->absorbed};
+	return all[k];
+}
+
+int sph_save(const struct sph *s, unsigned char **data, size_t *len)
+{
+	size_t cells = (size_t)s->width * (size_t)s->height;
+	size_t n = HEADER + (size_t)s->n * PARTICLE + cells * CELL;
+	unsigned char *b = malloc(n);
+	if (!b)
+		return GULLY_ENOMEM;
+	struct cursor c = {.w = b};
+	memcpy(c.w, MAGIC, 4);
+	c.w += 4;
+	const int32_t head[9] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
+				 s->wx0, s->wy0, s->wx1, s->wy1};
+	for (int k = 0; k < 9; k++)
+		put(&c, (uint32_t)head[k], 4);
+	put(&c, s->steps, 8);
+	const double f[4] = {s->time, s->dt, s->vmax, s->amax};
+	for (int k = 0; k < 4; k++)
+		put_f64(&c, f[k]);
+	for (int k = 0; k <= SPH_JETS; k++)
+		put_f64(&c, s->emit_carry[k]);
+	struct sph_books books = s->books;
+	for (int k = 0; k < BOOKS; k++)
+		put(&c, (uint64_t)*book(&books, k), 8);
+	for (int i = 0; i < s->n; i++) {
+		const float v[6] = {s->p.x[i], s->p.y[i], s->p.z[i], s->p.vx[i], s->p.vy[i], s->p.vz[i]};
+		for (int k = 0; k < 6; k++)
+			put_f32(&c, v[k]);
+		put(&c, (uint64_t)s->p.mud[i], 8);
+		put(&c, s->p.id[i], 4);
+		put(&c, s->p.grounded[i], 1);
+	}
+	for (size_t i = 0; i < cells; i++) {
+		put_f32(&c, s->h0[i]);
+		put(&c, (uint64_t)s->soil[i], 8);
+		for (int k = 0; k < 5; k++)
+			put(&c, (uint32_t)s->water[i * 5 + (size_t)k], 4);
+	}
+	*data = b;
+	*len = n;
+	return GULLY_OK;
+}
+
+static bool particles_load(struct sph *s, struct cursor *c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		float v[6];
+		for (int k = 0; k < 6; k++) {
+			v[k] = get_f32(c);
+			if (!isfinite(v[k]) || fabsf(v[k]) > 1e6f)
+				return false;
+		}
+		s->p.x[i] = v[0];
+		s->p.y[i] = v[1];
+		s->p.z[i] = v[2];
+		s->p.vx[i] = v[3];
+		s->p.vy[i] = v[4];
+		s->p.vz[i] = v[5];
+		s->p.mud[i] = (int64_t)get(c, 8);
+		s->p.id[i] = (uint32_t)get(c, 4);
+		s->p.grounded[i] = (uint8_t)get(c, 1);
+		if (s->p.mud[i] < 0 || s->p.grounded[i] > 1)
+			return false;
+	}
+	return true;
+}
+
+static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
+{
+	for (size_t i = 0; i < cells; i++) {
+		s->h0[i] = get_f32(c);
+		s->soil[i] = (int64_t)get(c, 8);
+		if (!isfinite(s->h0[i]))
+			return false;
+		for (int k = 0; k < 5; k++) {
+			int32_t q = (int32_t)(uint32_t)get(c, 4);
+			if (q < 0 || q > s->capacity_q)
+				return false;
+			s->water[i * 5 + (size_t)k] = q;
+		}
+	}
+	return true;
+}
+
+/* A blob that does not fit this state (another map, a cut file, values out
+ * of range) is refused whole; the state is then left as create made it only
+ * if the header is refused, so callers drop the state on any error. */
+int sph_load(struct sph *s, const unsigned char *data, size_t len)
+{
+	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
+		return GULLY_EFORMAT;
+	struct cursor c = {.r = data + 4};
+	int32_t head[9];
+	for (int k = 0; k < 9; k++)
+		head[k] = (int32_t)(uint32_t)get(&c, 4);
+	size_t cells = (size_t)s->width * (size_t)s->height;
+	if (head[0] != s->width || head[1] != s->height || head[2] < 0 ||
+	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q ||
+	    len != HEADER + (size_t)head[2] * PARTICLE + cells * CELL)
+		return GULLY_EFORMAT;
+	bool box_empty = head[7] < head[5];
+	if (!box_empty && (head[5] < 0 || head[6] < 0 || head[7] >= s->width ||
+			   head[8] >= s->height || head[8] < head[6]))
+		return GULLY_EFORMAT;
+	if (sph_reserve(s, head[2] > 0 ? head[2] : 1))
+		return GULLY_ENOMEM;
+	s->steps = get(&c, 8);
+	s->time = get_f64(&c);
+	s->dt = get_f64(&c);
+	s->vmax = get_f64(&c);
+	s->amax = get_f64(&c);
+	for (int k = 0; k <= SPH_JETS; k++)
+		s->emit_carry[k] = get_f64(&c);
+	if (!(s->dt > 0 && s->dt < 1 && isfinite(s->time) && isfinite(s->vmax) &&
+	      isfinite(s->amax)))
+		return GULLY_EFORMAT;
+	for (int k = 0; k <= SPH_JETS; k++)
+		if (!(s->emit_carry[k] >= 0 && s->emit_carry[k] < 1e6))
+			return GULLY_EFORMAT;
+	for (int k = 0; k < BOOKS; k++)
+		*book(&s->books, k) = (int64_t)get(&c, 8);
+	s->n = head[2];
+	s->next_id = (uint32_t)head[3];
+	s->wx0 = head[5];
+	s->wy0 = head[6];
+	s->wx1 = head[7];
+	s->wy1 = head[8];
+	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
+		s->n = 0;
+		return GULLY_EFORMAT;
+	}
+	return GULLY_OK;
+}

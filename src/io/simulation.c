@@ -1,0 +1,148 @@
+/* One running simulation for both front ends (simulation.h). */
+#include "io/simulation.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "io/preset.h"
+
+int simulation_open(struct simulation *s, struct snapshot_info *saved, const char *path,
+		    char *err, size_t errlen)
+{
+	struct world *w = NULL;
+	struct snapshot_info info;
+	memset(&info, 0, sizeof info);
+	int e = snapshot_load(path, &w, &info, err, errlen);
+	if (e)
+		return e;
+	int bad;
+	if (!process_find(info.process)) {
+		snprintf(err, errlen, "%s: process '%s' is not built into this gully (one of %s)",
+			 path, info.process, process_names());
+		e = GULLY_ENOTFOUND;
+	} else if (params_validate(&info.params, &bad)) {
+		snprintf(err, errlen, "%s: parameter %s is out of range", path,
+			 params_def(bad)->key);
+		e = GULLY_EFORMAT;
+	}
+	if (e) {
+		world_destroy(w);
+		snapshot_info_free(&info);
+		return e;
+	}
+	*s = (struct simulation){.world = w, .params = info.params};
+	*saved = info;
+	return GULLY_OK;
+}
+
+/* The process that saved `saved` takes its state back on s->world and ends
+ * what it had in flight (the droplets part-way down a lockstep run), so
+ * their soil lands in the world instead of vanishing with the state. */
+static int finish_saver(struct simulation *s, const struct snapshot_info *saved,
+			const char *label, char *err, size_t errlen)
+{
+	const struct process_ops *old = process_find(saved->process);
+	if (!old || !old->finish || !old->load_state)
+		return GULLY_OK;
+	void *state = NULL;
+	int e = old->create(&state, s->world, &s->params);
+	if (!e)
+		e = old->load_state(state, saved->state, saved->state_len);
+	if (!e)
+		e = old->finish(state, s->world, &s->params, NULL);
+	if (state)
+		old->destroy(state);
+	if (e)
+		snprintf(err, errlen, "%s: the %s process cannot finish this snapshot's state: %s",
+			 label, old->name, gully_strerror(e));
+	return e;
+}
+
+int simulation_start(struct simulation *s, const struct process_ops *proc,
+		     const struct snapshot_info *saved, const char *label, char *err,
+		     size_t errlen)
+{
+	void *state = NULL;
+	int e = proc->create(&state, s->world, &s->params);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", proc->name, gully_strerror(e));
+		return e;
+	}
+	if (saved && saved->state) {
+		if (strcmp(saved->process, proc->name) != 0) {
+			e = finish_saver(s, saved, label, err, errlen);
+		} else {
+			e = proc->load_state ? proc->load_state(state, saved->state, saved->state_len)
+					     : GULLY_EFORMAT;
+			if (e)
+				snprintf(err, errlen,
+					 "%s: the %s process cannot take this snapshot's state: %s",
+					 label, proc->name, gully_strerror(e));
+		}
+	}
+	if (e) {
+		proc->destroy(state);
+		return e;
+	}
+	if (s->proc && s->state)
+		s->proc->destroy(s->state);
+	s->proc = proc;
+	s->state = state;
+	return GULLY_OK;
+}
+
+int simulation_switch(struct simulation *s, const struct process_ops *proc, char *err,
+		      size_t errlen)
+{
+	void *state = NULL;
+	int e = proc->create(&state, s->world, &s->params);
+	if (e) {
+		snprintf(err, errlen, "%s: %s", proc->name, gully_strerror(e));
+		return e;
+	}
+	/* The world goes on without the old process: what it has in flight
+	 * lands first, so no soil goes missing. */
+	if (s->proc && s->state && s->proc->finish &&
+	    (e = s->proc->finish(s->state, s->world, &s->params, NULL))) {
+		snprintf(err, errlen, "%s: %s", s->proc->name, gully_strerror(e));
+		proc->destroy(state);
+		return e;
+	}
+	if (s->proc && s->state)
+		s->proc->destroy(s->state);
+	s->proc = proc;
+	s->state = state;
+	return GULLY_OK;
+}
+
+int simulation_save(const struct simulation *s, const char *path, char *err, size_t errlen)
+{
+	struct snapshot_info out;
+	memset(&out, 0, sizeof out);
+	snprintf(out.process, sizeof out.process, "%s", s->proc->name);
+	out.params = s->params;
+	/* The effective preset, so `gully info` and a reader see what made it. */
+	if (preset_to_yaml(&s->params, &out.preset_yaml)) {
+		snprintf(err, errlen, "%s: cannot write the preset text", path);
+		return GULLY_ENOMEM;
+	}
+	int e = GULLY_OK;
+	if (s->proc->save_state && (e = s->proc->save_state(s->state, &out.state, &out.state_len)))
+		snprintf(err, errlen, "%s: cannot save the %s state: %s", path, s->proc->name,
+			 gully_strerror(e));
+	if (!e)
+		e = snapshot_save(path, s->world, &out, err, errlen);
+	free(out.state);
+	free(out.preset_yaml);
+	return e;
+}
+
+void simulation_end(struct simulation *s)
+{
+	if (s->proc && s->state)
+		s->proc->destroy(s->state);
+	world_destroy(s->world);
+	*s = (struct simulation){0};
+}

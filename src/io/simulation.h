@@ -1,0 +1,56 @@
+/* One running simulation, as both front ends hold it: a world, its
+ * parameters, the process stepping it and that process's state. Loading,
+ * starting or resuming a process, switching process and saving are written
+ * once, here, for `gully run` and the explorer alike, so a snapshot saved
+ * from either holds the same things (the process, the exact parameters, the
+ * process's state and the effective preset text that `gully info` shows).
+ *
+ * Errors come back as a gully_err code and one line in `err` naming the
+ * file, the process or the parameter; nothing is printed. A call that fails
+ * leaves the simulation as it was. */
+#ifndef GULLY_SIMULATION_H
+#define GULLY_SIMULATION_H
+
+#include <stddef.h>
+
+#include "core/base/params.h"
+#include "core/base/process.h"
+#include "core/base/world.h"
+#include "io/snapshot.h"
+
+struct simulation {
+	struct world *world;
+	struct params params;
+	const struct process_ops *proc; /* NULL until started */
+	void *state;                    /* proc's state */
+};
+
+/* Reads the snapshot at `path` into `s` (world and parameters, no process
+ * yet: the caller may still change the parameters) and `saved` (the name of
+ * the process that saved it and its state). The parameters are checked
+ * against the registry and the process must be built in. */
+int simulation_open(struct simulation *s, struct snapshot_info *saved, const char *path,
+		    char *err, size_t errlen);
+
+/* Starts `proc` on s->world with s->params. With `saved` (from
+ * simulation_open; else NULL): when proc is the process that saved it, proc
+ * takes its state back (an exact resume); when another, the saving process
+ * first finishes what it had in flight, so its soil lands in the world.
+ * `label` names the snapshot in messages. */
+int simulation_start(struct simulation *s, const struct process_ops *proc,
+		     const struct snapshot_info *saved, const char *label, char *err,
+		     size_t errlen);
+
+/* Switches to `proc` on the same world: the running process finishes what
+ * it has in flight first. */
+int simulation_switch(struct simulation *s, const struct process_ops *proc, char *err,
+		      size_t errlen);
+
+/* Writes a snapshot (atomically): the world, the process and its state,
+ * the parameters and the effective preset as YAML text. */
+int simulation_save(const struct simulation *s, const char *path, char *err, size_t errlen);
+
+/* Drops the process state and the world. */
+void simulation_end(struct simulation *s);
+
+#endif

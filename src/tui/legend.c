@@ -1,0 +1,192 @@
+/* The legend under the side panel: the height ramp with the heights its
+ * colours stand for, and each overlay shown with its colours and the values
+ * they mean. Its swatches are drawn by the map's own cell call, so in every
+ * colour tier and glyph set they look exactly like the map. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/crt.h"
+
+/* The heights' range over one layer (finite values only). */
+static bool layer_range(const struct world *w, int layer, float *lo, float *hi)
+{
+	const float *L = w->layer[layer];
+	size_t n = world_cells(w);
+	float mn = INFINITY, mx = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (L[i] < mn)
+			mn = L[i];
+		if (L[i] > mx)
+			mx = L[i];
+	}
+	if (!(isfinite(mn) && isfinite(mx)))
+		return false;
+	*lo = mn;
+	*hi = mx;
+	return true;
+}
+
+static void fit_to(struct app *a, float lo, float hi)
+{
+	/* A flat map gets a range around its height, so it shows the ramp's
+	 * middle rather than one end. */
+	if (!(hi - lo > 1e-6f)) {
+		lo -= 0.5f;
+		hi += 0.5f;
+	}
+	a->view.height_lo = lo;
+	a->view.height_hi = hi;
+}
+
+void legend_fit_now(struct app *a)
+{
+	float lo, hi;
+	if (layer_range(a->world, LAYER_HEIGHT, &lo, &hi))
+		fit_to(a, lo, hi);
+	a->fitted_world = a->world;
+}
+
+void legend_fit_if_new(struct app *a)
+{
+	if (a->fitted_world == a->world)
+		return;
+	/* Fitted to the terrain as it was made (the base layer), so undo,
+	 * which swaps in another copy of the same terrain, keeps the colours;
+	 * a new terrain or a loaded file gets its own. */
+	float lo, hi;
+	if (layer_range(a->world, LAYER_BASE, &lo, &hi) &&
+	    (lo != a->fitted_base_lo || hi != a->fitted_base_hi || !a->fitted_world)) {
+		a->fitted_base_lo = lo;
+		a->fitted_base_hi = hi;
+		fit_to(a, lo, hi);
+	}
+	a->fitted_world = a->world;
+}
+
+static void text(int y, int x, int w, attr_t attr, const char *s)
+{
+	attrset(attr);
+	mvprintw(y, x, "%-*.*s", w, w, s);
+	attrset(A_NORMAL);
+}
+
+/* A one-cell swatch of the colour an overlay gives sample s on grey ground. */
+static void overlay_swatch(int y, int x, unsigned overlay_bit, struct shade_sample s)
+{
+	struct rgb ground = {128, 128, 128};
+	bool water = false;
+	struct rgb c = shade_overlay_blend(ground, &s, overlay_bit, &water);
+	crt_put_cell(y, x, c, c, water, water);
+}
+
+struct legend_row {
+	int overlay;
+	const char *label;
+	const char *fmt;          /* one format for the row's three values */
+	double values[3];
+};
+
+/* What each overlay's colours mean. Heights, depths and height changes are
+ * in the map's height units (%.3f); shares and densities 0..1 (%.2f). */
+static const struct legend_row rows_of[] = {
+	{OVERLAY_STREAMS, "streams", "%.2f", {0.10, 0.50, 1.00}},
+	{OVERLAY_POOLS, "pools", "%.3f", {0.005, 0.020, SHADE_POOL_FULL}},
+	{OVERLAY_EROSION, "eroded", "%.3f", {-0.002, -0.010, -SHADE_EROSION_FULL}},
+	{OVERLAY_EROSION, "deposits", "%.3f", {0.002, 0.010, SHADE_EROSION_FULL}},
+	{OVERLAY_HARDNESS, "hardness", "%.2f", {0.00, 0.50, 1.00}},
+	{OVERLAY_WETNESS, "wetness", "%.2f", {0.25, 0.50, 1.00}},
+	{OVERLAY_VEGETATION, "trees", "%.2f", {0.20, 0.50, SHADE_TREES_FULL}},
+};
+#define NROWS ((int)(sizeof rows_of / sizeof rows_of[0]))
+
+static struct shade_sample sample_for(int overlay, double v)
+{
+	struct shade_sample s = {.height = 0.5f, .base = 0.5f};
+	switch (overlay) {
+	case OVERLAY_STREAMS: s.stream = (float)v; break;
+	case OVERLAY_POOLS: s.pool = (float)v; break;
+	case OVERLAY_EROSION: s.height = (float)(0.5 + v); break;
+	case OVERLAY_HARDNESS: s.hardness = (float)v; break;
+	case OVERLAY_WETNESS: s.wetness = (float)v; break;
+	case OVERLAY_VEGETATION: s.vegetation = (float)v; break;
+	default: break;
+	}
+	return s;
+}
+
+int legend_lines(const struct app *a)
+{
+	int n = 3; /* title, ramp, its values */
+	for (int r = 0; r < NROWS; r++)
+		n += (a->view.overlays & OVERLAY_BIT(rows_of[r].overlay)) != 0;
+	n += (a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) != 0;
+	return n;
+}
+
+static void ramp_rows(struct app *a, int y, int x, int w)
+{
+	/* The ramp as the map draws flat ground, left (low) to right (high). */
+	int cells = w - 1;
+	for (int i = 0; i < cells; i++) {
+		double t = cells > 1 ? (double)i / (cells - 1) : 0;
+		struct rgb c = palette_height(t);
+		crt_put_cell(y, x + 1 + i, c, c, false, false);
+	}
+	/* min, max and two heights between, under their places on the ramp. */
+	char v[4][16];
+	for (int k = 0; k < 4; k++)
+		snprintf(v[k], sizeof v[k], "%.3f", shade_ramp_height(&a->view, k / 3.0));
+	char buf[96];
+	int len = (int)strlen(v[3]);
+	memset(buf, ' ', sizeof buf);
+	buf[w < (int)sizeof buf ? w : (int)sizeof buf - 1] = '\0';
+	for (int k = 0; k < 4; k++) {
+		int at = 1 + (int)lround(k / 3.0 * (w - 1 - len));
+		if (at + (int)strlen(v[k]) < (int)sizeof buf && at + (int)strlen(v[k]) <= w)
+			memcpy(buf + at, v[k], strlen(v[k]));
+	}
+	text(y + 1, x, w, A_NORMAL, buf);
+}
+
+int legend_draw(struct app *a, int y, int x, int w, int bottom)
+{
+	int y0 = y;
+	if (y >= bottom)
+		return 0;
+	text(y++, x, w, A_BOLD, "-- legend (c re-fits) --");
+	if (y + 1 >= bottom)
+		return y - y0;
+	text(y, x, w, A_NORMAL, "");
+	ramp_rows(a, y, x, w);
+	y += 2;
+	for (int r = 0; r < NROWS && y < bottom; r++) {
+		const struct legend_row *row = &rows_of[r];
+		if (!(a->view.overlays & OVERLAY_BIT(row->overlay)))
+			continue;
+		char line[96];
+		int n = snprintf(line, sizeof line, "%-8s ", row->label);
+		int at[3];
+		for (int k = 0; k < 3 && n < (int)sizeof line; k++) {
+			at[k] = n;
+			n += snprintf(line + n, sizeof line - (size_t)n, " "); /* the swatch */
+			n += snprintf(line + n, sizeof line - (size_t)n, row->fmt, fabs(row->values[k]));
+			if (k < 2)
+				n += snprintf(line + n, sizeof line - (size_t)n, " ");
+		}
+		text(y, x, w, A_NORMAL, line);
+		for (int k = 0; k < 3; k++)
+			if (at[k] < w)
+				overlay_swatch(y, x + at[k], OVERLAY_BIT(row->overlay),
+					       sample_for(row->overlay, row->values[k]));
+		y++;
+	}
+	if ((a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) && y < bottom) {
+		text(y, x, w, A_NORMAL, "    droplet paths (no erosion)");
+		crt_put_swatch(y, x + 1, palette_particle, '*');
+		y++;
+	}
+	return y - y0;
+}

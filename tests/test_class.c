@@ -1,0 +1,259 @@
+/* The explorer's aids for a class, without a screen: the equation panel's
+ * symbols (each in its equations, each parameter in the registry), the
+ * numbers' one format, the cross-section's samples on a hand-built map, and
+ * the run's budget. */
+#include "testutil.h"
+#include "worldutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "tui/app.h"
+#include "apputil.h"
+
+/* Every symbol the panel defines is in its process's equations, and every
+ * parameter it names is in the registry under that process's section. */
+static void test_equation_symbols(void **state)
+{
+	(void)state;
+	int listed = 0;
+	for (int i = 0; i < process_count(); i++) {
+		const struct process_ops *p = process_get(i);
+		if (!p || !p->describe)
+			continue;
+		int n;
+		const struct equation_symbol *s = equations_symbols(p->section, &n);
+		if (strcmp(p->section, "particles") == 0 || strcmp(p->section, "hydrology") == 0 ||
+		    strcmp(p->section, "emitter") == 0)
+			assert_true(n > 0);
+		listed += n;
+		for (int k = 0; k < n; k++) {
+			if (!strstr(p->describe, s[k].symbol)) {
+				fprintf(stderr, "%s: symbol '%s' is not in its equations\n", p->name,
+					s[k].symbol);
+				fail();
+			}
+			assert_true((s[k].meaning != NULL) != (s[k].param != NULL));
+			if (s[k].param) {
+				char key[96];
+				snprintf(key, sizeof key, "%s.%s", p->section, s[k].param);
+				if (params_find(key) < 0) {
+					fprintf(stderr, "%s: no parameter %s\n", p->name, key);
+					fail();
+				}
+			}
+		}
+	}
+	assert_true(listed >= 30);
+	/* No equation numbers without the article's name. */
+	const struct process_ops *em = process_find("emitter");
+	if (em && strstr(em->describe, "(1)"))
+		assert_non_null(strstr(em->describe, "Warszawski"));
+}
+
+static void test_equation_signs(void **state)
+{
+	(void)state;
+	char out[128];
+	const char *in = "a = n.xz / (V rho);  R^2 +- 1;  h -= c";
+	equations_pretty(in, strlen(in), true, out, sizeof out);
+	assert_string_equal(out, "a = n.xz / (V \u03c1);  R\u00b2 \u00b1 1;  h \u2212= c");
+	equations_pretty(in, strlen(in), false, out, sizeof out);
+	assert_string_equal(out, in);
+	/* Never past the buffer. */
+	char small[8];
+	equations_pretty(in, strlen(in), true, small, sizeof small);
+	assert_true(strlen(small) < sizeof small);
+}
+
+static void test_numbers_one_format(void **state)
+{
+	(void)state;
+	char b[64];
+	static const struct {
+		uint64_t n;
+		const char *text;
+	} counts[] = {
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {10000000, "10,000,000"},
+		{UINT64_MAX, "18,446,744,073,709,551,615"},
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		num_count(b, sizeof b, counts[i].n);
+		assert_string_equal(b, counts[i].text);
+	}
+	static const struct {
+		double v;
+		const char *text;
+	} values[] = {
+		{9559, "9,559"}, {15010.4, "15,010"}, {12.3456, "12.35"}, {0.0123456, "0.01235"},
+		{0.5, "0.5"}, {-0.25, "-0.25"}, {0, "0"}, {-1e-9, "0"},
+	};
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		num_value(b, sizeof b, values[i].v);
+		assert_string_equal(b, values[i].text);
+	}
+	/* No exponent at any magnitude. */
+	for (double v = 1e-9; v < 1e15; v *= 7.3) {
+		num_value(b, sizeof b, v);
+		assert_null(strpbrk(b, "eE"));
+		num_value(b, sizeof b, -v);
+		assert_null(strpbrk(b, "eE"));
+	}
+	/* A parameter whose registry spelling has one (depth_scale 1e-05). */
+	struct params p;
+	params_defaults(&p);
+	int i = params_find("emitter.depth_scale");
+	assert_true(i >= 0);
+	num_param(&p, i, b, sizeof b);
+	assert_string_equal(b, "0.00001");
+	assert_true(strtod(b, NULL) == params_get(&p, i));
+}
+
+/* Heights h = x + 100 y, pools only at (5, 3): a row's samples are its
+ * cells, fewer columns take means, a column and a diagonal their cells. */
+static void test_profile_samples(void **state)
+{
+	(void)state;
+	struct world *w;
+	assert_int_equal(world_create(&w, 16, 16), GULLY_OK);
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 16; x++) {
+			*world_at(w->layer[LAYER_HEIGHT], w, x, y) = (float)(x + 100 * y);
+			*world_at(w->layer[LAYER_BASE], w, x, y) = (float)(100 * y);
+		}
+	*world_at(w->layer[LAYER_POOL], w, 5, 3) = 0.25f;
+	struct profile_point pt[16];
+	assert_int_equal(profile_sample(w, 0, 3, 15, 3, 16, pt), 16);
+	for (int i = 0; i < 16; i++) {
+		assert_true(pt[i].height == (float)(i + 300));
+		assert_true(pt[i].base == 300.0f);
+		assert_true(pt[i].pool == (i == 5 ? 0.25f : 0.0f));
+	}
+	/* Eight columns: each the mean of two cells; the pool's maximum kept. */
+	assert_int_equal(profile_sample(w, 0, 3, 15, 3, 8, pt), 16);
+	for (int i = 0; i < 8; i++)
+		assert_true(pt[i].height == (float)(2 * i + 0.5 + 300));
+	assert_true(pt[2].pool == 0.25f);
+	/* A column, bottom to top. */
+	assert_int_equal(profile_sample(w, 7, 15, 7, 0, 16, pt), 16);
+	for (int i = 0; i < 16; i++)
+		assert_true(pt[i].height == (float)(7 + 100 * (15 - i)));
+	/* The diagonal: its cells (i, i). */
+	assert_int_equal(profile_sample(w, 0, 0, 15, 15, 16, pt), 16);
+	for (int i = 0; i < 16; i++)
+		assert_true(pt[i].height == (float)(i + 100 * i));
+	/* More columns than cells: each column one cell, in order. */
+	assert_int_equal(profile_sample(w, 0, 0, 3, 0, 8, pt), 4);
+	for (int i = 0; i < 8; i++)
+		assert_true(pt[i].height == (float)(i / 2));
+	world_destroy(w);
+}
+
+/* The budget counts the world's droplets: stops at it, runs on when asked,
+ * counts again once the world is back under it; 0 never stops. */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct app *a = test_new_app("particles", 32);
+	int i = params_find("particles.budget");
+	assert_true(i >= 0);
+	params_set(&a->params, i, 1000);
+	assert_int_equal(budget_left(a), 1000);
+	uint64_t done = 0;
+	assert_int_equal(session_step(a, 600, &done), GULLY_OK);
+	assert_int_equal(budget_left(a), 400);
+	a->running = true;
+	assert_false(budget_stop(a));
+	assert_int_equal(session_step(a, 400, &done), GULLY_OK);
+	assert_int_equal(budget_left(a), 0);
+	assert_true(budget_stop(a));
+	assert_false(a->running);
+	char s[64];
+	budget_status(a, s, sizeof s);
+	assert_string_equal(s, "budget reached: Space runs on");
+	budget_run_on(a);
+	assert_true(budget_left(a) == UINT64_MAX);
+	assert_false(budget_stop(a));
+	s[0] = 'x';
+	budget_status(a, s, sizeof s);
+	assert_string_equal(s, "");
+	/* A new terrain starts the count again. */
+	char err[256];
+	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(budget_left(a), 1000);
+	budget_status(a, s, sizeof s);
+	assert_string_equal(s, "1,000 droplets to go");
+	params_set(&a->params, i, 0);
+	assert_true(budget_left(a) == UINT64_MAX);
+	/* A process without a budget parameter never stops. */
+	assert_int_equal(session_set_process(a, process_find("emitter"), err, sizeof err),
+			 GULLY_OK);
+	assert_true(budget_left(a) == UINT64_MAX);
+	test_free_app(a);
+}
+
+/* The explorer's trace (T, then D) under each process it follows changes
+ * the map as the process releasing that droplet or particle does, bit for
+ * bit: particles one after another (lanes = 1), and the emitter with a
+ * one-step lifetime (so that one particle is all the process has in flight)
+ * and its deposit on. */
+static void test_trace_is_the_process(void **state)
+{
+	(void)state;
+	const char *procs[] = {"particles", "emitter"};
+	for (int k = 0; k < 2; k++) {
+		struct app *a = test_new_app(procs[k], 48);
+		int bad;
+		assert_int_equal(params_assign(&a->params, "particles.lanes=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.lifetime=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.deposit=true", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.per_step=1", &bad), GULLY_OK);
+		assert_int_equal(params_assign(&a->params, "emitter.depth_scale=0.001", &bad),
+				 GULLY_OK);
+		/* The process's copy. */
+		struct world *b = NULL;
+		void *ps = NULL;
+		assert_int_equal(world_clone(&b, a->world), GULLY_OK);
+		assert_int_equal(a->proc->create(&ps, b, &a->params), GULLY_OK);
+		for (int n = 0; n < 12; n++) {
+			const struct rng before = a->world->rng;
+			struct rng r = before;
+			float x = rng_float(&r) * (float)a->world->width;
+			float y = rng_float(&r) * (float)a->world->height;
+			trace_start(a, x, y);
+			assert_true(a->trace.on);
+			assert_int_equal(a->trace.kind, k == 0 ? TRACE_DROPLET : TRACE_EMITTER);
+			trace_step(a, false);
+			assert_true(a->trace.s.steps == 1 || a->trace.s.ended);
+			trace_step(a, true);
+			assert_true(a->trace.s.ended);
+			assert_int_equal(a->proc->step(ps, b, &a->params, 1, NULL), GULLY_OK);
+			/* The trace left the simulation's stream alone. */
+			assert_memory_equal(&a->world->rng, &before, sizeof before);
+			a->world->rng = b->rng;
+			assert_same_world(a->world, b);
+		}
+		assert_true(a->world->tally[TALLY_ERODED] > 0);
+		a->proc->destroy(ps);
+		world_destroy(b);
+		trace_stop(a);
+		test_free_app(a);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_equation_symbols),
+		cmocka_unit_test(test_equation_signs),
+		cmocka_unit_test(test_numbers_one_format),
+		cmocka_unit_test(test_profile_samples),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_trace_is_the_process),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

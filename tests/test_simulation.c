@@ -1,0 +1,187 @@
+/* The one session module both front ends use (io/simulation.h): a resume
+ * from its snapshot is exact, switching process on the running world
+ * (the explorer's way) and continuing a snapshot with another process
+ * (gully run's way) give the same bits, every snapshot carries the preset
+ * text, and bad snapshots are refused with a line naming the file, leaving
+ * the simulation as it was. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
+#include "io/preset.h"
+#include "io/simulation.h"
+
+TESTUTIL_TMPDIR_FIXTURES("simulation")
+
+/* A fresh 48x48 world running `proc`. */
+static struct simulation fresh(const char *proc)
+{
+	struct simulation s = {0};
+	params_defaults(&s.params);
+	s.params.world.width = s.params.world.height = 48;
+	s.params.world.seed = 7;
+	assert_int_equal(world_from_params(&s.world, &s.params), GULLY_OK);
+	char err[256];
+	assert_int_equal(simulation_start(&s, process_find(proc), NULL, "fresh", err, sizeof err),
+			 GULLY_OK);
+	return s;
+}
+
+static void run(struct simulation *s, uint64_t n)
+{
+	struct process_report rep = {0};
+	assert_int_equal(s->proc->step(s->state, s->world, &s->params, n, &rep), GULLY_OK);
+}
+
+static void assert_same_world(const struct world *a, const struct world *b)
+{
+	assert_int_equal(a->width, b->width);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		assert_memory_equal(a->layer[l], b->layer[l], world_cells(a) * sizeof(float));
+	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
+}
+
+/* Opens `path` and starts `proc` (NULL: the process that saved it). */
+static struct simulation reopen(const char *path, const char *proc)
+{
+	struct simulation s;
+	struct snapshot_info saved;
+	char err[256];
+	assert_int_equal(simulation_open(&s, &saved, path, err, sizeof err), GULLY_OK);
+	const struct process_ops *p = process_find(proc ? proc : saved.process);
+	assert_int_equal(simulation_start(&s, p, &saved, path, err, sizeof err), GULLY_OK);
+	snapshot_info_free(&saved);
+	return s;
+}
+
+/* Particles (64 lanes: droplets in flight at the save) saved part-way and
+ * resumed give what one uninterrupted run gives. */
+static void test_resume_is_exact(void **state)
+{
+	(void)state;
+	char err[256];
+	struct simulation a = fresh("particles"), b = fresh("particles");
+	run(&a, 3001);
+	assert_int_equal(simulation_save(&a, tmp("part.gsnap"), err, sizeof err), GULLY_OK);
+	simulation_end(&a);
+	a = reopen(tmp("part.gsnap"), NULL);
+	assert_string_equal(a.proc->name, "particles");
+	run(&a, 1999);
+	run(&b, 5000);
+	assert_same_world(a.world, b.world);
+	simulation_end(&a);
+	simulation_end(&b);
+}
+
+/* The explorer switches process on the running world; gully run continues
+ * a snapshot with another process. Both land the old process's droplets in
+ * flight first, and both then run the same. */
+static void test_switch_equals_continuing_with_another_process(void **state)
+{
+	(void)state;
+	char err[256];
+	struct simulation a = fresh("particles"), b = fresh("particles");
+	run(&a, 2500);
+	run(&b, 2500);
+	assert_int_equal(simulation_switch(&a, process_find("hydrology"), err, sizeof err),
+			 GULLY_OK);
+	assert_int_equal(simulation_save(&b, tmp("switch.gsnap"), err, sizeof err), GULLY_OK);
+	simulation_end(&b);
+	b = reopen(tmp("switch.gsnap"), "hydrology");
+	/* The in-flight droplets landed the same way on both paths. */
+	assert_same_world(a.world, b.world);
+	run(&a, 300);
+	run(&b, 300);
+	assert_same_world(a.world, b.world);
+	simulation_end(&a);
+	simulation_end(&b);
+}
+
+/* Every snapshot carries the process, the exact parameters and the
+ * effective preset text, which loads back to the same parameters. */
+static void test_snapshot_holds_the_preset_text(void **state)
+{
+	(void)state;
+	char err[256];
+	struct simulation a = fresh("emitter");
+	a.params.emitter.speed = 1.75; /* not a default: the text must carry it */
+	run(&a, 50);
+	assert_int_equal(simulation_save(&a, tmp("emit.gsnap"), err, sizeof err), GULLY_OK);
+	struct world *w;
+	struct snapshot_info info;
+	assert_int_equal(snapshot_load(tmp("emit.gsnap"), &w, &info, err, sizeof err), GULLY_OK);
+	assert_string_equal(info.process, "emitter");
+	assert_non_null(info.preset_yaml);
+	assert_non_null(info.state);
+	struct params back;
+	assert_int_equal(preset_load_text("embedded", info.preset_yaml, strlen(info.preset_yaml),
+					  &back, NULL, err, sizeof err),
+			 GULLY_OK);
+	for (int i = 0; i < params_count(); i++) {
+		double x = params_get(&back, i), y = params_get(&a.params, i);
+		assert_memory_equal(&x, &y, sizeof x);
+	}
+	world_destroy(w);
+	snapshot_info_free(&info);
+	simulation_end(&a);
+}
+
+/* A snapshot of a process this gully lacks, or with a state its process
+ * refuses, is refused with one line naming the file; a failed start leaves
+ * the running simulation as it was. */
+static void test_bad_snapshots_are_refused(void **state)
+{
+	(void)state;
+	char err[256];
+	struct simulation a = fresh("particles");
+	struct snapshot_info out = {.params = a.params};
+	snprintf(out.process, sizeof out.process, "%s", "nope");
+	assert_int_equal(snapshot_save(tmp("nope.gsnap"), a.world, &out, err, sizeof err),
+			 GULLY_OK);
+	struct simulation s;
+	struct snapshot_info saved;
+	assert_int_equal(simulation_open(&s, &saved, tmp("nope.gsnap"), err, sizeof err),
+			 GULLY_ENOTFOUND);
+	assert_non_null(strstr(err, tmp("nope.gsnap")));
+	assert_non_null(strstr(err, "'nope'"));
+	assert_null(strchr(err, '\n'));
+
+	/* A particles state blob that is garbage. */
+	unsigned char junk[5] = {1, 2, 3, 4, 5};
+	snprintf(out.process, sizeof out.process, "%s", "particles");
+	out.state = junk;
+	out.state_len = sizeof junk;
+	assert_int_equal(snapshot_save(tmp("junk.gsnap"), a.world, &out, err, sizeof err),
+			 GULLY_OK);
+	assert_int_equal(simulation_open(&s, &saved, tmp("junk.gsnap"), err, sizeof err),
+			 GULLY_OK);
+	const struct process_ops *before = a.proc;
+	void *before_state = a.state;
+	struct world *keep = a.world;
+	a.world = s.world;
+	assert_int_not_equal(simulation_start(&a, process_find("particles"), &saved, "junk.gsnap",
+					      err, sizeof err),
+			     GULLY_OK);
+	assert_non_null(strstr(err, "junk.gsnap"));
+	assert_ptr_equal(a.proc, before);
+	assert_ptr_equal(a.state, before_state);
+	world_destroy(s.world);
+	a.world = keep;
+	snapshot_info_free(&saved);
+	simulation_end(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resume_is_exact),
+		cmocka_unit_test(test_switch_equals_continuing_with_another_process),
+		cmocka_unit_test(test_snapshot_holds_the_preset_text),
+		cmocka_unit_test(test_bad_snapshots_are_refused),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

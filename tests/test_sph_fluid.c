@@ -1,0 +1,348 @@
+/* Process 4's fluid (shared/SPH.md 4.3-4.4): kernels, the neighbour search
+ * against brute force, a pool at rest, the terrain as a floor, determinism
+ * and a snapshot that resumes bit for bit. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sph_fixture.h"
+
+#define PI 3.14159265358979323846
+
+static void test_poly6_integrates_to_one(void **unused)
+{
+	(void)unused;
+	struct params p;
+	params_defaults(&p);
+	struct sph_config c;
+	sph_config_from(&c, &p);
+	/* Shells: 4 pi r^2 W(r) dr, midpoint rule. */
+	double sum = 0, n = 20000, dr = c.h / n;
+	for (int i = 0; i < n; i++) {
+		double r = (i + 0.5) * dr, t = c.h2 - r * r;
+		sum += 4 * PI * r * r * c.poly6 * t * t * t * dr;
+	}
+	assert_double_equal(sum, 1.0, 1e-6);
+	/* The lattice mass puts a full lattice at rho0: near rho0 d0^3. */
+	double naive = c.rho0 * c.spacing * c.spacing * c.spacing;
+	assert_true(fabs(c.mass / naive - 1) < 0.1);
+}
+
+static void test_half_space_fraction(void **unused)
+{
+	(void)unused;
+	assert_double_equal(sph_poly6_fraction(0), 0.5, 1e-15);
+	assert_double_equal(sph_poly6_fraction(1), 0.0, 1e-15);
+	assert_double_equal(sph_poly6_fraction(-0.3), 0.5, 1e-15);
+	for (double u = 0.05; u < 1; u += 0.1) {
+		double e = 1e-6;
+		double fd = (sph_poly6_fraction(u + e) - sph_poly6_fraction(u - e)) / (2 * e);
+		assert_double_equal(sph_poly6_fraction_slope(u), fd, 1e-7);
+	}
+	/* Against quadrature: the kernel's mass beyond a plane at u h (h = 1). */
+	double u = 0.4, sum = 0;
+	int n = 400;
+	for (int i = 0; i < n; i++) {
+		double z = u + (1 - u) * (i + 0.5) / n;
+		double disk_r2 = 1 - z * z; /* integral of (1 - z^2 - s^2)^3 2 pi s ds */
+		double disk = 2 * PI * disk_r2 * disk_r2 * disk_r2 * disk_r2 / 8;
+		sum += 315.0 / (64 * PI) * disk * (1 - u) / n;
+	}
+	assert_double_equal(sph_poly6_fraction(u), sum, 1e-5);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int32_t *)a - *(const int32_t *)b;
+}
+
+/* Every particle's list, sorted, equals the brute-force list. */
+static void check_neighbours(struct sph *s)
+{
+	assert_int_equal(sph_sort(s), GULLY_OK);
+	int32_t got[1024], want[1024];
+	float h2 = (float)s->cfg.h2;
+	for (int i = 0; i < s->n; i++) {
+		float rho;
+		int n = sph_neighbours(s, i, got, 1024, &rho);
+		assert_true(n < 1024);
+		int m = 0;
+		for (int j = 0; j < s->n; j++) {
+			float dx = s->p.x[i] - s->p.x[j], dy = s->p.y[i] - s->p.y[j];
+			float dz = s->p.z[i] - s->p.z[j];
+			if (j != i && dx * dx + dy * dy + dz * dz < h2)
+				want[m++] = j;
+		}
+		assert_int_equal(n, m);
+		qsort(got, (size_t)n, sizeof *got, cmp_int);
+		assert_memory_equal(got, want, (size_t)n * sizeof *got);
+	}
+}
+
+static void test_neighbours_equal_brute_force(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 32, 32);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	struct rng r;
+	rng_seed(&r, 5, 1);
+	/* Random over the map, a tight cluster, and spray far above. */
+	for (int i = 0; i < 600; i++)
+		sph_add(s, 32 * rng_float(&r), 32 * rng_float(&r), 30 + 4 * rng_float(&r), 0, 0, 0);
+	for (int i = 0; i < 200; i++)
+		sph_add(s, 10 + 3 * rng_float(&r), 12 + 3 * rng_float(&r), 31 + 1.5f * rng_float(&r), 0,
+			0, 0);
+	for (int i = 0; i < 40; i++)
+		sph_add(s, 32 * rng_float(&r), 32 * rng_float(&r), 60 + 1e5f * rng_float(&r), 0, 0, 0);
+	check_neighbours(s);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+static double mean_density(const struct sph *s)
+{
+	double sum = 0;
+	for (int i = 0; i < s->n; i++)
+		sum += s->rho[i];
+	return s->n ? sum / s->n : 0;
+}
+
+/* A pool filled flat into a bowl settles and stays at rest: no boundary
+ * over-pressure (mean density within 3% of rest), no explosion (the RMS speed
+ * under 5% of the shallow-water wave speed; the fastest shore particle under
+ * 25%), nobody below the ground, nobody lost. */
+static void test_pool_stays_at_rest(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 20, 20);
+	sph_fixture_fluid_only(&p);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_bowl(w, s, 7, 3);
+	double depth = 2.5;
+	int n = sph_fixture_fill(s, w, 30 + depth);
+	sph_fixture_run(s, w, 500);
+	assert_int_equal(s->n, n);
+	double wave = sqrt(s->cfg.gravity * depth), vmax = 0, v2 = 0;
+	for (int i = 0; i < s->n; i++) {
+		double v = s->p.vx[i] * s->p.vx[i] + s->p.vy[i] * s->p.vy[i] + s->p.vz[i] * s->p.vz[i];
+		v2 += v;
+		vmax = fmax(vmax, sqrt(v));
+		float H, nx, ny, nz;
+		sph_terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
+		assert_true((s->p.z[i] - H) * nz >= s->cfg.clearance * 0.99);
+	}
+	double rms = sqrt(v2 / s->n);
+	if (!(rms < 0.05 * wave && vmax < 0.25 * wave))
+		fail_msg("pool still moving: rms |v| %g, max %g, wave speed %g", rms, vmax, wave);
+	double rho = mean_density(s);
+	if (!(fabs(rho / s->cfg.rho0 - 1) < 0.03))
+		fail_msg("mean density %g, rest %g", rho, s->cfg.rho0);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+/* A jet, rain and every coupling; returns the state's blob. */
+static void full_params(struct params *p)
+{
+	sph_fixture_params(p, 32, 24);
+	p->sph.jet1_on = 1;
+	p->sph.jet1_x = 0.5;
+	p->sph.jet1_y = 0.5;
+	p->sph.jet2_on = 1;
+	p->sph.jet2_x = 0.2;
+	p->sph.jet2_y = 0.4;
+	p->sph.rain = 200;
+	p->sph.dry_rate = 0.2;
+}
+
+static unsigned char *blob_of(const struct sph *s, size_t *len)
+{
+	unsigned char *b = NULL;
+	assert_int_equal(sph_save(s, &b, len), GULLY_OK);
+	return b;
+}
+
+static void assert_same(const struct sph *a, const struct world *wa, const struct sph *b,
+			const struct world *wb)
+{
+	size_t la, lb;
+	unsigned char *ba = blob_of(a, &la), *bb = blob_of(b, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+	for (int l = 0; l < LAYER_COUNT; l++)
+		assert_memory_equal(wa->layer[l], wb->layer[l], world_cells(wa) * sizeof(float));
+	assert_memory_equal(&wa->rng, &wb->rng, sizeof wa->rng);
+}
+
+static void test_same_run_same_bits(void **unused)
+{
+	(void)unused;
+	struct params p;
+	full_params(&p);
+	struct world *w1, *w2;
+	struct sph *s1, *s2;
+	sph_fixture_make(&p, &w1, &s1);
+	sph_fixture_make(&p, &w2, &s2);
+	sph_fixture_run(s1, w1, 150);
+	sph_fixture_run(s2, w2, 150);
+	assert_true(s1->n > 50);
+	assert_same(s1, w1, s2, w2);
+	sph_destroy(s1);
+	sph_destroy(s2);
+	world_destroy(w1);
+	world_destroy(w2);
+}
+
+/* The two passes split the particles between threads; gather-only loops
+ * make the result independent of the split. */
+static void test_threads_same_bits(void **unused)
+{
+	(void)unused;
+	struct params p1, p2;
+	full_params(&p1);
+	full_params(&p2);
+	p1.world.threads = 1;
+	p2.world.threads = 2;
+	struct world *w1, *w2;
+	struct sph *s1, *s2;
+	sph_fixture_make(&p1, &w1, &s1);
+	sph_fixture_make(&p2, &w2, &s2);
+	assert_null(s1->workers);
+	assert_non_null(s2->workers);
+	sph_fixture_run(s1, w1, 250);
+	sph_fixture_run(s2, w2, 250);
+	assert_true(s1->n > 300); /* above the size that wakes the second thread */
+	assert_same(s1, w1, s2, w2);
+	sph_destroy(s1);
+	sph_destroy(s2);
+	world_destroy(w1);
+	world_destroy(w2);
+}
+
+static void test_snapshot_resumes_bit_for_bit(void **unused)
+{
+	(void)unused;
+	struct params p;
+	full_params(&p);
+	struct world *w1, *w2;
+	struct sph *s1, *s2;
+	sph_fixture_make(&p, &w1, &s1);
+	sph_fixture_run(s1, w1, 80);
+	/* The world as a snapshot would hold it, and a fresh state from the blob. */
+	assert_int_equal(world_clone(&w2, w1), GULLY_OK);
+	size_t len;
+	unsigned char *blob = blob_of(s1, &len);
+	assert_int_equal(sph_create(&s2, w2, &p), GULLY_OK);
+	assert_int_equal(sph_load(s2, blob, len), GULLY_OK);
+	free(blob);
+	sph_fixture_run(s1, w1, 80);
+	sph_fixture_run(s2, w2, 80);
+	assert_same(s1, w1, s2, w2);
+	sph_destroy(s1);
+	sph_destroy(s2);
+	world_destroy(w1);
+	world_destroy(w2);
+}
+
+static void test_corrupt_blob_is_refused(void **unused)
+{
+	(void)unused;
+	struct params p;
+	full_params(&p);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_run(s, w, 40);
+	size_t len;
+	unsigned char *blob = blob_of(s, &len);
+	for (size_t cut = 0; cut < len; cut += len / 37 + 1) {
+		struct sph *t;
+		assert_int_equal(sph_create(&t, w, &p), GULLY_OK);
+		assert_int_equal(sph_load(t, blob, cut), GULLY_EFORMAT);
+		sph_destroy(t);
+	}
+	/* A NaN in the first particle's x. */
+	size_t first = 4 + 9 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * 10;
+	memcpy(blob + first, "\xff\xff\xff\x7f", 4);
+	struct sph *t;
+	assert_int_equal(sph_create(&t, w, &p), GULLY_OK);
+	assert_int_equal(sph_load(t, blob, len), GULLY_EFORMAT);
+	sph_destroy(t);
+	free(blob);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+/* Empty scenes, a 16x16 map, particles leaving on every edge: no crash and
+ * the books still balance. */
+static void test_edges_and_empty(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 16, 16);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_run(s, w, 5);
+	assert_int_equal(s->n, 0);
+	/* Ten a side, each group already a few cells out toward its edge. */
+	const float v[4][2] = {{-20, 0}, {20, 0}, {0, -20}, {0, 20}};
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 10; i++) {
+			float across = 0.6f * (float)i - 2.7f;
+			float x = 8 + 0.2f * v[k][0] + (v[k][0] == 0 ? across : 0);
+			float y = 8 + 0.2f * v[k][1] + (v[k][1] == 0 ? across : 0);
+			sph_add(s, x, y, 31, v[k][0], v[k][1], 0);
+		}
+	sph_fixture_run(s, w, 200);
+	assert_int_equal(s->n, 0);
+	assert_true(s->books.water_off_map == 40 * SPH_WATER_QUANTA);
+	assert_true(sph_books_balance(s));
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+/* Over the capacity, particles are refused and booked. */
+static void test_capacity_is_booked(void **unused)
+{
+	(void)unused;
+	struct params p;
+	full_params(&p);
+	p.sph.max_particles = 30;
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_run(s, w, 100);
+	assert_true(s->n <= 30);
+	assert_true(s->books.water_refused > 0);
+	assert_true(sph_books_balance(s));
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poly6_integrates_to_one),
+		cmocka_unit_test(test_half_space_fraction),
+		cmocka_unit_test(test_neighbours_equal_brute_force),
+		cmocka_unit_test(test_pool_stays_at_rest),
+		cmocka_unit_test(test_same_run_same_bits),
+		cmocka_unit_test(test_threads_same_bits),
+		cmocka_unit_test(test_snapshot_resumes_bit_for_bit),
+		cmocka_unit_test(test_corrupt_blob_is_refused),
+		cmocka_unit_test(test_edges_and_empty),
+		cmocka_unit_test(test_capacity_is_booked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

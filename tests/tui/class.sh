@@ -1,0 +1,107 @@
+#!/bin/sh
+# For a class: the legend's heights are the terrain's own range and stay
+# while it erodes (c re-fits them); overlays list their values; the
+# cross-section (x) is drawn with an axis and follows the running map; the
+# run counts down to particles.budget, stops there and runs on with Space.
+# A big map says it is being made before it is.
+. "$(dirname "$0")/lib.sh"
+
+# The terrain's range, as `gully run` measures it, in the legend's format.
+range=$("$GULLY" run --particles 0 --seed 5 --size 64x64 --json --quiet |
+	sed -n 's/.*"height_min": *\([-0-9.e]*\).*"height_max": *\([-0-9.e]*\).*/\1 \2/p')
+[ -n "$range" ] || range=$("$GULLY" run --particles 0 --seed 5 --size 64x64 --json --quiet |
+	tr ',' '\n' | sed -n 's/.*"height_\(min\|max\)": *//p' | tr '\n' ' ')
+lo=$(echo "$range" | awk '{ printf "%.3f", $1 }')
+hi=$(echo "$range" | awk '{ printf "%.3f", $2 }')
+
+start 100 34 -- --paused --seed 5 --size 64x64 --set particles.budget=40000
+wait_for "1:particles"
+wait_for "-- legend (c re-fits) --"
+ramp=$(screen | grep -E "\| $lo +[0-9.]+ +[0-9.]+ +$hi *$" | sed 's/.*|//') ||
+	fail "the legend's ramp does not run from $lo to $hi"
+[ -n "$ramp" ] || fail "the legend's ramp does not run from $lo to $hi"
+# The overlays on show (streams, pools) and the erosion pair with values.
+screen | grep -E -q "streams +0\.10 +0\.50 +1\.00" || fail "no stream values in the legend"
+screen | grep -E -q "pools +0\.005 +0\.020 +0\.050" || fail "no pool depths in the legend"
+keys e
+wait_for "erosion on"
+screen | grep -E -q "eroded +0\.002 +0\.010 +0\.050" || fail "no erosion values in the legend"
+screen | grep -E -q "deposits +0\.002 +0\.010 +0\.050" || fail "no deposition values"
+keys v
+wait_for "vegetation on"
+screen | grep -E -q "trees +0\.20 +0\.50 +1\.00" || fail "no tree values in the legend"
+
+# The count-down before the run.
+wait_for "PAUSED | 40,000 droplets to go |"
+
+# The cross-section along the middle row: title, axis with the heights,
+# its ends under it.
+keys x
+wait_for "cross-section along row 32"
+wait_for "A 0,32"
+wait_for "B 63,32"
+screen | grep -E -q "^ *[0-9]\.[0-9]{3}┤" || fail "no height axis on the cross-section"
+profile() { screen | sed -n '/cross-section along/,/A 0,32/p'; }
+before=$(profile)
+echo "$before" | grep -q "█" || fail "no filled curve"
+
+# Run: it stops at the budget, the cross-section has followed the erosion,
+# the legend's heights have not moved.
+keys ' '
+wait_for "stopped at 40,000"
+wait_for "PAUSED | budget reached: Space runs on |"
+screen | grep -E -q "droplets +40,000 *$" || fail "the run did not stop at exactly 40,000"
+after=$(profile)
+[ "$before" != "$after" ] || fail "the cross-section did not follow the run"
+screen | grep -F -q "$ramp" || fail "the legend's heights moved while the map eroded"
+
+# c re-fits the colours to the eroded heights (the deposits raised the lowest).
+keys c
+wait_for "height colours now span "
+screen | grep -F -q "$ramp" && fail "f did not re-fit the ramp"
+
+# x again: along the middle column; ( moves it.
+keys x
+wait_for "cross-section along column 32"
+keys '('
+wait_for "cross-section along column 30"
+keys x
+wait_for "cross-section hidden"
+wait_gone "A 30,0"
+
+# Picking the line by clicks needs the mouse, and says so.
+keys X
+wait_for "picking a line needs the mouse"
+
+# Space runs on past the budget.
+keys ' '
+wait_for "running on past the budget"
+wait_for "RUNNING"
+keys q
+wait_exit 0
+
+# Two clicks on the map give the cross-section's ends.
+start 100 34 -- --paused --seed 5 --size 64x64 --mouse
+wait_for "1:particles"
+keys X
+wait_for "cross-section: click its start"
+click 4 20
+wait_for "click its end"
+click 20 50
+wait_for "cross-section from "
+title=$(screen | grep -o "cross-section from [0-9]*,[0-9]* to [0-9]*,[0-9]*" | head -n 1)
+set -- $(echo "$title" | tr -c '0-9\n' ' ')
+[ "$1" -lt "$3" ] && [ "$2" -lt "$4" ] || fail "the ends are not where the clicks were: $title"
+screen | grep -F -q "A $1,$2" || fail "no start label under the cross-section"
+screen | grep -F -q "B $3,$4" || fail "no end label under the cross-section"
+keys q
+wait_exit 0
+
+# A big map says what it is doing before its seconds of making a terrain
+# (on stderr, which stays on the terminal's normal screen).
+start 100 34 -- --paused --size 1024x1024
+wait_for "1:particles"
+grep -F -q "gully: making a 1024x1024 terrain" "$TMPD/err" || fail "no message before a big terrain"
+keys q
+wait_exit 0
+echo ok

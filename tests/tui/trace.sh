@@ -1,0 +1,73 @@
+#!/bin/sh
+# One droplet, step by step: T starts it at the map's centre, each d takes
+# one step (the step count and its numbers change), D runs it to its end,
+# which counts it as a droplet of the run; u undoes it; A starts another at
+# a random cell; under the emitter T follows its next particle; SPH says
+# what to do.
+. "$(dirname "$0")/lib.sh"
+
+start 110 40 -- --paused --seed 5 --size 64x64 --set particles.budget=0
+wait_for "1:particles"
+keys T
+wait_for "one droplet, step 0 "
+wait_for "position p   32.5, 32.5 cells"
+screen | grep -F -q "@" || fail "the droplet is not on the map"
+numbers() { screen | sed -n '/one droplet, step/,/height h(p0)/p' | cut -c1-42; }
+n0=$(numbers)
+keys d
+wait_for "one droplet, step 1 "
+n1=$(numbers)
+[ "$n0" != "$n1" ] || fail "the first step changed no number"
+echo "$n1" | grep -E -q "height h\(p0\) -?[0-9.]+ at cell 3[0-9],3[0-9]" ||
+	fail "no height change at the droplet's cell"
+keys d
+wait_for "one droplet, step 2 "
+n2=$(numbers)
+[ "$n1" != "$n2" ] || fail "the second step changed no number"
+# Each number sits beside its equation line.
+screen | grep -E -q "c_eq +[0-9.]+ +2: c_eq = max\(0, V \|v\|" || fail "c_eq is not beside its equation"
+screen | grep -E -q "volume V +0\.99[0-9]* +4: V ×= 1 - dt e" || fail "V is not beside its equation"
+# Not counted as a droplet of the run until it ends.
+screen | grep -E -q "droplets +0 *$" || fail "a droplet in flight counted"
+keys D
+wait_for "the droplet "
+screen | grep -E -q "one droplet, step [0-9,]+, (ended|off the map) \(d:" ||
+	fail "the droplet's end is not in the title"
+screen | grep -E -q "droplets +1 *$" || fail "the ended droplet is not counted"
+screen | grep -E -q "eroded +0 *$" && fail "the droplet eroded nothing"
+keys d
+wait_for "this droplet has ended: T or A starts another"
+# Undo takes the droplet back.
+keys u
+wait_for "undone: "
+wait_gone "one droplet, step"
+screen | grep -E -q "droplets +0 *$" || fail "undo did not take the droplet back"
+screen | grep -E -q "eroded +0 *$" || fail "undo did not take its erosion back"
+# Another, from a random cell.
+keys A
+wait_for "one droplet, step 0 "
+screen | grep -F -q "position p   32.5, 32.5 cells" && fail "A started at the centre"
+keys T
+wait_gone "one droplet, step"
+# Under the emitter, T follows its next particle, by its own step.
+keys 3
+wait_for "process 3: Emitter stream"
+keys T
+wait_for "one particle, step 0 "
+keys d
+wait_for "one particle, step 1 "
+screen | grep -E -q "crater took +[0-9.]+ \(carried [0-9.]+\) +5: h −= c dh" ||
+	fail "no crater figure beside its equation"
+screen | grep -E -q "heading a +-?[0-9.]+ degrees +2: turn toward" || fail "no heading"
+keys D
+wait_for "the particle "
+screen | grep -E -q "one particle, step [0-9,]+, (ended|off the map) \(d:" ||
+	fail "the particle's end is not in the title"
+# SPH (process 4) has no single particle to follow.
+keys 4
+wait_for "process 4"
+keys T
+wait_for "the trace follows process 1's droplets or process 3's particles"
+keys q
+wait_exit 0
+echo ok
