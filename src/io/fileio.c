@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,13 +233,11 @@ int atomic_commit(struct atomic_file *af)
 	return 0;
 }
 
-int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
+/* Opens for reading without waiting for a FIFO's writer (O_NONBLOCK, left
+ * set), refusing a directory, a block device and, with regular_only,
+ * anything but a regular file. The descriptor, or -1 with errno. */
+static int open_for_reading(const char *path, bool regular_only)
 {
-	*data = NULL;
-	*len = 0;
-	/* O_NONBLOCK: opening a FIFO nobody writes to would wait for a writer
-	 * for ever. Reads block again afterwards, and a FIFO with no writer
-	 * reads as empty at once. */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -248,11 +247,27 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 		e = errno;
 	else if (S_ISDIR(st.st_mode))
 		e = EISDIR;
-	else if (S_ISBLK(st.st_mode))
+	else if (S_ISBLK(st.st_mode) || (regular_only && !S_ISREG(st.st_mode)))
 		e = ENOTSUP;
-	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
-		e = errno;
 	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	/* Reads block again once open, and a FIFO with no writer reads as
+	 * empty at once. */
+	int fd = open_for_reading(path, false), e;
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		e = errno;
 		close(fd);
 		errno = e;
 		return -1;
@@ -316,22 +331,9 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 
 FILE *file_open_regular(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = open_for_reading(path, true), e;
 	if (fd < 0)
 		return NULL;
-	struct stat st;
-	int e = 0;
-	if (fstat(fd, &st) != 0)
-		e = errno;
-	else if (S_ISDIR(st.st_mode))
-		e = EISDIR;
-	else if (!S_ISREG(st.st_mode))
-		e = ENOTSUP;
-	if (e) {
-		close(fd);
-		errno = e;
-		return NULL;
-	}
 	FILE *fp = fdopen(fd, "rb");
 	if (!fp) {
 		e = errno;

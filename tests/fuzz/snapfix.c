@@ -36,14 +36,7 @@ static int skip_string(const uint8_t *d, size_t *pos, size_t size)
 
 static uint32_t crc_of(const uint8_t *p, size_t n)
 {
-	uLong c = crc32(0L, Z_NULL, 0);
-	while (n > 0) {
-		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		c = crc32(c, p, k);
-		p += k;
-		n -= k;
-	}
-	return (uint32_t)c;
+	return (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), p, n);
 }
 
 int snapfix_crcs(uint8_t *d, size_t size)

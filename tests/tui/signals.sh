@@ -33,26 +33,23 @@ wait_for "PAUSED"
 keys q
 wait_exit 0
 
+# saves_on SIG STATUS: the signal ends gully with STATUS, the terminal given
+# back, the session in the autosave and a word of it on stderr.
+saves_on() {
+	rm -f "$save"
+	start 100 30 -- --seed 5 --size 64x64
+	wait_for "RUNNING"
+	kill -"$1" "$(gully_pid)"
+	wait_exit "$2"
+	[ -f "$save" ] || fail "SIG$1 wrote no autosave"
+	grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosave after SIG$1"
+	stop
+}
 # SIGQUIT (what Ctrl-\ sends in cbreak mode) is SIGTERM's twin: autosave,
 # terminal restored, exit 131 (issue 14 #6). Sent to gully alone: typed, the
 # terminal would send it to the test's own shell around gully as well.
-rm -f "$save"
-start 100 30 -- --seed 5 --size 64x64
-wait_for "RUNNING"
-kill -QUIT "$(gully_pid)"
-wait_exit 131
-[ -f "$save" ] || fail "SIGQUIT wrote no autosave"
-grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosave after SIGQUIT"
-stop
-
-# SIGTERM saves too.
-rm -f "$save"
-start 100 30 -- --seed 6 --size 64x64
-wait_for "RUNNING"
-kill -TERM "$(gully_pid)"
-wait_exit 143
-[ -f "$save" ] || fail "SIGTERM wrote no autosave"
-stop
+saves_on QUIT 131
+saves_on TERM 143
 
 # SIGPIPE is ignored: the explorer goes on, and quits normally.
 start 100 30 -- --seed 7 --size 64x64 --paused
