@@ -37,16 +37,16 @@ RESUME="$GULLY run --quiet --particles 10"
 
 # ---- 1: -o replaces only regular files ----
 mkdir "$T/nodes"
-if mknod "$T/nodes/null" c 1 3 2>/dev/null; then
-	expect 1 "-o onto a character device is refused" -- $RUN -o "$T/nodes/null"
+if mknod "$T/nodes/null.gsnap" c 1 3 2>/dev/null; then
+	expect 1 "-o onto a character device is refused" -- $RUN -o "$T/nodes/null.gsnap"
 	err_has "not a regular file"
-	[ -c "$T/nodes/null" ] || fail "-o replaced a character device"
+	[ -c "$T/nodes/null.gsnap" ] || fail "-o replaced a character device"
 else
 	echo "note: no mknod here (not root): the device case is skipped"
 fi
-mkfifo "$T/nodes/fifo"
-expect 1 "-o onto a FIFO is refused" -- $RUN -o "$T/nodes/fifo"
-[ -p "$T/nodes/fifo" ] || fail "-o replaced a FIFO"
+mkfifo "$T/nodes/fifo.gsnap"
+expect 1 "-o onto a FIFO is refused" -- $RUN -o "$T/nodes/fifo.gsnap"
+[ -p "$T/nodes/fifo.gsnap" ] || fail "-o replaced a FIFO"
 mkdir "$T/nodes/dir.gsnap"
 expect 1 "-o onto a directory is refused" -- $RUN -o "$T/nodes/dir.gsnap"
 [ -d "$T/nodes/dir.gsnap" ] || fail "-o replaced a directory"
@@ -60,9 +60,9 @@ expect 0 "the symlink's target is the snapshot" -- "$GULLY" info "$T/real/a.gsna
 ln -s "$T/real/new.png" "$T/nodes/dangling.png"
 expect 0 "-o through a dangling symlink creates its target" -- $RUN -o "$T/nodes/dangling.png"
 [ -L "$T/nodes/dangling.png" ] && [ -s "$T/real/new.png" ] || fail "dangling symlink not written through"
-ln -s fifo "$T/nodes/tofifo.gsnap"
+ln -s fifo.gsnap "$T/nodes/tofifo.gsnap"
 expect 1 "-o through a symlink to a FIFO is refused" -- $RUN -o "$T/nodes/tofifo.gsnap"
-[ -p "$T/nodes/fifo" ] || fail "the FIFO behind a symlink was replaced"
+[ -p "$T/nodes/fifo.gsnap" ] || fail "the FIFO behind a symlink was replaced"
 ls "$T/nodes" "$T/real" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 
 # ---- 2: layer values are checked at load, by layer and cell ----
