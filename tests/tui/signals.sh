@@ -5,7 +5,7 @@
 # it; SIGPIPE is ignored.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --seed 4
+start 100 30 -- --seed 4 --set particles.budget=0
 wait_for "RUNNING"
 kill -INT "$(gully_pid)"
 wait_exit 130
