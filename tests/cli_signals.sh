@@ -2,9 +2,7 @@
 # `gully run` and `gully sweep` under SIGINT, SIGTERM, SIGHUP, SIGQUIT and
 # SIGPIPE (issue 14 #5, #7): what each saves, what it removes, and that no
 # run is left behind. The explorer's signals are tests/tui/signals.sh.
-set -u
-GULLY=${GULLY:-./gully}
-T=$(mktemp -d "${TMPDIR:-/tmp}/gully-sig-test.XXXXXX") || exit 99
+. "$(dirname "$0")/clilib.sh"
 # A mark no other process has: the sweeps' runs carry it in their --set.
 MARK=$(( ($$ % 50000) * 40000 + 7 ))
 cleanup() {
@@ -12,11 +10,6 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # The pids of processes whose command line has world.seed=MARK..MARK+9.
 runs_alive() {
@@ -203,5 +196,5 @@ stop_wait PIPE "$pid"
 [ "$st" -eq 0 ] || fail "run after a stray SIGPIPE: exit $st"
 echo "ok: run SIGPIPE"
 
-[ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "all ok"
+echo "checks done"
+finish
