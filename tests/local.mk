@@ -131,8 +131,29 @@ tests_fuzz_replay_snapshot_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_snapsho
 tests_fuzz_replay_snapshot_CFLAGS = $(AM_CFLAGS) \
 	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/snapshot"'
 tests_fuzz_replay_snapshot_LDADD = $(FUZZ_LIBS)
+# Snapshots with their CRCs fixed, through to a stepped process; height maps
+# as imported and resampled into a hardness layer.
+check_PROGRAMS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+TESTS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+tests_fuzz_replay_resume_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_resume.c \
+	tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_replay_resume_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/resume"'
+tests_fuzz_replay_resume_LDADD = $(FUZZ_LIBS)
+tests_fuzz_replay_heightmap_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_heightmap.c
+tests_fuzz_replay_heightmap_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/heightmap"'
+tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
+check_PROGRAMS += tests/fuzz/snapfix
+tests_fuzz_snapfix_SOURCES = tests/fuzz/snapfix_tool.c tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_snapfix_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_fuzz_snapfix_LDADD = $(ZLIB_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
+# Signals to run and sweep: what is saved, removed and stopped (issue 14);
+# hostile files, paths and values at the command line (issue 14).
+TESTS += tests/cli_signals.sh tests/cli_harden.sh
+EXTRA_DIST += tests/cli_signals.sh tests/cli_harden.sh
 # The preset options end to end through the gully binary.
 TESTS += tests/cli_preset.sh
 EXTRA_DIST += tests/cli_preset.sh

@@ -103,7 +103,7 @@ int cmd_explore(int argc, char **argv)
 			goto done;
 		case OPT_COLOR:
 			if ((o.tier = tui_tier_parse(optarg)) < 0) {
-				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", optarg);
+				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
 				goto done;
 			}
 			break;
@@ -125,14 +125,14 @@ int cmd_explore(int argc, char **argv)
 			break;
 		case OPT_FPS:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 120) {
-				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", optarg);
+				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
 				goto done;
 			}
 			o.fps = (double)n;
 			break;
 		case OPT_FRAMES:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 1000000) {
-				status = cli_usage_error(CMD, "--frames: '%s' is not a count", optarg);
+				status = cli_usage_error(CMD, "--frames: '%s' is not a count", cli_quote(optarg));
 				goto done;
 			}
 			o.frames = (long)n;
@@ -230,6 +230,14 @@ int cmd_explore(int argc, char **argv)
 	/* Shown in the status line while no snapshot names the session; --set on
 	 * top makes it the preset's parameters no more. */
 	o.preset = so.nsets ? NULL : so.preset;
+	/* Curses on a file or a pipe draws escapes into it and never ends. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error("the explorer needs a terminal on stdin and stdout (%s is not one); "
+			  "for a run without a screen use '%s run', for a picture '%s render --ansi'",
+			  !isatty(STDIN_FILENO) ? "stdin" : "stdout", cli_program, cli_program);
+		status = 1;
+		goto done;
+	}
 	status = tui_main(&o);
 done:
 	heightmap_free(&hm);

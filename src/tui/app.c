@@ -750,7 +750,7 @@ int tui_main(const struct tui_options *o)
 		e = a->sim_error;
 	int sig = signals_caught();
 	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
-	if (sig == SIGHUP || sig == SIGTERM) {
+	if (sig == SIGHUP || sig == SIGTERM || sig == SIGQUIT) {
 		char path[PATH_MAX];
 		if (!tui_autosave_path(path, sizeof path))
 			snprintf(save_err, sizeof save_err, "no XDG_STATE_HOME or HOME to save in");
