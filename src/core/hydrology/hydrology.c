@@ -235,7 +235,6 @@ struct books {
 static enum descent descend(struct hydro_state *s, const struct hd_env *e, struct hdrop *d,
 			    struct books *b, uint64_t *steps)
 {
-	const double volume_start = d->volume;
 	uint32_t changed[CHANGED_CHUNK];
 	enum descent out;
 	do {
@@ -245,7 +244,17 @@ static enum descent descend(struct hydro_state *s, const struct hd_env *e, struc
 		for (size_t i = 0; i < n; i++)
 			flood_forget_cell(s->flood, (int)changed[i]);
 	} while (out == DESCENT_FULL);
-	b->evaporated += volume_start - d->volume;
+	return out;
+}
+
+/* One step of it (the explorer's trace). */
+static enum descent descend_step(struct hydro_state *s, const struct hd_env *e,
+				 struct hdrop *d, struct books *b, uint64_t *steps,
+				 struct hd_step *st)
+{
+	enum descent out = hydrology_descend_step(e, d, &b->eroded, &b->deposited, steps, st);
+	if (st->cell >= 0 && st->after != st->before)
+		flood_forget_cell(s->flood, (int)st->cell);
 	return out;
 }
 
@@ -276,7 +285,8 @@ static void drop_load(struct flood *flood, struct world *w, const struct hdrop *
 }
 
 static int flood_here(struct hydro_state *s, struct world *w, const struct hparams *hp,
-		      struct hdrop *d, struct books *b, enum flood_outcome *outcome)
+		      struct hdrop *d, struct books *b, enum flood_outcome *outcome,
+		      struct flood_result *res)
 {
 	int cell = (int)d->y * w->width + (int)d->x;
 	struct flood_settle settle = {0, 0};
@@ -293,6 +303,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 		s->flood_seconds += s->clock() - t0;
 	if (err)
 		return err;
+	*res = r;
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a
@@ -313,59 +324,117 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	return GULLY_OK;
 }
 
-static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
-		       const struct hd_env *env, uint64_t *steps)
-{
-	struct hdrop d = {0};
-	d.x = rng_float(&w->rng) * (float)w->width;
-	d.y = rng_float(&w->rng) * (float)w->height;
-	if (d.x >= (float)w->width)
-		d.x = nextafterf((float)w->width, 0.0f);
-	if (d.y >= (float)w->height)
-		d.y = nextafterf((float)w->height, 0.0f);
-	d.volume = 1.0;
-	struct books b = {0};
-	bool gone = false; /* left the map with its water and load */
+/* A droplet's life in stages: each round a descent (when it starts on dry
+ * ground) and a pour, up to `spill` rounds, then its books. The process runs
+ * a life through in one go; the explorer's trace (trace.h) a descent step,
+ * a pour or the end at a time, so both run this one copy. */
+enum life_stage { LIFE_ROUND, LIFE_DESCENT, LIFE_POUR, LIFE_END, LIFE_DONE };
+struct life {
+	struct hdrop d;
+	struct books b;
+	int round, stage;
+	bool gone;      /* left the map with its water and load */
+	double volume0; /* its volume when the descent began */
+};
 
-	for (int round = 0; round < hp->spill && d.volume > hp->min_volume; round++) {
-		size_t cell = (size_t)(int)d.y * (size_t)w->width + (size_t)(int)d.x;
-		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
-		 * at once; on dry ground it descends first. */
-		if (!(w->layer[LAYER_POOL][cell] > 0)) {
-			enum descent e = descend(s, env, &d, &b, steps);
-			if (e == DESCENT_LEFT) {
-				gone = true;
-				break;
-			}
-			if (e == DESCENT_DIED)
-				break;
-		}
-		enum flood_outcome o;
-		int err = flood_here(s, w, hp, &d, &b, &o);
-		if (err)
-			return err;
-		if (o == FLOOD_SEA) {
-			gone = true;
-			break;
-		}
-	}
-	if (gone) {
-		b.off_map += d.volume;
-		b.sediment_off_map += d.carried;
+static void life_begin(struct life *l, float x, float y)
+{
+	memset(l, 0, sizeof *l);
+	l->d.x = x;
+	l->d.y = y;
+	l->d.volume = 1.0;
+}
+
+/* The books of an ended droplet into the world's tallies. */
+static void life_end(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		     struct life *l)
+{
+	struct books *b = &l->b;
+	if (l->gone) {
+		b->off_map += l->d.volume;
+		b->sediment_off_map += l->d.carried;
 	} else {
 		/* Dried up, or out of spill rounds: what water is left (for a droplet
 		 * that ended in a lake, the float rounding of its pour) is booked as
 		 * evaporated, and its load settles. */
-		b.evaporated += d.volume;
-		drop_load(s->flood, w, &d, &b, hp->deposit_on_death);
+		b->evaporated += l->d.volume;
+		drop_load(s->flood, w, &l->d, b, hp->deposit_on_death);
 	}
 	const double vf = hp->vf;
 	w->tally[TALLY_WATER_IN] += 1.0 / vf;
-	w->tally[TALLY_WATER_EVAPORATED] += b.evaporated / vf;
-	w->tally[TALLY_WATER_OFF_MAP] += b.off_map / vf;
-	w->tally[TALLY_ERODED] += b.eroded;
-	w->tally[TALLY_DEPOSITED] += b.deposited;
-	w->tally[TALLY_SEDIMENT_OFF_MAP] += b.sediment_off_map;
+	w->tally[TALLY_WATER_EVAPORATED] += b->evaporated / vf;
+	w->tally[TALLY_WATER_OFF_MAP] += b->off_map / vf;
+	w->tally[TALLY_ERODED] += b->eroded;
+	w->tally[TALLY_DEPOSITED] += b->deposited;
+	w->tally[TALLY_SEDIMENT_OFF_MAP] += b->sediment_off_map;
+	l->stage = LIFE_DONE;
+}
+
+/* The next stage: a whole descent (st NULL) or one step of it, a pour (its
+ * result in *r), or the end. */
+static int life_next(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		     const struct hd_env *env, struct life *l, uint64_t *steps,
+		     struct hd_step *st, struct flood_result *r)
+{
+	struct hdrop *d = &l->d;
+	switch (l->stage) {
+	case LIFE_ROUND: {
+		if (!(l->round < hp->spill && d->volume > hp->min_volume)) {
+			l->stage = LIFE_END;
+			return GULLY_OK;
+		}
+		size_t cell = (size_t)(int)d->y * (size_t)w->width + (size_t)(int)d->x;
+		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
+		 * at once; on dry ground it descends first. */
+		l->stage = w->layer[LAYER_POOL][cell] > 0 ? LIFE_POUR : LIFE_DESCENT;
+		l->volume0 = d->volume;
+		return GULLY_OK;
+	}
+	case LIFE_DESCENT: {
+		enum descent e = st ? descend_step(s, env, d, &l->b, steps, st)
+				    : descend(s, env, d, &l->b, steps);
+		if (e == DESCENT_MOVED)
+			return GULLY_OK;
+		l->b.evaporated += l->volume0 - d->volume;
+		l->gone = e == DESCENT_LEFT;
+		l->stage = e == DESCENT_FLOOD ? LIFE_POUR : LIFE_END;
+		return GULLY_OK;
+	}
+	case LIFE_POUR: {
+		enum flood_outcome o;
+		int err = flood_here(s, w, hp, d, &l->b, &o, r);
+		if (err)
+			return err;
+		l->gone = o == FLOOD_SEA;
+		l->round++;
+		l->stage = l->gone ? LIFE_END : LIFE_ROUND;
+		return GULLY_OK;
+	}
+	case LIFE_END:
+		life_end(s, w, hp, l);
+		return GULLY_OK;
+	default:
+		return GULLY_OK;
+	}
+}
+
+static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		       const struct hd_env *env, uint64_t *steps)
+{
+	float x = rng_float(&w->rng) * (float)w->width;
+	float y = rng_float(&w->rng) * (float)w->height;
+	if (x >= (float)w->width)
+		x = nextafterf((float)w->width, 0.0f);
+	if (y >= (float)w->height)
+		y = nextafterf((float)w->height, 0.0f);
+	struct life l;
+	life_begin(&l, x, y);
+	struct flood_result r;
+	while (l.stage != LIFE_DONE) {
+		int err = life_next(s, w, hp, env, &l, steps, NULL, &r);
+		if (err)
+			return err;
+	}
 	return GULLY_OK;
 }
 
