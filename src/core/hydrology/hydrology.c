@@ -9,6 +9,7 @@
 #include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
+#include "core/hydrology/hydrology_trace.h"
 #include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
@@ -480,34 +481,49 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	return GULLY_OK;
 }
 
-static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
-		      struct process_report *rep)
+/* Before droplets run (the process's or the trace's): the world is the
+ * state's, and the flood's lake records still hold. */
+static int hydro_ready(struct hydro_state *s, const struct world *w)
 {
-	struct hydro_state *s = state;
 	if (w != s->w || w->width != s->width || w->height != s->height)
 		return GULLY_EINVAL;
 	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
 		flood_forget_all(s->flood);
+	return GULLY_OK;
+}
+
+/* A droplet has ended: the world counts it, and a batch may end. */
+static int droplet_counted(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	w->particles++;
+	/* The batch boundary comes from the world's count, so how a caller
+	 * splits its budget cannot move it. */
+	if (w->particles % (uint64_t)p->hydrology.batch == 0)
+		return batch_end(s, w, p);
+	return GULLY_OK;
+}
+
+static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
+		      struct process_report *rep)
+{
+	struct hydro_state *s = state;
+	int ready = hydro_ready(s, w);
+	if (ready)
+		return ready;
 	struct hparams hp;
 	hparams_from(&hp, p);
 	struct hd_env env;
 	hydrology_descend_env(&env, p, w, s->track);
-	uint64_t batch = (uint64_t)p->hydrology.batch;
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;
 	for (; done < budget; done++) {
 		err = run_droplet(s, w, &hp, &env, &steps);
 		if (err)
 			break;
-		w->particles++;
-		/* The batch boundary comes from the world's count, so how a caller
-		 * splits its budget cannot move it. */
-		if (w->particles % batch == 0) {
-			err = batch_end(s, w, p);
-			if (err) {
-				done++;
-				break;
-			}
+		err = droplet_counted(s, w, p);
+		if (err) {
+			done++;
+			break;
 		}
 	}
 	w->steps += steps;
@@ -518,6 +534,125 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		rep->steps = steps;
 	}
 	return err;
+}
+
+/* ---- the explorer's trace (hydrology_trace.h) ---------------------------- */
+
+struct hydrology_trace {
+	struct hydro_state *s;
+	struct life l;
+	uint64_t steps;
+};
+
+static void trace_fill(const struct hydrology_trace *t, struct hydrology_trace_state *st)
+{
+	const struct hdrop *d = &t->l.d;
+	st->x = d->x;
+	st->y = d->y;
+	st->vx = d->vx;
+	st->vy = d->vy;
+	st->volume = d->volume;
+	st->sediment = d->sediment;
+	st->carried = d->carried;
+	st->steps = (uint32_t)t->steps;
+	st->round = t->l.round;
+	st->ended = t->l.stage == LIFE_DONE;
+	st->off_map = st->ended && t->l.gone;
+}
+
+int hydrology_trace_start(struct hydrology_trace **out, void *state, struct world *w,
+			  const struct params *p, float x, float y,
+			  struct hydrology_trace_state *st)
+{
+	(void)p;
+	*out = NULL;
+	if (!(x >= 0 && y >= 0 && x < (float)w->width && y < (float)w->height))
+		return GULLY_EINVAL;
+	int err = hydro_ready(state, w);
+	if (err)
+		return err;
+	struct hydrology_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return GULLY_ENOMEM;
+	t->s = state;
+	life_begin(&t->l, x, y);
+	memset(st, 0, sizeof *st);
+	st->cell = -1;
+	trace_fill(t, st);
+	*out = t;
+	return GULLY_OK;
+}
+
+/* The pour's figures for the trace. */
+static void trace_pour(struct hydrology_trace_state *st, const struct flood_result *r, int cell)
+{
+	st->event = HTRACE_POUR;
+	st->outcome = r->outcome == FLOOD_SEA ? HTRACE_SEA
+		      : r->outcome == FLOOD_DRAIN ? HTRACE_DRAIN : HTRACE_FILLED;
+	st->pour_cell = cell;
+	st->level = r->level;
+	st->poured = r->gained;
+	st->settled = r->settled;
+	st->lake_cells = r->lake_cells;
+}
+
+bool hydrology_trace_step(struct hydrology_trace *t, struct world *w, const struct params *p,
+			  struct hydrology_trace_state *st, int *err)
+{
+	struct hydro_state *s = t->s;
+	*err = GULLY_OK;
+	if (t->l.stage == LIFE_DONE || w != s->w)
+		return false;
+	struct hparams hp;
+	hparams_from(&hp, p);
+	struct hd_env env;
+	hydrology_descend_env(&env, p, w, s->track);
+	struct hd_step step;
+	struct flood_result r;
+	st->cell = -1;
+	st->c_eq = 0;
+	st->stop = HTRACE_STOP_NONE;
+	/* A round's start shows nothing of its own: go on to its descent or
+	 * pour. An end that follows (off the map, dried up) comes with it. */
+	while (t->l.stage == LIFE_ROUND)
+		life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
+	const int stage = t->l.stage;
+	st->event = HTRACE_END;
+	if (stage == LIFE_DESCENT || stage == LIFE_POUR) {
+		const int cell = (int)t->l.d.y * w->width + (int)t->l.d.x;
+		*err = life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
+		if (*err)
+			return false;
+		if (stage == LIFE_POUR) {
+			trace_pour(st, &r, cell);
+		} else {
+			st->event = t->l.stage == LIFE_POUR  ? HTRACE_STOP
+				    : t->l.stage == LIFE_END ? HTRACE_END : HTRACE_STEP;
+			st->cell = step.cell;
+			st->before = step.before;
+			st->after = step.after;
+			st->c_eq = step.c_eq;
+			st->stop = step.stop;
+		}
+		while (t->l.stage == LIFE_ROUND)
+			life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
+	}
+	if (t->l.stage == LIFE_END) {
+		const double deposited = w->tally[TALLY_DEPOSITED];
+		life_end(s, w, &hp, &t->l);
+		st->dropped = w->tally[TALLY_DEPOSITED] - deposited;
+		*err = droplet_counted(s, w, p);
+		w->steps += t->steps;
+		s->seen_particles = w->particles;
+		s->seen_steps = w->steps;
+	}
+	trace_fill(t, st);
+	return true;
+}
+
+void hydrology_trace_free(struct hydrology_trace *t)
+{
+	free(t);
 }
 
 void hydrology_counters(const void *state, struct hydrology_counters *c)
