@@ -10,5 +10,5 @@ src_tui_libgullytui_a_SOURCES = \
 	src/tui/complete.c src/tui/complete.h src/tui/session_preset.c src/tui/undo.c \
 	src/tui/source.c src/tui/equations.c \
 	src/tui/legend.c src/tui/profile.c src/tui/budget.c \
-	src/tui/trace.c src/tui/trace_emitter.c src/tui/class.c
+	src/tui/trace.c src/tui/trace_emitter.c src/tui/trace_hydro.c src/tui/class.c
 src_tui_libgullytui_a_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)

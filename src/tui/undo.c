@@ -144,6 +144,7 @@ int undo_pop(struct app *a, char *err, size_t errlen)
 		drop_newest(r);
 		return k;
 	}
+	trace_stop(a);
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
 	world_destroy(a->world);
