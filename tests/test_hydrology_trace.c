@@ -45,17 +45,6 @@ static void *make_state(struct world *w, const struct params *p)
 	return st;
 }
 
-/* The process's next spawn point, drawn as it draws it (two draws). */
-static void spawn(struct world *w, float *x, float *y)
-{
-	*x = rng_float(&w->rng) * (float)w->width;
-	*y = rng_float(&w->rng) * (float)w->height;
-	if (*x >= (float)w->width)
-		*x = nextafterf((float)w->width, 0.0f);
-	if (*y >= (float)w->height)
-		*y = nextafterf((float)w->height, 0.0f);
-}
-
 static void assert_same_state(void *a, void *b)
 {
 	struct hydrology_counters ca, cb;
@@ -91,7 +80,7 @@ static void trace_equals_process(int coupling, int droplets)
 	int steps = 0, stops = 0, pours = 0, ends = 0, off = 0;
 	for (int k = 0; k < droplets; k++) {
 		float x, y;
-		spawn(traced, &x, &y);
+		world_spawn_point(traced, &x, &y);
 		struct hydrology_trace *t;
 		struct hydrology_trace_state s;
 		assert_int_equal(hydrology_trace_start(&t, st, traced, &p, x, y, &s), GULLY_OK);
@@ -175,7 +164,7 @@ static void test_steps_are_the_descent(void **state)
 	int checked = 0;
 	for (int k = 0; k < 40; k++) {
 		float x, y;
-		spawn(a, &x, &y);
+		world_spawn_point(a, &x, &y);
 		struct hdrop da = {.x = x, .y = y, .volume = 1.0}, db = da;
 		double era = 0, dea = 0, erb = 0, deb = 0;
 		uint64_t sa = 0, sb = 0;

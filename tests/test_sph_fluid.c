@@ -272,7 +272,7 @@ static void test_corrupt_blob_is_refused(void **unused)
 		sph_destroy(t);
 	}
 	/* A NaN in the first particle's x. */
-	size_t first = 4 + 9 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * 10;
+	size_t first = 4 + 10 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * 10;
 	memcpy(blob + first, "\xff\xff\xff\x7f", 4);
 	struct sph *t;
 	assert_int_equal(sph_create(&t, w, &p), GULLY_OK);

@@ -12,6 +12,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/floatw.h src/core/base/normal_wide.h \
 	src/core/base/workers.c src/core/base/workers.h \
 	src/core/base/grid.h \
+	src/core/base/resample.c src/core/base/resample.h \
+	src/core/base/rain.c src/core/base/rain.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
@@ -21,7 +23,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/particles/lockstep.c src/core/particles/lockstep.h \
 	src/core/particles/lockstep_impl.h src/core/particles/lockstep_simd.h \
 	src/core/particles/lockstep_sse2.c src/core/particles/lockstep_avx2.c \
-	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h \
+	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h src/core/hydrology/flood_radix.h \
 	src/core/hydrology/flood_internal.h src/core/hydrology/flood_fill.c \
 	src/core/hydrology/flood_lakes.c src/core/hydrology/flood_shed.c \
 	src/core/hydrology/flood_write.c src/core/hydrology/flood_check.c \

@@ -1,5 +1,6 @@
-/* The flood's min-heap of cells keyed by surface: a fresh pour's rim, each
- * lake record's persistent rim heap, and the whole-map flood's queue.
+/* The flood's min-heap of cells keyed by surface: a fresh pour's rim and
+ * each lake record's persistent rim heap (the whole-map flood, whose levels
+ * never fall, queues in flood_radix.h's radix heap instead).
  * Private to the flood's files (src/core/hydrology/flood*.c). */
 #ifndef GULLY_FLOOD_HEAP_H
 #define GULLY_FLOOD_HEAP_H

@@ -20,6 +20,7 @@
  * every cell has eight neighbours at fixed offsets, with no bound to test
  * and no division to find its row. */
 #include "core/hydrology/flood_internal.h"
+#include "core/hydrology/flood_radix.h"
 
 #include "core/base/error.h"
 
@@ -33,72 +34,84 @@ struct map_fill {
 	 * straight up it). */
 	int32_t *dep, *slope;
 	size_t ndep, slope_head, slope_tail;
-	struct heap pq;
+	struct radix_heap pq;
 };
-
-/* Settles n at level `level`: a depression cell (pooled to the level) or a
- * slope cell (dry, its own ground). */
-static inline void settle(struct map_fill *m, int32_t n, double level)
-{
-	m->done[n] = 1;
-	if ((double)m->h[n] <= level) {
-		m->pool[n] = depth_at(level, m->h[n]);
-		m->dep[m->ndep++] = n;
-	} else {
-		m->pool[n] = 0.0f;
-		m->slope[m->slope_tail++] = n;
-	}
-}
 
 /* True when a settled neighbour of the unsettled cell n stands lower than
  * n: that neighbour has not spread yet (spreading leaves unsettled only
  * the neighbours not above a slope cell), and when it does it settles n;
  * no queue entry is needed for n (Zhou 2016's true-border test). */
-static inline bool met_from_below(const struct map_fill *m, int32_t n)
+static inline bool met_from_below(const float *h, const uint8_t *done, const int32_t *off,
+				  int32_t n)
 {
-	const float hn = m->h[n];
+	const float hn = h[n];
 	for (int i = 0; i < 8; i++) {
-		int32_t q = n + m->off[i];
-		if (m->done[q] && m->h[q] < hn)
+		int32_t q = n + off[i];
+		if (done[q] && h[q] < hn)
 			return true;
 	}
 	return false;
 }
 
 /* Spreads from the depression cells at `level` and the slope cells met on
- * the way until both are used up. False: out of memory. */
+ * the way until both are used up. False: out of memory. The arrays and
+ * counters are held in locals: a store to `done` (a byte, which may alias
+ * anything) would otherwise make the compiler load every field of m again
+ * after it. */
 static bool spread(struct map_fill *m, double level)
 {
-	while (m->ndep || m->slope_head < m->slope_tail) {
-		while (m->ndep) {
-			int32_t c = m->dep[--m->ndep];
-			for (int i = 0; i < 8; i++)
-				if (!m->done[c + m->off[i]])
-					settle(m, c + m->off[i], level);
+	const float *h = m->h;
+	float *pool = m->pool;
+	uint8_t *done = m->done;
+	int32_t *dep = m->dep, *slope = m->slope;
+	size_t ndep = m->ndep, head = m->slope_head, tail = m->slope_tail;
+	int32_t off[8];
+	memcpy(off, m->off, sizeof off);
+	bool ok = true;
+	while (ok && (ndep || head < tail)) {
+		while (ndep) {
+			/* A depression cell: every unsettled neighbour settles at
+			 * the level, pooled (a depression cell) or dry (a slope). */
+			int32_t c = dep[--ndep];
+			for (int i = 0; i < 8; i++) {
+				int32_t n = c + off[i];
+				if (done[n])
+					continue;
+				done[n] = 1;
+				if ((double)h[n] <= level) {
+					pool[n] = depth_at(level, h[n]);
+					dep[ndep++] = n;
+				} else {
+					pool[n] = 0.0f;
+					slope[tail++] = n;
+				}
+			}
 		}
-		while (m->slope_head < m->slope_tail && !m->ndep) {
-			int32_t c = m->slope[m->slope_head++];
-			const float hc = m->h[c];
+		while (ok && head < tail && !ndep) {
+			int32_t c = slope[head++];
+			const float hc = h[c];
 			bool queued = false;
 			for (int i = 0; i < 8; i++) {
-				int32_t n = c + m->off[i];
-				if (m->done[n])
+				int32_t n = c + off[i];
+				if (done[n])
 					continue;
-				if (m->h[n] > hc) {
+				if (h[n] > hc) {
 					/* Still rising: its own ground. */
-					m->done[n] = 1;
-					m->pool[n] = 0.0f;
-					m->slope[m->slope_tail++] = n;
-				} else if (!queued && !met_from_below(m, n)) {
+					done[n] = 1;
+					pool[n] = 0.0f;
+					slope[tail++] = n;
+				} else if (!queued && !met_from_below(h, done, off, n)) {
 					/* Not above c: settled from the queue, in order. */
 					queued = true;
-					if (!heap_push(&m->pq, (double)hc, c))
-						return false;
+					ok = radix_push(&m->pq, (double)hc, c);
 				}
 			}
 		}
 	}
-	return true;
+	m->ndep = ndep;
+	m->slope_head = head;
+	m->slope_tail = tail;
+	return ok;
 }
 
 static void map_fill_free(struct map_fill *m)
@@ -108,7 +121,7 @@ static void map_fill_free(struct map_fill *m)
 	free(m->done);
 	free(m->dep);
 	free(m->slope);
-	free(m->pq.a);
+	radix_free(&m->pq);
 }
 
 int flood_fill_map(const float *height, float *pool, int width, int height_cells,
@@ -149,15 +162,19 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 			double level = fmax((double)m.h[c], sea_level);
 			m.done[c] = 1;
 			m.pool[c] = depth_at(level, m.h[c]);
-			if (!heap_push(&m.pq, level, c))
+			if (!radix_push(&m.pq, level, c))
 				err = GULLY_ENOMEM;
 		}
 	}
 	while (!err && m.pq.len) {
-		struct node top = m.pq.a[0];
-		heap_pop(&m.pq);
-		m.dep[m.ndep++] = top.cell;
-		if (!spread(&m, top.key))
+		double level;
+		int32_t cell;
+		if (!radix_pop(&m.pq, &level, &cell)) {
+			err = GULLY_ENOMEM;
+			break;
+		}
+		m.dep[m.ndep++] = cell;
+		if (!spread(&m, level))
 			err = GULLY_ENOMEM;
 	}
 	for (int y = 0; y < height_cells && !err; y++)

@@ -7,6 +7,8 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/rain.h"
+#include "core/base/workers.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
 #include "core/hydrology/hydrology_trace.h"
@@ -35,6 +37,7 @@ struct hydro_state {
 	/* The world's counters when step() last returned: if they moved, some
 	 * other process ran and the flood's lake records may be stale. */
 	uint64_t seen_particles, seen_steps;
+	struct workers *workers; /* world.threads > 1: the batch's stream update */
 };
 
 /* The constants one droplet needs, read from params once per step() call. */
@@ -194,14 +197,49 @@ static void stream_learn(float *stream, const uint8_t *track, size_t n, float lr
 	}
 }
 
+/* The stream update split by rows of cells over the workers: each cell's
+ * update reads and writes that cell alone, with the same operations
+ * whichever part it falls in, so any split gives the same bits. */
+struct stream_part {
+	float *stream;
+	uint8_t *track;
+	size_t n;
+	float lrate;
+};
+
+static void stream_learn_part(void *arg, int index, int count)
+{
+	const struct stream_part *sp = arg;
+	long begin, end;
+	workers_share((long)sp->n, index, count, &begin, &end);
+	stream_learn(sp->stream + begin, sp->track + begin, (size_t)(end - begin), sp->lrate);
+	memset(sp->track + begin, 0, (size_t)(end - begin));
+}
+
+/* The pool for the stream update, made again when world.threads changed.
+ * As for particles, 0 (every core) means one thread: only an explicit
+ * count splits the work (bench/HYDROLOGY.md, "Two threads"). */
+static int hydro_workers(struct hydro_state *s, const struct params *p)
+{
+	const int want = p->world.threads > 1 ? workers_resolve(p->world.threads) : 1;
+	if ((s->workers ? workers_count(s->workers) : 1) == want)
+		return GULLY_OK;
+	workers_destroy(s->workers);
+	s->workers = NULL;
+	return want > 1 ? workers_create(&s->workers, want) : GULLY_OK;
+}
+
 /* After every `batch` droplets, counted by the world: the stream map learns
  * the batch's tracks, pools evaporate, trees live and die. */
 static int batch_end(struct hydro_state *s, struct world *w, const struct params *p)
 {
 	const struct params_hydrology *q = &p->hydrology;
 	size_t n = world_cells(w);
-	stream_learn(w->layer[LAYER_STREAM], s->track, n, (float)q->lrate);
-	memset(s->track, 0, n);
+	struct stream_part sp = {w->layer[LAYER_STREAM], s->track, n, (float)q->lrate};
+	if (s->workers)
+		workers_run(s->workers, stream_learn_part, &sp);
+	else
+		stream_learn_part(&sp, 0, 1);
 	if (q->pool_evaporation > 0) {
 		float *pool = w->layer[LAYER_POOL];
 		double gone = 0;
@@ -422,12 +460,8 @@ static int life_next(struct hydro_state *s, struct world *w, const struct hparam
 static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
 		       const struct hd_env *env, uint64_t *steps)
 {
-	float x = rng_float(&w->rng) * (float)w->width;
-	float y = rng_float(&w->rng) * (float)w->height;
-	if (x >= (float)w->width)
-		x = nextafterf((float)w->width, 0.0f);
-	if (y >= (float)w->height)
-		y = nextafterf((float)w->height, 0.0f);
+	float x, y;
+	world_spawn_point(w, &x, &y);
 	struct life l;
 	life_begin(&l, x, y);
 	struct flood_result r;
@@ -447,6 +481,7 @@ static void hydro_destroy(void *state)
 	if (!s)
 		return;
 	flood_destroy(s->flood);
+	workers_destroy(s->workers);
 	free(s->track);
 	free(s->roots);
 	free(s->trees);
@@ -481,15 +516,47 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	return GULLY_OK;
 }
 
+/* hydrology.fill_start: before the first droplet, every pit of the map
+ * (generated or imported) full to its spill, the sea's cells to sea level,
+ * as a pour of enough water everywhere leaves them. The water books take
+ * the difference (in, or off the map where an imported pool stood above
+ * its spill). A walled map has no spill: nothing to do. */
+static int fill_start(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge == HYDROLOGY_EDGE_WALL)
+		return GULLY_OK;
+	size_t n = world_cells(w);
+	float *pool = w->layer[LAYER_POOL];
+	double before = 0, after = 0;
+	for (size_t i = 0; i < n; i++)
+		before += pool[i];
+	int err = flood_fill_map(w->layer[LAYER_HEIGHT], pool, w->width, w->height,
+				 p->hydrology.sea_level);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		after += pool[i];
+	w->tally[after >= before ? TALLY_WATER_IN : TALLY_WATER_OFF_MAP] += fabs(after - before);
+	flood_forget_all(s->flood);
+	return GULLY_OK;
+}
+
 /* Before droplets run (the process's or the trace's): the world is the
- * state's, and the flood's lake records still hold. */
-static int hydro_ready(struct hydro_state *s, const struct world *w)
+ * state's, the flood's lake records still hold, and a first droplet finds
+ * the pits filled (fill_start). */
+static int hydro_ready(struct hydro_state *s, struct world *w, const struct params *p,
+		       uint64_t budget)
 {
 	if (w != s->w || w->width != s->width || w->height != s->height)
 		return GULLY_EINVAL;
 	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
 		flood_forget_all(s->flood);
-	return GULLY_OK;
+	if (budget) {
+		int err = fill_start(s, w, p);
+		if (err)
+			return err;
+	}
+	return hydro_workers(s, p);
 }
 
 /* A droplet has ended: the world counts it, and a batch may end. */
@@ -507,7 +574,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		      struct process_report *rep)
 {
 	struct hydro_state *s = state;
-	int ready = hydro_ready(s, w);
+	int ready = hydro_ready(s, w, p, budget);
 	if (ready)
 		return ready;
 	struct hparams hp;
@@ -564,11 +631,10 @@ int hydrology_trace_start(struct hydrology_trace **out, void *state, struct worl
 			  const struct params *p, float x, float y,
 			  struct hydrology_trace_state *st)
 {
-	(void)p;
 	*out = NULL;
 	if (!(x >= 0 && y >= 0 && x < (float)w->width && y < (float)w->height))
 		return GULLY_EINVAL;
-	int err = hydro_ready(state, w);
+	int err = hydro_ready(state, w, p, 1);
 	if (err)
 		return err;
 	struct hydrology_trace *t = calloc(1, sizeof *t);

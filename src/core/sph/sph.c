@@ -160,6 +160,7 @@ int sph_reserve(struct sph *s, int n)
 		return GULLY_ENOMEM;
 	GROW(s->rho, cap);
 	GROW(s->press, cap);
+	GROW(s->nu, cap);
 	GROW(s->ground, cap);
 	GROW(s->nx, cap);
 	GROW(s->ny, cap);
@@ -182,6 +183,7 @@ void sph_destroy(struct sph *s)
 	particles_free(&s->q);
 	free(s->rho);
 	free(s->press);
+	free(s->nu);
 	free(s->ground);
 	free(s->nx);
 	free(s->ny);

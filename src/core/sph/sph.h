@@ -86,6 +86,7 @@ struct sph {
 	struct sph_particles p, q; /* current, next */
 	/* Per particle, filled by the density pass. */
 	float *rho, *press;      /* density, p / rho^2 */
+	float *nu;               /* kinematic viscosity of its mixture (eq. 11) */
 	float *ground, *nx, *ny, *nz; /* terrain height under it, normal */
 	int32_t *nbr;            /* SPH_MAX_NEIGHBOURS per particle */
 	uint8_t *ncount;
@@ -103,6 +104,9 @@ struct sph {
 	float *h0;               /* terrain when this state was made */
 	int64_t *soil;           /* per cell soil change, quanta */
 	int wx0, wy0, wx1, wy1;  /* bounding box of cells that may hold water */
+	/* The particles' water goes to LAYER_POOL only when the map had no pools
+	 * when this state was made: hydrology's lakes are kept, not overwritten. */
+	bool draws_water;
 	/* Time and counters. */
 	double time, dt, vmax, amax;
 	uint64_t steps;

@@ -34,7 +34,13 @@ void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y
 		    float *nx, float *ny, float *nz)
 {
 	const float *h = w->layer[LAYER_HEIGHT];
+	/* Clamped before the cast: a particle flung far off the map (removed
+	 * after this step) must not overflow an int. */
 	float fx = x - 0.5f, fy = y - 0.5f;
+	fx = fx > -1.0f ? fx : -1.0f; /* not fminf/fmaxf: libm calls at -O2 */
+	fx = fx < (float)s->width ? fx : (float)s->width;
+	fy = fy > -1.0f ? fy : -1.0f;
+	fy = fy < (float)s->height ? fy : (float)s->height;
 	int ix = (int)floorf(fx), iy = (int)floorf(fy);
 	if (ix < 0)
 		ix = 0;
@@ -70,6 +76,13 @@ static float pressure_of(const struct sph_config *c, float rho)
 	return (float)(c->rho0 * c->c * c->c / 7.0 * (r7 - 1.0));
 }
 
+/* The mud mixture (eqs. 10-11): soil share C of the particle's volume. */
+static double mud_share(const struct sph *s, int i)
+{
+	double vol = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
+	return (double)s->p.mud[i] * SPH_SOIL_QUANTUM / vol;
+}
+
 /* Neighbour lists, density (fluid and the terrain's half-space share, clamped
  * at rho0 so a free surface does not pull) and p / rho^2. */
 void sph_density_pass(struct sph *s, const struct world *w, int from, int to)
@@ -96,14 +109,9 @@ void sph_density_pass(struct sph *s, const struct world *w, int from, int to)
 			rho = (float)c->rho0;
 		s->rho[i] = rho;
 		s->press[i] = pressure_of(c, rho) / (rho * rho);
+		double C = s->p.mud[i] ? mud_share(s, i) : 0;
+		s->nu[i] = (float)((1 - C) * c->nu_fluid + C * c->nu_mud);
 	}
-}
-
-/* The mud mixture (eqs. 10-11): soil share C of the particle's volume. */
-static double mud_share(const struct sph *s, int i)
-{
-	double vol = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
-	return (double)s->p.mud[i] * SPH_SOIL_QUANTUM / vol;
 }
 
 struct accel {
@@ -118,8 +126,8 @@ static struct accel fluid_accel(const struct sph *s, int i)
 	const float pi = s->press[i], rhoi = s->rho[i];
 	const float h = (float)c->h, m = (float)c->mass;
 	const float visc = (float)(c->alpha * c->c * c->h), eps = 0.01f * (float)c->h2;
-	double Ci = mud_share(s, i);
-	float nu_i = (float)((1 - Ci) * c->nu_fluid + Ci * c->nu_mud);
+	double Ci = s->p.mud[i] ? mud_share(s, i) : 0;
+	const float nu_i = s->nu[i];
 	struct accel a = {0, 0, 0}, v = {0, 0, 0};
 	const int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
 	for (int k = 0; k < s->ncount[i]; k++) {
@@ -140,8 +148,7 @@ static struct accel fluid_accel(const struct sph *s, int i)
 		a.x += f * dx;
 		a.y += f * dy;
 		a.z += f * dz;
-		double Cj = mud_share(s, j);
-		float nu = 0.5f * (nu_i + (float)((1 - Cj) * c->nu_fluid + Cj * c->nu_mud));
+		float nu = 0.5f * (nu_i + s->nu[j]);
 		if (nu > 0) {
 			float lap = nu * m / s->rho[j] * (float)c->visc_lap * q;
 			v.x -= lap * dvx;

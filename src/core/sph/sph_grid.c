@@ -14,9 +14,13 @@
  * the top one (which loses no neighbour: it only costs time). */
 #define GRID_MAX_CELLS (1u << 22)
 
+/* Clamped to +-2^28 cells before the cast, so no position overflows an int
+ * (and a key's arithmetic stays inside 32 bits with the grid's cap). */
 static int cell_of(float v, double inv_h)
 {
-	return (int)floor((double)v * inv_h);
+	double c = floor((double)v * inv_h);
+	c = c > -268435456.0 ? c : -268435456.0; /* not fmin/fmax: libm calls at -O2 */
+	return (int)(c < 268435456.0 ? c : 268435456.0);
 }
 
 static void grid_bounds(struct sph *s)

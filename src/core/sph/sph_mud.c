@@ -49,8 +49,8 @@ int64_t sph_mud_exchange(const struct sph *s, int i, double dt)
 	const int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
 	for (int k = 0; k < s->ncount[i]; k++) {
 		int j = list[k];
-		if (s->dead[j] == 2)
-			continue;
+		if (s->dead[j] == 2 || (s->p.mud[i] == 0 && s->p.mud[j] == 0))
+			continue; /* nothing to move: most pairs, most of the time */
 		sum += pair_flux(s, i, j, dt);
 	}
 	return sum;

@@ -65,6 +65,9 @@ int sph_soil_create(struct sph *s, struct world *w)
 	if (!s->water || !s->water_next || !s->h0 || !s->soil)
 		return GULLY_ENOMEM;
 	memcpy(s->h0, w->layer[LAYER_HEIGHT], cells * sizeof *s->h0);
+	s->draws_water = true;
+	for (size_t i = 0; i < cells && s->draws_water; i++)
+		s->draws_water = w->layer[LAYER_POOL][i] == 0;
 	double pore = s->cfg.porosity * s->cfg.soil_depth / PORES; /* cells^3 */
 	double vol = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
 	double q = pore / vol * (double)SPH_WATER_QUANTA;
@@ -224,6 +227,8 @@ void sph_wetness_layer(const struct sph *s, struct world *w)
  * step (a memset of the layer costs less than tracking what moved). */
 void sph_water_layer(const struct sph *s, struct world *w)
 {
+	if (!s->draws_water)
+		return;
 	float *pool = w->layer[LAYER_POOL];
 	memset(pool, 0, world_cells(w) * sizeof *pool);
 	float depth = (float)(s->cfg.spacing * s->cfg.spacing * s->cfg.spacing / s->cfg.scale);

@@ -1,6 +1,7 @@
 /* The snapshot blob: everything a step reads that the world's layers do not
  * hold, so a resumed run continues bit for bit. Little-endian:
  *   "GSP1", u32 width, height, n, next_id, i32 capacity_q, wx0, wy0, wx1, wy1,
+ *   u32 draws_water (0/1),
  *   u64 steps, f64 time, dt, vmax, amax, emit_carry[SPH_JETS + 1],
  *   i64 books (BOOKS of them), then per particle f32 x y z vx vy vz, i64 mud,
  *   u32 id, u8 grounded; then per cell f32 h0, i64 soil, i32 water[5]. */
@@ -10,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/error.h"
 
 #define MAGIC "GSP1"
 #define BOOKS 10
-#define HEADER (4 + 9 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
+#define HEADS 10
+#define HEADER (4 + HEADS * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
 #define PARTICLE (6 * 4 + 8 + 4 + 1)
 #define CELL (4 + 8 + 5 * 4)
 
@@ -23,47 +26,48 @@ struct cursor {
 	const unsigned char *r;
 };
 
+/* A cursor over the blob, on base/bytes.h's byte order. */
 static void put(struct cursor *c, uint64_t v, int bytes)
 {
-	for (int i = 0; i < bytes; i++)
-		*c->w++ = (unsigned char)(v >> (8 * i));
+	if (bytes == 8)
+		put_u64le(c->w, v);
+	else if (bytes == 4)
+		put_u32le(c->w, (uint32_t)v);
+	else
+		*c->w = (unsigned char)v;
+	c->w += bytes;
 }
 
 static uint64_t get(struct cursor *c, int bytes)
 {
-	uint64_t v = 0;
-	for (int i = 0; i < bytes; i++)
-		v |= (uint64_t)*c->r++ << (8 * i);
+	uint64_t v = bytes == 8 ? get_u64le(c->r) : bytes == 4 ? get_u32le(c->r) : *c->r;
+	c->r += bytes;
 	return v;
 }
 
 static void put_f64(struct cursor *c, double d)
 {
-	uint64_t v;
-	memcpy(&v, &d, 8);
-	put(c, v, 8);
+	put_f64le(c->w, d);
+	c->w += 8;
 }
 
 static double get_f64(struct cursor *c)
 {
-	uint64_t v = get(c, 8);
-	double d;
-	memcpy(&d, &v, 8);
+	double d = get_f64le(c->r);
+	c->r += 8;
 	return d;
 }
 
 static void put_f32(struct cursor *c, float f)
 {
-	uint32_t v;
-	memcpy(&v, &f, 4);
-	put(c, v, 4);
+	put_f32le(c->w, f);
+	c->w += 4;
 }
 
 static float get_f32(struct cursor *c)
 {
-	uint32_t v = (uint32_t)get(c, 4);
-	float f;
-	memcpy(&f, &v, 4);
+	float f = get_f32le(c->r);
+	c->r += 4;
 	return f;
 }
 
@@ -86,9 +90,9 @@ int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 	struct cursor c = {.w = b};
 	memcpy(c.w, MAGIC, 4);
 	c.w += 4;
-	const int32_t head[9] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
-				 s->wx0, s->wy0, s->wx1, s->wy1};
-	for (int k = 0; k < 9; k++)
+	const int32_t head[HEADS] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
+				     s->wx0, s->wy0, s->wx1, s->wy1, s->draws_water};
+	for (int k = 0; k < HEADS; k++)
 		put(&c, (uint32_t)head[k], 4);
 	put(&c, s->steps, 8);
 	const double f[4] = {s->time, s->dt, s->vmax, s->amax};
@@ -167,12 +171,12 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
 		return GULLY_EFORMAT;
 	struct cursor c = {.r = data + 4};
-	int32_t head[9];
-	for (int k = 0; k < 9; k++)
+	int32_t head[HEADS];
+	for (int k = 0; k < HEADS; k++)
 		head[k] = (int32_t)(uint32_t)get(&c, 4);
 	size_t cells = (size_t)s->width * (size_t)s->height;
 	if (head[0] != s->width || head[1] != s->height || head[2] < 0 ||
-	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q ||
+	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q || head[9] < 0 || head[9] > 1 ||
 	    len != HEADER + (size_t)head[2] * PARTICLE + cells * CELL)
 		return GULLY_EFORMAT;
 	bool box_empty = head[7] < head[5];
@@ -202,6 +206,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->wy0 = head[6];
 	s->wx1 = head[7];
 	s->wy1 = head[8];
+	s->draws_water = head[9] != 0;
 	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
 		s->n = 0;
 		return GULLY_EFORMAT;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Process 4 in the explorer: key 4 chooses it, Space runs it, the stats count
+# its steps and particles, jet 1 is drawn (S) and moved by Shift-arrows like
+# the emitter, E shows its equations, and the pools overlay shows its water.
+. "$(dirname "$0")/lib.sh"
+
+MAPW=69
+start 100 32 LANG=C NO_COLOR=1 -- --ascii --paused --seed 4 --size 48x48 \
+	--set terrain.generator=flat --set sph.jet1_x=0.25 --set sph.jet1_y=0.5
+wait_for "1:particles"
+keys 4
+wait_for "4:sph"
+wait_for "SPH splash and scour"
+# The jet's centre, drawn with the section's initial.
+[ -n "$(find_char S $MAPW)" ] || fail "no jet (S) on the map"
+keys S-Right S-Right S-Right S-Right S-Right
+wait_for "emitter at 14,24"
+screen | grep -E -q ' jet1_x +0\.3$' || fail "the panel does not show sph.jet1_x = 0.3"
+# Running: steps and particles count up.
+keys ' '
+wait_for "RUNNING"
+sleep 2
+keys ' '
+wait_for "PAUSED"
+steps=$(screen | sed -n 's/.* steps  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1)
+parts=$(screen | sed -n 's/.* particles  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1)
+[ -n "$steps" ] && [ "$steps" != 0 ] || fail "no steps counted (got '$steps')"
+[ -n "$parts" ] && [ "$parts" != 0 ] || fail "no particles counted (got '$parts')"
+keys E
+wait_for "the equations (E hides)"
+screen | grep -q "sigma = s_dry" || fail "no crater equation in the panel"
+# The water, drawn as pools.
+screen | head -n 22 | cut -c1-$MAPW | grep -q "~" || fail "no water drawn on the map"
+keys q
+wait_exit 0
+stop
