@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/rain.h"
 #include "core/base/rng.h"
 #include "core/terrain/terrain.h"
 #include "core/hydrology/hydrology.h"

@@ -274,6 +274,15 @@ void trace_hydro_rows(struct app *a, int y0, int cols);
 /* trace.c's helpers for it: the path, and a row beside its equation line
  * (line eq of the process's equations, from the part starting `from`). */
 void trace_remember(struct app *a);
+/* A droplet's numbers as the box shows them: position, speed, volume,
+ * sediment, c_eq and the height change at its cell. */
+struct trace_numbers {
+	double x, y, vx, vy, volume, sediment, c_eq;
+	int64_t cell;
+	double before, after;
+	bool ended;
+};
+void trace_droplet_values(const struct app *a, const struct trace_numbers *d, char v[6][64]);
 void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
 	       const char *from);
 

@@ -262,26 +262,35 @@ void trace_row(struct app *a, int y, int cols, const char *label, const char *va
 	}
 }
 
+void trace_droplet_values(const struct app *a, const struct trace_numbers *d, char v[6][64])
+{
+	char n1[32], n2[32];
+	num_value(n1, sizeof n1, d->x);
+	num_value(n2, sizeof n2, d->y);
+	snprintf(v[0], 64, "%.16s, %.16s cells", n1, n2);
+	num_value(n1, sizeof n1, sqrt(d->vx * d->vx + d->vy * d->vy));
+	snprintf(v[1], 64, "%.16s cells/step", n1);
+	num_value(v[2], 64, d->volume);
+	num_value(v[3], 64, d->sediment);
+	num_value(v[4], 64, d->c_eq);
+	if (d->cell >= 0) {
+		int cx = (int)(d->cell % a->world->width), cy = (int)(d->cell / a->world->width);
+		num_value(n1, sizeof n1, d->after - d->before);
+		snprintf(v[5], 64, "%.12s at cell %d,%d", n1, cx, cy);
+	} else {
+		snprintf(v[5], 64, "%s", d->ended ? "none: it has ended" : "none yet");
+	}
+}
+
 /* The droplet's numbers, each beside its equation line. */
 static void droplet_rows(struct app *a, int y0, int cols)
 {
 	const struct particles_trace_state *s = &a->trace.s;
-	char v[6][64], n1[32], n2[32];
-	num_value(n1, sizeof n1, s->d.x);
-	num_value(n2, sizeof n2, s->d.y);
-	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
-	num_value(n1, sizeof n1, sqrt((double)s->d.vx * s->d.vx + (double)s->d.vy * s->d.vy));
-	snprintf(v[1], sizeof v[1], "%.16s cells/step", n1);
-	num_value(v[2], sizeof v[2], s->d.volume);
-	num_value(v[3], sizeof v[3], s->d.sediment);
-	num_value(v[4], sizeof v[4], s->c_eq);
-	if (s->cell >= 0) {
-		int cx = (int)(s->cell % a->world->width), cy = (int)(s->cell / a->world->width);
-		num_value(n1, sizeof n1, (double)s->after - s->before);
-		snprintf(v[5], sizeof v[5], "%.12s at cell %d,%d", n1, cx, cy);
-	} else {
-		snprintf(v[5], sizeof v[5], s->ended ? "none: it has ended" : "none yet");
-	}
+	const struct trace_numbers d = {s->d.x, s->d.y, s->d.vx, s->d.vy, s->d.volume,
+					s->d.sediment, s->c_eq, s->cell, s->before, s->after,
+					s->ended};
+	char v[6][64];
+	trace_droplet_values(a, &d, v);
 	trace_row(a, y0, cols, "position p", v[0], 1, "p += dt v");
 	trace_row(a, y0 + 1, cols, "speed |v|", v[1], 1, "v += dt a");
 	trace_row(a, y0 + 2, cols, "volume V", v[2], 4, "V *= 1 - dt e");

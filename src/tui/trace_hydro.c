@@ -78,22 +78,10 @@ static void pour_row(struct app *a, int y, int cols)
 void trace_hydro_rows(struct app *a, int y0, int cols)
 {
 	const struct hydrology_trace_state *h = &a->trace.hs;
-	char v[6][64], n1[32], n2[32];
-	num_value(n1, sizeof n1, h->x);
-	num_value(n2, sizeof n2, h->y);
-	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
-	num_value(n1, sizeof n1, sqrt((double)h->vx * h->vx + (double)h->vy * h->vy));
-	snprintf(v[1], sizeof v[1], "%.16s cells/step", n1);
-	num_value(v[2], sizeof v[2], h->volume);
-	num_value(v[3], sizeof v[3], h->sediment);
-	num_value(v[4], sizeof v[4], h->c_eq);
-	if (h->cell >= 0) {
-		int cx = (int)(h->cell % a->world->width), cy = (int)(h->cell / a->world->width);
-		num_value(n1, sizeof n1, (double)h->after - h->before);
-		snprintf(v[5], sizeof v[5], "%.12s at cell %d,%d", n1, cx, cy);
-	} else {
-		snprintf(v[5], sizeof v[5], "%s", h->ended ? "none: it has ended" : "none");
-	}
+	const struct trace_numbers d = {h->x, h->y, h->vx, h->vy, h->volume, h->sediment,
+					h->c_eq, h->cell, h->before, h->after, h->ended};
+	char v[6][64];
+	trace_droplet_values(a, &d, v);
 	trace_row(a, y0, cols, "position p", v[0], 1, "p += dt v");
 	trace_row(a, y0 + 1, cols, "speed |v|", v[1], 1, "v += dt a");
 	trace_row(a, y0 + 2, cols, "volume V", v[2], 4, "V *= 1 - dt e");
