@@ -11,7 +11,7 @@
 #include "core/base/workers.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
-#include "core/hydrology/hydrology_trace.h"
+#include "core/hydrology/hydrology_life.h"
 #include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
@@ -40,15 +40,7 @@ struct hydro_state {
 	struct workers *workers; /* world.threads > 1: the batch's stream update */
 };
 
-/* The constants one droplet needs, read from params once per step() call. */
-struct hparams {
-	double min_volume, vf, keep;
-	int spill;
-	bool deposit_on_death, settle;
-	struct flood_params fp;
-};
-
-static void hparams_from(struct hparams *hp, const struct params *p)
+void hydrology_hparams(struct hparams *hp, const struct params *p)
 {
 	const struct params_hydrology *q = &p->hydrology;
 	hp->min_volume = q->min_volume;
@@ -261,12 +253,6 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 
 /* ---- the droplet ------------------------------------------------------- */
 
-/* Where one droplet's water and soil went, in droplet volume units for water. */
-struct books {
-	double evaporated, off_map;
-	double eroded, deposited, sediment_off_map;
-};
-
 /* The cells whose height a descent moved go to the flood's lake cache in
  * chunks of this many, after the steps that moved them (hydrology_descend.h). */
 #define CHANGED_CHUNK 256
@@ -363,20 +349,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	return GULLY_OK;
 }
 
-/* A droplet's life in stages: each round a descent (when it starts on dry
- * ground) and a pour, up to `spill` rounds, then its books. The process runs
- * a life through in one go; the explorer's trace (trace.h) a descent step,
- * a pour or the end at a time, so both run this one copy. */
-enum life_stage { LIFE_ROUND, LIFE_DESCENT, LIFE_POUR, LIFE_END, LIFE_DONE };
-struct life {
-	struct hdrop d;
-	struct books b;
-	int round, stage;
-	bool gone;      /* left the map with its water and load */
-	double volume0; /* its volume when the descent began */
-};
-
-static void life_begin(struct life *l, float x, float y)
+void hydrology_life_begin(struct life *l, float x, float y)
 {
 	memset(l, 0, sizeof *l);
 	l->d.x = x;
@@ -411,7 +384,7 @@ static void life_end(struct hydro_state *s, struct world *w, const struct hparam
 
 /* The next stage: a whole descent (st NULL) or one step of it, a pour (its
  * result in *r), or the end. */
-static int life_next(struct hydro_state *s, struct world *w, const struct hparams *hp,
+int hydrology_life_next(struct hydro_state *s, struct world *w, const struct hparams *hp,
 		     const struct hd_env *env, struct life *l, uint64_t *steps,
 		     struct hd_step *st, struct flood_result *r)
 {
@@ -463,10 +436,10 @@ static int run_droplet(struct hydro_state *s, struct world *w, const struct hpar
 	float x, y;
 	world_spawn_point(w, &x, &y);
 	struct life l;
-	life_begin(&l, x, y);
+	hydrology_life_begin(&l, x, y);
 	struct flood_result r;
 	while (l.stage != LIFE_DONE) {
-		int err = life_next(s, w, hp, env, &l, steps, NULL, &r);
+		int err = hydrology_life_next(s, w, hp, env, &l, steps, NULL, &r);
 		if (err)
 			return err;
 	}
@@ -544,7 +517,7 @@ static int fill_start(struct hydro_state *s, struct world *w, const struct param
 /* Before droplets run (the process's or the trace's): the world is the
  * state's, the flood's lake records still hold, and a first droplet finds
  * the pits filled (fill_start). */
-static int hydro_ready(struct hydro_state *s, struct world *w, const struct params *p,
+int hydrology_ready(struct hydro_state *s, struct world *w, const struct params *p,
 		       uint64_t budget)
 {
 	if (w != s->w || w->width != s->width || w->height != s->height)
@@ -570,15 +543,36 @@ static int droplet_counted(struct hydro_state *s, struct world *w, const struct 
 	return GULLY_OK;
 }
 
+int hydrology_life_close(struct hydro_state *s, struct world *w, const struct params *p,
+			 const struct hparams *hp, struct life *l, uint64_t steps)
+{
+	life_end(s, w, hp, l);
+	int err = droplet_counted(s, w, p);
+	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	return err;
+}
+
+bool hydrology_life_env(struct hydro_state *s, struct world *w, const struct params *p,
+			struct hparams *hp, struct hd_env *env)
+{
+	if (w != s->w)
+		return false;
+	hydrology_hparams(hp, p);
+	hydrology_descend_env(env, p, w, s->track);
+	return true;
+}
+
 static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
 		      struct process_report *rep)
 {
 	struct hydro_state *s = state;
-	int ready = hydro_ready(s, w, p, budget);
+	int ready = hydrology_ready(s, w, p, budget);
 	if (ready)
 		return ready;
 	struct hparams hp;
-	hparams_from(&hp, p);
+	hydrology_hparams(&hp, p);
 	struct hd_env env;
 	hydrology_descend_env(&env, p, w, s->track);
 	uint64_t steps = 0, done = 0;
@@ -601,124 +595,6 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		rep->steps = steps;
 	}
 	return err;
-}
-
-/* ---- the explorer's trace (hydrology_trace.h) ---------------------------- */
-
-struct hydrology_trace {
-	struct hydro_state *s;
-	struct life l;
-	uint64_t steps;
-};
-
-static void trace_fill(const struct hydrology_trace *t, struct hydrology_trace_state *st)
-{
-	const struct hdrop *d = &t->l.d;
-	st->x = d->x;
-	st->y = d->y;
-	st->vx = d->vx;
-	st->vy = d->vy;
-	st->volume = d->volume;
-	st->sediment = d->sediment;
-	st->carried = d->carried;
-	st->steps = (uint32_t)t->steps;
-	st->round = t->l.round;
-	st->ended = t->l.stage == LIFE_DONE;
-	st->off_map = st->ended && t->l.gone;
-}
-
-int hydrology_trace_start(struct hydrology_trace **out, void *state, struct world *w,
-			  const struct params *p, float x, float y,
-			  struct hydrology_trace_state *st)
-{
-	*out = NULL;
-	if (!(x >= 0 && y >= 0 && x < (float)w->width && y < (float)w->height))
-		return GULLY_EINVAL;
-	int err = hydro_ready(state, w, p, 1);
-	if (err)
-		return err;
-	struct hydrology_trace *t = calloc(1, sizeof *t);
-	if (!t)
-		return GULLY_ENOMEM;
-	t->s = state;
-	life_begin(&t->l, x, y);
-	memset(st, 0, sizeof *st);
-	st->cell = -1;
-	trace_fill(t, st);
-	*out = t;
-	return GULLY_OK;
-}
-
-/* The pour's figures for the trace. */
-static void trace_pour(struct hydrology_trace_state *st, const struct flood_result *r, int cell)
-{
-	st->event = HTRACE_POUR;
-	st->outcome = r->outcome == FLOOD_SEA ? HTRACE_SEA
-		      : r->outcome == FLOOD_DRAIN ? HTRACE_DRAIN : HTRACE_FILLED;
-	st->pour_cell = cell;
-	st->level = r->level;
-	st->poured = r->gained;
-	st->settled = r->settled;
-	st->lake_cells = r->lake_cells;
-}
-
-bool hydrology_trace_step(struct hydrology_trace *t, struct world *w, const struct params *p,
-			  struct hydrology_trace_state *st, int *err)
-{
-	struct hydro_state *s = t->s;
-	*err = GULLY_OK;
-	if (t->l.stage == LIFE_DONE || w != s->w)
-		return false;
-	struct hparams hp;
-	hparams_from(&hp, p);
-	struct hd_env env;
-	hydrology_descend_env(&env, p, w, s->track);
-	struct hd_step step;
-	struct flood_result r;
-	st->cell = -1;
-	st->c_eq = 0;
-	st->stop = HTRACE_STOP_NONE;
-	/* A round's start shows nothing of its own: go on to its descent or
-	 * pour. An end that follows (off the map, dried up) comes with it. */
-	while (t->l.stage == LIFE_ROUND)
-		life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
-	const int stage = t->l.stage;
-	st->event = HTRACE_END;
-	if (stage == LIFE_DESCENT || stage == LIFE_POUR) {
-		const int cell = (int)t->l.d.y * w->width + (int)t->l.d.x;
-		*err = life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
-		if (*err)
-			return false;
-		if (stage == LIFE_POUR) {
-			trace_pour(st, &r, cell);
-		} else {
-			st->event = t->l.stage == LIFE_POUR  ? HTRACE_STOP
-				    : t->l.stage == LIFE_END ? HTRACE_END : HTRACE_STEP;
-			st->cell = step.cell;
-			st->before = step.before;
-			st->after = step.after;
-			st->c_eq = step.c_eq;
-			st->stop = step.stop;
-		}
-		while (t->l.stage == LIFE_ROUND)
-			life_next(s, w, &hp, &env, &t->l, &t->steps, &step, &r);
-	}
-	if (t->l.stage == LIFE_END) {
-		const double deposited = w->tally[TALLY_DEPOSITED];
-		life_end(s, w, &hp, &t->l);
-		st->dropped = w->tally[TALLY_DEPOSITED] - deposited;
-		*err = droplet_counted(s, w, p);
-		w->steps += t->steps;
-		s->seen_particles = w->particles;
-		s->seen_steps = w->steps;
-	}
-	trace_fill(t, st);
-	return true;
-}
-
-void hydrology_trace_free(struct hydrology_trace *t)
-{
-	free(t);
 }
 
 void hydrology_counters(const void *state, struct hydrology_counters *c)
