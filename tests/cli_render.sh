@@ -39,6 +39,17 @@ expect 2 "run --overlay without a picture" -- "$GULLY" run --quiet --size 64x64 
 one_line "--overlay is for a picture"
 expect 2 "run --overlay without -o" -- "$GULLY" run --quiet --size 64x64 --overlay pools
 one_line "--overlay is for a picture"
+# --colors 256: the picture as a 256-colour terminal shows it, in xterm's
+# palette (the cube's levels 0, 95, 135, 175, 215, 255 and the greys 8..238).
+"$GULLY" render "$T/a.gsnap" -o "$T/t.ppm" || fail "render a truecolor picture"
+"$GULLY" render "$T/a.gsnap" -o "$T/q.ppm" --colors 256 || fail "render --colors 256"
+cmp -s "$T/t.ppm" "$T/q.ppm" && fail "--colors 256 drew the truecolor picture"
+od -An -v -tu1 -j "$(head -c 64 "$T/q.ppm" | awk 'NR<=3{n+=length($0)+1} END{print n}')" "$T/q.ppm" |
+	tr -s ' ' '\n' | grep -v '^$' | sort -un >"$T/levels"
+grep -vxE '0|95|135|175|215|255|8|18|28|38|48|58|68|78|88|98|108|118|128|138|148|158|168|178|188|198|208|218|228|238' \
+	"$T/levels" | head -n 1 | grep -q . && fail "--colors 256 wrote a colour outside xterm's 256"
+expect 2 "render --colors 17" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" --colors 17
+one_line "'17' is not 256 or truecolor"
 [ -e "$T/x.png" ] && fail "a refused render wrote a file"
 [ -e "$T/b.gsnap" ] && fail "a refused run wrote a file"
 [ "$fails" -eq 0 ] || exit 1

@@ -56,6 +56,8 @@ static void usage(FILE *fp)
 		"                       picture (what most engines import)\n"
 		"  --range MIN:MAX      16-bit formats: MIN..MAX onto 0..65535 (clamped)\n"
 		"  --scale N            pictures: each cell as NxN pixels (1 to 16)\n"
+		"  --colors 256         pictures: the colours a 256-colour terminal shows\n"
+		"                       (the explorer's half blocks), to compare with truecolor\n"
 		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
@@ -132,6 +134,14 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 			return cli_usage_error(CMD, "--scale: '%s' is not a whole number from 1 to 16", arg);
 		a->po.scale = (int)n;
 		return 0;
+	case 'C':
+		if (strcmp(arg, "256") == 0)
+			a->po.colors = 256;
+		else if (strcmp(arg, "truecolor") == 0 || strcmp(arg, "24bit") == 0)
+			a->po.colors = 0;
+		else
+			return cli_usage_error(CMD, "--colors: '%s' is not 256 or truecolor", arg);
+		return 0;
 	case 'a':
 		a->ansi = true;
 		if ((a->tier = render_ansi_tier(arg)) < 0)
@@ -178,6 +188,8 @@ int cmd_render(int argc, char **argv)
 		{"grey16", no_argument, NULL, 'g'},
 		{"range", required_argument, NULL, 'r'},
 		{"scale", required_argument, NULL, 's'},
+		{"colors", required_argument, NULL, 'C'},
+		{"colours", required_argument, NULL, 'C'},
 		{"ansi", optional_argument, NULL, 'a'},
 		{"columns", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, OPT_HELP},

@@ -8,6 +8,7 @@
 #include "core/base/error.h"
 #include "io/image.h"
 #include "view/datamap.h"
+#include "view/palette.h"
 #include "view/shade.h"
 
 /* The pixels as 3 bytes each, as PNG and PPM store them. */
@@ -67,6 +68,24 @@ int picture_export(const char *path, const struct world *w, int layer, float sca
 	params_defaults(&p);
 	p.terrain.vertical_scale = scale;
 	return picture_export_view(path, w, layer, &p, 0, err, errlen);
+}
+
+/* The picture as the explorer shows it on a 256-colour terminal: each two
+ * rows one row of half blocks, the pair quantised (and dithered) as the
+ * explorer does, the top pixel the cell's foreground. */
+static void as_256_colours(struct rgb *px, int width, int height)
+{
+	for (int y = 0; y < height; y += 2) {
+		for (int x = 0; x < width; x++) {
+			struct rgb *top = &px[(size_t)y * (size_t)width + (size_t)x];
+			struct rgb *bottom = y + 1 < height ? top + width : NULL;
+			int fg, bg;
+			palette_to_256_pair(*top, bottom ? *bottom : *top, &fg, &bg);
+			*top = palette_from_256(fg);
+			if (bottom)
+				*bottom = palette_from_256(bg);
+		}
+	}
 }
 
 /* Each pixel as a scale x scale block (scale >= 2). */
@@ -143,6 +162,8 @@ int picture_export_named(const char *path, const struct world *w, const char *la
 		e = data_picture(path, w, which, v, po->scale, &mn, &mx, err, errlen);
 	} else {
 		unsigned char *rgb = shaded(w, layer, p, po->overlays);
+		if (rgb && po->colors == 256)
+			as_256_colours((struct rgb *)rgb, w->width, w->height);
 		e = rgb ? write_picture(path, rgb, w->width, w->height, po->scale, err, errlen)
 			: GULLY_ENOMEM;
 		if (!rgb)

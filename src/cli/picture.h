@@ -27,6 +27,7 @@ int picture_export(const char *path, const struct world *w, int layer, float sca
 struct picture_opts {
 	unsigned overlays;           /* pictures: OVERLAY_BIT()s */
 	int scale;                   /* pictures: each cell as N x N pixels (0, 1: one) */
+	int colors;                  /* pictures: 256 as a 256-colour terminal shows them; 0 as made */
 	struct image_value_opts values; /* data files: --gray16 .png, --range */
 };
 /* Writes `layer_name` of w to path: a world layer as picture_export_view

@@ -42,7 +42,7 @@ else
 fi
 
 build resume "$top/src/io/fileio.c" "$top/src/io/snapshot.c" "$top/tests/fuzz/snapfix.c"
-build heightmap "$top/src/io/fileio.c" "$top/src/io/image.c" "$top"/src/view/*.c
+build heightmap "$top/src/io/fileio.c" "$top/src/io/image.c" "$top/src/io/image_import.c"
 
 if [ "${1:-}" = run ]; then
 	name=${2:?which target}
