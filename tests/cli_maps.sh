@@ -72,6 +72,16 @@ d=$(max_diff "$T/a.f32" "$T/png.f32")
 awk -v d="$d" 'BEGIN { exit !(d <= 0.5 / 65535 + 1e-7) }' || fail "16-bit PNG round trip off by $d"
 ok "16-bit PNG round trip"
 
+# A damaged PNG: one line naming the file and libpng's reason, nothing of
+# libpng's own on stderr, exit 1.
+head -c 40 "$T/a16.png" >"$T/cut.png"
+"$GULLY" run --quiet --particles 0 "$T/cut.png" -o "$T/cut.f32" >/dev/null 2>"$T/err" &&
+	fail "a damaged PNG was read"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "a damaged PNG gave $(wc -l <"$T/err") lines: $(cat "$T/err")"
+grep -q "^gully: $T/cut.png: damaged PNG" "$T/err" || fail "damaged PNG: $(cat "$T/err")"
+[ -e "$T/cut.f32" ] && fail "a refused run wrote a file"
+ok "a damaged PNG is one line"
+
 # Data layers are what they say: erosion = max(0, base - height), deposition
 # = max(0, height - base), flow = the stream map.
 "$GULLY" render "$T/a.gsnap" --layer base -o "$T/base.f32"

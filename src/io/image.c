@@ -68,12 +68,27 @@ uint16_t image_to_u16(float v, float mn, float mx)
 
 /* ---------------------------------------------------------------- export */
 
+/* A failed write is reported by the caller (errno): libpng's default
+ * handlers would print to stderr besides. */
+static void png_write_error(png_structp png, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(png, 1);
+}
+
+static void png_write_warning(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
 static bool write_png_grey16(FILE *fp, const float *v, int width, int height, float mn, float mx)
 {
 	unsigned char *row = malloc((size_t)width * 2);
 	if (!row)
 		return false;
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_write_error,
+						  png_write_warning);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
 	if (!info || setjmp(png_jmpbuf(png))) {
 		png_destroy_write_struct(&png, info ? &info : NULL);
@@ -101,7 +116,8 @@ static bool write_png_grey16(FILE *fp, const float *v, int width, int height, fl
 
 static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 {
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_write_error,
+						  png_write_warning);
 	if (!png)
 		return false;
 	png_infop info = png_create_info_struct(png);

@@ -143,7 +143,23 @@ static int raw_header(const char *path, size_t len, const struct image_read_opts
 struct png_source {
 	const unsigned char *data;
 	size_t len, pos;
+	char why[96]; /* libpng's reason, for our one line */
 };
+
+/* libpng's own messages go into ours, one line naming the file, never
+ * to stderr (its default handlers print there). */
+static void png_quiet_error(png_structp png, png_const_charp msg)
+{
+	struct png_source *src = png_get_error_ptr(png);
+	snprintf(src->why, sizeof src->why, "%s", msg);
+	png_longjmp(png, 1);
+}
+
+static void png_quiet_warning(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
 
 static void png_read_mem(png_structp png, png_bytep out, png_size_t n)
 {
@@ -160,20 +176,21 @@ static int png_header(const char *path, const unsigned char *d, size_t len, stru
 {
 	if (len < 8 || png_sig_cmp(d, 0, 8))
 		return io_fail(err, errlen, GULLY_EFORMAT, path, "not a PNG (bad signature)");
-	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	struct png_source src = {d, len, 0, ""};
+	png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_quiet_error,
+						 png_quiet_warning);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
 	if (!info) {
 		png_destroy_read_struct(&png, NULL, NULL);
 		return io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
 	}
-	struct png_source src = {d, len, 0};
 	unsigned char *volatile pixels = NULL;
 	volatile int e = GULLY_OK;
 	if (setjmp(png_jmpbuf(png))) {
 		free(pixels);
 		g->pixels = NULL;
 		png_destroy_read_struct(&png, &info, NULL);
-		return e ? e : io_fail(err, errlen, GULLY_EFORMAT, path, "damaged PNG");
+		return e ? e : io_fail(err, errlen, GULLY_EFORMAT, path, "damaged PNG (%s)", src.why);
 	}
 	png_set_read_fn(png, &src, png_read_mem);
 	png_set_user_limits(png, (png_uint_32)world_size_max(), (png_uint_32)world_size_max());
