@@ -2,28 +2,7 @@
 # Pictures through the command line: render and run -o take --overlay, in
 # the explorer's colours; a bad list or a non-picture output is refused
 # with one line and exit 2.
-set -u
-GULLY=${GULLY:-./gully}
-T=$(mktemp -d "${TMPDIR:-/tmp}/gully-render-test.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-expect() {
-	want=$1
-	what=$2
-	shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		fail "$what: exit $got, expected $want: $*"
-		sed 's/^/  stderr: /' "$T/err"
-	else
-		echo "ok: $what"
-	fi
-}
+. "$(dirname "$0")/clilib.sh"
 # A usage error: its first line says what is wrong, the next points to --help.
 one_line() {
 	head -n 1 "$T/err" | grep -q -- "$1" || fail "stderr lacks '$1': $(cat "$T/err")"

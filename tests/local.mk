@@ -15,8 +15,11 @@ tests_test_particles_SOURCES = tests/test_particles.c
 tests_test_particles_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 
-check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import
-TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import
+check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
+TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
+tests_test_rain_SOURCES = tests/test_rain.c tests/testutil.h
+tests_test_rain_CFLAGS = $(TEST_CFLAGS)
+tests_test_rain_LDADD = $(TEST_CORE_LIBS)
 tests_test_emitter_SOURCES = tests/test_emitter.c tests/testutil.h
 tests_test_emitter_CFLAGS = $(TEST_CFLAGS)
 tests_test_emitter_LDADD = $(TEST_CORE_LIBS)
@@ -56,6 +59,9 @@ EXTRA_DIST += tests/cli.test
 # README's and gully(1)'s hand-written column lists and key table, held to the code.
 TESTS += tests/docs.test
 EXTRA_DIST += tests/docs.test
+# Every example in README.md and gully(1) runs as written.
+TESTS += tests/docs_examples.sh
+EXTRA_DIST += tests/docs_examples.sh
 TEST_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 # Hydrology: the priority flood on hand-built basins, and the process.
@@ -187,9 +193,14 @@ TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
 	tests/tui/class.sh tests/tui/trace.sh tests/tui/sph.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
+# The explorer opening a height map (issue 13), in tmux.
+TESTS += tests/tui/heightmap.sh
+EXTRA_DIST += tests/tui/heightmap.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
-TESTS += tests/cli_render.sh
-EXTRA_DIST += tests/cli_render.sh
+TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
+EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
+	tests/clilib.sh \
+	tests/slurm-single-node.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_descend

@@ -332,6 +332,133 @@ static void test_import_round_trips(void **state)
 	world_destroy(w);
 }
 
+/* Writes w*h little-endian 16-bit samples, v(i) each. */
+static void write_r16(const char *name, int w, int h, unsigned (*v)(int x, int y), bool x_major)
+{
+	FILE *fp = fopen(tmp(name), "wb");
+	assert_non_null(fp);
+	for (int a = 0; a < (x_major ? w : h); a++)
+		for (int b = 0; b < (x_major ? h : w); b++) {
+			unsigned u = x_major ? v(a, b) : v(b, a);
+			fputc((int)(u & 0xff), fp);
+			fputc((int)(u >> 8), fp);
+		}
+	fclose(fp);
+}
+
+static unsigned ramp_xy(int x, int y)
+{
+	return (unsigned)(x * 1000 + y * 7);
+}
+
+static void test_import_any_size(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	int iw, ih;
+	float *d;
+	/* 40x24: not square, so the size comes from the name or --size. */
+	write_r16("plain.r16", 40, 24, ramp_xy, false);
+	assert_int_equal(image_import(tmp("plain.r16"), &iw, &ih, &d, err, sizeof err), GULLY_EFORMAT);
+	assert_non_null(strstr(err, "--size"));
+	struct image_read_opts ro = {.width = 40, .height = 24};
+	assert_int_equal(image_import_grid_opts(tmp("plain.r16"), 16, &ro, &iw, &ih, &d, NULL, err,
+						sizeof err), 0);
+	assert_int_equal(iw, 40);
+	assert_int_equal(ih, 24);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 40; x++)
+			assert_double_equal(d[y * 40 + x], ramp_xy(x, y) / 65535.0, 1e-7);
+	free(d);
+	/* A --size that disagrees with the file is an error, not a guess. */
+	struct image_read_opts wrong = {.width = 24, .height = 41};
+	assert_int_equal(image_import_grid_opts(tmp("plain.r16"), 16, &wrong, &iw, &ih, &d, NULL, err,
+						sizeof err), GULLY_EFORMAT);
+	assert_null(d);
+	/* The size in the name. */
+	write_r16("map_40x24.r16", 40, 24, ramp_xy, false);
+	assert_int_equal(image_import(tmp("map_40x24.r16"), &iw, &ih, &d, err, sizeof err), 0);
+	assert_int_equal(iw * 100 + ih, 4024);
+	free(d);
+	int nw, nh;
+	assert_true(image_size_in_name("dir_9x9/terrain_1025x513.r16", &nw, &nh));
+	assert_int_equal(nw, 1025);
+	assert_int_equal(nh, 513);
+	assert_false(image_size_in_name("x9/plain.r16", &nw, &nh));
+	/* Transposed: the file runs down columns; the map is the same. */
+	write_r16("cols.r16", 40, 24, ramp_xy, true);
+	struct image_read_opts tr = {.width = 40, .height = 24, .transpose = true};
+	assert_int_equal(image_import_grid_opts(tmp("cols.r16"), 16, &tr, &iw, &ih, &d, NULL, err,
+						sizeof err), 0);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 40; x++)
+			assert_double_equal(d[y * 40 + x], ramp_xy(x, y) / 65535.0, 1e-7);
+	free(d);
+	/* --range: 0..65535 stands for MIN..MAX. */
+	struct image_read_opts rg = {.width = 40, .height = 24, .range_set = true,
+				     .range_min = -100, .range_max = 300};
+	struct image_read_info info;
+	assert_int_equal(image_import_grid_opts(tmp("plain.r16"), 16, &rg, &iw, &ih, &d, &info, err,
+						sizeof err), 0);
+	assert_double_equal(d[0], -100, 1e-9);
+	assert_double_equal(d[39], -100 + 400 * ramp_xy(39, 0) / 65535.0, 1e-4);
+	assert_int_equal(info.bits, 16);
+	free(d);
+}
+
+/* A 16-bit grey PNG as gully writes it, and an 8-bit one as libpng writes
+ * it, both read back as the values they hold. */
+static void test_png_grey_import(void **state)
+{
+	(void)state;
+	struct world *w = known_world();
+	char err[256] = "";
+	struct image_value_opts vo = {.grey16 = true};
+	struct image_span span;
+	assert_int_equal(image_write_values_opts(tmp("g16.png"), w->width, w->height,
+						 w->layer[LAYER_HEIGHT], &vo, &span, err, sizeof err), 0);
+	assert_true(span.stretched);
+	assert_double_equal(span.max, 319, 0);
+	int iw, ih;
+	float *d;
+	struct image_read_opts ro = {.range_set = true, .range_min = 0, .range_max = 319};
+	assert_int_equal(image_import_grid_opts(tmp("g16.png"), 16, &ro, &iw, &ih, &d, NULL, err,
+						sizeof err), 0);
+	assert_int_equal(iw * 100 + ih, 1620);
+	for (size_t i = 0; i < 320; i++)
+		assert_double_equal(d[i], (double)i, 319.0 / 65535 / 2 + 1e-5);
+	free(d);
+	/* 8 bits, written straight with libpng: 16x16, value x*16+y. */
+	FILE *fp = fopen(tmp("g8.png"), "wb");
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop pi = png_create_info_struct(png);
+	png_init_io(png, fp);
+	png_set_IHDR(png, pi, 16, 16, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, pi);
+	for (int y = 0; y < 16; y++) {
+		png_byte row[16];
+		for (int x = 0; x < 16; x++)
+			row[x] = (png_byte)(x * 16 + y);
+		png_write_row(png, row);
+	}
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &pi);
+	fclose(fp);
+	assert_int_equal(image_import(tmp("g8.png"), &iw, &ih, &d, err, sizeof err), 0);
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 16; x++)
+			assert_double_equal(d[y * 16 + x], (x * 16 + y) / 255.0, 1e-7);
+	free(d);
+	/* A truncated PNG is refused, naming the file. */
+	fp = fopen(tmp("g8.png"), "r+b");
+	assert_int_equal(ftruncate(fileno(fp), 60), 0);
+	fclose(fp);
+	assert_int_equal(image_import(tmp("g8.png"), &iw, &ih, &d, err, sizeof err), GULLY_EFORMAT);
+	assert_non_null(strstr(err, "g8.png"));
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +470,8 @@ int main(void)
 		cmocka_unit_test(test_picture_is_the_explorer_view),
 		cmocka_unit_test(test_overlays_and_light),
 		cmocka_unit_test(test_import_round_trips),
+		cmocka_unit_test(test_import_any_size),
+		cmocka_unit_test(test_png_grey_import),
 	};
 	return cmocka_run_group_tests_name("image", tests, setup, teardown);
 }

@@ -93,7 +93,8 @@ static void test_rejects(void **state)
 	char missing[128];
 	snprintf(missing, sizeof missing, "%s/none.pgm", dir);
 	load_bad(missing, GULLY_EIO, "No such file");
-	load_bad(put("e.png", "\x89PNG....", 8), GULLY_EINVAL, "cannot import");
+	/* A PNG is read now: a damaged one says so. */
+	load_bad(put("e.png", "\x89PNG....", 8), GULLY_EFORMAT, "not a PNG");
 	load_bad(put("f.pgm", "P5 3 2 255\n\x01\x02", 13), GULLY_EFORMAT, "truncated");
 	load_bad(put("g.pgm", "P5 3 2 0\n\x01\x02", 11), GULLY_EFORMAT, "maxval");
 	load_bad(put("h.pgm", "P5 3 2 70000\n", 13), GULLY_EFORMAT, "maxval");

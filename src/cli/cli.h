@@ -30,6 +30,15 @@ int cli_bad_option(const char *cmd, int opt, char **argv);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* suggest.c: the nearest of the names name(0), name(1), ... (until NULL)
+ * close enough to `word` to be a typo of it, or NULL. */
+const char *cli_nearest(const char *word, const char *(*name)(int index, void *ctx), void *ctx);
+/* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
+int cli_unknown_key(const char *cmd, const char *opt, const char *key);
+/* " (did you mean river-valley?)" for a preset name close to one found on
+ * the preset path, else "". */
+void cli_preset_hint(const char *name, char *buf, size_t len);
+
 /* options.c: options shared by the explorer, run and sweep. */
 struct sim_options {
 	const char *process;  /* --process NAME */
@@ -39,18 +48,23 @@ struct sim_options {
 	int width, height;    /* --size WxH; 0 when not given */
 	const char **sets;    /* --set KEY=VALUE, in order */
 	int nsets;
-	const char *output;   /* -o FILE */
+	const char **outputs; /* -o FILE, repeatable, each by its extension */
+	int noutputs;
 	const char *hardness; /* --hardness FILE[.gsnap[:LAYER]] */
+	const char *rain;     /* --rain FILE: where droplets start, weighted */
 	bool json, quiet;
 	const char *preset;   /* -p/--preset NAME|FILE; NULL for the defaults */
 	bool dump_preset;     /* --dump-preset: print the effective preset, run nothing */
+	bool transpose;       /* --transpose: a raw height map runs down columns */
+	bool range_set;       /* --range MIN:MAX: integer height maps' 0..max */
+	double range_min, range_max;
 };
 
 /* The getopt_long entries every simulation command accepts; values >= 0x100. */
 enum {
 	OPT_PROCESS = 0x100, OPT_PARTICLES, OPT_SEED, OPT_SIZE, OPT_SET,
 	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_HARDNESS,
-	OPT_DUMP_PRESET,
+	OPT_DUMP_PRESET, OPT_TRANSPOSE, OPT_RANGE, OPT_RAIN,
 };
 /* getopt_long's short options for the shared set (with "-p NAME"). */
 #define SIM_SHORT_OPTIONS ":o:p:"
@@ -68,17 +82,29 @@ enum {
 	{"help", no_argument, NULL, OPT_HELP}, \
 	{"version", no_argument, NULL, OPT_VERSION}, \
 	{"preset", required_argument, NULL, 'p'}, \
-	{"dump-preset", no_argument, NULL, OPT_DUMP_PRESET}
+	{"dump-preset", no_argument, NULL, OPT_DUMP_PRESET}, \
+	{"transpose", no_argument, NULL, OPT_TRANSPOSE}, \
+	{"range", required_argument, NULL, OPT_RANGE}, \
+	{"rain", required_argument, NULL, OPT_RAIN}
 
 #define SIM_OPTIONS_HELP \
 	"  --process NAME       the erosion process: %s\n" \
 	"  --particles N        droplets (or time steps) to run; --steps is the same\n" \
 	"  --seed S             random seed (world.seed)\n" \
-	"  --size WxH           map size (world.width, world.height)\n" \
+	"  --size WxH           map size (world.width, world.height); with a height\n" \
+	"                       map, its size (needed for a raw map that is not\n" \
+	"                       square and has no WxH in its name)\n" \
+	"  --range MIN:MAX      the heights a .r16/.pgm/.png map's 0..max stand for\n" \
+	"                       (default 0:1), as `gully render --range` wrote them\n" \
+	"  --transpose          the raw height map runs down columns (x-major)\n" \
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
 	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
 	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER]\n" \
-	"  -o, --output FILE    write the final map as a snapshot (.gsnap)\n" \
+	"  --rain FILE          a rain mask: droplets start where it is high, weighted\n" \
+	"                       (a grid like --hardness; particles and hydrology)\n" \
+	"  -o, --output FILE    write the final map: a snapshot (.gsnap), or the height\n" \
+	"                       layer by extension (.png .ppm .pgm .r16 .f32, as gully\n" \
+	"                       render); repeatable, each checked before the run\n" \
 	"  --json               print metrics as one JSON object instead of TSV\n" \
 	"  --quiet              no progress bar\n" \
 	"  -p, --preset NAME|FILE  start from a preset (see `gully presets`); --set\n" \
@@ -105,13 +131,32 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 const char *sim_options_process(const struct sim_options *o, const struct preset_meta *meta);
 /* Strict whole-string parses for option values. */
 bool parse_u64(const char *s, uint64_t *out);
+/* A count as people write them: 200000, 200k, 2M, 1e6 (whole numbers only). */
+bool parse_count(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
+/* MIN:MAX, two finite numbers with MIN < MAX. */
+bool parse_range(const char *s, double *min, double *max);
 /* Loads --hardness into w (setting hardness.generator=file), or refuses
  * hardness.generator=file without it; 0, or an exit status (reported). */
 int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
 			 struct world *w, bool from_snapshot);
+/* Loads --rain into w (stretched over the map); 0, or an exit status (reported). */
+int sim_options_rain(const struct sim_options *o, struct world *w);
 /* "KEY: value out of range (min to max)" style text for a params error. */
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
+
+/* heightmap.c: a height map (.r16 .f32 .pgm .png) as the starting terrain,
+ * read with --size, --transpose and --range, said on stderr unless --quiet. */
+struct heightmap {
+	int width, height;
+	float *heights;
+};
+/* Reads path and sets p's world.width/height to its size; 0 or a status. */
+int heightmap_read(const struct sim_options *o, const char *cmd, const char *path,
+		   struct params *p, struct heightmap *hm);
+/* The heights into w's height and base layers; hardness made anew over them. */
+void heightmap_apply(const struct heightmap *hm, struct world *w, const struct params *p);
+void heightmap_free(struct heightmap *hm);
 
 /* metrics.c: the table `gully run` prints, from one list of columns. */
 struct run_metrics {

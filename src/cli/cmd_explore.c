@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/base/process.h"
+#include "io/image.h"
 #include "io/preset.h"
 #include "tui/tui.h"
 
@@ -37,12 +38,20 @@ void explore_options_help(FILE *fp)
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s [options] [PRESET|SNAPSHOT]\n\n"
+	fprintf(fp, "Usage: %s [options] [PRESET|SNAPSHOT|HEIGHTMAP]\n\n"
 		"The explorer: the map, its erosion process and its parameters on the\n"
 		"terminal. Press ? inside for the keys. Without a preset or snapshot it\n"
-		"starts on the built-in default.\n\nOptions:\n", cli_program);
+		"starts on the built-in default; a height map (.r16 .f32 .pgm .png, read\n"
+		"with --size, --range and --transpose as by `gully run`) is the terrain.\n\n"
+		"Options:\n", cli_program);
 	explore_options_help(fp);
 	fprintf(fp, "  --help, --version\n\nCommands: see '%s --help'.\n", cli_program);
+}
+
+/* The explorer's fresh world becomes the height map (tui_options.prepare_world). */
+static void apply_heightmap(struct world *w, const struct params *p, void *ctx)
+{
+	heightmap_apply(ctx, w, p);
 }
 
 int cmd_explore(int argc, char **argv)
@@ -63,6 +72,8 @@ int cmd_explore(int argc, char **argv)
 	};
 	struct sim_options so;
 	sim_options_init(&so);
+	struct heightmap hm = {0};
+	const char *heightmap_path = NULL;
 	struct tui_options o;
 	memset(&o, 0, sizeof o);
 	o.tier = TUI_TIER_AUTO;
@@ -129,7 +140,8 @@ int cmd_explore(int argc, char **argv)
 				status = EXIT_USAGE;
 				goto done;
 			}
-			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET) {
+			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
+			    opt == OPT_RAIN) {
 				status = cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
 							 argv[optind - 1], cli_program);
 				goto done;
@@ -156,7 +168,14 @@ int cmd_explore(int argc, char **argv)
 						 "(see '%s presets')", arg, cli_program);
 			goto done;
 		}
-		o.snapshot = arg;
+		if (image_format_from_path(arg) != IMAGE_NONE)
+			heightmap_path = arg;
+		else
+			o.snapshot = arg;
+	}
+	if (!heightmap_path && (so.transpose || so.range_set)) {
+		status = cli_usage_error(CMD, "--transpose and --range are for a height map");
+		goto done;
 	}
 	if ((o.snapshot || o.resume) && (so.preset || so.nsets || so.seed >= 0 || so.width)) {
 		status = cli_usage_error(CMD, "a snapshot carries its parameters: change them in "
@@ -168,8 +187,17 @@ int cmd_explore(int argc, char **argv)
 		goto done;
 	}
 	struct preset_meta meta;
-	if ((status = sim_options_load(&so, CMD, &o.params, &meta)))
+	struct sim_options sized = so;
+	if (heightmap_path)
+		sized.width = sized.height = 0; /* --size describes the map file */
+	if ((status = sim_options_load(&sized, CMD, &o.params, &meta)))
 		goto done;
+	if (heightmap_path) {
+		if ((status = heightmap_read(&so, CMD, heightmap_path, &o.params, &hm)))
+			goto done;
+		o.prepare_world = apply_heightmap;
+		o.prepare_ctx = &hm;
+	}
 	o.process = so.process ? so.process : meta.process[0] ? meta.process : NULL;
 	if (o.process && !process_find(o.process)) {
 		status = cli_usage_error(CMD, "no process named '%s' (one of %s)", o.process,
@@ -191,6 +219,7 @@ int cmd_explore(int argc, char **argv)
 	o.preset = so.nsets ? NULL : so.preset;
 	status = tui_main(&o);
 done:
+	heightmap_free(&hm);
 	sim_options_free(&so);
 	return status;
 }

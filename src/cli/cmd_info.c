@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_output.h"
 #include "config.h"
 #include "io/snapshot.h"
 
@@ -14,13 +15,15 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s info SNAPSHOT|PRESET\n\n"
+	fprintf(fp, "Usage: %s info [--preset] SNAPSHOT|PRESET\n\n"
 		"Given a preset (a .yaml file or a preset's name), prints every resolved\n"
 		"value, marking those the preset changes. Given a snapshot, prints what it holds: size, process, counters, tallies, the\n"
-		"parameters that differ from the defaults, the embedded preset text, and\n"
-		"each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
+		"parameters that differ from the defaults, whether a run was interrupted,\n"
+		"and each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
 		"file is damaged (a layer whose CRC does not match is shown, then reported).\n\n"
-		"Options:\n  --help, --version\n", cli_program);
+		"Options:\n"
+		"  --preset             also print the snapshot's embedded preset text\n"
+		"  --help, --version\n", cli_program);
 }
 
 /* File text to the terminal: no escape sequences or other control bytes. */
@@ -76,17 +79,46 @@ static void print_layers(const struct world *w, const struct snapshot_report *re
 	}
 }
 
+/* An interrupted run's mark (the preset text's first line), and the text
+ * itself when asked for. */
+static void print_preset(const struct snapshot_info *info, bool show)
+{
+	const char *y = info->preset_yaml;
+	size_t mark = strlen(RUN_INTERRUPTED_MARK);
+	if (y && strncmp(y, RUN_INTERRUPTED_MARK, mark) == 0) {
+		char line[128];
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(y + mark, "\n"), y + mark);
+		printf("interrupted:      after");
+		print_text(line, "");
+	}
+	if (!show) {
+		printf("preset:           %s\n", y ? "embedded (shown with --preset)" : "none");
+		return;
+	}
+	printf("preset:\n");
+	if (y)
+		print_text(y, "  | ");
+	else
+		printf("  (none)\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{"preset", no_argument, NULL, 'p'},
 		{"help", no_argument, NULL, OPT_HELP},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
+	bool show_preset = false;
 	optind = 1;
 	opterr = 0;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 'p') {
+			show_preset = true;
+			continue;
+		}
 		if (opt == OPT_HELP) {
 			usage(stdout);
 			return 0;
@@ -154,11 +186,7 @@ int cmd_info(int argc, char **argv)
 	}
 	if (!differ)
 		printf("  (none)\n");
-	printf("preset:\n");
-	if (info.preset_yaml)
-		print_text(info.preset_yaml, "  | ");
-	else
-		printf("  (none)\n");
+	print_preset(&info, show_preset);
 	if (info.state)
 		printf("process state:    %zu bytes\n", info.state_len);
 	else

@@ -81,7 +81,7 @@ int cmd_params(int argc, char **argv)
 			range_text(d, range, sizeof range);
 			if (man) {
 				printf(".TP\n.B %s\n", d->key);
-				roff_text(stdout, d->help);
+				roff_wrapped(stdout, d->help, 64);
 				printf("\n.br\ndefault ");
 				roff_text(stdout, def);
 				printf(", range ");

@@ -1,114 +1,225 @@
-/* gully render: one layer of a snapshot as a picture or raw height map. */
+/* gully render: one layer of a snapshot as a picture or raw height map, a
+ * data layer (erosion, deposition, flow) on its own ramp, or the shaded map
+ * as terminal text (--ansi). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/render_ansi.h"
 #include "config.h"
 #include "cli/picture.h"
 #include "io/image.h"
 #include "io/snapshot.h"
+#include "view/datamap.h"
 #include "view/shade.h"
 
 #define CMD "render"
 
-/* "height|base|..." from the world's own list, for help and messages. */
+/* "height|base|...|erosion|deposition|flow", for help and messages. */
 const char *cli_layer_names(void)
 {
 	static char names[256];
-	if (!names[0])
+	if (!names[0]) {
 		for (int i = 0; i < LAYER_COUNT; i++) {
 			if (i)
 				strcat(names, "|");
 			strcat(names, world_layer_name((enum world_layer)i));
 		}
+		strcat(names, "|");
+		strcat(names, datamap_names());
+	}
 	return names;
 }
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s render SNAPSHOT -o OUT [--layer NAME] [--overlay LIST]\n\n"
+	fprintf(fp, "Usage: %s render SNAPSHOT -o OUT [-o OUT...] [--layer NAME] [options]\n"
+		"       %s render SNAPSHOT --ansi[=TIER] [--overlay LIST]\n\n"
 		"Writes one layer of a snapshot, the format chosen by OUT's extension:\n"
 		"  .png, .ppm  colour, as the explorer shows it at 1:1: its height ramp,\n"
-		"              lit from view.azimuth/view.altitude, with the overlays\n"
-		"  .pgm        16-bit greyscale, the layer's min..max stretched to 0..65535\n"
-		"  .r16        16-bit little-endian raw, normalised the same way\n"
-		"  .f32        raw float32 little-endian, the values as they are\n\n"
+		"              lit from view.azimuth/view.altitude, with the overlays;\n"
+		"              erosion, deposition and flow on their own ramps with a\n"
+		"              legend bar (min left, max right) under the map\n"
+		"  .pgm        16-bit greyscale, the layer's min..max (or --range)\n"
+		"              stretched to 0..65535\n"
+		"  .r16        16-bit little-endian raw, stretched the same way\n"
+		"  .f32        raw float32 little-endian, the values as they are\n"
+		"The range a 16-bit file was stretched over is printed on stderr, as the\n"
+		"--range that reads it back (`gully run OUT.r16 --range MIN:MAX`).\n\n"
 		"Options:\n"
-		"  -o, --output OUT     the file to write (required)\n"
-		"  --layer NAME         %s (default height)\n"
+		"  -o, --output OUT     a file to write; repeatable\n"
+		"  --layer NAME         %s (default height);\n"
+		"                       erosion = base - height, deposition = height -\n"
+		"                       base (positive parts), flow = the stream map\n"
+		"  --gray16             .png outputs: 16-bit greyscale of the layer, not a\n"
+		"                       picture (what most engines import)\n"
+		"  --range MIN:MAX      16-bit formats: MIN..MAX onto 0..65535 (clamped)\n"
+		"  --scale N            pictures: each cell as NxN pixels (1 to 16)\n"
 		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
-		"  --help, --version\n", cli_program, cli_layer_names());
+		"  --ansi[=TIER]        print the shaded map to stdout as coloured text:\n"
+		"                       truecolor, 256 or none (default: the terminal's)\n"
+		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
+		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
+}
+
+struct render_args {
+	const char **outs;
+	int nouts;
+	const char *layer_name;
+	struct picture_opts po;
+	bool ansi;
+	int tier, columns;
+};
+
+/* One file; a 16-bit one says the range it stretched over, a data picture
+ * its ramp's. */
+static int render_one(const char *out, const struct world *w, const struct params *p,
+		      const struct render_args *a)
+{
+	char err[512];
+	struct image_span span = {0};
+	float mn, mx;
+	if (picture_export_named(out, w, a->layer_name, p, &a->po, &span, &mn, &mx, err,
+				 sizeof err)) {
+		cli_error("%s", err);
+		return 1;
+	}
+	int fmt = image_format_from_path(out);
+	bool picture = (fmt == IMAGE_PNG && !a->po.values.grey16) || fmt == IMAGE_PPM;
+	if (span.stretched)
+		fprintf(stderr, "%s: %s %.9g to %.9g stretched over 0..65535 (read back with "
+			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.max, span.min,
+			span.max);
+	else if (picture && datamap_find(a->layer_name) >= 0)
+		fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n", out,
+			a->layer_name, mn, mx);
+	return 0;
+}
+
+static int take_option(struct render_args *a, int opt, const char *arg, char **argv)
+{
+	char oerr[128];
+	uint64_t n;
+	switch (opt) {
+	case 'o': {
+		const char **no = realloc(a->outs, (size_t)(a->nouts + 1) * sizeof *no);
+		if (!no)
+			return cli_usage_error(CMD, "out of memory");
+		a->outs = no;
+		a->outs[a->nouts++] = arg;
+		return 0;
+	}
+	case 'l':
+		a->layer_name = arg;
+		return 0;
+	case 'O':
+		if (shade_overlays_parse(arg, &a->po.overlays, oerr, sizeof oerr))
+			return cli_usage_error(CMD, "--overlay: %s", oerr);
+		return 0;
+	case 'g':
+		a->po.values.grey16 = true;
+		return 0;
+	case 'r':
+		if (!parse_range(arg, &a->po.values.range_min, &a->po.values.range_max))
+			return cli_usage_error(CMD, "--range: '%s' is not MIN:MAX with MIN < MAX", arg);
+		a->po.values.range_set = true;
+		return 0;
+	case 's':
+		if (!parse_u64(arg, &n) || n < 1 || n > 16)
+			return cli_usage_error(CMD, "--scale: '%s' is not a whole number from 1 to 16", arg);
+		a->po.scale = (int)n;
+		return 0;
+	case 'a':
+		a->ansi = true;
+		if ((a->tier = render_ansi_tier(arg)) < 0)
+			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, none", arg);
+		return 0;
+	case 'c':
+		if (!parse_u64(arg, &n) || n < 2 || n > 10000)
+			return cli_usage_error(CMD, "--columns: '%s' is not a width from 2 to 10000", arg);
+		a->columns = (int)n;
+		return 0;
+	default: /* '?' or ':' */
+		return cli_bad_option(CMD, opt, argv);
+	}
+}
+
+/* Everything about the outputs that can be wrong is found before loading. */
+static int check_args(const struct render_args *a)
+{
+	if (!a->nouts && !a->ansi)
+		return cli_usage_error(CMD, "-o OUT or --ansi is required");
+	if (world_layer_find(a->layer_name) < 0 && datamap_find(a->layer_name) < 0)
+		return cli_usage_error(CMD, "--layer: no layer named '%s' (one of %s)", a->layer_name,
+				       cli_layer_names());
+	bool png = false;
+	for (int i = 0; i < a->nouts; i++) {
+		int f = image_format_from_path(a->outs[i]);
+		if (f == IMAGE_NONE)
+			return cli_usage_error(CMD, "-o '%s': unknown extension (one of %s)", a->outs[i],
+					       image_format_names());
+		png |= f == IMAGE_PNG;
+	}
+	if (a->po.values.grey16 && !png)
+		return cli_usage_error(CMD, "--gray16 is for a .png output");
+	return 0;
 }
 
 int cmd_render(int argc, char **argv)
 {
-	enum { OPT_LAYER = 0x200, OPT_OVERLAY };
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
-		{"layer", required_argument, NULL, OPT_LAYER},
-		{"overlay", required_argument, NULL, OPT_OVERLAY},
+		{"layer", required_argument, NULL, 'l'},
+		{"overlay", required_argument, NULL, 'O'},
+		{"gray16", no_argument, NULL, 'g'},
+		{"grey16", no_argument, NULL, 'g'},
+		{"range", required_argument, NULL, 'r'},
+		{"scale", required_argument, NULL, 's'},
+		{"ansi", optional_argument, NULL, 'a'},
+		{"columns", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, OPT_HELP},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL, *layer_name = "height";
-	unsigned overlays = 0;
-	char oerr[128];
+	struct render_args a = {.layer_name = "height"};
+	int status = 0;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_HELP:
-			usage(stdout);
+	while (!status && (opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+		if (opt == OPT_HELP || opt == OPT_VERSION) {
+			if (opt == OPT_HELP)
+				usage(stdout);
+			else
+				printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			free(a.outs);
 			return 0;
-		case OPT_VERSION:
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_LAYER:
-			layer_name = optarg;
-			break;
-		case OPT_OVERLAY:
-			if (shade_overlays_parse(optarg, &overlays, oerr, sizeof oerr))
-				return cli_usage_error(CMD, "--overlay: %s", oerr);
-			break;
-		default: /* '?' or ':' */
-			return cli_bad_option(CMD, opt, argv);
 		}
+		status = take_option(&a, opt, optarg, argv);
 	}
-	if (optind >= argc)
-		return cli_usage_error(CMD, "which snapshot? (render SNAPSHOT -o OUT)");
-	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "one snapshot at a time ('%s' is extra)", argv[optind + 1]);
-	if (!out)
-		return cli_usage_error(CMD, "-o OUT is required");
-	if (image_format_from_path(out) == IMAGE_NONE)
-		return cli_usage_error(CMD, "-o '%s': unknown extension (one of %s)", out,
-				       image_format_names());
-	int layer = world_layer_find(layer_name);
-	if (layer < 0)
-		return cli_usage_error(CMD, "--layer: no layer named '%s' (one of %s)", layer_name,
-				       cli_layer_names());
-
-	struct world *w;
+	if (!status && optind >= argc)
+		status = cli_usage_error(CMD, "which snapshot? (render SNAPSHOT -o OUT)");
+	if (!status && optind + 1 < argc)
+		status = cli_usage_error(CMD, "one snapshot at a time ('%s' is extra)", argv[optind + 1]);
+	if (!status)
+		status = check_args(&a);
+	struct world *w = NULL;
 	struct snapshot_info info;
 	char err[512];
-	if (snapshot_load(argv[optind], &w, &info, err, sizeof err)) {
-		cli_error("%s", err);
-		return 1;
-	}
-	int status = 0;
-	if (picture_export_view(out, w, layer, &info.params, overlays, err, sizeof err)) {
+	if (!status && snapshot_load(argv[optind], &w, &info, err, sizeof err)) {
 		cli_error("%s", err);
 		status = 1;
+	} else if (!status) {
+		for (int i = 0; i < a.nouts; i++)
+			status |= render_one(a.outs[i], w, &info.params, &a);
+		if (a.ansi)
+			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns);
+		snapshot_info_free(&info);
+		world_destroy(w);
 	}
-	snapshot_info_free(&info);
-	world_destroy(w);
+	free(a.outs);
 	return status;
 }

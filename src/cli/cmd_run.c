@@ -1,9 +1,11 @@
 /* gully run: simulate without a screen and print one row of metrics. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_output.h"
 #include "config.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
@@ -22,14 +24,15 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s run [options] [SNAPSHOT]\n\n"
+	fprintf(fp, "Usage: %s run [options] [-o FILE]... [SNAPSHOT|HEIGHTMAP]\n\n"
 		"Simulates without a screen and prints a TSV header and one row of metrics\n"
-		"(or one JSON object with --json). Given a snapshot (.gsnap), continues\n"
-		"from it exactly: its map, parameters, random stream and process, with\n"
-		"--set on top (--size is refused; --seed restarts its random stream).\n"
-		"Given a height map (.r16, .pgm, .f32), starts from that terrain.\n"
-		"-o FILE writes a snapshot, or the height layer when FILE ends in\n"
-		".png, .ppm, .pgm, .r16 or .f32 (see gully render).\n\n"
+		"(or one JSON object with --json). --particles N runs N droplets to their\n"
+		"end. Given a snapshot (.gsnap), continues from it exactly: its map,\n"
+		"parameters, random stream and process, with --set on top (--size is\n"
+		"refused; --seed restarts its random stream). Given a height map (.r16,\n"
+		".f32, .pgm, .png), starts from that terrain. Ctrl-C or SIGTERM stops the\n"
+		"run early: the -o files get what is done (a snapshot marked interrupted,\n"
+		"resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
@@ -87,62 +90,82 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 	return 0;
 }
 
-/* A height map (.r16, .pgm, .f32) as the starting terrain; its size is the map's. */
+/* A height map (.r16 .f32 .pgm .png) as the starting terrain; its size is
+ * the map's (--size, when given, must agree). */
 static int open_heightmap(const struct sim_options *o, const char *path, struct params *p,
 			  struct world **w, struct preset_meta *meta)
 {
-	if (o->width)
-		return cli_usage_error(CMD, "--size: the height map '%s' sets the size", path);
-	int status = sim_options_load(o, CMD, p, meta);
-	if (status)
+	struct sim_options no_size = *o;
+	no_size.width = no_size.height = 0;
+	int status = sim_options_load(&no_size, CMD, p, meta);
+	struct heightmap hm;
+	if (status || (status = heightmap_read(o, CMD, path, p, &hm)))
 		return status;
-	char err[512];
-	int iw, ih;
-	float *h;
-	if (image_import(path, &iw, &ih, &h, err, sizeof err)) {
-		cli_error("%s", err);
-		return 1;
-	}
-	if (params_set(p, params_find("world.width"), iw) ||
-	    params_set(p, params_find("world.height"), ih)) {
-		cli_error("%s: a %dx%d map is larger than world.width and world.height allow", path,
-			  iw, ih);
-		free(h);
-		return 1;
-	}
 	/* Made as usual (so the random stream starts as for any run), then the
 	 * height map replaces the generated terrain. */
 	int e = world_from_params(w, p);
 	if (e) {
-		cli_error("cannot make a %dx%d world: %s", iw, ih, gully_strerror(e));
-		free(h);
+		cli_error("cannot make a %dx%d world: %s", hm.width, hm.height, gully_strerror(e));
+		heightmap_free(&hm);
 		return 1;
 	}
-	memcpy((*w)->layer[LAYER_HEIGHT], h, world_cells(*w) * sizeof *h);
-	memcpy((*w)->layer[LAYER_BASE], h, world_cells(*w) * sizeof *h);
-	free(h);
-	/* Strata follow heights: remake the hardness map over the imported ones. */
-	hardness_generate(*w, p);
+	heightmap_apply(&hm, *w, p);
+	heightmap_free(&hm);
 	return 0;
 }
 
-/* -o: a snapshot, or the height layer as a picture when the name says so. */
-static int write_output(const char *path, const struct simulation *sim, unsigned overlays)
+static volatile sig_atomic_t run_signal;
+
+static void on_stop_signal(int sig)
 {
-	char err[512];
-	if (image_format_from_path(path) != IMAGE_NONE) {
-		if (picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params, overlays, err,
-				      sizeof err)) {
-			cli_error("%s", err);
-			return 1;
-		}
-		return 0;
+	run_signal = sig;
+}
+
+/* SIGINT and SIGTERM end the run between chunks instead of killing it, so
+ * what is done is written and the run can resume. */
+static void catch_stop_signals(bool on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? on_stop_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Runs `budget` units in chunks, then lets the process finish what is in
+ * flight, so a run of N droplets is N droplets to their end. A stop signal
+ * ends it early without finishing (*stopped = the signal): the state keeps
+ * the droplets in flight and a resumed run continues exactly. */
+static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struct run_metrics *m,
+		      uint64_t *done, int *stopped)
+{
+	const struct process_ops *proc = sim->proc;
+	struct progress pg;
+	int err = GULLY_OK;
+	run_signal = 0;
+	catch_stop_signals(true);
+	progress_begin(&pg, budget, proc->unit, quiet);
+	double t0 = clock_seconds();
+	while (*done < budget && !err && !run_signal) {
+		uint64_t n = budget - *done < RUN_CHUNK ? budget - *done : RUN_CHUNK;
+		struct process_report rep = {0};
+		err = proc->step(sim->state, sim->world, &sim->params, n, &rep);
+		m->particles += rep.particles;
+		m->steps += rep.steps;
+		*done += n;
+		progress_update(&pg, *done);
 	}
-	if (simulation_save(sim, path, err, sizeof err)) {
-		cli_error("%s", err);
-		return 1;
+	*stopped = *done < budget ? run_signal : 0;
+	if (!err && !*stopped && proc->finish) {
+		struct process_report rep = {0};
+		err = proc->finish(sim->state, sim->world, &sim->params, &rep);
+		m->steps += rep.steps;
 	}
-	return 0;
+	m->seconds = clock_seconds() - t0;
+	progress_end(&pg);
+	catch_stop_signals(false);
+	return err;
 }
 
 int cmd_run(int argc, char **argv)
@@ -196,12 +219,10 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
 	}
 	const char *from = optind < argc ? argv[optind] : NULL;
-	if (overlay_set) {
-		int f = o.output ? image_format_from_path(o.output) : IMAGE_NONE;
-		if (f != IMAGE_PNG && f != IMAGE_PPM) {
-			sim_options_free(&o);
-			return cli_usage_error(CMD, "--overlay is for a picture: -o FILE.png or FILE.ppm");
-		}
+	/* A bad -o fails now, not after the run. */
+	if ((status = run_outputs_check(CMD, &o, overlay_set))) {
+		sim_options_free(&o);
+		return status;
 	}
 
 	struct params p;
@@ -210,6 +231,10 @@ int cmd_run(int argc, char **argv)
 	struct snapshot_info snap;
 	memset(&snap, 0, sizeof snap);
 	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
+	if (!is_heightmap && (o.transpose || o.range_set)) {
+		sim_options_free(&o);
+		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	}
 	if (is_heightmap)
 		status = open_heightmap(&o, from, &p, &w, &meta);
 	else if (from)
@@ -218,6 +243,8 @@ int cmd_run(int argc, char **argv)
 		status = open_fresh(&o, &p, &w, &meta);
 	if (!status)
 		status = sim_options_hardness(&o, CMD, &p, w, from && !is_heightmap);
+	if (!status)
+		status = sim_options_rain(&o, w);
 	const struct process_ops *proc = NULL;
 	if (!status) {
 		proc = process_find(sim_options_process(&o, &meta));
@@ -259,35 +286,35 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 
-	struct progress pg;
-	progress_begin(&pg, budget, proc->unit, o.quiet);
 	struct run_metrics m = {.process = proc->name, .seed = p.world.seed};
-	double t0 = clock_seconds();
-	for (uint64_t done = 0; done < budget && !err;) {
-		uint64_t n = budget - done < RUN_CHUNK ? budget - done : RUN_CHUNK;
-		struct process_report rep = {0};
-		err = proc->step(sim.state, sim.world, &sim.params, n, &rep);
-		m.particles += rep.particles;
-		m.steps += rep.steps;
-		done += n;
-		progress_update(&pg, done);
-	}
-	m.seconds = clock_seconds() - t0;
-	progress_end(&pg);
+	uint64_t done = 0;
+	int stopped = 0;
+	err = run_budget(&sim, budget, o.quiet, &m, &done, &stopped);
 	if (err) {
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
 	} else {
 		metrics_collect(&m, sim.world, sim.proc, sim.state);
-		if (o.json) {
+		if (o.json)
 			metrics_print_json(stdout, &m);
-		} else {
+		else {
 			metrics_print_header(stdout);
 			metrics_print_row(stdout, &m);
 		}
 		fflush(stdout);
-		if (o.output)
-			status = write_output(o.output, &sim, overlays);
+		char note[128];
+		if (stopped) {
+			snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
+				 (unsigned long long)done, (unsigned long long)budget);
+			sim.note = note;
+			cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
+				  (unsigned long long)done, (unsigned long long)budget, proc->unit,
+				  o.noutputs ? "the -o files hold them, droplets in flight included"
+					     : "no -o file to keep them");
+		}
+		status = run_outputs_write(&o, &sim, overlays);
+		if (stopped)
+			status = 128 + stopped;
 	}
 	simulation_end(&sim);
 	sim_options_free(&o);

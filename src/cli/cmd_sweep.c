@@ -2,45 +2,27 @@
  *
  * Each grid point is one `gully run` in a child process (the same binary), so
  * a sweep gives exactly the rows those runs would, runs on every core, and
- * `--emit` can hand the very same commands to GNU parallel or a job array. */
-#include <errno.h>
+ * `--emit` can hand the very same runs to GNU parallel or a Slurm job array
+ * (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
+ * reads the command line and picks the job. */
 #include <getopt.h>
-#include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/sweep.h"
 #include "config.h"
-#include "core/base/process.h"
 
-#define CMD "sweep"
-#define SWEEP_MAX_POINTS 100000
-#define SWEEP_MAX_VALUES 10000
+#define CMD SWEEP_CMD
 
-enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT };
-
-struct axis {
-	const char *key;
-	char **values;
-	int count;
-};
-
-struct run_slot {
-	pid_t pid;
-	int fd;
-	long point;
-	char *out;
-	size_t len, cap;
-};
+enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT, OPT_GULLY, OPT_OUT, OPT_SAVE_MAPS, OPT_COLLECT,
+       OPT_POINT };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s sweep [PRESET] --vary KEY=V1,V2,... [--vary ...] [options]\n\n"
+		"Usage: %s sweep [PRESET] --vary KEY=V1,V2,... [--vary ...] [options]\n"
+		"       %s sweep --collect DIR\n\n"
 		"Runs `gully run` once for every combination of the --vary values and prints\n"
 		"one table: the varied keys, then run's metrics columns, one row per run in\n"
 		"grid order (the last --vary changes fastest). A value list may be\n"
@@ -48,608 +30,192 @@ static void usage(FILE *fp)
 		"Options:\n"
 		"  --vary KEY=LIST      a parameter and its values; repeatable\n"
 		"  --jobs N             runs at once (default: the number of CPUs)\n"
-		"  --emit               print one `gully run` command per grid point instead\n"
-		"                       (for GNU parallel or a job array) and run nothing\n"
+		"  --out DIR            also keep each run's table as DIR/run-NNNN.tsv (point\n"
+		"                       N counts from 0 in grid order) and the grid as\n"
+		"                       DIR/sweep.grid\n"
+		"  --save-maps DIR      keep each run's map and picture, DIR/run-NNNN.gsnap/.png\n"
+		"  --emit[=parallel|slurm]\n"
+		"                       run nothing; print one command per grid point (for GNU\n"
+		"                       parallel), or with =slurm a job-array script (one point\n"
+		"                       per task; needs --out). With --out each command is\n"
+		"                       `gully sweep ... --point N`, writing DIR/run-NNNN.tsv\n"
+		"  --gully PATH         the gully the emitted commands run (default: this one,\n"
+		"                       by its absolute path)\n"
+		"  --point N            run grid point N only (what the emitted commands do)\n"
+		"  --collect DIR        print the table from DIR's files, in grid order; a\n"
+		"                       missing or failed run is named and marked (exit 1)\n"
 		"  -p, --preset NAME|FILE, --process NAME, --particles N, --seed S,\n"
 		"  --size WxH, --set KEY=VALUE, --hardness FILE\n"
 		"                       as for `gully run`, the same for every point\n"
 		"  --json               JSON lines instead of TSV\n"
 		"  --quiet              no progress on stderr\n"
 		"  --help, --version\n",
-		cli_program);
+		cli_program, cli_program);
 }
 
-static void free_axes(struct axis *axes, int n)
-{
-	for (int i = 0; i < n; i++) {
-		for (int k = 0; k < axes[i].count; k++)
-			free(axes[i].values[k]);
-		free(axes[i].values);
-	}
-	free(axes);
-}
-
-static int add_value(struct axis *a, const char *text, size_t len)
-{
-	if (a->count >= SWEEP_MAX_VALUES)
-		return cli_usage_error(CMD, "--vary %s: more than %d values", a->key,
-				       SWEEP_MAX_VALUES);
-	char **nv = realloc(a->values, (size_t)(a->count + 1) * sizeof *nv);
-	if (!nv)
-		return cli_usage_error(CMD, "out of memory");
-	a->values = nv;
-	char *v = malloc(len + 1);
-	if (!v)
-		return cli_usage_error(CMD, "out of memory");
-	memcpy(v, text, len);
-	v[len] = '\0';
-	a->values[a->count++] = v;
-	return 0;
-}
-
-/* START:STOP:STEP, both ends included when the steps land on STOP. */
-static int expand_range(struct axis *a, const char *spec, bool *was_range)
-{
-	*was_range = false;
-	char *end;
-	double start = strtod(spec, &end);
-	if (end == spec || *end != ':')
-		return 0;
-	const char *s2 = end + 1;
-	double stop = strtod(s2, &end);
-	if (end == s2 || *end != ':')
-		return 0;
-	const char *s3 = end + 1;
-	double step = strtod(s3, &end);
-	if (end == s3 || *end)
-		return 0;
-	*was_range = true;
-	if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step <= 0 || stop < start)
-		return cli_usage_error(CMD, "--vary %s=%s: a range is START:STOP:STEP with STEP > 0 "
-				       "and STOP >= START", a->key, spec);
-	double count = floor((stop - start) / step + 1e-9) + 1;
-	if (count > SWEEP_MAX_VALUES)
-		return cli_usage_error(CMD, "--vary %s=%s: more than %d values", a->key, spec,
-				       SWEEP_MAX_VALUES);
-	for (long i = 0; i < (long)count; i++) {
-		char buf[64];
-		snprintf(buf, sizeof buf, "%.12g", start + (double)i * step);
-		int st = add_value(a, buf, strlen(buf));
-		if (st)
-			return st;
-	}
-	return 0;
-}
-
-/* Parses KEY=LIST and checks every value against the registry up front, so a
- * typo fails before any run starts. */
-static int parse_vary(struct axis *a, const char *arg)
-{
-	memset(a, 0, sizeof *a);
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !eq[1])
-		return cli_usage_error(CMD, "--vary '%s': expected KEY=V1,V2,...", arg);
-	char key[128];
-	size_t kn = (size_t)(eq - arg);
-	if (kn >= sizeof key)
-		return cli_usage_error(CMD, "--vary: key too long");
-	memcpy(key, arg, kn);
-	key[kn] = '\0';
-	int index = params_find(key);
-	if (index < 0)
-		return cli_usage_error(CMD, "--vary: unknown parameter '%s' (see `gully params`)", key);
-	a->key = params_def(index)->key;
-	bool range;
-	int st = expand_range(a, eq + 1, &range);
-	if (st)
-		return st;
-	if (!range) {
-		for (const char *v = eq + 1;;) {
-			size_t n = strcspn(v, ",");
-			if (n == 0)
-				return cli_usage_error(CMD, "--vary %s: an empty value in '%s'", key, eq + 1);
-			if ((st = add_value(a, v, n)))
-				return st;
-			if (!v[n])
-				break;
-			v += n + 1;
-		}
-	}
-	struct params p;
-	params_defaults(&p);
-	for (int k = 0; k < a->count; k++) {
-		int err = params_set_text(&p, index, a->values[k]);
-		if (err) {
-			char msg[256];
-			describe_param_error(msg, sizeof msg, err, index, a->values[k]);
-			return cli_usage_error(CMD, "--vary %s", msg);
-		}
-	}
-	return 0;
-}
-
-/* The argument vector of grid point `point`'s `gully run`. */
-struct argv_buf {
-	char **v;
-	int n, cap;
-	char **owned; /* strings made here, freed with the vector */
-	int nowned;
+struct sweep_args {
+	struct sweep s;
+	long jobs, point;
+	enum sweep_emit emit;
+	const char *collect;
 };
 
-static int push(struct argv_buf *b, const char *s, bool own)
+static int add_axis(struct sweep *s, const char *arg)
 {
-	if (b->n + 2 > b->cap) {
-		int cap = b->cap ? b->cap * 2 : 32;
-		char **nv = realloc(b->v, (size_t)cap * sizeof *nv);
-		if (!nv)
-			return -1;
-		b->v = nv;
-		b->cap = cap;
-	}
-	char *copy = (char *)s;
-	if (own) {
-		copy = strdup(s);
-		char **no = realloc(b->owned, (size_t)(b->nowned + 1) * sizeof *no);
-		if (!copy || !no) {
-			free(copy);
-			if (no)
-				b->owned = no;
-			return -1;
-		}
-		b->owned = no;
-		b->owned[b->nowned++] = copy;
-	}
-	b->v[b->n++] = copy;
-	b->v[b->n] = NULL;
-	return 0;
+	if (s->naxes >= SWEEP_MAX_AXES)
+		return cli_usage_error(CMD, "at most %d --vary", SWEEP_MAX_AXES);
+	struct sweep_axis *na = realloc(s->axes, (size_t)(s->naxes + 1) * sizeof *na);
+	if (!na)
+		return cli_usage_error(CMD, "out of memory");
+	s->axes = na;
+	return sweep_parse_vary(&s->axes[s->naxes++], arg);
 }
 
-static void argv_free(struct argv_buf *b)
+/* One sweep option; 0 when taken, -1 when not a sweep option, else a status. */
+static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 {
-	for (int i = 0; i < b->nowned; i++)
-		free(b->owned[i]);
-	free(b->owned);
-	free(b->v);
-	memset(b, 0, sizeof *b);
-}
-
-static void point_values(const struct axis *axes, int naxes, long point, int *pick)
-{
-	for (int i = naxes - 1; i >= 0; i--) {
-		pick[i] = (int)(point % axes[i].count);
-		point /= axes[i].count;
-	}
-}
-
-static int build_argv(struct argv_buf *b, const char *self, const struct sim_options *o,
-		      const struct axis *axes, int naxes, long point, bool json)
-{
-	char buf[512];
-	int pick[64];
-	point_values(axes, naxes, point, pick);
-	/* Each job on one thread: the jobs already fill the cores. */
-	int bad = push(b, self, false) | push(b, "run", false) | push(b, "--quiet", false) |
-		  push(b, "--set", false) | push(b, "world.threads=1", false);
-	if (json)
-		bad |= push(b, "--json", false);
-	if (o->preset)
-		bad |= push(b, "-p", false) | push(b, o->preset, false);
-	if (o->process)
-		bad |= push(b, "--process", false) | push(b, o->process, false);
-	if (o->particles_set) {
-		snprintf(buf, sizeof buf, "%llu", (unsigned long long)o->particles);
-		bad |= push(b, "--particles", false) | push(b, buf, true);
-	}
-	if (o->seed >= 0) {
-		snprintf(buf, sizeof buf, "%ld", o->seed);
-		bad |= push(b, "--seed", false) | push(b, buf, true);
-	}
-	if (o->width) {
-		snprintf(buf, sizeof buf, "%dx%d", o->width, o->height);
-		bad |= push(b, "--size", false) | push(b, buf, true);
-	}
-	if (o->hardness)
-		bad |= push(b, "--hardness", false) | push(b, o->hardness, false);
-	for (int i = 0; i < o->nsets; i++)
-		bad |= push(b, "--set", false) | push(b, o->sets[i], false);
-	for (int i = 0; i < naxes; i++) {
-		snprintf(buf, sizeof buf, "%s=%s", axes[i].key, axes[i].values[pick[i]]);
-		bad |= push(b, "--set", false) | push(b, buf, true);
-	}
-	return bad ? -1 : 0;
-}
-
-/* Single quotes unless the word is plainly safe for a POSIX shell. */
-static void print_shell_word(FILE *fp, const char *s)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-+=.,:/@%") == strlen(s)) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('\'', fp);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", fp);
+	uint64_t n;
+	switch (opt) {
+	case OPT_VARY:
+		return add_axis(&a->s, arg);
+	case OPT_JOBS:
+		if (!parse_u64(arg, &n) || n < 1 || n > 1024)
+			return cli_usage_error(CMD, "--jobs: '%s' is not a count from 1 to 1024", arg);
+		a->jobs = (long)n;
+		return 0;
+	case OPT_EMIT:
+		if (!arg || strcmp(arg, "parallel") == 0)
+			a->emit = SWEEP_EMIT_PARALLEL;
+		else if (strcmp(arg, "slurm") == 0)
+			a->emit = SWEEP_EMIT_SLURM;
 		else
-			fputc(*s, fp);
-	}
-	fputc('\'', fp);
-}
-
-static pid_t spawn(char **argv, const char *self, int *fd)
-{
-	int pipefd[2];
-	if (pipe(pipefd) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
+			return cli_usage_error(CMD, "--emit=%s: one of parallel, slurm", arg);
+		return 0;
+	case OPT_GULLY:
+		a->s.gully = arg;
+		return 0;
+	case OPT_OUT:
+		a->s.out_dir = arg;
+		return 0;
+	case OPT_SAVE_MAPS:
+		a->s.maps_dir = arg;
+		return 0;
+	case OPT_COLLECT:
+		a->collect = arg;
+		return 0;
+	case OPT_POINT:
+		if (!parse_u64(arg, &n) || n >= SWEEP_MAX_POINTS)
+			return cli_usage_error(CMD, "--point: '%s' is not a grid point number", arg);
+		a->point = (long)n;
+		return 0;
+	default:
 		return -1;
 	}
-	if (pid == 0) {
-		close(pipefd[0]);
-		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
-			_exit(127);
-		close(pipefd[1]);
-		if (self)
-			execv(self, argv);
-		else
-			execvp(cli_program, argv);
-		fprintf(stderr, "%s sweep: cannot run %s: %s\n", cli_program, self ? self : cli_program,
-			strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	*fd = pipefd[0];
-	return pid;
 }
 
-static bool slot_read(struct run_slot *s)
-{
-	if (s->len + 4096 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8192;
-		char *n = realloc(s->out, cap);
-		if (!n)
-			return false;
-		s->out = n;
-		s->cap = cap;
-	}
-	ssize_t got = read(s->fd, s->out + s->len, s->cap - s->len - 1);
-	if (got > 0) {
-		s->len += (size_t)got;
-		s->out[s->len] = '\0';
-		return true;
-	}
-	if (got < 0 && errno == EINTR)
-		return true;
-	return false;
-}
-
-/* The row (TSV: the line after the header; JSON: the object) a run printed. */
-static const char *run_row(const char *out, bool json, const char **header, size_t *hlen)
-{
-	if (json)
-		return out;
-	const char *nl = strchr(out, '\n');
-	if (!nl)
-		return NULL;
-	*header = out;
-	*hlen = (size_t)(nl - out);
-	return nl + 1;
-}
-
-static void print_row(FILE *fp, const struct axis *axes, int naxes, long point,
-		      const char *row, bool json)
-{
-	int pick[64];
-	point_values(axes, naxes, point, pick);
-	size_t n = strcspn(row, "\n");
-	if (json) {
-		fputc('{', fp);
-		for (int i = 0; i < naxes; i++) {
-			const struct param_def *d = params_def(params_find(axes[i].key));
-			bool quote = d->type == PARAM_ENUM || d->type == PARAM_BOOL;
-			fprintf(fp, "\"%s\": %s%s%s, ", axes[i].key, quote ? "\"" : "",
-				axes[i].values[pick[i]], quote ? "\"" : "");
-		}
-		/* Drop the run's own opening brace. */
-		const char *body = row;
-		while (*body == ' ')
-			body++;
-		if (*body == '{')
-			body++;
-		fprintf(fp, "%.*s\n", (int)(n - (size_t)(body - row)), body);
-		return;
-	}
-	for (int i = 0; i < naxes; i++)
-		fprintf(fp, "%s\t", axes[i].values[pick[i]]);
-	fprintf(fp, "%.*s\n", (int)n, row);
-}
-
-/* This very binary, so every run is the same build; NULL: look gully up in PATH. */
-static const char *self_path(void)
-{
-	static char path[4096];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-	if (n > 0) {
-		path[n] = '\0';
-		return path;
-	}
-	return NULL;
-}
-
-static int run_grid(const char *self, const struct sim_options *o, const struct axis *axes,
-		    int naxes, long points, long jobs, const char *argv0)
-{
-	char **rows = calloc((size_t)points, sizeof *rows);
-	struct run_slot *slots = calloc((size_t)jobs, sizeof *slots);
-	struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
-	if (!rows || !slots || !pfd) {
-		free(rows);
-		free(slots);
-		free(pfd);
-		cli_error("out of memory");
-		return 1;
-	}
-	struct progress pg;
-	progress_begin(&pg, (uint64_t)points, "runs", o->quiet);
-	long next = 0, done = 0, failed = 0, active = 0;
-	long printed = 0;
-	char *header = NULL;
-	bool header_done = false;
-	int status = 0;
-	while (done < points) {
-		while (active < jobs && next < points) {
-			struct argv_buf b = {0};
-			struct run_slot *s = NULL;
-			for (long k = 0; k < jobs; k++)
-				if (!slots[k].pid) {
-					s = &slots[k];
-					break;
-				}
-			if (build_argv(&b, argv0, o, axes, naxes, next, o->json) != 0 ||
-			    (s->pid = spawn(b.v, self, &s->fd)) <= 0) {
-				argv_free(&b);
-				s->pid = 0;
-				cli_error("cannot start a run: %s", strerror(errno));
-				status = 1;
-				goto out;
-			}
-			argv_free(&b);
-			s->point = next++;
-			s->len = 0;
-			active++;
-		}
-		nfds_t n = 0;
-		for (long k = 0; k < jobs; k++)
-			if (slots[k].pid) {
-				pfd[n].fd = slots[k].fd;
-				pfd[n].events = POLLIN;
-				pfd[n].revents = 0;
-				n++;
-			}
-		if (poll(pfd, n, -1) < 0 && errno != EINTR) {
-			cli_error("poll: %s", strerror(errno));
-			status = 1;
-			goto out;
-		}
-		for (long k = 0; k < jobs; k++) {
-			struct run_slot *s = &slots[k];
-			if (!s->pid)
-				continue;
-			bool ready = false;
-			for (nfds_t i = 0; i < n; i++)
-				if (pfd[i].fd == s->fd && pfd[i].revents)
-					ready = true;
-			if (!ready || slot_read(s))
-				continue;
-			/* End of output: the run is over. */
-			close(s->fd);
-			int ws;
-			while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR)
-				;
-			s->pid = 0;
-			active--;
-			done++;
-			const char *h = NULL, *row = NULL;
-			size_t hlen = 0;
-			if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && s->out)
-				row = run_row(s->out, o->json, &h, &hlen);
-			if (!row) {
-				failed++;
-				struct argv_buf b = {0};
-				build_argv(&b, argv0, o, axes, naxes, s->point, o->json);
-				fprintf(stderr, "%s sweep: run %ld failed:", cli_program, s->point + 1);
-				for (int i = 0; i < b.n; i++) {
-					fputc(' ', stderr);
-					print_shell_word(stderr, b.v[i]);
-				}
-				fputc('\n', stderr);
-				argv_free(&b);
-				rows[s->point] = strdup("");
-			} else {
-				if (!header && h) {
-					header = malloc(hlen + 1);
-					if (header) {
-						memcpy(header, h, hlen);
-						header[hlen] = '\0';
-					}
-				}
-				rows[s->point] = strdup(row);
-			}
-			progress_update(&pg, (uint64_t)done);
-			/* Print in grid order as soon as the next row is in. */
-			while (printed < points && rows[printed]) {
-				if (rows[printed][0] && !header_done && !o->json) {
-					for (int i = 0; i < naxes; i++)
-						printf("%s\t", axes[i].key);
-					printf("%s\n", header ? header : "");
-					header_done = true;
-				}
-				if (rows[printed][0])
-					print_row(stdout, axes, naxes, printed, rows[printed], o->json);
-				fflush(stdout);
-				printed++;
-			}
-		}
-	}
-out:
-	progress_end(&pg);
-	for (long k = 0; k < jobs; k++)
-		if (slots[k].pid) {
-			kill(slots[k].pid, SIGTERM);
-			close(slots[k].fd);
-			waitpid(slots[k].pid, NULL, 0);
-		}
-	for (long k = 0; k < jobs; k++)
-		free(slots[k].out);
-	for (long i = 0; i < points; i++)
-		free(rows[i]);
-	free(rows);
-	free(slots);
-	free(pfd);
-	free(header);
-	if (failed) {
-		cli_error("%ld of %ld runs failed", failed, points);
-		status = 1;
-	}
-	return status;
-}
-
-int cmd_sweep(int argc, char **argv)
+static int parse_args(struct sweep_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		SIM_LONG_OPTIONS,
 		{"vary", required_argument, NULL, OPT_VARY},
 		{"jobs", required_argument, NULL, OPT_JOBS},
-		{"emit", no_argument, NULL, OPT_EMIT},
+		{"emit", optional_argument, NULL, OPT_EMIT},
+		{"gully", required_argument, NULL, OPT_GULLY},
+		{"out", required_argument, NULL, OPT_OUT},
+		{"save-maps", required_argument, NULL, OPT_SAVE_MAPS},
+		{"collect", required_argument, NULL, OPT_COLLECT},
+		{"point", required_argument, NULL, OPT_POINT},
 		{NULL, 0, NULL, 0},
 	};
-	struct sim_options o;
-	sim_options_init(&o);
-	struct axis *axes = NULL;
-	int naxes = 0, status = 0;
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	bool emit = false;
-	if (jobs < 1)
-		jobs = 1;
 	optind = 1;
 	opterr = 0;
 	int opt;
 	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_HELP:
+		if (opt == OPT_HELP) {
 			usage(stdout);
-			goto done;
-		case OPT_VERSION:
+			return -1;
+		}
+		if (opt == OPT_VERSION) {
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			goto done;
-		case OPT_VARY: {
-			if (naxes >= 64) {
-				status = cli_usage_error(CMD, "at most 64 --vary");
-				goto done;
-			}
-			struct axis *na = realloc(axes, (size_t)(naxes + 1) * sizeof *na);
-			if (!na) {
-				status = cli_usage_error(CMD, "out of memory");
-				goto done;
-			}
-			axes = na;
-			status = parse_vary(&axes[naxes], optarg);
-			naxes++;
-			if (status)
-				goto done;
-			break;
+			return -1;
 		}
-		case OPT_JOBS: {
-			uint64_t n;
-			if (!parse_u64(optarg, &n) || n < 1 || n > 1024) {
-				status = cli_usage_error(CMD, "--jobs: '%s' is not a count from 1 to 1024",
-							 optarg);
-				goto done;
-			}
-			jobs = (long)n;
-			break;
+		if (opt == '?' || opt == ':')
+			return cli_bad_option(CMD, opt, argv);
+		int st = take_sweep_option(a, opt, optarg);
+		if (st >= 0) {
+			if (st)
+				return st;
+			continue;
 		}
-		case OPT_EMIT:
-			emit = true;
-			break;
-		case '?':
-		case ':':
-			status = cli_bad_option(CMD, opt, argv);
-			goto done;
-		default: {
-			int took = sim_options_take(&o, CMD, opt, optarg);
-			if (took < 0) {
-				status = EXIT_USAGE;
-				goto done;
-			}
-			if (opt == 'o' || opt == OPT_DUMP_PRESET) {
-				status = cli_usage_error(CMD, "'%s' is for single runs: emit the commands "
-							 "with --emit and add it there", argv[optind - 1]);
-				goto done;
-			}
-		}
-		}
+		if (sim_options_take(&a->s.o, CMD, opt, optarg) < 0)
+			return EXIT_USAGE;
+		if (opt == 'o' || opt == OPT_DUMP_PRESET)
+			return cli_usage_error(CMD, "'%s' is for single runs: --save-maps DIR keeps "
+					       "each run's map", argv[optind - 1]);
 	}
 	if (optind < argc) {
-		if (o.preset) {
-			status = cli_usage_error(CMD, "two presets: -p %s and %s", o.preset, argv[optind]);
-			goto done;
-		}
-		o.preset = argv[optind++];
+		if (a->s.o.preset)
+			return cli_usage_error(CMD, "two presets: -p %s and %s", a->s.o.preset,
+					       argv[optind]);
+		a->s.o.preset = argv[optind++];
 	}
-	if (optind < argc) {
-		status = cli_usage_error(CMD, "one preset at most ('%s' is extra)", argv[optind]);
-		goto done;
+	if (optind < argc)
+		return cli_usage_error(CMD, "one preset at most ('%s' is extra)", argv[optind]);
+	return 0;
+}
+
+/* The grid's size, and the options that only make sense together. */
+static int check_args(struct sweep_args *a)
+{
+	struct sweep *s = &a->s;
+	if (s->naxes == 0)
+		return cli_usage_error(CMD, "nothing to vary: give --vary KEY=V1,V2,...");
+	s->points = 1;
+	for (int i = 0; i < s->naxes; i++) {
+		for (int j = 0; j < i; j++)
+			if (strcmp(s->axes[i].key, s->axes[j].key) == 0)
+				return cli_usage_error(CMD, "--vary %s given twice", s->axes[i].key);
+		s->points *= s->axes[i].count;
+		if (s->points > SWEEP_MAX_POINTS)
+			return cli_usage_error(CMD, "the grid has more than %d points",
+					       SWEEP_MAX_POINTS);
 	}
-	if (naxes == 0) {
-		status = cli_usage_error(CMD, "nothing to vary: give --vary KEY=V1,V2,...");
-		goto done;
-	}
+	if (a->point >= s->points)
+		return cli_usage_error(CMD, "--point %ld: the grid has points 0 to %ld", a->point,
+				       s->points - 1);
+	if (a->point >= 0 && a->emit)
+		return cli_usage_error(CMD, "--point runs one point; --emit prints them all");
+	if (s->gully && !a->emit)
+		return cli_usage_error(CMD, "--gully names the binary of emitted commands: add --emit");
+	if (!s->gully)
+		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
 	/* The shared options are checked once here rather than in every run. */
 	struct params p;
-	if ((status = sim_options_load(&o, CMD, &p, NULL)))
-		goto done;
-	long points = 1;
-	for (int i = 0; i < naxes; i++) {
-		for (int j = 0; j < i; j++)
-			if (strcmp(axes[i].key, axes[j].key) == 0) {
-				status = cli_usage_error(CMD, "--vary %s given twice", axes[i].key);
-				goto done;
-			}
-		points *= axes[i].count;
-		if (points > SWEEP_MAX_POINTS) {
-			status = cli_usage_error(CMD, "the grid has more than %d points",
-						 SWEEP_MAX_POINTS);
-			goto done;
-		}
+	return sim_options_load(&s->o, CMD, &p, NULL);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_args a = {.jobs = sysconf(_SC_NPROCESSORS_ONLN), .point = -1};
+	sim_options_init(&a.s.o);
+	if (a.jobs < 1)
+		a.jobs = 1;
+	int status = parse_args(&a, argc, argv);
+	if (status == 0 && a.collect) {
+		if (a.s.naxes || a.emit || a.point >= 0)
+			status = cli_usage_error(CMD, "--collect DIR reads the grid from DIR/%s: "
+						 "give it alone", SWEEP_GRID_FILE);
+		else
+			status = sweep_collect(a.collect);
+	} else if (status == 0 && !(status = check_args(&a))) {
+		if (a.emit)
+			status = sweep_emit(&a.s, a.emit);
+		else if (a.point >= 0)
+			status = sweep_run_point(&a.s, a.point);
+		else
+			status = sweep_run_grid(&a.s, a.jobs < a.s.points ? a.jobs : a.s.points);
 	}
-	if (emit) {
-		for (long pt = 0; pt < points; pt++) {
-			struct argv_buf b = {0};
-			if (build_argv(&b, cli_program, &o, axes, naxes, pt, o.json) != 0) {
-				argv_free(&b);
-				status = cli_usage_error(CMD, "out of memory");
-				goto done;
-			}
-			for (int i = 0; i < b.n; i++) {
-				if (i)
-					putchar(' ');
-				print_shell_word(stdout, b.v[i]);
-			}
-			putchar('\n');
-			argv_free(&b);
-		}
-		goto done;
-	}
-	if (jobs > points)
-		jobs = points;
-	status = run_grid(self_path(), &o, axes, naxes, points, jobs, cli_program);
-done:
-	free_axes(axes, naxes);
-	sim_options_free(&o);
-	return status;
+	sweep_free_axes(a.s.axes, a.s.naxes);
+	sim_options_free(&a.s.o);
+	return status < 0 ? 0 : status;
 }

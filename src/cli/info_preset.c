@@ -51,9 +51,16 @@ int info_preset(FILE *fp, const char *arg, bool json)
 {
 	char path[4096];
 	int rc = preset_resolve(arg, path, sizeof path);
-	if (rc) {
-		cli_error("no preset named '%.64s' (see `gully presets`)", arg);
+	if (rc && preset_is_file(arg)) {
+		cli_error("%.200s: no such preset file", arg);
 		return 1;
+	}
+	if (rc) {
+		/* A name that is not there is a usage error, as -p NAME's is. */
+		char hint[128];
+		cli_preset_hint(arg, hint, sizeof hint);
+		cli_error("no preset named '%.64s'%s (see `gully presets`)", arg, hint);
+		return EXIT_USAGE;
 	}
 	struct params p, def;
 	struct preset_meta meta;

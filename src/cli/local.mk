@@ -1,14 +1,16 @@
 bin_PROGRAMS += gully
 gully_SOURCES = \
 	src/cli/main.c src/cli/cli.h \
-	src/cli/options.c \
+	src/cli/options.c src/cli/suggest.c src/cli/heightmap.c \
 	src/cli/metrics.c \
 	src/cli/progress.c \
-	src/cli/cmd_run.c \
+	src/cli/cmd_run.c src/cli/run_output.c src/cli/run_output.h \
 	src/cli/cmd_params.c \
-	src/cli/cmd_sweep.c \
+	src/cli/cmd_sweep.c src/cli/sweep.h src/cli/sweep_grid.c src/cli/sweep_run.c \
+	src/cli/sweep_emit.c src/cli/sweep_collect.c \
 	src/cli/cmd_info.c \
-	src/cli/cmd_render.c src/cli/picture.c src/cli/picture.h \
+	src/cli/cmd_render.c src/cli/render_ansi.c src/cli/render_ansi.h \
+	src/cli/picture.c src/cli/picture.h \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
 	src/cli/cmd_explore.c
 gully_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/view/libgullyview.a \

@@ -1,10 +1,13 @@
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/resample.h"
+#include "core/base/rain.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
 #include "io/layer_import.h"
@@ -19,8 +22,11 @@ void sim_options_init(struct sim_options *o)
 void sim_options_free(struct sim_options *o)
 {
 	free(o->sets);
+	free(o->outputs);
 	o->sets = NULL;
 	o->nsets = 0;
+	o->outputs = NULL;
+	o->noutputs = 0;
 }
 
 bool parse_u64(const char *s, uint64_t *out)
@@ -33,6 +39,29 @@ bool parse_u64(const char *s, uint64_t *out)
 	if (errno || *end)
 		return false;
 	*out = v;
+	return true;
+}
+
+bool parse_count(const char *s, uint64_t *out)
+{
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return false;
+	char *end;
+	double v = strtod(s, &end);
+	double unit = 1;
+	if (*end == 'k' || *end == 'K')
+		unit = 1e3, end++;
+	else if (*end == 'M')
+		unit = 1e6, end++;
+	else if (*end == 'G')
+		unit = 1e9, end++;
+	if (*end || !(v >= 0))
+		return false;
+	v *= unit;
+	/* 10^15 is exact in a double; beyond it a count is no longer a whole number. */
+	if (v > 1e15 || v != floor(v))
+		return false;
+	*out = (uint64_t)v;
 	return true;
 }
 
@@ -52,6 +81,21 @@ bool parse_size(const char *s, int *w, int *h)
 		return false;
 	*w = (int)a;
 	*h = (int)b;
+	return true;
+}
+
+bool parse_range(const char *s, double *min, double *max)
+{
+	char *end;
+	double a = strtod(s, &end);
+	if (end == s || *end != ':')
+		return false;
+	const char *b = end + 1;
+	double c = strtod(b, &end);
+	if (end == b || *end || !isfinite(a) || !isfinite(c) || !(a < c))
+		return false;
+	*min = a;
+	*max = c;
 	return true;
 }
 
@@ -76,20 +120,31 @@ void describe_param_error(char *buf, size_t len, int err, int index, const char 
 	}
 }
 
+static const char *process_name_at(int index, void *ctx)
+{
+	(void)ctx;
+	return index < process_count() ? process_get(index)->name : NULL;
+}
+
 int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char *arg)
 {
 	switch (opt) {
 	case OPT_PROCESS:
 		if (!process_find(arg)) {
-			cli_usage_error(cmd, "--process: no process named '%s' (one of %s)",
-					arg, process_names());
+			const char *near = cli_nearest(arg, process_name_at, NULL);
+			char hint[64] = "";
+			if (near)
+				snprintf(hint, sizeof hint, "did you mean %s? ", near);
+			cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", arg, hint,
+					process_names());
 			return -1;
 		}
 		o->process = arg;
 		return 1;
 	case OPT_PARTICLES:
-		if (!parse_u64(arg, &o->particles) || o->particles > 1000000000000ULL) {
-			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12", arg);
+		if (!parse_count(arg, &o->particles) || o->particles > 1000000000000ULL) {
+			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12 "
+					"(such as 200000, 200k, 2M or 1e6)", arg);
 			return -1;
 		}
 		o->particles_set = true;
@@ -119,11 +174,21 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		o->sets[o->nsets++] = arg;
 		return 1;
 	}
-	case 'o':
-		o->output = arg;
+	case 'o': {
+		const char **n = realloc(o->outputs, (size_t)(o->noutputs + 1) * sizeof *n);
+		if (!n) {
+			cli_error("out of memory");
+			return -1;
+		}
+		o->outputs = n;
+		o->outputs[o->noutputs++] = arg;
 		return 1;
+	}
 	case OPT_HARDNESS:
 		o->hardness = arg;
+		return 1;
+	case OPT_RAIN:
+		o->rain = arg;
 		return 1;
 	case OPT_JSON:
 		o->json = true;
@@ -136,6 +201,17 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		return 1;
 	case OPT_DUMP_PRESET:
 		o->dump_preset = true;
+		return 1;
+	case OPT_TRANSPOSE:
+		o->transpose = true;
+		return 1;
+	case OPT_RANGE:
+		if (!parse_range(arg, &o->range_min, &o->range_max)) {
+			cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, such as 0:1",
+					arg);
+			return -1;
+		}
+		o->range_set = true;
 		return 1;
 	default:
 		return 0;
@@ -168,8 +244,9 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 			const char *eq = strchr(o->sets[i], '=');
 			if (!eq)
 				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", o->sets[i]);
-			return cli_usage_error(cmd, "--set: unknown parameter '%.*s' (see `gully params`)",
-					       (int)(eq - o->sets[i]), o->sets[i]);
+			char key[128];
+			snprintf(key, sizeof key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
+			return cli_unknown_key(cmd, "--set", key);
 		}
 		if (err) {
 			char msg[256];
@@ -198,6 +275,36 @@ int sim_options_hardness(const struct sim_options *o, const char *cmd, struct pa
 	return 0;
 }
 
+int sim_options_rain(const struct sim_options *o, struct world *w)
+{
+	if (!o->rain)
+		return 0;
+	char err[512];
+	float *src;
+	int sw, sh;
+	if (layer_import_read(o->rain, &src, &sw, &sh, err, sizeof err)) {
+		cli_error("--rain %s", err);
+		return 1;
+	}
+	float *v = malloc(world_cells(w) * sizeof *v);
+	int e = v ? GULLY_OK : GULLY_ENOMEM;
+	if (!e)
+		grid_resample(src, sw, sh, v, w->width, w->height);
+	struct rain *r = NULL;
+	if (!e)
+		e = rain_create(&r, v, w->width, w->height);
+	free(src);
+	free(v);
+	if (e) {
+		cli_error("--rain %s: %s", o->rain, e == GULLY_EINVAL ? "weights must be finite, "
+			  "0 or more, and not all 0" : gully_strerror(e));
+		return 1;
+	}
+	rain_free(w->rain);
+	w->rain = r;
+	return 0;
+}
+
 int sim_options_load(const struct sim_options *o, const char *cmd, struct params *p,
 		     struct preset_meta *meta)
 {
@@ -205,8 +312,12 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 	if (o->preset) {
 		char err[PRESET_ERR_MAX];
 		int rc = preset_load(o->preset, p, &m, err, sizeof err);
-		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset))
-			return cli_usage_error(cmd, "--preset: %s", err);
+		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset)) {
+			char hint[128];
+			cli_preset_hint(o->preset, hint, sizeof hint);
+			return cli_usage_error(cmd, "--preset: no preset named '%.64s'%s (see `gully "
+					       "presets`)", o->preset, hint);
+		}
 		if (rc) {
 			cli_error("%s", err);
 			return 1;

@@ -7,6 +7,7 @@
 
 #include "core/base/error.h"
 #include "io/image.h"
+#include "view/datamap.h"
 #include "view/shade.h"
 
 /* The pixels as 3 bytes each, as PNG and PPM store them. */
@@ -66,4 +67,92 @@ int picture_export(const char *path, const struct world *w, int layer, float sca
 	params_defaults(&p);
 	p.terrain.vertical_scale = scale;
 	return picture_export_view(path, w, layer, &p, 0, err, errlen);
+}
+
+/* Each pixel as a scale x scale block (scale >= 2). */
+static unsigned char *upscale(const unsigned char *px, int width, int height, int scale)
+{
+	size_t ow = (size_t)width * (size_t)scale, oh = (size_t)height * (size_t)scale;
+	unsigned char *out = malloc(ow * oh * 3);
+	if (!out)
+		return NULL;
+	for (size_t y = 0; y < oh; y++)
+		for (size_t x = 0; x < ow; x++)
+			memcpy(out + (y * ow + x) * 3,
+			       px + ((y / (size_t)scale) * (size_t)width + x / (size_t)scale) * 3, 3);
+	return out;
+}
+
+/* The pixels (width x height) to a .png or .ppm, scaled. */
+static int write_picture(const char *path, const unsigned char *rgb, int width, int height,
+			 int scale, char *err, size_t errlen)
+{
+	if (scale < 2)
+		return image_write_rgb(path, width, height, rgb, err, errlen);
+	unsigned char *big = upscale(rgb, width, height, scale);
+	if (!big) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return GULLY_ENOMEM;
+	}
+	int e = image_write_rgb(path, width * scale, height * scale, big, err, errlen);
+	free(big);
+	return e;
+}
+
+/* A data layer's picture: its ramp from min to max, the legend bar below. */
+static int data_picture(const char *path, const struct world *w, int which, const float *v,
+			int scale, float *mn, float *mx, char *err, size_t errlen)
+{
+	int ph = w->height + DATAMAP_LEGEND_ROWS;
+	struct rgb *pic = malloc((size_t)w->width * (size_t)ph * sizeof *pic);
+	if (!pic) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return GULLY_ENOMEM;
+	}
+	image_range(v, world_cells(w), mn, mx);
+	datamap_picture(v, w->width, w->height, which, *mn, *mx, pic);
+	int e = write_picture(path, (const unsigned char *)pic, w->width, ph, scale, err, errlen);
+	free(pic);
+	return e;
+}
+
+int picture_export_named(const char *path, const struct world *w, const char *layer_name,
+			 const struct params *p, const struct picture_opts *po,
+			 struct image_span *span, float *ramp_min, float *ramp_max, char *err,
+			 size_t errlen)
+{
+	int fmt = image_format_from_path(path);
+	bool picture = (fmt == IMAGE_PNG && !po->values.grey16) || fmt == IMAGE_PPM;
+	int which = datamap_find(layer_name), layer = world_layer_find(layer_name);
+	if (which < 0 && layer < 0) {
+		snprintf(err, errlen, "%s: no layer named '%s'", path, layer_name);
+		return GULLY_ENOTFOUND;
+	}
+	float *data = which >= 0 ? datamap_values(w, which) : NULL;
+	const float *v = which >= 0 ? data : w->layer[layer];
+	if (!v) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return GULLY_ENOMEM;
+	}
+	float mn = 0, mx = 0;
+	int e;
+	if (!picture) {
+		e = image_write_values_opts(path, w->width, w->height, v, &po->values, span, err,
+					    errlen);
+	} else if (which >= 0) {
+		e = data_picture(path, w, which, v, po->scale, &mn, &mx, err, errlen);
+	} else {
+		unsigned char *rgb = shaded(w, layer, p, po->overlays);
+		e = rgb ? write_picture(path, rgb, w->width, w->height, po->scale, err, errlen)
+			: GULLY_ENOMEM;
+		if (!rgb)
+			snprintf(err, errlen, "%s: out of memory", path);
+		free(rgb);
+	}
+	free(data);
+	if (ramp_min)
+		*ramp_min = mn;
+	if (ramp_max)
+		*ramp_max = mx;
+	return e;
 }

@@ -8,6 +8,7 @@
 
 #include "core/base/params.h"
 #include "core/base/world.h"
+#include "io/image.h"
 
 /* Writes `layer` of w to path, atomically. Pictures (.png, .ppm) are the
  * explorer's colours at 1:1 (view/shade): heights on its ramp (any other
@@ -21,5 +22,21 @@ int picture_export_view(const char *path, const struct world *w, int layer,
  * terrain.vertical_scale. */
 int picture_export(const char *path, const struct world *w, int layer, float scale, char *err,
 		   size_t errlen);
+
+/* How render writes a layer: zeros are picture_export_view's defaults. */
+struct picture_opts {
+	unsigned overlays;           /* pictures: OVERLAY_BIT()s */
+	int scale;                   /* pictures: each cell as N x N pixels (0, 1: one) */
+	struct image_value_opts values; /* data files: --gray16 .png, --range */
+};
+/* Writes `layer_name` of w to path: a world layer as picture_export_view
+ * does, or a data layer (view/datamap.h: erosion, deposition, flow) as its
+ * values or, for .png/.ppm, on its own ramp with a legend bar under it.
+ * span (may be NULL) gets the range a 16-bit file stretched over; ramp_min
+ * and ramp_max (may be NULL) the data picture's. */
+int picture_export_named(const char *path, const struct world *w, const char *layer_name,
+			 const struct params *p, const struct picture_opts *po,
+			 struct image_span *span, float *ramp_min, float *ramp_max, char *err,
+			 size_t errlen);
 
 #endif

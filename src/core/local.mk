@@ -12,6 +12,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/floatw.h src/core/base/normal_wide.h \
 	src/core/base/workers.c src/core/base/workers.h \
 	src/core/base/grid.h \
+	src/core/base/resample.c src/core/base/resample.h \
+	src/core/base/rain.c src/core/base/rain.h \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \

@@ -68,6 +68,37 @@ uint16_t image_to_u16(float v, float mn, float mx)
 
 /* ---------------------------------------------------------------- export */
 
+static bool write_png_grey16(FILE *fp, const float *v, int width, int height, float mn, float mx)
+{
+	unsigned char *row = malloc((size_t)width * 2);
+	if (!row)
+		return false;
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (!info || setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, info ? &info : NULL);
+		free(row);
+		return false;
+	}
+	png_init_io(png, fp);
+	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 16, PNG_COLOR_TYPE_GRAY,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (int y = 0; y < height; y++) {
+		const float *r = v + (size_t)y * (size_t)width;
+		for (int x = 0; x < width; x++) {
+			uint16_t u = image_to_u16(r[x], mn, mx);
+			row[2 * x] = (unsigned char)(u >> 8); /* PNG's samples are big-endian */
+			row[2 * x + 1] = (unsigned char)(u & 0xff);
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return true;
+}
+
 static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 {
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
@@ -93,10 +124,8 @@ static bool write_png(FILE *fp, const unsigned char *rgb, int width, int height)
 	return true;
 }
 
-static bool write_u16(FILE *fp, const float *v, size_t n, bool big_endian)
+static bool write_u16(FILE *fp, const float *v, size_t n, bool big_endian, float mn, float mx)
 {
-	float mn, mx;
-	image_range(v, n, &mn, &mx);
 	unsigned char buf[8192];
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -135,8 +164,11 @@ static bool write_f32(FILE *fp, const float *v, size_t n)
 
 /* Writes one file atomically: the picture `rgb` (.png, .ppm) or the values
  * `v` (.pgm, .r16, .f32), as the path's extension says. */
-static int write_file(const char *path, int fmt, int width, int height,
-		      const unsigned char *rgb, const float *v, char *err, size_t errlen)
+/* Writes one file atomically: the picture `rgb` (.png, .ppm), or the values
+ * `v` (.pgm, .r16, .f32, and .png as 16-bit grey when `grey16`), the 16-bit
+ * formats stretching mn..mx onto 0..65535. */
+static int write_file(const char *path, int fmt, int width, int height, const unsigned char *rgb,
+		      const float *v, bool grey16, float mn, float mx, char *err, size_t errlen)
 {
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
@@ -145,7 +177,8 @@ static int write_file(const char *path, int fmt, int width, int height,
 	bool ok = true;
 	switch (fmt) {
 	case IMAGE_PNG:
-		ok = write_png(af.fp, rgb, width, height);
+		ok = grey16 ? write_png_grey16(af.fp, v, width, height, mn, mx)
+			    : write_png(af.fp, rgb, width, height);
 		break;
 	case IMAGE_PPM:
 		ok = fprintf(af.fp, "P6\n%d %d\n255\n", width, height) > 0 &&
@@ -153,10 +186,10 @@ static int write_file(const char *path, int fmt, int width, int height,
 		break;
 	case IMAGE_PGM:
 		ok = fprintf(af.fp, "P5\n%d %d\n65535\n", width, height) > 0 &&
-		     write_u16(af.fp, v, n, true); /* PGM's 16-bit samples are big-endian */
+		     write_u16(af.fp, v, n, true, mn, mx); /* PGM's 16-bit samples are big-endian */
 		break;
 	case IMAGE_R16:
-		ok = write_u16(af.fp, v, n, false);
+		ok = write_u16(af.fp, v, n, false, mn, mx);
 		break;
 	case IMAGE_F32:
 		ok = write_f32(af.fp, v, n);
@@ -178,136 +211,32 @@ int image_write_rgb(const char *path, int width, int height, const unsigned char
 	int fmt = image_format_from_path(path);
 	if (fmt != IMAGE_PNG && fmt != IMAGE_PPM)
 		return io_fail(err, errlen, GULLY_EINVAL, path, "not a picture type (use .png or .ppm)");
-	return write_file(path, fmt, width, height, rgb, NULL, err, errlen);
+	return write_file(path, fmt, width, height, rgb, NULL, false, 0, 0, err, errlen);
 }
 
 int image_write_values(const char *path, int width, int height, const float *v, char *err,
 		       size_t errlen)
 {
+	return image_write_values_opts(path, width, height, v, NULL, NULL, err, errlen);
+}
+
+int image_write_values_opts(const char *path, int width, int height, const float *v,
+			    const struct image_value_opts *vo, struct image_span *span, char *err,
+			    size_t errlen)
+{
 	int fmt = image_format_from_path(path);
-	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
+	bool grey16 = vo && vo->grey16 && fmt == IMAGE_PNG;
+	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32 && !grey16)
 		return io_fail(err, errlen, GULLY_EINVAL, path,
-			       "not a height data type (use .pgm, .r16 or .f32)");
-	return write_file(path, fmt, width, height, NULL, v, err, errlen);
-}
-
-/* ---------------------------------------------------------------- import */
-
-/* The side of a square map of `cells` cells, or 0 when it is not square. */
-static int square_side(size_t cells)
-{
-	size_t s = (size_t)llround(sqrt((double)cells));
-	return s * s == cells && s <= (size_t)world_size_max() ? (int)s : 0;
-}
-
-/* One header number of a PGM: skips whitespace and # comments. */
-static bool pgm_number(const char *d, size_t len, size_t *pos, unsigned long *out)
-{
-	size_t p = *pos;
-	for (;;) {
-		while (p < len && strchr(" \t\r\n", d[p]) && d[p])
-			p++;
-		if (p < len && d[p] == '#') {
-			while (p < len && d[p] != '\n')
-				p++;
-			continue;
-		}
-		break;
+			       "not a height data type (use .pgm, .r16, .f32 or a 16-bit grey .png)");
+	float mn = vo ? (float)vo->range_min : 0, mx = vo ? (float)vo->range_max : 0;
+	if (!vo || !vo->range_set)
+		image_range(v, (size_t)width * (size_t)height, &mn, &mx);
+	int e = write_file(path, fmt, width, height, NULL, v, grey16, mn, mx, err, errlen);
+	if (!e && span) {
+		span->min = mn;
+		span->max = mx;
+		span->stretched = fmt != IMAGE_F32;
 	}
-	unsigned long v = 0;
-	size_t start = p;
-	while (p < len && d[p] >= '0' && d[p] <= '9' && p - start < 9)
-		v = v * 10 + (unsigned long)(d[p++] - '0');
-	if (p == start || (p < len && d[p] >= '0' && d[p] <= '9'))
-		return false;
-	*pos = p;
-	*out = v;
-	return true;
-}
-
-int image_import(const char *path, int *width, int *height, float **data, char *err,
-		 size_t errlen)
-{
-	return image_import_grid(path, world_size_min(), width, height, data, err, errlen);
-}
-
-int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,
-		      char *err, size_t errlen)
-{
-	*data = NULL;
-	int fmt = image_format_from_path(path);
-	if (fmt != IMAGE_PGM && fmt != IMAGE_R16 && fmt != IMAGE_F32)
-		return io_fail(err, errlen, GULLY_EINVAL, path,
-			    "cannot import this type (use .r16, .pgm or .f32)");
-	char *d;
-	size_t len;
-	size_t cap = (size_t)world_size_max() * world_size_max() * 4 + 64;
-	if (file_read_all(path, cap, &d, &len) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
-			    errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
-	const unsigned char *u = (const unsigned char *)d;
-	int e = GULLY_OK;
-	size_t w = 0, h = 0, pos = 0, bytes = 2;
-	unsigned long maxval = 65535;
-	if (fmt == IMAGE_PGM) {
-		unsigned long a = 0, b = 0; /* read even when the header is malformed */
-		if (len < 2 || d[0] != 'P' || d[1] != '5') {
-			e = io_fail(err, errlen, GULLY_EFORMAT, path, "not a binary PGM (no P5 magic)");
-		} else {
-			pos = 2;
-			if (!pgm_number(d, len, &pos, &a) || !pgm_number(d, len, &pos, &b) ||
-			    !pgm_number(d, len, &pos, &maxval) || pos >= len ||
-			    !strchr(" \t\r\n", d[pos]) || !d[pos])
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "malformed PGM header");
-			else if (maxval < 1 || maxval > 65535)
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "PGM maxval %lu is not 1..65535",
-					 maxval);
-			pos++;
-			w = a;
-			h = b;
-			bytes = maxval < 256 ? 1 : 2;
-		}
-	} else {
-		size_t unit = fmt == IMAGE_R16 ? 2 : 4;
-		bytes = unit;
-		int side = len % unit == 0 ? square_side(len / unit) : 0;
-		if (!side)
-			e = io_fail(err, errlen, GULLY_EFORMAT, path,
-				 "%zu bytes is not a square map of %zu-byte cells", len, unit);
-		w = h = (size_t)side;
-	}
-	const size_t max_side = (size_t)world_size_max();
-	if (!e && (w < (size_t)min_side || w > max_side || h < (size_t)min_side || h > max_side))
-		e = io_fail(err, errlen, GULLY_ESIZE, path, "map size %zux%zu is outside %d..%d a side",
-			 w, h, min_side, world_size_max());
-	if (!e && len - pos != w * h * bytes)
-		e = io_fail(err, errlen, GULLY_EFORMAT, path, "%s: %zux%zu needs %zu bytes of data, found %zu",
-			 len - pos < w * h * bytes ? "truncated" : "trailing data", w, h,
-			 w * h * bytes, len - pos);
-	float *out = NULL;
-	if (!e && !(out = malloc(w * h * sizeof *out)))
-		e = io_fail(err, errlen, GULLY_ENOMEM, path, "out of memory");
-	for (size_t i = 0; !e && i < w * h; i++) {
-		const unsigned char *p = u + pos + i * bytes;
-		if (fmt == IMAGE_F32) {
-			out[i] = get_f32le(p);
-			if (!isfinite(out[i]))
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "cell %zu is not a finite number", i);
-		} else {
-			unsigned v = fmt == IMAGE_R16 ? get_u16le(p)
-				     : bytes == 1 ? p[0] : (unsigned)p[0] << 8 | p[1];
-			if (v > maxval)
-				e = io_fail(err, errlen, GULLY_EFORMAT, path, "sample %u above maxval %lu", v, maxval);
-			out[i] = (float)((double)v / (double)maxval);
-		}
-	}
-	free(d);
-	if (e) {
-		free(out);
-		return e;
-	}
-	*width = (int)w;
-	*height = (int)h;
-	*data = out;
-	return GULLY_OK;
+	return e;
 }

@@ -4,7 +4,7 @@ src_io_libgullyio_a_SOURCES = \
 	src/io/roff.c src/io/roff.h \
 	src/io/snapshot.c src/io/snapshot.h \
 	src/io/simulation.c src/io/simulation.h \
-	src/io/image.c src/io/image.h \
+	src/io/image.c src/io/image_import.c src/io/image.h \
 	src/io/layer_import.c src/io/layer_import.h
 # Presets: libcyaml loads them; libyaml (which libcyaml is built on) gives the
 # first pass its exact line numbers.

@@ -117,6 +117,19 @@ int simulation_switch(struct simulation *s, const struct process_ops *proc, char
 	return GULLY_OK;
 }
 
+/* note, then a newline, before the YAML (a comment line, so still YAML). */
+static int prepend_note(char **yaml, const char *note)
+{
+	size_t len = strlen(note) + strlen(*yaml) + 2;
+	char *text = malloc(len);
+	if (!text)
+		return -1;
+	snprintf(text, len, "%s\n%s", note, *yaml);
+	free(*yaml);
+	*yaml = text;
+	return 0;
+}
+
 int simulation_save(const struct simulation *s, const char *path, char *err, size_t errlen)
 {
 	struct snapshot_info out;
@@ -124,7 +137,9 @@ int simulation_save(const struct simulation *s, const char *path, char *err, siz
 	snprintf(out.process, sizeof out.process, "%s", s->proc->name);
 	out.params = s->params;
 	/* The effective preset, so `gully info` and a reader see what made it. */
-	if (preset_to_yaml(&s->params, &out.preset_yaml)) {
+	if (preset_to_yaml(&s->params, &out.preset_yaml) ||
+	    (s->note && prepend_note(&out.preset_yaml, s->note))) {
+		free(out.preset_yaml);
 		snprintf(err, errlen, "%s: cannot write the preset text", path);
 		return GULLY_ENOMEM;
 	}

@@ -23,6 +23,9 @@ struct simulation {
 	struct params params;
 	const struct process_ops *proc; /* NULL until started */
 	void *state;                    /* proc's state */
+	/* Optional: a YAML comment line ("# ...") saved first in the preset
+	 * text, such as `gully run`'s mark of an interrupted run. */
+	const char *note;
 };
 
 /* Reads the snapshot at `path` into `s` (world and parameters, no process

@@ -638,7 +638,10 @@ static int open_session(struct app *a, const struct tui_options *o)
 	if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS)
 		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
 			a->params.world.width, a->params.world.height);
-	if (session_new_world(a, err, sizeof err) || session_set_process(a, p, err, sizeof err)) {
+	int e = session_new_world(a, err, sizeof err);
+	if (!e && o->prepare_world)
+		o->prepare_world(a->world, &a->params, o->prepare_ctx);
+	if (e || session_set_process(a, p, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;
 	}

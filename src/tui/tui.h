@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "core/base/params.h"
+#include "core/base/world.h"
 
 struct tui_options {
 	struct params params;   /* after --set/--seed/--size */
@@ -20,6 +21,10 @@ struct tui_options {
 	double fps;             /* frame cap */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
+	/* Optional: shapes the first fresh world before its process starts (a
+	 * height map given on the command line). */
+	void (*prepare_world)(struct world *w, const struct params *p, void *ctx);
+	void *prepare_ctx;
 };
 
 /* The terminal's colours: ask the terminal. */

@@ -3,13 +3,13 @@
 # to $XDG_STATE_HOME/gully/autosave.gsnap first, and --resume reopens it.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --seed 4
+start 100 30 -- --seed 4 --set particles.budget=0
 wait_for "RUNNING"
 kill -INT "$(gully_pid)"
 wait_exit 130
 stop
 
-start 100 30 -- --seed 4 --size 64x64
+start 100 30 -- --seed 4 --size 64x64 --set particles.budget=0
 wait_for "RUNNING"
 kill -HUP "$(gully_pid)"
 wait_exit 129

@@ -1,5 +1,7 @@
 #include "core/base/world.h"
 
+#include "core/base/rain.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,7 @@ void world_destroy(struct world *w)
 		return;
 	for (int i = 0; i < LAYER_COUNT; i++)
 		free(w->layer[i]);
+	rain_free(w->rain);
 	free(w);
 }
 
@@ -122,6 +125,10 @@ int world_clone(struct world **out, const struct world *src)
 	w->steps = src->steps;
 	memcpy(w->tally, src->tally, sizeof w->tally);
 	w->rng = src->rng;
+	if ((err = rain_clone(&w->rain, src->rain))) {
+		world_destroy(w);
+		return err;
+	}
 	*out = w;
 	return GULLY_OK;
 }

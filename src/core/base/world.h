@@ -40,6 +40,8 @@ enum world_tally {
 	TALLY_COUNT
 };
 
+struct rain;
+
 struct world {
 	int width, height;
 	float *layer[LAYER_COUNT];
@@ -47,6 +49,9 @@ struct world {
 	uint64_t steps;     /* particle or time steps taken so far */
 	double tally[TALLY_COUNT];
 	struct rng rng;     /* the simulation's random stream */
+	/* Optional: where droplets start (base/rain.h); NULL: anywhere. Given
+	 * per run (gully run --rain), not kept in snapshots. */
+	struct rain *rain;
 };
 
 /* Volumes and relief over the whole map: what `gully run` reports. */

@@ -7,6 +7,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/rain.h"
 #include "core/base/workers.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
@@ -354,12 +355,7 @@ static int run_droplet(struct hydro_state *s, struct world *w, const struct hpar
 		       const struct hd_env *env, uint64_t *steps)
 {
 	struct hdrop d = {0};
-	d.x = rng_float(&w->rng) * (float)w->width;
-	d.y = rng_float(&w->rng) * (float)w->height;
-	if (d.x >= (float)w->width)
-		d.x = nextafterf((float)w->width, 0.0f);
-	if (d.y >= (float)w->height)
-		d.y = nextafterf((float)w->height, 0.0f);
+	world_spawn_point(w, &d.x, &d.y);
 	d.volume = 1.0;
 	struct books b = {0};
 	bool gone = false; /* left the map with its water and load */

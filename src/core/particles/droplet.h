@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "core/base/normal.h"
+#include "core/base/rain.h"
 #include "core/base/rng.h"
 #include "core/base/v2.h"
 #include "core/base/world.h"
@@ -124,20 +125,13 @@ static inline void droplet_env_init(struct droplet_env *e, struct world *w,
 	normal_consts_init(&e->nk, dp->scale, dp->symmetric_normal);
 }
 
-/* A fresh droplet at a spawn point drawn from the world's RNG (two draws):
- * every runner draws the same way. */
+/* A fresh droplet at a spawn point drawn from the world's RNG (two draws,
+ * or the rain mask's, base/rain.h): every runner draws the same way. */
 static inline void droplet_spawn(struct world *w, struct droplet *d)
 {
 	memset(d, 0, sizeof *d);
-	d->x = rng_float(&w->rng) * (float)w->width;
-	d->y = rng_float(&w->rng) * (float)w->height;
+	world_spawn_point(w, &d->x, &d->y);
 	d->volume = 1.0f;
-	/* x < width always: rng_float < 1 and the product rounds down at most
-	 * to width - ulp; guard anyway against float rounding up. */
-	if (d->x >= (float)w->width)
-		d->x = nextafterf((float)w->width, 0.0f);
-	if (d->y >= (float)w->height)
-		d->y = nextafterf((float)w->height, 0.0f);
 }
 
 /* Takes up a droplet (fresh or part-way). One off the map (or with a NaN

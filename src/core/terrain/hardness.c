@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/base/error.h"
+#include "core/base/resample.h"
 #include "core/base/noise.h"
 
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
@@ -107,30 +108,8 @@ int hardness_fill_from(struct world *w, const float *src, int sw, int sh)
 		if (!isfinite(src[i]))
 			return GULLY_EINVAL;
 	float *d = w->layer[LAYER_HARDNESS];
-	/* Cell centres map to cell centres, so equal sizes copy exactly. */
-	double sx = (double)sw / (double)w->width, sy = (double)sh / (double)w->height;
-	for (int y = 0; y < w->height; y++) {
-		double fy = ((double)y + 0.5) * sy - 0.5;
-		if (fy < 0)
-			fy = 0;
-		if (fy > sh - 1)
-			fy = sh - 1;
-		int y0 = (int)fy, y1 = y0 + 1 < sh ? y0 + 1 : y0;
-		double ty = fy - y0;
-		for (int x = 0; x < w->width; x++) {
-			double fx = ((double)x + 0.5) * sx - 0.5;
-			if (fx < 0)
-				fx = 0;
-			if (fx > sw - 1)
-				fx = sw - 1;
-			int x0 = (int)fx, x1 = x0 + 1 < sw ? x0 + 1 : x0;
-			double tx = fx - x0;
-			const float *r0 = src + (size_t)y0 * (size_t)sw;
-			const float *r1 = src + (size_t)y1 * (size_t)sw;
-			double top = r0[x0] + (r0[x1] - r0[x0]) * tx;
-			double bot = r1[x0] + (r1[x1] - r1[x0]) * tx;
-			d[(size_t)y * (size_t)w->width + (size_t)x] = clamp01((float)(top + (bot - top) * ty));
-		}
-	}
+	grid_resample(src, sw, sh, d, w->width, w->height);
+	for (size_t i = 0; i < world_cells(w); i++)
+		d[i] = clamp01(d[i]);
 	return GULLY_OK;
 }

@@ -1,0 +1,81 @@
+/* gully run -o: every output named, each by its extension (a snapshot, or a
+ * layer as a picture or raw map), checked before the run so a typo costs
+ * nothing, then written after it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/run_output.h"
+#include "cli/picture.h"
+#include "core/base/error.h"
+#include "io/image.h"
+
+static bool is_snapshot_name(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && !strchr(dot, '/') && strcasecmp(dot, ".gsnap") == 0;
+}
+
+/* The directory a new file at path goes into must exist and take files. */
+static int check_directory(const char *cmd, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return cli_usage_error(cmd, "-o %s: no directory %s", path, dir);
+	if (!S_ISDIR(st.st_mode))
+		return cli_usage_error(cmd, "-o %s: %s is not a directory", path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return cli_usage_error(cmd, "-o %s: cannot write in %s: %s", path, dir,
+				       strerror(errno));
+	return 0;
+}
+
+int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays)
+{
+	bool picture = false;
+	for (int i = 0; i < o->noutputs; i++) {
+		const char *path = o->outputs[i];
+		int fmt = image_format_from_path(path);
+		if (fmt == IMAGE_NONE && !is_snapshot_name(path))
+			return cli_usage_error(cmd, "-o %s: unknown extension (.gsnap, or a layer as "
+					       ".%s)", path, "png, .ppm, .pgm, .r16 or .f32");
+		picture |= fmt == IMAGE_PNG || fmt == IMAGE_PPM;
+		for (int j = 0; j < i; j++)
+			if (strcmp(o->outputs[j], path) == 0)
+				return cli_usage_error(cmd, "-o %s given twice", path);
+		int st = check_directory(cmd, path);
+		if (st)
+			return st;
+	}
+	if (overlays && !picture)
+		return cli_usage_error(cmd, "--overlay is for a picture: -o FILE.png or FILE.ppm");
+	return 0;
+}
+
+int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
+		      unsigned overlays)
+{
+	int status = 0;
+	char err[512];
+	for (int i = 0; i < o->noutputs; i++) {
+		const char *path = o->outputs[i];
+		int e = image_format_from_path(path) == IMAGE_NONE
+				? simulation_save(sim, path, err, sizeof err)
+				: picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params,
+						      overlays, err, sizeof err);
+		if (e) {
+			cli_error("%s", err);
+			status = 1;
+		}
+	}
+	return status;
+}

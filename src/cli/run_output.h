@@ -1,0 +1,21 @@
+/* gully run's -o outputs: checked before the run, written after it. */
+#ifndef GULLY_RUN_OUTPUT_H
+#define GULLY_RUN_OUTPUT_H
+
+#include "cli/cli.h"
+#include "io/simulation.h"
+
+/* The first line of an interrupted run's preset text in its snapshot
+ * (simulation.note), followed by "DONE of BUDGET". */
+#define RUN_INTERRUPTED_MARK "# gully run: interrupted after"
+
+
+/* Every -o: a known extension, no name twice, a directory that takes files;
+ * a picture among them when there are overlays. 0, or EXIT_USAGE (reported). */
+int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays);
+/* Writes them all (each failure reported): snapshots with simulation_save,
+ * the height layer by extension with `overlays` on pictures; 0 or 1. */
+int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
+		      unsigned overlays);
+
+#endif

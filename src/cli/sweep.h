@@ -1,0 +1,80 @@
+/* gully sweep, split by job: the grid and its command lines (sweep_grid.c),
+ * running it here (sweep_run.c), printing it for other machines
+ * (sweep_emit.c) and joining what they wrote (sweep_collect.c). */
+#ifndef GULLY_SWEEP_H
+#define GULLY_SWEEP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+
+#define SWEEP_CMD "sweep"
+#define SWEEP_MAX_POINTS 100000
+#define SWEEP_MAX_VALUES 10000
+#define SWEEP_MAX_AXES 64
+/* The file the emitter leaves in --out DIR so --collect knows the grid. */
+#define SWEEP_GRID_FILE "sweep.grid"
+
+struct sweep_axis {
+	const char *key;
+	char **values;
+	int count;
+};
+
+struct sweep {
+	struct sim_options o;        /* the options every run shares */
+	struct sweep_axis *axes;
+	int naxes;
+	long points;
+	const char *gully;           /* the binary the runs use: --gully, else this one */
+	const char *out_dir;         /* --out DIR: one file per run */
+	const char *maps_dir;        /* --save-maps DIR: each run's map and picture */
+};
+
+/* sweep_grid.c */
+int sweep_parse_vary(struct sweep_axis *a, const char *arg);
+void sweep_free_axes(struct sweep_axis *axes, int n);
+/* The index of each axis's value at grid point `point` (last axis fastest). */
+void sweep_point_values(const struct sweep *s, long point, int *pick);
+
+/* A NULL-terminated argument vector and the strings it owns. */
+struct argv_buf {
+	char **v;
+	int n, cap;
+	char **owned;
+	int nowned;
+};
+int argv_push(struct argv_buf *b, const char *s, bool own);
+void argv_free(struct argv_buf *b);
+/* `gully run` for grid point `point`, the program being argv0. */
+int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0, long point);
+/* `gully sweep ... --point` without the index: what every emitted line or
+ * job-array task runs. */
+int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv0);
+/* A word as a POSIX shell reads it back (single quotes unless plainly safe). */
+void sweep_shell_word(FILE *fp, const char *s);
+void sweep_print_argv(FILE *fp, const struct argv_buf *b);
+/* The table's header (varied keys, then the run's header) and one row (the
+ * varied values, then the run's row; JSON: the keys put into its object). */
+void sweep_print_header(FILE *fp, const struct sweep *s, const char *run_header, size_t hlen);
+void sweep_print_row(FILE *fp, const struct sweep *s, long point, const char *row);
+/* DIR/run-0007.tsv (or .json), DIR/run-0007.gsnap ...: point `point`'s file. */
+void sweep_file_name(char *buf, size_t len, const char *dir, long point, const char *ext);
+/* The absolute path of this binary, or NULL. */
+const char *sweep_self_path(void);
+
+/* sweep_run.c: every point here, --jobs at a time; or one (--point). */
+int sweep_run_grid(const struct sweep *s, long jobs);
+int sweep_run_point(const struct sweep *s, long point);
+
+/* sweep_emit.c: the command list (parallel) or a job-array script (slurm). */
+enum sweep_emit { SWEEP_EMIT_NONE, SWEEP_EMIT_PARALLEL, SWEEP_EMIT_SLURM };
+int sweep_emit(const struct sweep *s, enum sweep_emit how);
+/* Writes --out DIR/sweep.grid (making DIR): the grid --collect reads. */
+int sweep_write_grid(const struct sweep *s);
+
+/* sweep_collect.c: DIR's run files as the one table. */
+int sweep_collect(const char *dir);
+
+#endif

@@ -1,0 +1,342 @@
+/* gully sweep's grid: the --vary axes, each point's command line, and the
+ * table's header and rows, shared by local runs, emitted commands and
+ * collected files so all three give the same table. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/sweep.h"
+
+void sweep_free_axes(struct sweep_axis *axes, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < axes[i].count; k++)
+			free(axes[i].values[k]);
+		free(axes[i].values);
+	}
+	free(axes);
+}
+
+static int add_value(struct sweep_axis *a, const char *text, size_t len)
+{
+	if (a->count >= SWEEP_MAX_VALUES)
+		return cli_usage_error(SWEEP_CMD, "--vary %s: more than %d values", a->key,
+				       SWEEP_MAX_VALUES);
+	char **nv = realloc(a->values, (size_t)(a->count + 1) * sizeof *nv);
+	if (!nv)
+		return cli_usage_error(SWEEP_CMD, "out of memory");
+	a->values = nv;
+	char *v = malloc(len + 1);
+	if (!v)
+		return cli_usage_error(SWEEP_CMD, "out of memory");
+	memcpy(v, text, len);
+	v[len] = '\0';
+	a->values[a->count++] = v;
+	return 0;
+}
+
+/* START:STOP:STEP, both ends included when the steps land on STOP. */
+static int expand_range(struct sweep_axis *a, const char *spec, bool *was_range)
+{
+	*was_range = false;
+	char *end;
+	double start = strtod(spec, &end);
+	if (end == spec || *end != ':')
+		return 0;
+	const char *s2 = end + 1;
+	double stop = strtod(s2, &end);
+	if (end == s2 || *end != ':')
+		return 0;
+	const char *s3 = end + 1;
+	double step = strtod(s3, &end);
+	if (end == s3 || *end)
+		return 0;
+	*was_range = true;
+	if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step <= 0 || stop < start)
+		return cli_usage_error(SWEEP_CMD, "--vary %s=%s: a range is START:STOP:STEP with "
+				       "STEP > 0 and STOP >= START", a->key, spec);
+	double count = floor((stop - start) / step + 1e-9) + 1;
+	if (count > SWEEP_MAX_VALUES)
+		return cli_usage_error(SWEEP_CMD, "--vary %s=%s: more than %d values", a->key, spec,
+				       SWEEP_MAX_VALUES);
+	for (long i = 0; i < (long)count; i++) {
+		char buf[64];
+		snprintf(buf, sizeof buf, "%.12g", start + (double)i * step);
+		int st = add_value(a, buf, strlen(buf));
+		if (st)
+			return st;
+	}
+	return 0;
+}
+
+/* Parses KEY=LIST and checks every value against the registry up front, so a
+ * typo fails before any run starts. */
+int sweep_parse_vary(struct sweep_axis *a, const char *arg)
+{
+	memset(a, 0, sizeof *a);
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return cli_usage_error(SWEEP_CMD, "--vary '%s': expected KEY=V1,V2,...", arg);
+	char key[128];
+	size_t kn = (size_t)(eq - arg);
+	if (kn >= sizeof key)
+		return cli_usage_error(SWEEP_CMD, "--vary: key too long");
+	memcpy(key, arg, kn);
+	key[kn] = '\0';
+	int index = params_find(key);
+	if (index < 0)
+		return cli_unknown_key(SWEEP_CMD, "--vary", key);
+	a->key = params_def(index)->key;
+	bool range;
+	int st = expand_range(a, eq + 1, &range);
+	if (st)
+		return st;
+	if (!range) {
+		for (const char *v = eq + 1;;) {
+			size_t n = strcspn(v, ",");
+			if (n == 0)
+				return cli_usage_error(SWEEP_CMD, "--vary %s: an empty value in '%s'", key,
+						       eq + 1);
+			if ((st = add_value(a, v, n)))
+				return st;
+			if (!v[n])
+				break;
+			v += n + 1;
+		}
+	}
+	struct params p;
+	params_defaults(&p);
+	for (int k = 0; k < a->count; k++) {
+		int err = params_set_text(&p, index, a->values[k]);
+		if (err) {
+			char msg[256];
+			describe_param_error(msg, sizeof msg, err, index, a->values[k]);
+			return cli_usage_error(SWEEP_CMD, "--vary %s", msg);
+		}
+	}
+	return 0;
+}
+
+void sweep_point_values(const struct sweep *s, long point, int *pick)
+{
+	for (int i = s->naxes - 1; i >= 0; i--) {
+		pick[i] = (int)(point % s->axes[i].count);
+		point /= s->axes[i].count;
+	}
+}
+
+int argv_push(struct argv_buf *b, const char *s, bool own)
+{
+	if (b->n + 2 > b->cap) {
+		int cap = b->cap ? b->cap * 2 : 32;
+		char **nv = realloc(b->v, (size_t)cap * sizeof *nv);
+		if (!nv)
+			return -1;
+		b->v = nv;
+		b->cap = cap;
+	}
+	char *copy = (char *)s;
+	if (own) {
+		copy = strdup(s);
+		char **no = realloc(b->owned, (size_t)(b->nowned + 1) * sizeof *no);
+		if (!copy || !no) {
+			free(copy);
+			if (no)
+				b->owned = no;
+			return -1;
+		}
+		b->owned = no;
+		b->owned[b->nowned++] = copy;
+	}
+	b->v[b->n++] = copy;
+	b->v[b->n] = NULL;
+	return 0;
+}
+
+void argv_free(struct argv_buf *b)
+{
+	for (int i = 0; i < b->nowned; i++)
+		free(b->owned[i]);
+	free(b->owned);
+	free(b->v);
+	memset(b, 0, sizeof *b);
+}
+
+/* A file named on the command line as this machine sees it, so the command
+ * still finds it when run from another directory (a job's, a remote shell's). */
+static int push_path(struct argv_buf *b, const char *path)
+{
+	char buf[PATH_MAX];
+	if (path[0] != '/' && (strchr(path, '/') || access(path, F_OK) == 0) &&
+	    realpath(path, buf))
+		return argv_push(b, buf, true);
+	return argv_push(b, path, false);
+}
+
+/* The options every point shares, as `gully run` and `gully sweep` take them. */
+static int push_shared(struct argv_buf *b, const struct sim_options *o)
+{
+	char buf[64];
+	int bad = 0;
+	if (o->json)
+		bad |= argv_push(b, "--json", false);
+	if (o->preset) {
+		bad |= argv_push(b, "-p", false);
+		bad |= preset_is_file(o->preset) ? push_path(b, o->preset)
+						 : argv_push(b, o->preset, false);
+	}
+	if (o->process)
+		bad |= argv_push(b, "--process", false) | argv_push(b, o->process, false);
+	if (o->particles_set) {
+		snprintf(buf, sizeof buf, "%llu", (unsigned long long)o->particles);
+		bad |= argv_push(b, "--particles", false) | argv_push(b, buf, true);
+	}
+	if (o->seed >= 0) {
+		snprintf(buf, sizeof buf, "%ld", o->seed);
+		bad |= argv_push(b, "--seed", false) | argv_push(b, buf, true);
+	}
+	if (o->width) {
+		snprintf(buf, sizeof buf, "%dx%d", o->width, o->height);
+		bad |= argv_push(b, "--size", false) | argv_push(b, buf, true);
+	}
+	if (o->hardness)
+		bad |= argv_push(b, "--hardness", false) | push_path(b, o->hardness);
+	if (o->rain)
+		bad |= argv_push(b, "--rain", false) | push_path(b, o->rain);
+	for (int i = 0; i < o->nsets; i++)
+		bad |= argv_push(b, "--set", false) | argv_push(b, o->sets[i], false);
+	return bad;
+}
+
+int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0, long point)
+{
+	char buf[4096];
+	int pick[SWEEP_MAX_AXES];
+	sweep_point_values(s, point, pick);
+	/* Each job on one thread: the jobs already fill the cores. */
+	int bad = argv_push(b, argv0, false) | argv_push(b, "run", false) |
+		  argv_push(b, "--quiet", false) | argv_push(b, "--set", false) |
+		  argv_push(b, "world.threads=1", false) | push_shared(b, &s->o);
+	for (int i = 0; i < s->naxes; i++) {
+		snprintf(buf, sizeof buf, "%s=%s", s->axes[i].key, s->axes[i].values[pick[i]]);
+		bad |= argv_push(b, "--set", false) | argv_push(b, buf, true);
+	}
+	if (s->maps_dir) {
+		static const char *const kinds[] = {"gsnap", "png"};
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			sweep_file_name(buf, sizeof buf, s->maps_dir, point, kinds[k]);
+			bad |= argv_push(b, "-o", false) | argv_push(b, buf, true);
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+/* Each axis back as KEY=V1,V2,... (values are registry-checked: no commas). */
+static int push_axes(struct argv_buf *b, const struct sweep *s)
+{
+	int bad = 0;
+	for (int i = 0; i < s->naxes; i++) {
+		const struct sweep_axis *a = &s->axes[i];
+		size_t len = strlen(a->key) + 2;
+		for (int k = 0; k < a->count; k++)
+			len += strlen(a->values[k]) + 1;
+		char *text = malloc(len);
+		if (!text)
+			return -1;
+		char *p = text + sprintf(text, "%s=", a->key);
+		for (int k = 0; k < a->count; k++)
+			p += sprintf(p, "%s%s", k ? "," : "", a->values[k]);
+		bad |= argv_push(b, "--vary", false) | argv_push(b, text, true);
+		free(text);
+	}
+	return bad;
+}
+
+int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv0)
+{
+	int bad = argv_push(b, argv0, false) | argv_push(b, "sweep", false) |
+		  argv_push(b, "--quiet", false) | push_shared(b, &s->o) | push_axes(b, s);
+	if (s->out_dir)
+		bad |= argv_push(b, "--out", false) | push_path(b, s->out_dir);
+	if (s->maps_dir)
+		bad |= argv_push(b, "--save-maps", false) | push_path(b, s->maps_dir);
+	return bad ? -1 : 0;
+}
+
+void sweep_shell_word(FILE *fp, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-+=.,:/@%") == strlen(s)) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('\'', fp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*s, fp);
+	}
+	fputc('\'', fp);
+}
+
+void sweep_print_argv(FILE *fp, const struct argv_buf *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (i)
+			fputc(' ', fp);
+		sweep_shell_word(fp, b->v[i]);
+	}
+}
+
+void sweep_print_header(FILE *fp, const struct sweep *s, const char *run_header, size_t hlen)
+{
+	for (int i = 0; i < s->naxes; i++)
+		fprintf(fp, "%s\t", s->axes[i].key);
+	fprintf(fp, "%.*s\n", (int)hlen, run_header);
+}
+
+void sweep_print_row(FILE *fp, const struct sweep *s, long point, const char *row)
+{
+	int pick[SWEEP_MAX_AXES];
+	sweep_point_values(s, point, pick);
+	size_t n = strcspn(row, "\n");
+	if (s->o.json) {
+		fputc('{', fp);
+		for (int i = 0; i < s->naxes; i++) {
+			const struct param_def *d = params_def(params_find(s->axes[i].key));
+			bool quote = d->type == PARAM_ENUM || d->type == PARAM_BOOL;
+			fprintf(fp, "\"%s\": %s%s%s, ", s->axes[i].key, quote ? "\"" : "",
+				s->axes[i].values[pick[i]], quote ? "\"" : "");
+		}
+		/* Drop the run's own opening brace. */
+		const char *body = row;
+		while (*body == ' ')
+			body++;
+		if (*body == '{')
+			body++;
+		fprintf(fp, "%.*s\n", (int)(n - (size_t)(body - row)), body);
+		return;
+	}
+	for (int i = 0; i < s->naxes; i++)
+		fprintf(fp, "%s\t", s->axes[i].values[pick[i]]);
+	fprintf(fp, "%.*s\n", (int)n, row);
+}
+
+void sweep_file_name(char *buf, size_t len, const char *dir, long point, const char *ext)
+{
+	snprintf(buf, len, "%s/run-%04ld.%s", dir, point, ext);
+}
+
+const char *sweep_self_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+	if (n > 0) {
+		path[n] = '\0';
+		return path;
+	}
+	return NULL;
+}

@@ -1,0 +1,178 @@
+#!/bin/sh
+# Maps in and out as terrain tools expect: a 1025x1025 .r16 in with its
+# range, eroded, and height, erosion, deposition and flow out as 16-bit PNG
+# and .r16; round trips exact within 16-bit resolution; data layers equal to
+# what they are defined as; pictures scaled; the map as terminal text.
+. "$(dirname "$0")/clilib.sh"
+ok() { echo "ok: $*"; }
+# png_head FILE: width height depth colour-type from the IHDR chunk.
+png_head() {
+	od -An -tu1 -j16 -N10 "$1" | awk '{ print $1*16777216+$2*65536+$3*256+$4,
+		$5*16777216+$6*65536+$7*256+$8, $9, $10 }'
+}
+# floats FILE.f32: one value a line.
+floats() { od -An -v -tf4 -w4 "$1" | tr -d ' '; }
+# max_diff A.f32 B.f32: the largest difference, cell by cell.
+max_diff() {
+	floats "$1" >"$T/fa"
+	floats "$2" >"$T/fb"
+	paste "$T/fa" "$T/fb" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d }
+		END { printf "%.9g\n", m }'
+}
+
+# The artist's way: a 1025x1025 .r16 from another tool, heights 200..1800 m.
+"$GULLY" run --quiet --size 1025x1025 --particles 0 -o "$T/src.gsnap" >/dev/null ||
+	fail "making the source map"
+"$GULLY" render "$T/src.gsnap" -o "$T/terrain.r16" --range 0:1 2>"$T/err" ||
+	fail "render .r16 --range: $(cat "$T/err")"
+grep -q "stretched over 0..65535 (read back with --range 0:1)" "$T/err" ||
+	fail "render did not say its range: $(cat "$T/err")"
+"$GULLY" run --particles 20000 --range 200:1800 "$T/terrain.r16" -o "$T/eroded.gsnap" \
+	>"$T/out" 2>"$T/err" || fail "run on the 1025x1025 .r16: $(cat "$T/err")"
+grep -q "read 1025x1025 16-bit heights, range" "$T/err" || fail "no word of what was read"
+for layer in height erosion deposition flow; do
+	"$GULLY" render "$T/eroded.gsnap" --layer $layer --gray16 -o "$T/$layer.png" \
+		-o "$T/$layer.r16" 2>"$T/err" || fail "render $layer: $(cat "$T/err")"
+	[ "$(png_head "$T/$layer.png")" = "1025 1025 16 0" ] ||
+		fail "$layer.png is not 1025x1025 16-bit grey: $(png_head "$T/$layer.png")"
+	[ "$(wc -c <"$T/$layer.r16")" -eq $((1025 * 1025 * 2)) ] || fail "$layer.r16 size"
+done
+# The heights kept their metres: height.r16 reads back with the range render
+# said, within half a 16-bit step.
+range=$("$GULLY" render "$T/eroded.gsnap" -o "$T/height.r16" 2>&1 |
+	sed -n 's/.*read back with --range \([^)]*\)).*/\1/p')
+"$GULLY" render "$T/eroded.gsnap" -o "$T/eroded.f32"
+"$GULLY" run --quiet --particles 0 --range "$range" "$T/height.r16" -o "$T/back.f32" >/dev/null ||
+	fail "run height.r16 --range $range"
+d=$(max_diff "$T/eroded.f32" "$T/back.f32")
+awk -v d="$d" -v r="$range" 'BEGIN { split(r, a, ":"); exit !(a[1] >= 200 && a[2] <= 1800 && a[1] < a[2] &&
+	d <= (a[2] - a[1]) / 65535 / 2 * 1.001 + 1e-4) }' ||
+	fail "1025x1025 heights $range came back off by $d"
+ok "1025x1025 in, four layers out as 16-bit PNG and .r16"
+
+# Round trips: exact within 16-bit resolution, with --range both ways.
+"$GULLY" run --quiet --size 96x40 --particles 3000 -o "$T/a.gsnap" >/dev/null
+"$GULLY" render "$T/a.gsnap" -o "$T/a.f32"
+for range in 0:1 -50:150 -1:2; do
+	"$GULLY" render "$T/a.gsnap" -o "$T/rt_96x40.r16" --range "$range" 2>/dev/null
+	"$GULLY" run --quiet --particles 0 --range "$range" "$T/rt_96x40.r16" -o "$T/rt.f32" \
+		>/dev/null || fail "run rt.r16 --range $range"
+	lo=${range%:*}
+	hi=${range#*:}
+	d=$(max_diff "$T/a.f32" "$T/rt.f32")
+	# Half a 16-bit step, and float32's own rounding of the result.
+	awk -v d="$d" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(d <= (hi - lo) / 65535 / 2 * 1.001 + 1e-6 * (hi > -lo ? hi : -lo)) }' ||
+		fail "--range $range round trip off by $d"
+done
+ok "--range round trips within half a 16-bit step"
+# The same map through a 16-bit PNG and a transposed .f32 written by hand.
+"$GULLY" render "$T/a.gsnap" -o "$T/a16.png" --gray16 --range 0:1 2>/dev/null
+"$GULLY" run --quiet --particles 0 "$T/a16.png" -o "$T/png.f32" >/dev/null || fail "run a16.png"
+d=$(max_diff "$T/a.f32" "$T/png.f32")
+awk -v d="$d" 'BEGIN { exit !(d <= 0.5 / 65535 + 1e-7) }' || fail "16-bit PNG round trip off by $d"
+ok "16-bit PNG round trip"
+
+# Data layers are what they say: erosion = max(0, base - height), deposition
+# = max(0, height - base), flow = the stream map.
+"$GULLY" render "$T/a.gsnap" --layer base -o "$T/base.f32"
+for layer in erosion deposition; do
+	"$GULLY" render "$T/a.gsnap" --layer $layer -o "$T/$layer.f32" 2>/dev/null
+done
+floats "$T/base.f32" >"$T/fb"
+floats "$T/a.f32" >"$T/fh"
+floats "$T/erosion.f32" >"$T/fe"
+floats "$T/deposition.f32" >"$T/fd"
+paste "$T/fb" "$T/fh" "$T/fe" "$T/fd" | awk '
+	{ e = $1 - $2; if (e < 0) e = 0; dd = $2 - $1; if (dd < 0) dd = 0
+	  if ($3 - e > 1e-6 || e - $3 > 1e-6 || $4 - dd > 1e-6 || dd - $4 > 1e-6) bad++
+	  if ($3 > 0) pos++ }
+	END { exit !(bad == 0 && pos > 0) }' || fail "erosion/deposition are not base - height"
+"$GULLY" run --quiet --process hydrology --size 64x64 --particles 5000 -o "$T/h.gsnap" >/dev/null
+"$GULLY" render "$T/h.gsnap" --layer flow -o "$T/flow.f32" 2>/dev/null
+"$GULLY" render "$T/h.gsnap" --layer stream -o "$T/stream.f32" 2>/dev/null
+cmp -s "$T/flow.f32" "$T/stream.f32" || fail "flow is not the stream map"
+ok "erosion, deposition and flow are their definitions"
+
+# Pictures: data layers on their own ramp with a legend bar; --scale.
+"$GULLY" render "$T/a.gsnap" --layer erosion -o "$T/e.png" --scale 3 2>"$T/err"
+[ "$(png_head "$T/e.png")" = "288 150 8 2" ] || fail "erosion picture: $(png_head "$T/e.png")"
+grep -q "erosion ramp from 0" "$T/err" || fail "the ramp's range is not said"
+"$GULLY" render "$T/a.gsnap" -o "$T/h.png" --scale 2
+[ "$(png_head "$T/h.png")" = "192 80 8 2" ] || fail "--scale 2: $(png_head "$T/h.png")"
+"$GULLY" render "$T/a.gsnap" --layer height -o "$T/h1.png"
+"$GULLY" render "$T/a.gsnap" --layer erosion -o "$T/e1.png" 2>/dev/null
+cmp -s "$T/h1.png" "$T/e1.png" && fail "erosion drew the terrain's picture"
+ok "data pictures and --scale"
+
+# The map as terminal text.
+"$GULLY" render "$T/a.gsnap" --ansi=none --columns 48 >"$T/ansi" || fail "--ansi=none"
+[ "$(wc -l <"$T/ansi")" -eq 10 ] || fail "--ansi=none: $(wc -l <"$T/ansi") lines, not 10"
+[ "$(awk '{ print length }' "$T/ansi" | sort -u)" = 48 ] || fail "--ansi=none lines not 48 wide"
+"$GULLY" render "$T/a.gsnap" --ansi=truecolor --columns 20 >"$T/ansi"
+grep -q "$(printf '\033')\[38;2;" "$T/ansi" || fail "--ansi=truecolor has no 24-bit colours"
+"$GULLY" render "$T/a.gsnap" --ansi=256 --columns 20 >"$T/ansi"
+grep -q "$(printf '\033')\[48;5;" "$T/ansi" || fail "--ansi=256 has no 256-colour backgrounds"
+"$GULLY" render "$T/a.gsnap" --ansi=16 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--ansi=16 not refused"
+ok "--ansi"
+
+# A rain mask: droplets start only where it rains. Short-lived droplets
+# (evaporating fast) on a mask raining on the left 24 columns of 64 leave
+# the right third untouched; without the mask they do not.
+{
+	printf 'P5\n64 64\n255\n'
+	y=0
+	while [ $y -lt 64 ]; do
+		printf '\377%.0s' $(seq 24)
+		printf '\000%.0s' $(seq 40)
+		y=$((y + 1))
+	done
+} >"$T/rain.pgm"
+# touched FILE.f32: the columns (x of 64) with any non-zero cell.
+touched() { floats "$1" | awk '$1 != 0 { print (NR - 1) % 64 }' | sort -n -u | tr '\n' ' '; }
+short="--size 64x64 --particles 5000 --set particles.evap_rate=0.1 --set particles.min_volume=0.5"
+for mask in with without; do
+	rain=""
+	[ $mask = with ] && rain="--rain $T/rain.pgm"
+	"$GULLY" run --quiet $short $rain -o "$T/rain-$mask.gsnap" >/dev/null || fail "run $mask rain"
+	for layer in erosion deposition; do
+		"$GULLY" render "$T/rain-$mask.gsnap" --layer $layer -o "$T/$layer-$mask.f32" 2>/dev/null
+	done
+done
+for layer in erosion deposition; do
+	right=$(touched "$T/$layer-with.f32" | tr ' ' '\n' | awk '$1 >= 40' | head -n 1)
+	[ -z "$right" ] || fail "rain on the left, $layer at column $right"
+	touched "$T/$layer-with.f32" | grep -q '^0 ' || fail "rain on the left, no $layer there"
+	touched "$T/$layer-without.f32" | tr ' ' '\n' | awk '$1 >= 40' | grep -q . ||
+		fail "without a mask, no $layer on the right (the test proves nothing)"
+done
+"$GULLY" run --quiet --process hydrology --size 64x64 --particles 500 --rain "$T/rain.pgm" \
+	>/dev/null || fail "hydrology with a rain mask"
+{ printf 'P5\n16 16\n255\n'; head -c 256 /dev/zero; } >"$T/dry.pgm"
+"$GULLY" run --quiet --particles 10 --rain "$T/dry.pgm" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "not all 0" "$T/err" || fail "an all-dry mask: $(cat "$T/err")"
+"$GULLY" sweep --vary particles.dt=1 --rain "$T/rain.pgm" --emit >"$T/out"
+grep -q -- "--rain $T/rain.pgm" "$T/out" || fail "sweep --emit lost --rain"
+ok "--rain"
+
+# Refusals: one line, exit 2 (usage) or 1 (the file).
+"$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||
+	fail "--size against the name: $(cat "$T/err")"
+"$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 50x40 >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "name says" "$T/err" || fail "a wrong --size: $(cat "$T/err")"
+"$GULLY" run --quiet --particles 0 "$T/a16.png" --size 50x40 >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "not the 50x40 --size gives" "$T/err" || fail "--size on a PNG: $(cat "$T/err")"
+cp "$T/rt_96x40.r16" "$T/plain.r16"
+"$GULLY" run --quiet --particles 0 "$T/plain.r16" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "give --size WxH" "$T/err" || fail "a non-square .r16 alone: $(cat "$T/err")"
+"$GULLY" run --quiet --particles 0 --size 96x40 "$T/plain.r16" >/dev/null || fail "--size 96x40"
+"$GULLY" run --quiet --range 0:1 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--range without a height map not refused"
+"$GULLY" run --quiet --range 2:1 "$T/plain.r16" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--range 2:1 not refused"
+"$GULLY" render "$T/a.gsnap" -o "$T/x.r16" --gray16 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--gray16 without a .png not refused"
+ok "refusals"
+
+finish
