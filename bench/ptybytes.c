@@ -1,6 +1,8 @@
-/* ptybytes COLS ROWS COMMAND...: runs COMMAND on a pseudo-terminal of that
- * size and prints how many bytes it wrote to the terminal. For measuring the
- * explorer's bandwidth (bench/TUI.md). */
+/* ptybytes [-r BYTES_PER_SECOND] [-o FILE] COLS ROWS COMMAND...: runs
+ * COMMAND on a pseudo-terminal of that size and prints how many bytes it
+ * wrote to the terminal. For measuring the explorer's bandwidth
+ * (bench/TUI.md); -r reads no faster than a slow link would (for
+ * tests/tui/slowlink.sh), -o keeps what was written. */
 #define _XOPEN_SOURCE 600
 #include <errno.h>
 #include <fcntl.h>
@@ -10,12 +12,33 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 int main(int argc, char **argv)
 {
+	double rate = 0;
+	FILE *out = NULL;
+	while (argc > 2 && argv[1][0] == '-') {
+		if (strcmp(argv[1], "-r") == 0)
+			rate = atof(argv[2]);
+		else if (strcmp(argv[1], "-o") == 0 && !(out = fopen(argv[2], "wb"))) {
+			perror(argv[2]);
+			return 1;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: ptybytes COLS ROWS COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: ptybytes [-r BYTES_PER_SECOND] [-o FILE] COLS ROWS "
+			"COMMAND [ARG...]\n");
 		return 2;
 	}
 	struct winsize ws = {.ws_col = (unsigned short)atoi(argv[1]),
@@ -47,10 +70,27 @@ int main(int argc, char **argv)
 	}
 	unsigned long long total = 0;
 	char buf[65536];
+	double t0 = now();
 	for (;;) {
-		ssize_t n = read(master, buf, sizeof buf);
+		/* A slow link: a tenth of a second's bytes at a time, then wait
+		 * until the rate allows more. */
+		size_t want = sizeof buf;
+		if (rate > 0) {
+			double ahead = (double)total / rate - (now() - t0);
+			if (ahead > 0) {
+				struct timespec ts = {(time_t)ahead,
+						      (long)((ahead - (double)(time_t)ahead) * 1e9)};
+				nanosleep(&ts, NULL);
+			}
+			want = rate / 10 < 1 ? 1 : (size_t)(rate / 10);
+			if (want > sizeof buf)
+				want = sizeof buf;
+		}
+		ssize_t n = read(master, buf, want);
 		if (n > 0) {
 			total += (unsigned long long)n;
+			if (out)
+				fwrite(buf, 1, (size_t)n, out);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -59,6 +99,8 @@ int main(int argc, char **argv)
 	}
 	int status;
 	waitpid(pid, &status, 0);
+	if (out)
+		fclose(out);
 	printf("%llu\n", total);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

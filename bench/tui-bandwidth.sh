@@ -2,7 +2,8 @@
 # Bytes the explorer writes per frame over a pseudo-terminal, running and
 # paused, in each colour tier. Run from the build directory:
 #   sh ../bench/tui-bandwidth.sh [COLSxROWS] [RUNS]
-# Per frame = (bytes for 10+N frames - bytes for 10 frames) / N, so the first
+# The run never stops at particles.budget (it is set to 0), so every frame is
+# a running one. Per frame = (bytes for 10+N frames - bytes for 10 frames) / N, so the first
 # full paint is left out; the median of RUNS runs is printed.
 set -eu
 size=${1:-160x48}
@@ -31,8 +32,8 @@ bytes() { # TERM FRAMES ARGS...
 	t=$1
 	f=$2
 	shift 2
-	env TERMINFO="$ti" TERM="$t" LANG=C.UTF-8 "$pty" "$cols" "$rows" \
-		"$gully" --seed 1 --frames "$f" "$@" 2>/dev/null
+	env TERMINFO="$ti" TERM="$t" COLORTERM="${CT:-}" LANG=C.UTF-8 "$pty" "$cols" "$rows" \
+		"$gully" --seed 1 --set particles.budget=0 --frames "$f" "$@" 2>/dev/null
 }
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -50,11 +51,15 @@ measure() { # LABEL TERM ARGS...
 	done | median | awk -v l="$label" '{printf "%-28s %8d bytes/frame\n", l, $1}'
 }
 
-echo "gully explorer bandwidth at ${cols}x${rows}, median of $runs runs, $N frames each (30 at fps 2)"
+echo "gully explorer bandwidth at ${cols}x${rows}, median of $runs runs, $N frames each (30 at fps 2 and 60, 10 at fps 1)"
 measure "256 colours, running" xterm-256color
 measure "256 colours, paused" xterm-256color --paused
 measure "truecolor, running" gully-direct
 measure "truecolor, paused" gully-direct --paused
+# Truecolor as most SSH users get it: xterm-256color with COLORTERM.
+CT=truecolor
+measure "COLORTERM=truecolor, running" xterm-256color
+CT=
 measure "16 colours, running" xterm-256color --color=16
 measure "monochrome, running" xterm-256color --color=none
 measure "ASCII 256 colours, running" xterm-256color --ascii
@@ -62,3 +67,7 @@ measure "ASCII 256 colours, running" xterm-256color --ascii
 N=30
 measure "256 colours, running, fps 2" xterm-256color --fps 2
 measure "truecolor, running, fps 2" gully-direct --fps 2
+# The frame rate keys' ends: 60 and 1 frames a second.
+measure "truecolor, running, fps 60" gully-direct --fps 60
+N=10
+measure "truecolor, running, fps 1" gully-direct --fps 1

@@ -131,8 +131,29 @@ tests_fuzz_replay_snapshot_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_snapsho
 tests_fuzz_replay_snapshot_CFLAGS = $(AM_CFLAGS) \
 	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/snapshot"'
 tests_fuzz_replay_snapshot_LDADD = $(FUZZ_LIBS)
+# Snapshots with their CRCs fixed, through to a stepped process; height maps
+# as imported and resampled into a hardness layer.
+check_PROGRAMS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+TESTS += tests/fuzz/replay_resume tests/fuzz/replay_heightmap
+tests_fuzz_replay_resume_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_resume.c \
+	tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_replay_resume_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/resume"'
+tests_fuzz_replay_resume_LDADD = $(FUZZ_LIBS)
+tests_fuzz_replay_heightmap_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_heightmap.c
+tests_fuzz_replay_heightmap_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/heightmap"'
+tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
+check_PROGRAMS += tests/fuzz/snapfix
+tests_fuzz_snapfix_SOURCES = tests/fuzz/snapfix_tool.c tests/fuzz/snapfix.c tests/fuzz/snapfix.h
+tests_fuzz_snapfix_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_fuzz_snapfix_LDADD = $(ZLIB_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
+# Signals to run and sweep: what is saved, removed and stopped (issue 14);
+# hostile files, paths and values at the command line (issue 14).
+TESTS += tests/cli_signals.sh tests/cli_harden.sh
+EXTRA_DIST += tests/cli_signals.sh tests/cli_harden.sh
 # The preset options end to end through the gully binary.
 TESTS += tests/cli_preset.sh
 EXTRA_DIST += tests/cli_preset.sh
@@ -143,6 +164,11 @@ TESTS += tests/test_shade
 tests_test_shade_SOURCES = tests/test_shade.c
 tests_test_shade_CFLAGS = $(TEST_CFLAGS)
 tests_test_shade_LDADD = src/view/libgullyview.a $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_palette
+TESTS += tests/test_palette
+tests_test_palette_SOURCES = tests/test_palette.c
+tests_test_palette_CFLAGS = $(TEST_CFLAGS)
+tests_test_palette_LDADD = src/view/libgullyview.a $(TEST_CORE_LIBS)
 endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_keys
@@ -152,7 +178,7 @@ tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_keys_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/core/libgullycore.a $(CMOCKA_LIBS) -lm
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
-tests_test_session_SOURCES = tests/test_session.c
+tests_test_session_SOURCES = tests/test_session.c tests/apputil.h
 tests_test_session_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_session_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
@@ -169,6 +195,12 @@ TESTS += tests/test_explorer
 tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+# Nothing lost: undo/redo, the prompt's editor, names, the autosave.
+check_PROGRAMS += tests/test_safe
+TESTS += tests/test_safe
+tests_test_safe_SOURCES = tests/test_safe.c tests/apputil.h
+tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
+tests_test_safe_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The single-droplet trace: the process's own step, bit for bit.
 if HAVE_CMOCKA
@@ -190,6 +222,7 @@ tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
+	tests/tui/safe.sh tests/tui/terminals.sh tests/tui/slowlink.sh \
 	tests/tui/class.sh tests/tui/trace.sh tests/tui/sph.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)

@@ -22,8 +22,7 @@ static char tmpdir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/gully-test-explorer-XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (tmpdir_make(tmpdir, sizeof tmpdir, "explorer"))
 		return -1;
 	char dir[128];
 	snprintf(dir, sizeof dir, "%s/presets", tmpdir);
@@ -38,9 +37,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 static void write_preset(const char *name, const char *text)
@@ -61,18 +58,6 @@ static struct app *new_app(const char *process)
 static void free_app(struct app *a)
 {
 	test_free_app(a);
-}
-
-static void assert_worlds_equal(const struct world *x, const struct world *y)
-{
-	assert_int_equal(x->width, y->width);
-	assert_int_equal(x->height, y->height);
-	for (int l = 0; l < LAYER_COUNT; l++)
-		assert_memory_equal(x->layer[l], y->layer[l], world_cells(x) * sizeof(float));
-	assert_memory_equal(x->tally, y->tally, sizeof x->tally);
-	assert_memory_equal(&x->rng, &y->rng, sizeof x->rng);
-	assert_true(x->particles == y->particles);
-	assert_true(x->steps == y->steps);
 }
 
 static void assert_params_equal(const struct params *p, const struct params *q)
@@ -337,10 +322,14 @@ static void test_undo_memory_is_bounded(void **state)
 	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
 	assert_worlds_equal(a->world, now);
 	world_destroy(now);
-	/* A new world drops them all. */
+	/* A new world keeps them (g is undoable); clearing drops them all. */
+	int levels = undo_levels(a);
 	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(undo_levels(a), levels);
+	undo_clear(a);
 	assert_int_equal(undo_levels(a), 0);
-	assert_true(a->undo.bytes == 0);
+	assert_int_equal(redo_levels(a), 0);
+	assert_true(a->undo.bytes == 0 && a->redo.bytes == 0);
 	free_app(a);
 }
 

@@ -2,6 +2,7 @@
  * filling the layer from outside values. */
 #include "testutil.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,34 @@ static void test_fill_from(void **state)
 	world_destroy(w);
 }
 
+/* Issue 14 #3: finite values near the float limit, stretched over a larger
+ * map, once came out NaN (a float difference overflowed to inf, inf * 0 is
+ * NaN and the clamp let NaN through). Every cell must be in [0, 1], and the
+ * cells between a -3e38 and a +3e38 sample rise monotonically. */
+static void test_fill_from_extremes(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	struct world *w = make(&p, HARDNESS_UNIFORM, 16);
+	const float big[4] = {-3.0e38f, 3.0e38f, 3.0e38f, -3.0e38f};
+	assert_int_equal(hardness_fill_from(w, big, 2, 2), 0);
+	for (size_t i = 0; i < world_cells(w); i++) {
+		float v = w->layer[LAYER_HARDNESS][i];
+		assert_true(v >= 0.0f && v <= 1.0f);
+	}
+	/* Top row: -3e38 at the left, +3e38 at the right, so 0 then 1. */
+	assert_true(*world_at(w->layer[LAYER_HARDNESS], w, 0, 0) == 0.0f);
+	assert_true(*world_at(w->layer[LAYER_HARDNESS], w, 15, 0) == 1.0f);
+	const float maxes[4] = {FLT_MAX, -FLT_MAX, -FLT_MAX, FLT_MAX};
+	assert_int_equal(hardness_fill_from(w, maxes, 2, 2), 0);
+	for (size_t i = 0; i < world_cells(w); i++) {
+		float v = w->layer[LAYER_HARDNESS][i];
+		assert_true(v >= 0.0f && v <= 1.0f);
+	}
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_fbm_spans_contrast),
 		cmocka_unit_test(test_strata_bands_by_height),
 		cmocka_unit_test(test_fill_from),
+		cmocka_unit_test(test_fill_from_extremes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

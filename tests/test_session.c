@@ -9,23 +9,16 @@
 #include "core/base/error.h"
 #include "core/base/process.h"
 #include "tui/app.h"
+#include "apputil.h"
 
 static struct app *new_app(void)
 {
-	struct app *a = calloc(1, sizeof *a);
-	assert_non_null(a);
-	params_defaults(&a->params);
-	a->params.world.width = a->params.world.height = 64;
-	char err[256];
-	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
-	assert_int_equal(session_set_process(a, process_get(0), err, sizeof err), GULLY_OK);
-	return a;
+	return test_new_app(process_get(0)->name, 64);
 }
 
 static void free_app(struct app *a)
 {
-	session_free(a);
-	free(a);
+	test_free_app(a);
 }
 
 static void test_panel_lists_process_then_view(void **state)

@@ -206,7 +206,9 @@ static void test_downsampling_mean_height_max_water(void **state)
 			bool has_stream = px == 2 && py == 3, has_pool = px == 5 && py == 1;
 			assert_double_equal(s->stream, has_stream ? 0.8f : 0, 0);
 			assert_double_equal(s->pool, has_pool ? 0.01f : 0, 0);
-			assert_int_equal(f.water[py * 16 + px], has_stream || has_pool);
+			assert_int_equal(f.water[py * 16 + px], has_pool     ? WATER_POOL
+								: has_stream ? WATER_STREAM
+									     : WATER_NONE);
 		}
 	/* The rows below the map are blank. */
 	for (int py = 16; py < 20; py++)

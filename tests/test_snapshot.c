@@ -3,6 +3,7 @@
  * here byte by byte from gully-snapshot(5), so the test also checks the spec. */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "core/particles/particles.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
+#include "core/base/bytes.h"
 #include "io/snapshot.h"
 
 TESTUTIL_TMPDIR_FIXTURES("snapshot")
@@ -126,10 +128,11 @@ static void build(struct buf *b, const struct spec *s)
 	if (s->width > 8192 || s->height > 8192)
 		len = 64; /* the loader must stop at the header anyway */
 	for (uint32_t l = 0; l < s->nlayers && l < 4 && s->names[l]; l++) {
-		unsigned char *data = calloc(len ? len : 1, 1);
+		unsigned char *data = calloc(len + 4, 1);
 		assert_non_null(data);
-		for (size_t i = 0; i < len; i++)
-			data[i] = (unsigned char)(i * 7 + l);
+		/* Floats every layer accepts (0 to 1, in steps of 1/128). */
+		for (size_t i = 0; i < len; i += 4)
+			put_f32le(data + i, (float)((i / 4 * 7 + l) % 129) / 128.0f);
 		b_str(b, s->names[l]);
 		b_u32(b, (uint32_t)crc32(0L, data, (uInt)len));
 		b_bytes(b, data, len);
@@ -194,10 +197,11 @@ static struct world *sample_world(struct params *p, int size)
 	size_t n = world_cells(w);
 	for (int l = LAYER_STREAM; l < LAYER_COUNT; l++)
 		for (size_t i = 0; i < n; i++)
-			w->layer[l][i] = (float)((i * 2654435761u + (size_t)l * 97) % 1000) / 7.0f - 50.0f;
+			w->layer[l][i] = (float)((i * 2654435761u + (size_t)l * 97) % 1000) / 7.0f / 143.0f;
 	w->layer[LAYER_POOL][0] = -0.0f;
 	w->layer[LAYER_POOL][1] = 1e-42f; /* subnormal */
-	w->layer[LAYER_POOL][2] = 3.4e38f;
+	w->layer[LAYER_POOL][2] = nextafterf(WORLD_POOL_MAX, 0.0f);
+	w->layer[LAYER_POOL][3] = WORLD_POOL_MAX;
 	for (int t = 0; t < TALLY_COUNT; t++)
 		w->tally[t] += 0.1 * (t + 1);
 	return w;
@@ -390,12 +394,11 @@ static void test_hand_built_file_loads(void **state)
 	assert_double_equal(w->tally[TALLY_ERODED], 1.5, 0);
 	assert_double_equal(w->tally[TALLY_DEPOSITED], 0, 0);
 	assert_int_equal(w->rng.state, 0x0123456789abcdefull);
-	/* Layer bytes i*7 + l, little-endian: the first float of height is
-	 * bytes 00 07 0e 15. */
-	uint32_t u = 0x150e0700u;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	assert_memory_equal(&w->layer[LAYER_HEIGHT][0], &f, sizeof f);
+	/* Cell i of layer l is ((7 i + l) mod 129) / 128, read exactly. */
+	for (size_t i = 0; i < world_cells(w); i++) {
+		assert_true(w->layer[LAYER_HEIGHT][i] == (float)((i * 7) % 129) / 128.0f);
+		assert_true(w->layer[LAYER_BASE][i] == (float)((i * 7 + 1) % 129) / 128.0f);
+	}
 	for (size_t i = 0; i < world_cells(w); i++)
 		assert_true(w->layer[LAYER_STREAM][i] == 0.0f);
 	snapshot_info_free(&info);
@@ -661,6 +664,60 @@ static void test_garbage_never_crashes(void **state)
 	}
 }
 
+/* Issue 14 #2: a file whose CRCs are right but whose cells are NaN,
+ * infinite or outside what the core takes (a pool the flood's fixed-point
+ * sums cannot hold) is refused at load, naming the layer and the cell; with
+ * SNAPSHOT_KEEP_BAD_VALUES (gully info) it loads and the report says so. */
+static void test_out_of_range_values_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		int layer;
+		float value;
+	} cases[] = {
+		{LAYER_HEIGHT, NAN}, {LAYER_HEIGHT, INFINITY}, {LAYER_BASE, -INFINITY},
+		{LAYER_HEIGHT, 3.0e37f}, {LAYER_POOL, NAN}, {LAYER_POOL, -1.0f},
+		{LAYER_POOL, 2048.0f}, {LAYER_POOL, 1.0e30f}, {LAYER_STREAM, 1.5f},
+		{LAYER_HARDNESS, -0.25f}, {LAYER_WETNESS, 2.0f}, {LAYER_VEGETATION, 100.0f},
+	};
+	const char *path = tmp("range.gsnap");
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct snapshot_info info;
+		memset(&info, 0, sizeof info);
+		struct world *w = sample_world(&info.params, 16);
+		snprintf(info.process, sizeof info.process, "particles");
+		size_t cell = 16 * 5 + 3;
+		w->layer[cases[k].layer][cell] = cases[k].value;
+		char err[512] = "";
+		assert_int_equal(snapshot_save(path, w, &info, err, sizeof err), GULLY_OK);
+		world_destroy(w);
+		struct world *back = (struct world *)1;
+		struct snapshot_info bi;
+		int e = snapshot_load(path, &back, &bi, err, sizeof err);
+		assert_int_equal(e, GULLY_ERANGE);
+		assert_null(back);
+		assert_one_line(err, path);
+		char want[96];
+		snprintf(want, sizeof want, "layer '%s' cell %zu (x 3, y 5)",
+			 world_layer_name((enum world_layer)cases[k].layer), cell);
+		if (!strstr(err, want))
+			fail_msg("case %zu: '%s' lacks \"%s\"", k, err, want);
+		/* gully info's way: loaded, and the report has it. */
+		FILE *fp = fopen(path, "rb");
+		assert_non_null(fp);
+		struct snapshot_report rep;
+		assert_int_equal(snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_VALUES, &back, &bi, &rep,
+					       err, sizeof err), GULLY_OK);
+		fclose(fp);
+		assert_int_equal(rep.bad_ranges, 1);
+		assert_true(rep.out_of_range[cases[k].layer]);
+		assert_int_equal(rep.bad_cell[cases[k].layer], cell);
+		world_destroy(back);
+		snapshot_info_free(&bi);
+		snapshot_info_free(&info);
+	}
+}
+
 static void test_failed_save_keeps_old_file(void **state)
 {
 	(void)state;
@@ -705,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_bad_contents),
 		cmocka_unit_test(test_garbage_never_crashes),
 		cmocka_unit_test(test_failed_save_keeps_old_file),
+		cmocka_unit_test(test_out_of_range_values_refused),
 	};
 	return cmocka_run_group_tests_name("snapshot", tests, setup, teardown);
 }

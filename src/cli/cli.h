@@ -29,6 +29,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_bad_option(const char *cmd, int opt, char **argv);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A value from the command line or a file as a message shows it: control
+ * bytes as '?', cut to CLI_QUOTE_MAX bytes with "...". Four at a time. */
+#define CLI_QUOTE_MAX 60
+const char *cli_quote(const char *s);
 
 /* suggest.c: the nearest of the names name(0), name(1), ... (until NULL)
  * close enough to `word` to be a typo of it, or NULL. */

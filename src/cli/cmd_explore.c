@@ -15,7 +15,7 @@
 
 enum {
 	OPT_COLOR = 0x200, OPT_ASCII, OPT_UTF8, OPT_MOUSE, OPT_FPS, OPT_RESUME, OPT_PAUSED,
-	OPT_KEYS_MAN, OPT_FRAMES,
+	OPT_KEYS_MAN, OPT_FRAMES, OPT_THEME,
 };
 
 void explore_options_help(FILE *fp)
@@ -26,11 +26,15 @@ void explore_options_help(FILE *fp)
 		"  --seed S             random seed (world.seed)\n"
 		"  --size WxH           map size (world.width, world.height)\n"
 		"  --set KEY=VALUE      set a parameter; repeatable\n"
-		"  --resume             reopen the session saved when the terminal hung up\n"
+		"  --resume             reopen the session saved when the terminal hung up here\n"
+		"                       (one per working directory)\n"
 		"  --paused             start paused\n"
-		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's;\n"
+		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's,\n"
+		"                       truecolor when COLORTERM is truecolor or 24bit;\n"
 		"                       NO_COLOR set means none)\n"
 		"  --ascii, --utf8      force the ASCII ramp or UTF-8 half blocks\n"
+		"  --theme light|dark   the terminal's background (default: from COLORFGBG,\n"
+		"                       else dark); without colour it turns the glyph ramp\n"
 		"  --mouse              a click on the map inspects a cell\n"
 		"  --fps N              at most N frames a second (default 20)\n",
 		process_names());
@@ -68,6 +72,7 @@ int cmd_explore(int argc, char **argv)
 		{"paused", no_argument, NULL, OPT_PAUSED},
 		{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
 		{"frames", required_argument, NULL, OPT_FRAMES},
+		{"theme", required_argument, NULL, OPT_THEME},
 		{NULL, 0, NULL, 0},
 	};
 	struct sim_options so;
@@ -78,6 +83,7 @@ int cmd_explore(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	o.tier = TUI_TIER_AUTO;
 	o.utf8 = -1;
+	o.theme = -1;
 	o.fps = 20;
 	int status = 0;
 	optind = 1;
@@ -97,12 +103,19 @@ int cmd_explore(int argc, char **argv)
 			goto done;
 		case OPT_COLOR:
 			if ((o.tier = tui_tier_parse(optarg)) < 0) {
-				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", optarg);
+				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
 				goto done;
 			}
 			break;
 		case OPT_ASCII:
 			o.utf8 = 0;
+			break;
+		case OPT_THEME:
+			if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0) {
+				status = cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
+				goto done;
+			}
+			o.theme = strcmp(optarg, "light") == 0;
 			break;
 		case OPT_UTF8:
 			o.utf8 = 1;
@@ -112,14 +125,14 @@ int cmd_explore(int argc, char **argv)
 			break;
 		case OPT_FPS:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 120) {
-				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", optarg);
+				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
 				goto done;
 			}
 			o.fps = (double)n;
 			break;
 		case OPT_FRAMES:
 			if (!parse_u64(optarg, &n) || n < 1 || n > 1000000) {
-				status = cli_usage_error(CMD, "--frames: '%s' is not a count", optarg);
+				status = cli_usage_error(CMD, "--frames: '%s' is not a count", cli_quote(optarg));
 				goto done;
 			}
 			o.frames = (long)n;
@@ -217,6 +230,14 @@ int cmd_explore(int argc, char **argv)
 	/* Shown in the status line while no snapshot names the session; --set on
 	 * top makes it the preset's parameters no more. */
 	o.preset = so.nsets ? NULL : so.preset;
+	/* Curses on a file or a pipe draws escapes into it and never ends. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error("the explorer needs a terminal on stdin and stdout (%s is not one); "
+			  "for a run without a screen use '%s run', for a picture '%s render --ansi'",
+			  !isatty(STDIN_FILENO) ? "stdin" : "stdout", cli_program, cli_program);
+		status = 1;
+		goto done;
+	}
 	status = tui_main(&o);
 done:
 	heightmap_free(&hm);

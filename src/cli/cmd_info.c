@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/run_output.h"
 #include "config.h"
+#include "io/fileio.h"
 #include "io/snapshot.h"
 
 #define CMD "info"
@@ -138,21 +139,21 @@ int cmd_info(int argc, char **argv)
 	if (info_is_preset(path))
 		return info_preset(stdout, path, false);
 
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = file_open_regular(path);
 	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
 		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
 			  cli_program);
 		return 1;
 	}
 	if (!fp) {
-		cli_error("%s: cannot open: %s", path, strerror(errno));
+		cli_error("%s: cannot open: %s", path, file_strerror(errno));
 		return 1;
 	}
 	struct world *w;
 	struct snapshot_info info;
 	struct snapshot_report rep;
 	char err[512];
-	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC, &w, &info, &rep, err, sizeof err);
+	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC | SNAPSHOT_KEEP_BAD_VALUES, &w, &info, &rep, err, sizeof err);
 	fclose(fp);
 	if (e) {
 		cli_error("%s", err);
@@ -200,6 +201,14 @@ int cmd_info(int argc, char **argv)
 			cli_error("%s: bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 				  path, world_layer_name((enum world_layer)l), rep.crc_stored[l],
 				  rep.crc_computed[l]);
+			status = 1;
+		}
+	/* What a load would refuse makes info fail too, not only a bad CRC. */
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (rep.out_of_range[l]) {
+			char what[160];
+			snapshot_describe_bad_value(what, sizeof what, &rep, w->width, l);
+			cli_error("%s: %s", path, what);
 			status = 1;
 		}
 	snapshot_info_free(&info);

@@ -1,10 +1,12 @@
 /* gully run: simulate without a screen and print one row of metrics. */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 #include "cli/run_output.h"
 #include "config.h"
 #include "core/base/error.h"
@@ -271,6 +273,9 @@ int cmd_run(int argc, char **argv)
 		return status < 0 ? 0 : status;
 	}
 	uint64_t budget = o.particles_set ? o.particles : 200000;
+	/* HUP and QUIT (and INT/TERM outside run_budget) end the run, after
+	 * removing a save's temporary file; SIGPIPE is ignored. */
+	cli_signals_install(CLI_SIGNALS_DIE);
 
 	/* From a snapshot: its process takes its state back, or another
 	 * process starts after it finished what it had in flight. */
@@ -290,6 +295,7 @@ int cmd_run(int argc, char **argv)
 	uint64_t done = 0;
 	int stopped = 0;
 	err = run_budget(&sim, budget, o.quiet, &m, &done, &stopped);
+	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT and TERM at SIG_DFL */
 	if (err) {
 		cli_error("%s: %s", proc->name, gully_strerror(err));
 		status = 1;
@@ -301,7 +307,9 @@ int cmd_run(int argc, char **argv)
 			metrics_print_header(stdout);
 			metrics_print_row(stdout, &m);
 		}
-		fflush(stdout);
+		/* A closed stdout (EPIPE: SIGPIPE is ignored) loses the metrics,
+		 * not the map: -o is still written. */
+		int out_err = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
 		char note[128];
 		if (stopped) {
 			snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
@@ -313,6 +321,10 @@ int cmd_run(int argc, char **argv)
 					     : "no -o file to keep them");
 		}
 		status = run_outputs_write(&o, &sim, overlays);
+		if (out_err) {
+			cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
+			status = 1;
+		}
 		if (stopped)
 			status = 128 + stopped;
 	}

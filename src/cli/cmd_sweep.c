@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/signals.h"
 #include "cli/sweep.h"
 #include "config.h"
 
@@ -212,8 +213,10 @@ int cmd_sweep(int argc, char **argv)
 			status = sweep_emit(&a.s, a.emit);
 		else if (a.point >= 0)
 			status = sweep_run_point(&a.s, a.point);
-		else
+		else {
+			cli_signals_install(CLI_SIGNALS_DEFER);
 			status = sweep_run_grid(&a.s, a.jobs < a.s.points ? a.jobs : a.s.points);
+		}
 	}
 	sweep_free_axes(a.s.axes, a.s.naxes);
 	sim_options_free(&a.s.o);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "core/base/error.h"
+#include "io/fileio.h"
 
 bool info_is_preset(const char *arg)
 {
@@ -21,7 +22,7 @@ bool info_is_preset(const char *arg)
 		return false;
 	/* Any other path: a snapshot is binary and starts with a magic number
 	 * that holds a NUL or a control byte; a preset is text. */
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = file_open_regular(path); /* a FIFO must not block here */
 	if (!fp)
 		return false;
 	unsigned char buf[512];

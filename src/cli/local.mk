@@ -4,6 +4,7 @@ gully_SOURCES = \
 	src/cli/options.c src/cli/suggest.c src/cli/heightmap.c \
 	src/cli/metrics.c \
 	src/cli/progress.c \
+	src/cli/signals.c src/cli/signals.h \
 	src/cli/cmd_run.c src/cli/run_output.c src/cli/run_output.h \
 	src/cli/cmd_params.c \
 	src/cli/cmd_sweep.c src/cli/sweep.h src/cli/sweep_grid.c src/cli/sweep_run.c \

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/base/process.h"
+#include "io/preset_scan.h"
 
 const char *cli_program = "gully";
 
@@ -21,12 +22,30 @@ static const struct cli_command commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+/* An error is one line whatever it quotes: a control byte (a newline, an
+ * escape sequence from a hostile argument or file) is shown as '?', and a
+ * message that quotes a huge value is cut. Values are quoted and cut where
+ * they are named (cli_quote); this is the net under every message. */
+#define CLI_MESSAGE_MAX 1024
+
+static void put_message(const char *fmt, va_list ap)
+{
+	char msg[CLI_MESSAGE_MAX + 1];
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	for (char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fputs(msg, stderr);
+	if (n > CLI_MESSAGE_MAX)
+		fputs("...", stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	fprintf(stderr, "%s: ", cli_program);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }
@@ -36,10 +55,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fprintf(stderr, "%s%s%s: ", cli_program, cmd ? " " : "", cmd ? cmd : "");
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	fprintf(stderr, "\nTry '%s%s%s --help'.\n", cli_program, cmd ? " " : "", cmd ? cmd : "");
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+const char *cli_quote(const char *s)
+{
+	/* A few at once, for a message that quotes two or three values. */
+	static char ring[4][CLI_QUOTE_MAX + 8];
+	static unsigned next;
+	char *buf = ring[next++ % 4];
+	preset_quote(buf, sizeof ring[0], s, CLI_QUOTE_MAX);
+	return buf;
 }
 
 int cli_bad_option(const char *cmd, int opt, char **argv)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/base/numparse.h"
 #include "core/base/resample.h"
 #include "core/base/rain.h"
 #include "core/base/error.h"
@@ -31,31 +32,29 @@ void sim_options_free(struct sim_options *o)
 
 bool parse_u64(const char *s, uint64_t *out)
 {
-	if (!s || !(*s >= '0' && *s <= '9'))
-		return false;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*out = v;
-	return true;
+	return num_parse_u64(s, UINT64_MAX, out) == GULLY_OK;
 }
 
 bool parse_count(const char *s, uint64_t *out)
 {
 	if (!s || !(*s >= '0' && *s <= '9'))
 		return false;
-	char *end;
-	double v = strtod(s, &end);
+	/* The number through the one checked conversion (no hex, inf or nan),
+	 * then an optional k, M or G. */
+	char num[64];
+	size_t n = strlen(s);
 	double unit = 1;
-	if (*end == 'k' || *end == 'K')
-		unit = 1e3, end++;
-	else if (*end == 'M')
-		unit = 1e6, end++;
-	else if (*end == 'G')
-		unit = 1e9, end++;
-	if (*end || !(v >= 0))
+	char last = n ? s[n - 1] : '\0';
+	if (last == 'k' || last == 'K' || last == 'M' || last == 'G') {
+		unit = last == 'G' ? 1e9 : last == 'M' ? 1e6 : 1e3;
+		n--;
+	}
+	if (n == 0 || n >= sizeof num)
+		return false;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	double v;
+	if (num_parse_double(num, 0, &v) != GULLY_OK || !(v >= 0))
 		return false;
 	v *= unit;
 	/* 10^15 is exact in a double; beyond it a count is no longer a whole number. */
@@ -135,7 +134,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 			char hint[64] = "";
 			if (near)
 				snprintf(hint, sizeof hint, "did you mean %s? ", near);
-			cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", arg, hint,
+			cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", cli_quote(arg), hint,
 					process_names());
 			return -1;
 		}
@@ -144,7 +143,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_PARTICLES:
 		if (!parse_count(arg, &o->particles) || o->particles > 1000000000000ULL) {
 			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12 "
-					"(such as 200000, 200k, 2M or 1e6)", arg);
+					"(such as 200000, 200k, 2M or 1e6)", cli_quote(arg));
 			return -1;
 		}
 		o->particles_set = true;
@@ -152,7 +151,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	case OPT_SEED: {
 		uint64_t s;
 		if (!parse_u64(arg, &s) || s > 2147483647u) {
-			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", arg);
+			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", cli_quote(arg));
 			return -1;
 		}
 		o->seed = (long)s;
@@ -160,7 +159,15 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 	}
 	case OPT_SIZE:
 		if (!parse_size(arg, &o->width, &o->height)) {
-			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256", arg);
+			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256",
+					cli_quote(arg));
+			return -1;
+		}
+		/* Checked here: 0 would read as "no --size" later. */
+		if (world_check_size(o->width, o->height)) {
+			cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
+					o->height, world_size_min(), world_size_max());
+			o->width = o->height = 0;
 			return -1;
 		}
 		return 1;
@@ -243,14 +250,16 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 		if (err == GULLY_EKEY || (err && bad < 0)) {
 			const char *eq = strchr(o->sets[i], '=');
 			if (!eq)
-				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", o->sets[i]);
+				return cli_usage_error(cmd, "--set '%s': expected KEY=VALUE",
+						       cli_quote(o->sets[i]));
 			char key[128];
 			snprintf(key, sizeof key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
-			return cli_unknown_key(cmd, "--set", key);
+			return cli_unknown_key(cmd, "--set", cli_quote(key));
 		}
 		if (err) {
 			char msg[256];
-			describe_param_error(msg, sizeof msg, err, bad, strchr(o->sets[i], '=') + 1);
+			describe_param_error(msg, sizeof msg, err, bad,
+					     cli_quote(strchr(o->sets[i], '=') + 1));
 			return cli_usage_error(cmd, "--set %s", msg);
 		}
 	}

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/signals.h"
 
 double clock_seconds(void)
 {
@@ -18,6 +19,7 @@ void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool 
 	pg->unit = unit;
 	pg->started = clock_seconds();
 	pg->last_draw = 0;
+	cli_signals_progress(pg->enabled);
 }
 
 void progress_update(struct progress *pg, uint64_t done)
@@ -44,4 +46,5 @@ void progress_end(struct progress *pg)
 {
 	if (pg->enabled)
 		fprintf(stderr, "\r\033[K");
+	cli_signals_progress(false);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/sweep.h"
+#include "core/base/numparse.h"
 
 void sweep_free_axes(struct sweep_axis *axes, int n)
 {
@@ -41,17 +42,20 @@ static int add_value(struct sweep_axis *a, const char *text, size_t len)
 static int expand_range(struct sweep_axis *a, const char *spec, bool *was_range)
 {
 	*was_range = false;
-	char *end;
-	double start = strtod(spec, &end);
-	if (end == spec || *end != ':')
-		return 0;
-	const char *s2 = end + 1;
-	double stop = strtod(s2, &end);
-	if (end == s2 || *end != ':')
-		return 0;
-	const char *s3 = end + 1;
-	double step = strtod(s3, &end);
-	if (end == s3 || *end)
+	/* Three decimals between two colons, each read as every number is. */
+	char part[3][64];
+	const char *s = spec;
+	for (int k = 0; k < 3; k++) {
+		size_t n = k < 2 ? strcspn(s, ":") : strlen(s);
+		if (n >= sizeof part[k] || (k < 2 && s[n] != ':'))
+			return 0;
+		memcpy(part[k], s, n);
+		part[k][n] = '\0';
+		s += n + (k < 2);
+	}
+	double start, stop, step;
+	if (num_parse_double(part[0], 0, &start) || num_parse_double(part[1], 0, &stop) ||
+	    num_parse_double(part[2], 0, &step))
 		return 0;
 	*was_range = true;
 	if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step <= 0 || stop < start)
@@ -78,7 +82,7 @@ int sweep_parse_vary(struct sweep_axis *a, const char *arg)
 	memset(a, 0, sizeof *a);
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
-		return cli_usage_error(SWEEP_CMD, "--vary '%s': expected KEY=V1,V2,...", arg);
+		return cli_usage_error(SWEEP_CMD, "--vary '%s': expected KEY=V1,V2,...", cli_quote(arg));
 	char key[128];
 	size_t kn = (size_t)(eq - arg);
 	if (kn >= sizeof key)
@@ -112,7 +116,7 @@ int sweep_parse_vary(struct sweep_axis *a, const char *arg)
 		int err = params_set_text(&p, index, a->values[k]);
 		if (err) {
 			char msg[256];
-			describe_param_error(msg, sizeof msg, err, index, a->values[k]);
+			describe_param_error(msg, sizeof msg, err, index, cli_quote(a->values[k]));
 			return cli_usage_error(SWEEP_CMD, "--vary %s", msg);
 		}
 	}

@@ -9,7 +9,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
+#include "cli/signals.h"
 #include "cli/sweep.h"
 #include "io/fileio.h"
 
@@ -31,6 +35,7 @@ static pid_t spawn(char **argv, const char *self, int *fd)
 	int pipefd[2];
 	if (pipe(pipefd) != 0)
 		return -1;
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(pipefd[0]);
@@ -38,6 +43,13 @@ static pid_t spawn(char **argv, const char *self, int *fd)
 		return -1;
 	}
 	if (pid == 0) {
+#ifdef __linux__
+		/* A sweep killed outright (SIGKILL) takes its runs with it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+			_exit(127);
+#else
+		(void)parent;
+#endif
 		close(pipefd[0]);
 		if (dup2(pipefd[1], STDOUT_FILENO) < 0)
 			_exit(127);
@@ -153,12 +165,29 @@ static bool slot_ready(const struct run_slot *slot, const struct pollfd *pfd, nf
 	return false;
 }
 
+/* A signal (INT, TERM, HUP, QUIT) or a stdout that can take no more (EPIPE)
+ * stops the sweep: its runs are stopped by the caller, and this says how
+ * far it got. Returns the exit status, 0 to go on. */
+static int sweep_stopped(long done, long points, bool broken)
+{
+	int sig = cli_signal_caught();
+	if (!sig && !broken)
+		return 0;
+	if (sig)
+		cli_error("sweep stopped by %s: %ld of %ld runs finished; the runs under way "
+			  "were stopped", cli_signal_name(sig), done, points);
+	else
+		cli_error("sweep stopped: stdout is closed or failed: %ld of %ld runs finished; "
+			  "the runs under way were stopped", done, points);
+	return sig ? 128 + sig : 1;
+}
+
 int sweep_run_grid(const struct sweep *s, long jobs)
 {
 	const char *self = sweep_self_path();
 	char **rows = calloc((size_t)s->points, sizeof *rows);
 	struct run_slot *slots = calloc((size_t)jobs, sizeof *slots);
-	struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
+	struct pollfd *pfd = calloc((size_t)jobs + 1, sizeof *pfd);
 	int status = 0;
 	long next = 0, done = 0, failed = 0, printed = 0;
 	char *header = NULL;
@@ -182,11 +211,16 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 		for (long k = 0; k < jobs; k++)
 			if (slots[k].pid)
 				pfd[n++] = (struct pollfd){.fd = slots[k].fd, .events = POLLIN};
-		if (poll(pfd, n, -1) < 0 && errno != EINTR) {
+		/* stdout too, for no event: a pipe whose reader has gone shows
+		 * POLLERR at once, not only at the next row. */
+		pfd[n] = (struct pollfd){.fd = STDOUT_FILENO, .events = 0};
+		if (poll(pfd, n + 1, -1) < 0 && errno != EINTR) {
 			cli_error("poll: %s", strerror(errno));
 			status = 1;
 			goto out;
 		}
+		if ((status = sweep_stopped(done, s->points, pfd[n].revents & POLLERR)))
+			goto out;
 		for (long k = 0; k < jobs; k++) {
 			struct run_slot *slot = &slots[k];
 			if (!slot->pid || !slot_ready(slot, pfd, n) || slot_read(slot))
@@ -210,6 +244,10 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 			rows[slot->point] = strdup(row ? row : "");
 			progress_update(&pg, (uint64_t)done);
 			print_ready(s, rows, &printed, header, &header_done);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				status = sweep_stopped(done, s->points, true);
+				goto out;
+			}
 		}
 	}
 out:

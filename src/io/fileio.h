@@ -14,7 +14,12 @@ struct atomic_file {
 	char *tmp_path;
 };
 
-/* Returns 0, or -1 with errno set. */
+/* Returns 0, or -1 with errno set (file_strerror() words it). Only a
+ * regular file is ever replaced: a symlink is followed and its target
+ * replaced (the temporary file beside the target), and a device, FIFO,
+ * socket or directory is refused (ENOTSUP, EISDIR). The temporary file is
+ * NAME.tmp.PID.XXXXXX; one left by a process that is gone (killed during a
+ * save) is removed by the next save to NAME. */
 int atomic_open(struct atomic_file *af, const char *path);
 /* Flushes, fsyncs, closes and renames; -1 with errno set on failure, in which
  * case the temporary file is removed and `path` is untouched. */
@@ -22,8 +27,19 @@ int atomic_commit(struct atomic_file *af);
 /* Gives up: closes and removes the temporary file. */
 void atomic_abort(struct atomic_file *af);
 
-/* Reads a whole file of at most max_size bytes into a NUL-terminated buffer.
- * Returns 0; -1 with errno set (EFBIG when larger than max_size). */
+/* Async-signal-safe: removes the temporary file of a save in progress, if
+ * any, so a signal handler that is about to end the process leaves none. */
+void atomic_signal_cleanup(void);
+
+/* Opens a regular file for reading without blocking on a FIFO or a device:
+ * NULL with errno ENOTSUP (not a regular file) or EISDIR for those. */
+FILE *file_open_regular(const char *path);
+/* strerror(), with ENOTSUP from the functions above said as what it means. */
+const char *file_strerror(int err);
+
+/* Reads a whole regular file of at most max_size bytes into a NUL-terminated
+ * buffer. Returns 0; -1 with errno set (EFBIG when larger than max_size;
+ * ENOTSUP or EISDIR when not a regular file, found without blocking). */
 int file_read_all(const char *path, size_t max_size, char **data, size_t *len);
 
 /* Writes "LABEL: message" into err (when err is not NULL) and returns code:

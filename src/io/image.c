@@ -172,7 +172,7 @@ static int write_file(const char *path, int fmt, int width, int height, const un
 {
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
 	size_t n = (size_t)width * (size_t)height;
 	bool ok = true;
 	switch (fmt) {
@@ -201,7 +201,7 @@ static int write_file(const char *path, int fmt, int width, int height, const un
 		return io_fail(err, errlen, GULLY_EIO, path, "write failed: %s", e ? strerror(e) : "libpng error");
 	}
 	if (atomic_commit(&af) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", file_strerror(errno));
 	return GULLY_OK;
 }
 

@@ -253,7 +253,7 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 	size_t cap = (size_t)world_size_max() * (size_t)world_size_max() * 4 + 64;
 	if (file_read_all(path, cap, &d, &len) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot read: %s",
-			       errno == EFBIG ? "larger than any map gully supports" : strerror(errno));
+			       errno == EFBIG ? "larger than any map gully supports" : file_strerror(errno));
 	struct grid g = {0};
 	int e = fmt == IMAGE_PGM ? pgm_header(path, d, len, &g, err, errlen)
 		: fmt == IMAGE_PNG ? png_header(path, (const unsigned char *)d, len, &g, err, errlen)
@@ -297,8 +297,25 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
-	return image_import_grid_opts(path, world_size_min(), NULL, width, height, data, NULL, err,
-				      errlen);
+	int e = image_import_grid_opts(path, world_size_min(), NULL, width, height, data, NULL, err,
+				       errlen);
+	if (e)
+		return e;
+	/* A .f32 holds any float: heights must be ones the processes can take. */
+	float mn, mx;
+	world_layer_range(LAYER_HEIGHT, &mn, &mx);
+	size_t n = (size_t)*width * (size_t)*height;
+	for (size_t i = 0; i < n; i++)
+		if (!((*data)[i] >= mn && (*data)[i] <= mx)) {
+			e = io_fail(err, errlen, GULLY_ERANGE, path,
+				    "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes (%.10g to %.10g)",
+				    i, i % (size_t)*width, i / (size_t)*width, (double)(*data)[i],
+				    (double)mn, (double)mx);
+			free(*data);
+			*data = NULL;
+			return e;
+		}
+	return GULLY_OK;
 }
 
 int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,

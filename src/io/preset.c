@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "core/base/error.h"
+#include "core/base/numparse.h"
 #include "core/base/process.h"
 #include "io/fileio.h"
 #include "io/preset_scan.h"
@@ -104,6 +105,20 @@ struct cyaml_log {
 	int line;
 };
 
+/* The number libcyaml writes after "(line: ", through the one checked
+ * conversion; 0 when there is none. */
+static int line_number(const char *text)
+{
+	char digits[16];
+	size_t n = strspn(text, "0123456789");
+	uint64_t line;
+	if (n == 0 || n >= sizeof digits)
+		return 0;
+	memcpy(digits, text, n);
+	digits[n] = '\0';
+	return num_parse_u64(digits, INT32_MAX, &line) == GULLY_OK ? (int)line : 0;
+}
+
 static void log_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
 	struct cyaml_log *lg = ctx;
@@ -114,7 +129,7 @@ static void log_capture(cyaml_log_t level, void *ctx, const char *fmt, va_list a
 	msg[strcspn(msg, "\n")] = '\0';
 	const char *at = strstr(msg, "(line: ");
 	if (at)
-		lg->line = atoi(at + 7);
+		lg->line = line_number(at + 7);
 	else if (!lg->first[0] && strcmp(msg, "Load: Backtrace:") != 0)
 		preset_quote(lg->first, sizeof lg->first,
 			     strncmp(msg, "Load: ", 6) == 0 ? msg + 6 : msg, 180);
@@ -294,7 +309,7 @@ int preset_load_file(const char *path, struct params *out, struct preset_meta *m
 			snprintf(err, errlen, "%s: larger than %d KiB, so not a preset", path,
 				 PRESET_MAX_BYTES / 1024);
 		else
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", path, file_strerror(errno));
 		return errno == ENOENT ? GULLY_ENOTFOUND : GULLY_EIO;
 	}
 	int rc = preset_load_text(path, text, len, out, meta, err, errlen);
@@ -474,7 +489,7 @@ int preset_save(const char *path, const struct params *p, const struct preset_me
 	}
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, file_strerror(errno));
 		free(text);
 		return GULLY_EIO;
 	}

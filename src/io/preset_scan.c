@@ -380,6 +380,10 @@ static void copy_cut(char *dst, size_t size, const yaml_event_t *ev)
 	dst[n] = '\0';
 }
 
+/* A preset is a root mapping of section mappings; the peek is lenient about
+ * a few levels more (a malformed value), not about 100,000. */
+#define PEEK_MAX_DEPTH 16
+
 void preset_scan_peek(const unsigned char *text, size_t len, struct preset_meta *meta)
 {
 	meta->description[0] = meta->process[0] = '\0';
@@ -420,8 +424,15 @@ void preset_scan_peek(const unsigned char *text, size_t len, struct preset_meta 
 			if (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT)
 				want_key = !want_key;
 		}
-		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT)
-			depth++;
+		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			/* Stop well past any preset's depth: libyaml's time grows
+			 * with the square of the nesting (200 KB of '[' took 43 s
+			 * of `gully presets`), and the loader refuses the file. */
+			if (++depth > PEEK_MAX_DEPTH) {
+				yaml_event_delete(&ev);
+				break;
+			}
+		}
 		if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
 			depth--;
 			if (depth == 1)

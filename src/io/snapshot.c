@@ -212,7 +212,7 @@ int snapshot_save(const char *path, const struct world *w,
 {
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
 	int e = snapshot_write(af.fp, path, w, info, err, errlen);
 	if (e) {
 		atomic_abort(&af);
@@ -465,7 +465,32 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 				    "bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 				    name, le->crc, crc);
 	}
+	/* A good CRC says the bytes are the ones written, not that a process
+	 * can take them: NaN or a pool of 1e30 is refused here, by cell. */
+	size_t cell;
+	if (world_check_layer(w, (enum world_layer)le->layer, &cell)) {
+		rep->out_of_range[le->layer] = true;
+		rep->bad_cell[le->layer] = cell;
+		rep->bad_value[le->layer] = v[cell];
+		rep->bad_ranges++;
+		if (!(flags & SNAPSHOT_KEEP_BAD_VALUES)) {
+			char what[160];
+			snapshot_describe_bad_value(what, sizeof what, rep, w->width, le->layer);
+			return io_fail(rd->err, rd->errlen, GULLY_ERANGE, rd->label, "%s", what);
+		}
+	}
 	return GULLY_OK;
+}
+
+void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_report *rep,
+				 int width, int l)
+{
+	float mn, mx;
+	world_layer_range((enum world_layer)l, &mn, &mx);
+	size_t cell = rep->bad_cell[l];
+	snprintf(buf, len, "layer '%s' cell %zu (x %zu, y %zu) is %g, outside %.10g to %.10g",
+		 world_layer_name((enum world_layer)l), cell, cell % (size_t)width,
+		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
 
 static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
@@ -645,9 +670,9 @@ int snapshot_load(const char *path, struct world **out, struct snapshot_info *in
 {
 	*out = NULL;
 	memset(info, 0, sizeof *info);
-	FILE *fp = fopen(path, "rb");
+	FILE *fp = file_open_regular(path);
 	if (!fp)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot open: %s", strerror(errno));
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot open: %s", file_strerror(errno));
 	int e = snapshot_read(fp, path, 0, out, info, NULL, err, errlen);
 	fclose(fp);
 	return e;

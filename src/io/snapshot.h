@@ -51,6 +51,11 @@ struct snapshot_report {
 	bool crc_ok[LAYER_COUNT];
 	uint32_t crc_stored[LAYER_COUNT], crc_computed[LAYER_COUNT];
 	int bad_crcs;                /* layers whose CRC did not match */
+	/* A cell outside its layer's range (world_layer_range): the first one. */
+	bool out_of_range[LAYER_COUNT];
+	size_t bad_cell[LAYER_COUNT];
+	float bad_value[LAYER_COUNT];
+	int bad_ranges;              /* layers with such a cell */
 };
 
 /* snapshot_read flags. */
@@ -58,7 +63,15 @@ enum {
 	/* Load layers whose CRC does not match (and say so in the report)
 	 * instead of failing: `gully info` shows what is there. */
 	SNAPSHOT_KEEP_BAD_CRC = 1u,
+	/* The same for layers with a value outside the range the core accepts
+	 * (NaN, a negative pool, ...), which a load otherwise refuses. */
+	SNAPSHOT_KEEP_BAD_VALUES = 2u,
 };
+
+/* "layer 'pool' cell 37 (x 5, y 2) is nan, outside 0 to 1000" for a report's
+ * layer l, into buf. */
+void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_report *rep,
+				 int width, int l);
 
 /* The same on an open stream, for tests and fuzzing (fmemopen works): the
  * stream must be seekable; `label` names it in messages; rep may be NULL. */

@@ -18,10 +18,11 @@
 #include "tui/complete.h"
 #include "tui/crt.h"
 #include "tui/keys.h"
+#include "tui/safe.h"
 #include "tui/tui.h"
 
+/* What `.` runs, paused. */
 #define SLICE_SECONDS 0.025
-#define FIRST_BUDGET 16
 #define MESSAGE_SECONDS 4.0
 /* From this many cells a new terrain takes long enough (~0.4 s at 1024x1024,
  * ~7 s at 4096x4096) to say so before it starts. */
@@ -34,6 +35,13 @@ double app_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void app_message(struct app *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -42,21 +50,6 @@ void app_message(struct app *a, const char *fmt, ...)
 	va_end(ap);
 	a->message_until = app_now() + MESSAGE_SECONDS;
 	a->needs_draw = true;
-}
-
-bool tui_autosave_path(char *buf, size_t len)
-{
-	const char *state = getenv("XDG_STATE_HOME");
-	int n;
-	if (state && state[0] == '/') {
-		n = snprintf(buf, len, "%s/gully/autosave.gsnap", state);
-	} else {
-		const char *home = getenv("HOME");
-		if (!home || !*home)
-			return false;
-		n = snprintf(buf, len, "%s/.local/state/gully/autosave.gsnap", home);
-	}
-	return n > 0 && (size_t)n < len;
 }
 
 /* mkdir -p for the directories above `path`. */
@@ -81,31 +74,15 @@ static bool too_small(void)
 	return LINES < MIN_ROWS || COLS < MIN_COLS;
 }
 
-/* Runs one slice and adapts the budget so the next one takes ~25 ms. */
-static int run_slice(struct app *a)
+/* The side panel shows when the map keeps 41 columns beside it. */
+static bool panel_shown(void)
 {
-	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
-	uint64_t left = budget_left(a);
-	if (left > 0 && budget > left)
-		budget = left; /* stop exactly at the run's budget */
-	double t0 = app_now();
-	uint64_t done = 0;
-	int e = session_step(a, budget, &done);
-	double dt = app_now() - t0;
-	if (dt < 1e-6)
-		dt = 1e-6;
-	double ratio = SLICE_SECONDS / dt;
-	/* Grow at most 4x, shrink at most 2x a slice, so one slow slice (a busy
-	 * machine) does not swing the budget. */
-	if (ratio > 4)
-		ratio = 4;
-	if (ratio < 0.5)
-		ratio = 0.5;
-	double next = (double)budget * ratio;
-	a->slice_budget = next < 1 ? 1 : (uint64_t)next;
-	double rate = (double)done / dt;
-	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
-	return e;
+	return COLS >= PANEL_MIN_COLS && LINES >= PANEL_MIN_ROWS;
+}
+
+static int map_pixels_w(void)
+{
+	return panel_shown() ? COLS - PANEL_WIDTH - 1 : COLS;
 }
 
 /* Cells summed per call: bounded work, whatever the map size. */
@@ -151,7 +128,7 @@ static void draw(struct app *a)
 		refresh();
 		return;
 	}
-	int map_cols = COLS - PANEL_WIDTH - 1, map_rows = LINES - 1;
+	int map_cols = map_pixels_w(), map_rows = LINES - 1;
 	if (a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES))
 		tracer_advance(a, 3);
 	else
@@ -165,17 +142,21 @@ static void draw(struct app *a)
 	class_draw(a, shown, tr, prof, map_cols);
 	if (a->equations)
 		equations_draw(a, shown, map_cols);
-	mvvline(0, map_cols, '|', map_rows);
-	panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
+	if (panel_shown()) {
+		crt_vline(0, map_cols, map_rows);
+		panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);
+	}
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
-		help_draw(LINES, COLS);
+		help_draw(a, LINES, COLS);
+	/* Time spent waiting (not computing) while the terminal took the
+	 * frame: a write that blocked. */
+	double wall = app_now(), cpu = thread_cpu_seconds();
+	/* The simulation goes on while the terminal takes the frame. */
+	sim_ui_release(a);
 	refresh();
-}
-
-static int map_pixels_w(void)
-{
-	return COLS - PANEL_WIDTH - 1;
+	sim_ui_take(a);
+	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
 }
 
 static int map_pixels_h(void)
@@ -256,27 +237,6 @@ static void type_value(struct app *a)
 	a->running = was;
 }
 
-static void save_prompt(struct app *a)
-{
-	char buf[PATH_MAX];
-	if (a->file[0])
-		snprintf(buf, sizeof buf, "%s", a->file);
-	else
-		snprintf(buf, sizeof buf, "gully-%d.gsnap", a->params.world.seed);
-	bool was = a->running;
-	a->running = false;
-	if (prompt_read(a, " save snapshot to: ", buf, sizeof buf) && buf[0]) {
-		char err[512];
-		if (session_save(a, buf, err, sizeof err) == GULLY_OK)
-			app_message(a, "saved %s", buf);
-		else
-			app_message(a, "%s", err);
-	} else {
-		app_message(a, "not saved");
-	}
-	a->running = was;
-}
-
 static void overlay_cycle(struct app *a)
 {
 	unsigned ov = a->view.overlays;
@@ -300,7 +260,7 @@ static void overlay_cycle(struct app *a)
 }
 
 /* A checkpoint for undo; a world too big for the budget says so once. */
-static void checkpoint(struct app *a)
+void app_checkpoint(struct app *a)
 {
 	int e = undo_push(a, app_now());
 	if (e == GULLY_ESIZE && !a->undo.said_too_big) {
@@ -309,6 +269,19 @@ static void checkpoint(struct app *a)
 	}
 	else if (e && e != GULLY_ESIZE)
 		app_message(a, "no undo checkpoint: %s", gully_strerror(e));
+}
+
+/* Before g, P or a process switch: undo brings the map and its parameters
+ * back. A map too big to hold is replaced only on a yes. */
+static bool checkpoint_whole(struct app *a, const char *what)
+{
+	int e = undo_push_whole(a, app_now());
+	if (e == GULLY_OK || !a->dirty)
+		return true;
+	char q[160];
+	snprintf(q, sizeof q, " %s cannot be undone (%s): go on?", what,
+		 e == GULLY_ESIZE ? "the map is too big to keep" : gully_strerror(e));
+	return prompt_yes_no(a, q);
 }
 
 static void preset_load_prompt(struct app *a)
@@ -320,12 +293,16 @@ static void preset_load_prompt(struct app *a)
 	a->running = false;
 	if (prompt_read_ex(a, " load preset (Tab completes): ", buf, sizeof buf, &comp) && buf[0]) {
 		char err[PRESET_ERR_MAX + 128];
-		if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
-			app_message(a, "loaded preset %s (%s)", buf, a->proc->name);
+		if (!checkpoint_whole(a, "loading a preset")) {
+			app_message(a, "no preset loaded");
+		} else if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
+			app_message(a, "loaded preset %s (%s); u brings the last map back", buf,
+				    a->proc->name);
 			refresh_stats(a, true);
 			return; /* a fresh start: paused, as the class sees it first */
+		} else {
+			app_message(a, "%s", err);
 		}
-		app_message(a, "%s", err);
 	} else {
 		app_message(a, "no preset loaded");
 	}
@@ -391,17 +368,45 @@ static void source_pick_key(struct app *a, int action)
 		    s.on ? "on" : "off");
 }
 
+static void undo_key(struct app *a, bool redo)
+{
+	char err[512];
+	a->running = false;
+	long long before = (long long)a->world->particles;
+	if (redo ? undo_redo(a, err, sizeof err) : undo_pop(a, err, sizeof err)) {
+		app_message(a, "%s", err);
+		return;
+	}
+	tracer_reset(a);
+	refresh_stats(a, true);
+	long long moved = before - (long long)a->world->particles;
+	if (moved < 0)
+		moved = -moved;
+	int left = redo ? redo_levels(a) : undo_levels(a);
+	/* "N more checkpoints" is what the tests and a class count down. */
+	app_message(a, "%s: seed %d, %lld %s %s, %d more checkpoint%s%s", redo ? "redone" : "undone",
+		    a->params.world.seed, moved, a->proc->unit, redo ? "on" : "back", left,
+		    left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
+}
+
 static int handle_key(struct app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		a->needs_draw = true;
 		return 0;
 	}
+	/* A key pressed while help is open scrolls it or closes it; it never
+	 * reaches the map (q there must not quit). */
 	if (a->help) {
-		a->help = false;
+		if (!help_scroll(a, ch, LINES, COLS))
+			a->help = false;
 		a->needs_draw = true;
-		if (ch == '?' || ch == KEY_F(1) || ch == 27)
-			return 0;
+		return 0;
+	}
+	if (a->equations && (ch == 'q' || ch == 27)) {
+		a->equations = false;
+		a->needs_draw = true;
+		return 0;
 	}
 	const struct key_binding *k = keys_find(ch);
 	if (!k && ch > '0' && ch <= '9') {
@@ -411,8 +416,11 @@ static int handle_key(struct app *a, int ch)
 		a->needs_draw = true;
 		return 0;
 	}
-	if (!k)
+	if (!k) {
+		if (ch != 27)
+			app_message(a, "unknown key: press ? for help");
 		return 0;
+	}
 	a->needs_draw = true;
 	/* Anything but moving the selection or the help may change the map's
 	 * look: show exact colours again instead of the settled ones. */
@@ -422,10 +430,11 @@ static int handle_key(struct app *a, int ch)
 	int index = a->nparams > 0 ? a->plist[a->sel] : -1;
 	switch (k->action) {
 	case ACT_QUIT:
-		a->quit = true;
+		a->quit = safe_quit_confirmed(a);
 		break;
 	case ACT_HELP:
 		a->help = true;
+		a->help_top = 0;
 		break;
 	case ACT_RUN_PAUSE:
 		a->running = !a->running;
@@ -436,15 +445,15 @@ static int handle_key(struct app *a, int ch)
 			budget_run_on(a);
 		}
 		if (a->running)
-			checkpoint(a);
+			app_checkpoint(a);
 		break;
 	case ACT_STEP: {
 		a->running = false;
 		trace_finish(a);
 		trace_stop(a);
-		checkpoint(a);
+		app_checkpoint(a);
 		uint64_t before = a->world->particles;
-		int e = run_slice(a);
+		int e = sim_run_slice(a, SLICE_SECONDS);
 		if (e)
 			return e;
 		app_message(a, "stepped %llu %s", (unsigned long long)(a->world->particles - before),
@@ -458,6 +467,8 @@ static int handle_key(struct app *a, int ch)
 			app_message(a, "process %d is not built yet", k->arg + 1);
 		else if (p == a->proc)
 			app_message(a, "%s is running already", p->title);
+		else if (!checkpoint_whole(a, "switching the process"))
+			app_message(a, "kept %s", a->proc->title);
 		else if (session_set_process(a, p, err, sizeof err))
 			app_message(a, "%s", err);
 		else {
@@ -494,6 +505,10 @@ static int handle_key(struct app *a, int ch)
 		break;
 	case ACT_NEW_TERRAIN: {
 		int old = a->params.world.seed;
+		if (!checkpoint_whole(a, "a new terrain")) {
+			app_message(a, "kept this terrain");
+			break;
+		}
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
 		if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS) {
 			app_message(a, "making a %dx%d terrain...", a->params.world.width,
@@ -504,7 +519,8 @@ static int handle_key(struct app *a, int ch)
 			a->params.world.seed = old;
 			app_message(a, "%s", err);
 		} else {
-			app_message(a, "new terrain, seed %d", a->params.world.seed);
+			app_message(a, "new terrain, seed %d (u brings the last one back)",
+				    a->params.world.seed);
 		}
 		refresh_stats(a, true);
 		break;
@@ -530,13 +546,20 @@ static int handle_key(struct app *a, int ch)
 		clearok(curscr, TRUE);
 		break;
 	case ACT_SAVE:
-		save_prompt(a);
+		safe_save_prompt(a);
 		break;
 	case ACT_INSPECT: {
 		MEVENT ev;
 		char buf[200];
 		int cx, cy;
-		if (getmouse(&ev) != OK || !map_cell(a, ev.y, ev.x, &cx, &cy))
+		if (getmouse(&ev) != OK)
+			break;
+		/* The wheel zooms, as in map viewers. */
+		if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+			zoom(a, ev.bstate & BUTTON4_PRESSED ? 1 : -1);
+			break;
+		}
+		if (!map_cell(a, ev.y, ev.x, &cx, &cy))
 			break;
 		if (profile_click(a, cx, cy) || trace_click(a, cx, cy))
 			break;
@@ -577,20 +600,23 @@ static int handle_key(struct app *a, int ch)
 	case ACT_EQUATIONS:
 		a->equations = !a->equations;
 		break;
-	case ACT_UNDO: {
-		a->running = false;
-		long long before = (long long)a->world->particles;
-		if (undo_pop(a, err, sizeof err)) {
-			app_message(a, "%s", err);
-		} else {
-			tracer_reset(a);
-			refresh_stats(a, true);
-			app_message(a, "undone: %lld %s back, %d more checkpoint%s",
-				    before - (long long)a->world->particles, a->proc->unit,
-				    undo_levels(a), undo_levels(a) == 1 ? "" : "s");
-		}
+	case ACT_UNDO:
+	case ACT_REDO:
+		undo_key(a, k->action == ACT_REDO);
 		break;
-	}
+	case ACT_RESUME:
+		safe_resume_key(a);
+		tracer_reset(a);
+		refresh_stats(a, true);
+		break;
+	case ACT_PARAM_PAGE:
+	case ACT_PARAM_END:
+	case ACT_PARAM_FIND:
+		panel_key(a, k->action, k->arg);
+		break;
+	case ACT_FPS:
+		fps_key(a, k->arg);
+		break;
 	case ACT_REFIT:
 	case ACT_PROFILE:
 	case ACT_PROFILE_MOVE:
@@ -611,13 +637,12 @@ static int open_session(struct app *a, const struct tui_options *o)
 {
 	char err[PATH_MAX + 256];
 	const char *path = o->snapshot;
-	char autosave[PATH_MAX];
 	if (o->resume) {
-		if (!tui_autosave_path(autosave, sizeof autosave)) {
-			fprintf(stderr, "gully: --resume: neither XDG_STATE_HOME nor HOME is set\n");
+		if (safe_open_autosave(a, err, sizeof err)) {
+			fprintf(stderr, "gully: --resume: %s\n", err);
 			return 1;
 		}
-		path = autosave;
+		return 0;
 	}
 	if (path) {
 		struct stat st;
@@ -666,6 +691,7 @@ int tui_main(const struct tui_options *o)
 	}
 	a->params = o->params;
 	a->fps = o->fps > 0 ? o->fps : 20;
+	a->fps_chosen = a->fps;
 	a->running = !o->start_paused;
 	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
 	int status = open_session(a, o);
@@ -677,7 +703,8 @@ int tui_main(const struct tui_options *o)
 	/* Before curses starts, so ncurses keeps its hands off these signals. */
 	signals_install();
 	atexit(crt_done_atexit);
-	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse};
+	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse,
+				 .light = o->theme};
 	char err[256];
 	if (crt_init(&co, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
@@ -685,6 +712,12 @@ int tui_main(const struct tui_options *o)
 		free(a);
 		return 1;
 	}
+	if (crt.note[0])
+		app_message(a, "%s", crt.note);
+	if (o->resume)
+		app_message(a, "resumed the session saved at the hang-up (unsaved: S saves it)");
+	else
+		safe_autosave_notice(a);
 	if (o->tier >= 0 && o->tier > (int)crt.tier)
 		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
 			    crt_tier_name(o->tier));
@@ -693,29 +726,31 @@ int tui_main(const struct tui_options *o)
 	long frames = 0;
 	int e = GULLY_OK;
 	a->needs_draw = true;
+	if ((e = sim_worker_start(a))) {
+		crt_done();
+		fprintf(stderr, "gully: cannot start the simulation thread: %s\n", gully_strerror(e));
+		session_free(a);
+		free(a);
+		return 1;
+	}
 	while (!a->quit && !signals_caught()) {
-		if (a->running && !too_small()) {
-			if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
-			    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
-				checkpoint(a);
-			if (!budget_stop(a) && (e = run_slice(a)))
-				break;
-		}
-		/* Paused: wait for a key, but wake often enough to see signals and
-		 * to draw a frame that is due. */
+		if ((e = a->sim_error))
+			break;
+		a->sim_hold = too_small();
+		/* Wait for a key until the next frame is due (the simulation runs
+		 * meanwhile, on its thread); paused with nothing owed, wake now
+		 * and then to see signals. Never spin. */
 		double now = app_now();
-		int wait_ms = 0;
-		if (!a->running && !a->needs_draw) {
+		double left = next_frame - now;
+		int wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+		if (!a->running && !a->needs_draw && o->frames <= 0)
 			wait_ms = 100;
-			if (o->frames > 0) {
-				double left = next_frame - now;
-				wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-			}
-		}
 		timeout(wait_ms);
-		int ch;
+		sim_ui_release(a);
+		int ch = getch();
+		sim_ui_take(a);
 		bool keyed = false;
-		while ((ch = getch()) != ERR) {
+		for (; ch != ERR; ch = getch()) {
 			keyed = true;
 			if ((e = handle_key(a, ch)) || a->quit)
 				break;
@@ -729,16 +764,23 @@ int tui_main(const struct tui_options *o)
 		if (due && (a->running || a->needs_draw || o->frames > 0)) {
 			if (a->message[0] && now >= a->message_until)
 				a->message[0] = '\0';
-			draw(a);
+			if (!pace_output(a)) {
+				next_frame = now + 1.0 / a->fps;
+				continue;
+			}
 			a->needs_draw = false;
+			draw(a);
 			next_frame = now + 1.0 / a->fps;
 			if (o->frames > 0 && ++frames >= o->frames)
 				break;
 		}
 	}
+	sim_worker_stop(a);
+	if (!e)
+		e = a->sim_error;
 	int sig = signals_caught();
 	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
-	if (sig == SIGHUP || sig == SIGTERM) {
+	if (sig == SIGHUP || sig == SIGTERM || sig == SIGQUIT) {
 		char path[PATH_MAX];
 		if (!tui_autosave_path(path, sizeof path))
 			snprintf(save_err, sizeof save_err, "no XDG_STATE_HOME or HOME to save in");

@@ -18,8 +18,12 @@
 #include "view/shade.h"
 
 #define PANEL_WIDTH 30
-#define MIN_COLS 80
-#define MIN_ROWS 24
+/* Below this the "too small" screen; down to it the map and the status
+ * line, the panel too from PANEL_MIN_COLS x PANEL_MIN_ROWS. */
+#define MIN_COLS 40
+#define MIN_ROWS 12
+#define PANEL_MIN_COLS 72
+#define PANEL_MIN_ROWS 16
 #define TRACERS 12
 #define TRACER_TAIL 10
 
@@ -78,6 +82,10 @@ struct undo_entry {
 	unsigned char *state;        /* the process's save_state blob, or NULL */
 	size_t state_len;
 	bool pristine;
+	/* Taken before g, P or a process switch: the parameters come back
+	 * too, as they made that world (a timed checkpoint keeps today's). */
+	bool whole;
+	struct params params;
 	size_t bytes;                /* what this entry holds in memory */
 };
 
@@ -115,7 +123,10 @@ struct app {
 
 	uint64_t slice_budget;       /* units per ~25 ms slice, measured */
 	double rate;                 /* units per second, smoothed */
-	double fps;
+	double fps;                  /* frames a second now: fps_chosen, or lower while
+				      * the terminal's output backs up */
+	double fps_chosen;           /* --fps, or as f/F set it */
+	double write_wait;           /* seconds the last frame's writes waited */
 
 	/* Pool volume, summed a band of rows per frame so a huge map never
 	 * stalls a frame; pool_volume is the last complete sum. */
@@ -135,7 +146,15 @@ struct app {
 	bool shown_valid;
 	struct shade_geom shown_geom;
 
+	/* The simulation thread (worker.c); NULL when there is none. */
+	struct sim_worker *worker;
+	bool sim_hold;               /* the interface holds the run (too small) */
+	int sim_error;               /* a step's error, for the interface */
+	uint64_t units_run;          /* units run in slices since the start */
+
 	struct undo_ring undo;
+	struct undo_ring redo;       /* what u undid, newest first; cleared by a new checkpoint */
+	int help_top;                /* the first help row shown (help scrolls) */
 
 	/* The colour ramp's fit (legend.c): the world it was last checked
 	 * against and the terrain range it was fitted to. */
@@ -168,11 +187,18 @@ bool session_preset_exists(const char *name, char *path, size_t len);
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
 			char *err, size_t errlen);
 
-/* undo.c: checkpoints of the simulation. */
+/* undo.c: checkpoints of the simulation. A new checkpoint clears redo. */
 int undo_push(struct app *a, double now);
-/* Restores the newest checkpoint that differs from now; err says why not. */
+/* A checkpoint before g, P or a process switch: undoing it brings back the
+ * parameters as well as the map. */
+int undo_push_whole(struct app *a, double now);
+/* Restores the newest checkpoint that differs from now, keeping now for
+ * redo; err says why not. */
 int undo_pop(struct app *a, char *err, size_t errlen);
+/* Goes forward again to what the last undo left; err says why not. */
+int undo_redo(struct app *a, char *err, size_t errlen);
 int undo_levels(const struct app *a);
+int redo_levels(const struct app *a);
 void undo_clear(struct app *a);
 
 /* source.c: the emitter or a jet (a source the process declares: which of
@@ -295,7 +321,12 @@ bool map_inspect(struct app *a, int row, int col, char *buf, size_t len);
 bool map_cell(const struct app *a, int row, int col, int *cx, int *cy);
 void panel_draw(struct app *a, int x, int rows, int cols);
 void status_draw(struct app *a, int row, int cols);
-void help_draw(int rows, int cols);
+void help_draw(struct app *a, int rows, int cols);
+/* Scrolls the help for Up/Down/PgUp/PgDn/Home/End; false for any other key
+ * (which closes it). */
+bool help_scroll(struct app *a, int ch, int rows, int cols);
+/* PgUp/PgDn, Home/End and / in the parameter list. */
+void panel_key(struct app *a, int action, int arg);
 /* Reads a line in the status row; false when cancelled (Esc) or interrupted. */
 bool prompt_read(struct app *a, const char *question, char *buf, size_t len);
 struct completion;
@@ -304,6 +335,9 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		    struct completion *comp);
 /* A y/n question in the status row: true only for y. */
 bool prompt_yes_no(struct app *a, const char *question);
+/* A one-key question: the key (lower case) when it is one of `choices`,
+ * else 0 (Esc, any other key). */
+int prompt_choice(struct app *a, const char *question, const char *choices);
 void equations_draw(struct app *a, int rows, int cols);
 /* equations.c: a symbol of a process's equations and what it is: a
  * meaning, or the parameter of the process's section that sets it. */
@@ -318,7 +352,29 @@ void source_draw(struct app *a);
 /* A plain marker over the map at world point (wx, wy), when it is shown. */
 void map_mark(const struct app *a, double wx, double wy, char glyph);
 
+/* worker.c: the simulation thread. */
+struct sim_worker;
+/* Runs one slice of about `seconds` and adapts the budget to it. */
+int sim_run_slice(struct app *a, double seconds);
+/* Starts the thread; the interface holds the session when it returns. */
+int sim_worker_start(struct app *a);
+/* The interface lets the worker run (while it waits for a key or the
+ * terminal), and takes the session back (after the worker's slice). */
+void sim_ui_release(struct app *a);
+void sim_ui_take(struct app *a);
+/* Stops and joins the thread; called holding the session. */
+void sim_worker_stop(struct app *a);
+
+/* pace.c: the frame rate. f (dir -1) and F (+1) step the chosen rate. */
+void fps_key(struct app *a, int dir);
+/* Called when a frame is due: lowers the rate while output backs up (a
+ * write would block, or the last frame's writes waited, a->write_wait),
+ * climbs back after; false when this frame is to be skipped. */
+bool pace_output(struct app *a);
+
 /* app.c */
+/* An undo checkpoint; a world too big to keep says so once. */
+void app_checkpoint(struct app *a);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 double app_now(void);
 

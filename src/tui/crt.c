@@ -1,5 +1,7 @@
 #include "tui/crt.h"
+#include "tui/crt_term.h"
 #include "tui/tui.h"
+#include "view/shade.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -145,26 +147,34 @@ static enum crt_tier detect_tier(void)
 	return TIER_NONE;
 }
 
+bool crt_colorfgbg_light(void)
+{
+	const char *v = getenv("COLORFGBG");
+	const char *bg = v ? strrchr(v, ';') : NULL;
+	if (!bg)
+		return false;
+	return strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0;
+}
+
 int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
+	crt.light = o->light >= 0 ? o->light != 0 : crt_colorfgbg_light();
 	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : crt_locale_is_utf8();
 	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
 	 * the half blocks. */
 	if (crt.utf8 && !crt_locale_is_utf8() &&
 	    !setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
 		crt.utf8 = false;
-	const char *term = getenv("TERM");
-	if (!term || !*term) {
-		snprintf(err, errlen, "TERM is not set: cannot start the explorer");
-		return -1;
-	}
+	const char *nc = getenv("NO_COLOR");
+	bool no_color = nc && *nc;
+	/* COLORTERM counts when no tier was chosen; --color=truecolor always. */
+	bool want_true = o->tier == TIER_TRUE ||
+			 (o->tier == TIER_AUTO && !no_color && crt_colorterm_truecolor());
 	/* newterm rather than initscr: initscr exits on a bad TERM. */
-	SCREEN *s = newterm(NULL, stdout, stdin);
-	if (!s) {
-		snprintf(err, errlen, "cannot use terminal type '%s'", term);
+	SCREEN *s = crt_term_open(want_true, crt.note, sizeof crt.note, err, errlen);
+	if (!s)
 		return -1;
-	}
 	set_term(s);
 	crt.active = true;
 	cbreak();
@@ -172,11 +182,22 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
+	/* Home and End as the common terminals send them, whatever the entry
+	 * says: tmux and screen send \E[1~ and \E[4~ under TERM=xterm-*,
+	 * xterm sends \EOH/\EOF or \E[H/\E[F. */
+	static const struct {
+		const char *seq;
+		int key;
+	} extra_keys[] = {{"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[H", KEY_HOME},
+			  {"\033[F", KEY_END},   {"\033OH", KEY_HOME}, {"\033OF", KEY_END},
+			  {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END}};
+	for (size_t i = 0; i < sizeof extra_keys / sizeof extra_keys[0]; i++)
+		if (key_defined(extra_keys[i].seq) <= 0)
+			define_key(extra_keys[i].seq, extra_keys[i].key);
 	curs_set(0);
 	enum crt_tier best = detect_tier();
 	crt.tier = best;
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
+	if (no_color)
 		crt.tier = TIER_NONE;
 	if (o->tier >= 0)
 		/* A forced tier cannot go past what the terminal's entry can show. */
@@ -190,7 +211,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		}
 	}
 	if (o->mouse) {
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		mouseinterval(0);
 		crt.mouse = true;
 	}
@@ -204,6 +225,12 @@ void crt_done(void)
 	crt.active = false;
 	if (crt.mouse)
 		mousemask(0, NULL);
+	/* A blank screen before leaving: a terminal without an alternate
+	 * screen (vt100), or one whose alternate screen was resized under it
+	 * (a pane started small and enlarged, in tmux), otherwise keeps the
+	 * map on the shell's screen. */
+	clear();
+	refresh();
 	curs_set(1);
 	endwin();
 	free(slots);
@@ -220,21 +247,60 @@ static void put_glyph(int y, int x, const wchar_t *wc, attr_t attr, int pair)
 	mvadd_wch(y, x, &cc);
 }
 
-static const char ascii_ramp[] = " .:-=+*#%@";
+/* Without half blocks one glyph a cell, darker to lighter; ':' is left out
+ * of the ASCII ramp, being the stream glyph. */
+static const char ascii_ramp[] = " .,-=+*#%@";
 static const wchar_t utf8_ramp[] = L" \u2591\u2592\u2593\u2588";
 
-void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
-		  bool water_bottom)
+wchar_t crt_ramp_glyph(struct rgb c)
+{
+	double l = palette_luma(c);
+	/* Glyphs are ink in the terminal's foreground: on a light background
+	 * more ink is darker, so light ground takes the sparse end. Painted on
+	 * black (colour tiers) the ink is the colour, as on a dark one. */
+	if (crt.light && crt.tier == TIER_NONE)
+		l = 1 - l;
+	if (crt.utf8) {
+		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
+		int i = (int)(l * n);
+		return utf8_ramp[i >= n ? n - 1 : i];
+	}
+	int n = (int)sizeof ascii_ramp - 1;
+	int i = (int)(l * n);
+	wchar_t g = (wchar_t)ascii_ramp[i >= n ? n - 1 : i];
+	return g == L' ' && crt.tier != TIER_NONE ? L'.' : g;
+}
+
+wchar_t crt_water_glyph(int overlay)
+{
+	return overlay == OVERLAY_POOLS ? L'~' : L':';
+}
+
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top,
+		  int water_bottom)
 {
 	wchar_t wc[2] = {L' ', L'\0'};
+	if ((crt.tier == TIER_16 || crt.tier == TIER_8) && crt.utf8) {
+		/* One pixel a cell, shaded: two of the few colours through a
+		 * shading glyph. */
+		static const wchar_t shades[PALETTE_SHADES] = {L' ', L'\u2591', L'\u2592',
+							       L'\u2593'};
+		struct palette_cell pc = palette_to_ansi_shade(palette_mix(top, bottom, 0.5),
+							       crt.tier == TIER_16 ? 16 : 8);
+		int fg = pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0;
+		wc[0] = shades[pc.shade];
+		put_glyph(y, x, wc, A_NORMAL, pair_for(fg, pc.bg));
+		return;
+	}
 	if (crt.tier != TIER_NONE && crt.utf8) {
-		int fg = colour_of(top), bg = colour_of(bottom);
+		int fg, bg;
+		if (crt.tier == TIER_256)
+			palette_to_256_pair(top, bottom, &fg, &bg);
+		else {
+			fg = colour_of(top);
+			bg = colour_of(bottom);
+		}
 		if (fg == bg) {
-			/* A space's foreground is unseen: with 8 or 16 colours, reuse
-			 * a half-block pair so all pairs fit in the 63 of an 8-colour
-			 * terminal. */
-			if (crt.tier <= TIER_16)
-				fg = bg == 0 ? 7 : 0;
 			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
 		} else {
 			wc[0] = L'\u2580';
@@ -244,21 +310,11 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_to
 	}
 	/* One pixel per cell: both halves merged. */
 	struct rgb c = palette_mix(top, bottom, 0.5);
-	bool water = water_top || water_bottom;
-	double l = palette_luma(c);
-	if (crt.tier == TIER_NONE && water) {
-		wc[0] = L'~';
-	} else if (crt.utf8) {
-		int n = (int)(sizeof utf8_ramp / sizeof utf8_ramp[0]) - 1;
-		int i = (int)(l * n);
-		wc[0] = utf8_ramp[i >= n ? n - 1 : i];
-	} else {
-		int n = (int)sizeof ascii_ramp - 1;
-		int i = (int)(l * n);
-		wc[0] = (wchar_t)ascii_ramp[i >= n ? n - 1 : i];
-		if (wc[0] == L' ' && crt.tier != TIER_NONE)
-			wc[0] = L'.';
-	}
+	int water = water_top > water_bottom ? water_top : water_bottom;
+	if (crt.tier == TIER_NONE && water != WATER_NONE)
+		wc[0] = crt_water_glyph(water == WATER_POOL ? OVERLAY_POOLS : OVERLAY_STREAMS);
+	else
+		wc[0] = crt_ramp_glyph(c);
 	int pair = 0;
 	if (crt.tier != TIER_NONE)
 		/* Painted on black so it reads the same on light terminals. */
@@ -296,6 +352,42 @@ void crt_put_mark(int y, int x, char glyph)
 	}
 	int pair = pair_for(colour_of((struct rgb){0, 0, 0}), colour_of(palette_particle));
 	put_glyph(y, x, wc, A_BOLD, pair);
+}
+
+void crt_vline(int y, int x, int n)
+{
+	if (crt.utf8)
+		mvvline_set(y, x, WACS_VLINE, n);
+	else
+		mvvline(y, x, '|', n);
+}
+
+void crt_box(int y, int x, int h, int w, int rule)
+{
+	if (h < 2 || w < 2)
+		return;
+	if (!crt.utf8) {
+		mvhline(y, x, '-', w);
+		mvhline(y + h - 1, x, '-', w);
+		if (rule > y && rule < y + h - 1)
+			mvhline(rule, x, '-', w);
+		mvvline(y, x, '|', h);
+		mvvline(y, x + w - 1, '|', h);
+		return;
+	}
+	mvhline_set(y, x, WACS_HLINE, w);
+	mvhline_set(y + h - 1, x, WACS_HLINE, w);
+	mvvline_set(y, x, WACS_VLINE, h);
+	mvvline_set(y, x + w - 1, WACS_VLINE, h);
+	if (rule > y && rule < y + h - 1) {
+		mvhline_set(rule, x, WACS_HLINE, w);
+		mvadd_wch(rule, x, WACS_LTEE);
+		mvadd_wch(rule, x + w - 1, WACS_RTEE);
+	}
+	mvadd_wch(y, x, WACS_ULCORNER);
+	mvadd_wch(y, x + w - 1, WACS_URCORNER);
+	mvadd_wch(y + h - 1, x, WACS_LLCORNER);
+	mvadd_wch(y + h - 1, x + w - 1, WACS_LRCORNER);
 }
 
 void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg)

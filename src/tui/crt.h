@@ -16,6 +16,7 @@ struct crt_options {
 	int tier;        /* enum crt_tier; TIER_AUTO picks from the terminal */
 	int utf8;        /* 1 half blocks, 0 ASCII, -1 from the locale */
 	bool mouse;
+	int light;       /* 1 a light background, 0 dark, -1 from COLORFGBG */
 };
 
 struct crt_state {
@@ -26,6 +27,8 @@ struct crt_state {
 	int pairs_max;   /* colour pairs we may allocate */
 	int pairs_used;
 	unsigned resets; /* times the pair table filled up and was cleared */
+	char note[160];  /* a fallback taken at start, for the status line */
+	bool light;      /* a light background: glyph ramps run the other way */
 };
 extern struct crt_state crt;
 
@@ -35,20 +38,33 @@ const char *crt_tier_name(int tier);
 /* What the environment asks for before curses starts: NO_COLOR, locale. */
 bool crt_locale_is_utf8(void);
 
+/* Whether COLORFGBG ("fg;bg", as rxvt, konsole and others set it) names a
+ * light background (7 or 15, white or light grey). */
+bool crt_colorfgbg_light(void);
+
 /* Returns 0, or -1 when the terminal cannot be used (message in err). */
 int crt_init(const struct crt_options *o, char *err, size_t errlen);
 /* Restores the terminal; safe to call twice and from error paths. */
 void crt_done(void);
 
 /* A map cell holding two vertical pixels (UTF-8 half block), or one pixel
- * made of both (ASCII and monochrome: a density ramp; '~' on water). */
-void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, bool water_top,
-		  bool water_bottom);
+ * made of both (ASCII and monochrome: a density ramp; without colour '~'
+ * on a pool and ':' on a stream). water_*: enum shade_water. */
+void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top,
+		  int water_bottom);
+/* The glyph the map draws without colour for a colour, or for water of an
+ * overlay (OVERLAY_STREAMS, OVERLAY_POOLS). */
+wchar_t crt_ramp_glyph(struct rgb c);
+wchar_t crt_water_glyph(int overlay);
 /* A blank map cell outside the world. */
 void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads
  * in every tier, black on yellow with colour, reverse bold without. */
 void crt_put_mark(int y, int x, char glyph);
+/* Lines and boxes: Unicode line drawing with UTF-8, else - | +. A box of
+ * h x w at (y, x) with a rule across it at row `rule` (-1 for none). */
+void crt_vline(int y, int x, int n);
+void crt_box(int y, int x, int h, int w, int rule);
 /* One character in fg on bg: `wide` with UTF-8, `ascii` without; plain
  * (no colour) in monochrome, so `ascii` must read on its own there. */
 void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct rgb bg);

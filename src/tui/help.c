@@ -1,50 +1,117 @@
-/* The help overlay, generated from the key table. */
+/* The help overlay, generated from the key table. Its name column is as
+ * wide as the longest key group, so rows align at every width; when it
+ * does not fit (80x24 shows about half) it scrolls with the list keys. */
 #include <curses.h>
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/crt.h"
 #include "tui/keys.h"
 
-void help_draw(int rows, int cols)
+/* The name column's width; a longer group of names takes a row of its own
+ * above its help text, so the help texts still start in one column. */
+#define HELP_NAME_W 13
+
+struct help_layout {
+	int groups, name_w, ncol, colw, per_col, shown;
+	int box_w, box_h, y0, x0;
+};
+
+static void layout(struct help_layout *L, int rows, int cols)
 {
-	int groups = 0;
 	char names[128];
-	for (int i = 0; i < keys_count(); groups++)
-		i = keys_group(i, "/", names, sizeof names);
-	int inner_h = rows - 4;
-	int ncol = groups > inner_h ? 2 : 1;
-	int per_col = (groups + ncol - 1) / ncol;
-	int colw = ncol == 2 ? (cols - 6) / 2 : (cols - 4 < 60 ? cols - 4 : 60);
-	int box_w = ncol * colw + 4, box_h = per_col + 4;
-	if (box_h > rows)
-		box_h = rows;
-	int y0 = (rows - box_h) / 2, x0 = (cols - box_w) / 2;
-	if (y0 < 0)
-		y0 = 0;
-	if (x0 < 0)
-		x0 = 0;
-	for (int y = 0; y < box_h; y++)
-		mvprintw(y0 + y, x0, "%*s", box_w, "");
-	attrset(A_BOLD);
-	mvprintw(y0, x0 + 2, "gully keys (? or Esc closes; h j k l pan when zoomed)");
-	attrset(A_NORMAL);
-	int g = 0;
-	for (int i = 0; i < keys_count(); g++) {
+	L->groups = 0; /* rows, counting a long group's two */
+	L->name_w = HELP_NAME_W;
+	int help_w = 1;
+	for (int i = 0; i < keys_count();) {
+		int next = keys_group(i, "/", names, sizeof names);
+		int h = (int)strlen(keys_get(i)->help);
+		L->groups += strlen(names) > HELP_NAME_W ? 2 : 1;
+		help_w = h > help_w ? h : help_w;
+		i = next;
+	}
+	int want = L->name_w + 1 + help_w;
+	/* Two columns when both fit whole; else one, as wide as the screen. */
+	L->ncol = cols - 4 >= 2 * want + 2 ? 2 : 1;
+	L->colw = L->ncol == 2 ? want + 2 : (cols - 4 < want ? cols - 4 : want);
+	if (L->colw < 1)
+		L->colw = 1;
+	L->per_col = (L->groups + L->ncol - 1) / L->ncol;
+	L->box_w = L->ncol * L->colw + 4;
+	if (L->box_w > cols)
+		L->box_w = cols;
+	L->box_h = L->per_col + 4;
+	if (L->box_h > rows)
+		L->box_h = rows;
+	L->shown = L->box_h - 4 > 0 ? L->box_h - 4 : 0;
+	L->y0 = (rows - L->box_h) / 2;
+	L->x0 = (cols - L->box_w) / 2;
+	if (L->y0 < 0)
+		L->y0 = 0;
+	if (L->x0 < 0)
+		L->x0 = 0;
+}
+
+static int max_top(const struct help_layout *L)
+{
+	int m = L->per_col - L->shown;
+	return m > 0 ? m : 0;
+}
+
+bool help_scroll(struct app *a, int ch, int rows, int cols)
+{
+	struct help_layout L;
+	layout(&L, rows, cols);
+	int top = a->help_top;
+	switch (ch) {
+	case KEY_UP: top--; break;
+	case KEY_DOWN: top++; break;
+	case KEY_PPAGE: top -= L.shown > 1 ? L.shown - 1 : 1; break;
+	case KEY_NPAGE: top += L.shown > 1 ? L.shown - 1 : 1; break;
+	case KEY_HOME: top = 0; break;
+	case KEY_END: top = max_top(&L); break;
+	case KEY_RESIZE: break;
+	default: return false;
+	}
+	a->help_top = top < 0 ? 0 : top > max_top(&L) ? max_top(&L) : top;
+	return true;
+}
+
+void help_draw(struct app *a, int rows, int cols)
+{
+	struct help_layout L;
+	layout(&L, rows, cols);
+	if (a->help_top > max_top(&L))
+		a->help_top = max_top(&L);
+	for (int y = 0; y < L.box_h; y++)
+		mvprintw(L.y0 + y, L.x0, "%*s", L.box_w, "");
+	char names[128], row[256];
+	int g = 0; /* row of the list */
+	for (int i = 0; i < keys_count();) {
 		const struct key_binding *k = keys_get(i);
 		int next = keys_group(i, "/", names, sizeof names);
-		int c = g / per_col, r = g % per_col;
-		if (2 + r < box_h - 1)
-		{
-			/* A long name pushes its help text right rather than being cut. */
-			char row[256];
-			snprintf(row, sizeof row, "%-9s %s", names, k->help);
-			mvprintw(y0 + 2 + r, x0 + 2 + c * colw, "%-*.*s", colw - 1, colw - 1, row);
+		bool long_names = strlen(names) > HELP_NAME_W;
+		for (int part = 0; part <= (long_names ? 1 : 0); part++, g++) {
+			int c = g / L.per_col, r = g % L.per_col - a->help_top;
+			if (r < 0 || r >= L.shown)
+				continue;
+			if (long_names && part == 0)
+				snprintf(row, sizeof row, "%s", names);
+			else
+				snprintf(row, sizeof row, "%-*s %s", L.name_w, long_names ? "" : names,
+					 k->help);
+			mvprintw(L.y0 + 2 + r, L.x0 + 2 + c * L.colw, "%-*.*s", L.colw - 1,
+				 L.colw - 1, row);
 		}
 		i = next;
 	}
-	/* A frame made of plain characters, so it reads in every tier. */
-	mvhline(y0 + box_h - 1, x0, '-', box_w);
-	mvhline(y0 + 1, x0, '-', box_w);
-	mvvline(y0, x0, '|', box_h);
-	mvvline(y0, x0 + box_w - 1, '|', box_h);
+	crt_box(L.y0, L.x0, L.box_h, L.box_w, L.y0 + 1);
+	attrset(A_BOLD);
+	mvprintw(L.y0, L.x0 + 2, "%.*s", L.box_w - 4, " gully keys: any other key closes ");
+	attrset(A_NORMAL);
+	if (max_top(&L) > 0) {
+		snprintf(row, sizeof row, " rows %d-%d of %d: Up/Down/PgUp/PgDn/Home/End scroll ",
+			 a->help_top + 1, a->help_top + L.shown, L.per_col);
+		mvprintw(L.y0 + L.box_h - 1, L.x0 + 2, "%.*s", L.box_w - 4, row);
+	}
 }

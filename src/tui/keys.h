@@ -34,6 +34,12 @@ enum key_action {
 	ACT_SOURCE_ON,    /* switch the picked source on or off */
 	ACT_EQUATIONS,
 	ACT_UNDO,
+	ACT_REDO,
+	ACT_RESUME,       /* open the autosave */
+	ACT_PARAM_PAGE,   /* arg: pages (negative up) */
+	ACT_PARAM_END,    /* arg: -1 first, +1 last */
+	ACT_PARAM_FIND,
+	ACT_FPS,          /* arg: +1 more frames a second, -1 fewer */
 	ACT_REFIT,        /* fit the colour ramp to the heights of now */
 	ACT_PROFILE,      /* the cross-section: off, row, column */
 	ACT_PROFILE_MOVE, /* arg: +1/-1 */

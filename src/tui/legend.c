@@ -79,7 +79,8 @@ static void overlay_swatch(int y, int x, unsigned overlay_bit, struct shade_samp
 	struct rgb ground = {128, 128, 128};
 	bool water = false;
 	struct rgb c = shade_overlay_blend(ground, &s, overlay_bit, &water);
-	crt_put_cell(y, x, c, c, water, water);
+	int kind = shade_water_kind(&s, overlay_bit, water);
+	crt_put_cell(y, x, c, c, kind, kind);
 }
 
 struct legend_row {

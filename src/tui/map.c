@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui/app.h"
 #include "tui/crt.h"
@@ -13,13 +14,44 @@
  * frame, which is most of a running frame's bytes (bench/TUI.md). */
 #define HYSTERESIS 8
 
+/* A running frame's map bytes are held under a budget: the cells whose
+ * colour moved most are sent first, the rest in the frames after (the map
+ * settles within a few frames once the change slows). What a changed cell
+ * costs was measured over a pty at 160x48 (bench/TUI.md): a colour change,
+ * often a cursor move, the glyph. The budgets keep a whole frame, status
+ * and panel included, under 4 KB at 256 colours and 8 KB in truecolor. */
+#define FRAME_MAP_BYTES_256 3300
+#define FRAME_MAP_BYTES_TRUE 6800
+#define CELL_BYTES_256 24
+#define CELL_BYTES_TRUE 40
+#define CELL_BYTES_FEW 12 /* 16/8 colours, monochrome: shorter escapes */
+
 static int channel_diff(struct rgb p, struct rgb q)
 {
 	int d = abs(p.r - q.r), e = abs(p.g - q.g), f = abs(p.b - q.b);
 	return d > e ? (d > f ? d : f) : (e > f ? e : f);
 }
 
-static void settle(struct app *a)
+static size_t cell_budget(void)
+{
+	switch (crt.tier) {
+	case TIER_TRUE: return FRAME_MAP_BYTES_TRUE / CELL_BYTES_TRUE;
+	case TIER_256: return FRAME_MAP_BYTES_256 / CELL_BYTES_256;
+	default: return FRAME_MAP_BYTES_256 / CELL_BYTES_FEW;
+	}
+}
+
+/* How far a map cell (its two pixels) has moved from what it shows. */
+static int cell_diff(const struct rgb *px, const struct rgb *shown, size_t top, size_t bot)
+{
+	int d = channel_diff(px[top], shown[top]), e = channel_diff(px[bot], shown[bot]);
+	return d > e ? d : e;
+}
+
+/* Updates a->shown from the frame: every pixel on a new view, else the
+ * cells that moved past the hysteresis, the most moved first, at most a
+ * frame's budget of them. Returns true when some were left for later. */
+static bool settle(struct app *a)
 {
 	const struct shade_frame *f = &a->frame;
 	size_t n = (size_t)f->width * (size_t)f->height;
@@ -33,13 +65,40 @@ static void settle(struct app *a)
 		same_view = false;
 	}
 	if (!a->shown)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (!same_view || channel_diff(f->px[i], a->shown[i]) > HYSTERESIS)
-			a->shown[i] = f->px[i];
-	}
+		return false;
 	a->shown_valid = true;
 	a->shown_geom = *g;
+	if (!same_view) {
+		memcpy(a->shown, f->px, n * sizeof *a->shown);
+		return false;
+	}
+	size_t w = (size_t)f->width, rows = (size_t)f->height / 2;
+	size_t hist[256] = {0}, moved = 0;
+	for (size_t y = 0; y < rows; y++)
+		for (size_t x = 0; x < w; x++) {
+			int d = cell_diff(f->px, a->shown, 2 * y * w + x, (2 * y + 1) * w + x);
+			if (d > HYSTERESIS) {
+				hist[d]++;
+				moved++;
+			}
+		}
+	/* The threshold: cells moved more than it fit the budget. */
+	size_t budget = cell_budget(), taken = moved;
+	int threshold = HYSTERESIS;
+	while (taken > budget && threshold < 255)
+		taken -= hist[++threshold];
+	for (size_t y = 0; y < rows; y++)
+		for (size_t x = 0; x < w; x++) {
+			size_t top = 2 * y * w + x, bot = top + w;
+			if (cell_diff(f->px, a->shown, top, bot) > threshold) {
+				a->shown[top] = f->px[top];
+				a->shown[bot] = f->px[bot];
+			}
+		}
+	/* An odd last pixel row (no cell below it) follows at once. */
+	if (f->height % 2)
+		memcpy(a->shown + 2 * rows * w, f->px + 2 * rows * w, w * sizeof *a->shown);
+	return taken < moved;
 }
 
 void map_draw(struct app *a, int rows, int cols)
@@ -53,7 +112,9 @@ void map_draw(struct app *a, int rows, int cols)
 	shade_view_from_params(&a->view, &a->params);
 	shade_clamp_pan(&a->view, a->world, pw, ph);
 	shade_render(&a->frame, a->world, &a->view, a->points, a->npoints);
-	settle(a);
+	/* Cells left over are sent in the next frames, paused or not. */
+	if (settle(a))
+		a->needs_draw = true;
 	const struct shade_frame *f = &a->frame;
 	const struct rgb *px = a->shown ? a->shown : f->px;
 	/* A map narrower than its area is centred: on a wide terminal a square

@@ -1,10 +1,12 @@
 /* A one-line prompt in the status row: Enter accepts, Esc cancels; Tab
  * completes when the caller gives a completion; y/n questions. */
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tui/app.h"
 #include "tui/complete.h"
+#include "tui/lineedit.h"
 
 /* The matches of a Tab on the row above the prompt, the shown one in
  * reverse, so a class sees what there is to choose from. */
@@ -25,10 +27,32 @@ static void show_matches(const struct completion *c, int row)
 	attrset(A_NORMAL);
 }
 
+/* The question and the text, the text scrolled so the cursor shows; a
+ * selected (pre-filled) value in reverse video. */
+static void show_line(const char *question, const struct line_edit *le, int row)
+{
+	attrset(A_BOLD);
+	mvprintw(row, 0, "%s", question);
+	attrset(A_NORMAL);
+	int qx = getcurx(stdscr);
+	int room = COLS - qx - 1;
+	size_t first = 0;
+	if (room > 0 && le->cur > (size_t)room)
+		first = le->cur - (size_t)room;
+	if (le->selected)
+		attrset(A_REVERSE);
+	printw("%.*s", room > 0 ? room : 0, le->buf + first);
+	attrset(A_NORMAL);
+	clrtoeol();
+	move(row, qx + (int)(le->cur - first));
+	refresh();
+}
+
 bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		    struct completion *comp)
 {
-	size_t n = strlen(buf);
+	struct line_edit le;
+	lineedit_init(&le, buf, len);
 	int rows = LINES;
 	curs_set(1);
 	timeout(100);
@@ -39,17 +63,7 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 			show_matches(comp, rows - 2);
 			matches_shown = true;
 		}
-		attrset(A_BOLD);
-		mvprintw(rows - 1, 0, "%s", question);
-		attrset(A_NORMAL);
-		int qx = getcurx(stdscr);
-		int room = COLS - qx - 1;
-		const char *shown = buf;
-		if ((int)n > room && room > 0)
-			shown = buf + (n - (size_t)room);
-		printw("%s", shown);
-		clrtoeol();
-		refresh();
+		show_line(question, &le, rows - 1);
 		int ch = getch();
 		if (signals_caught())
 			break;
@@ -57,7 +71,8 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 			continue;
 		if (ch == '\t' && comp) {
 			int k = completion_tab(comp, buf, len);
-			n = strlen(buf);
+			le.cur = strlen(buf);
+			le.selected = false;
 			if (k <= 0) {
 				mvprintw(rows - 2, 0, " %s '%s'", k == 0 ? "no match for" : "cannot list matches of", buf);
 				clrtoeol();
@@ -80,16 +95,7 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 			ok = true;
 			break;
 		}
-		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-			if (n > 0)
-				buf[--n] = '\0';
-		} else if (ch == 21) { /* Ctrl-U */
-			n = 0;
-			buf[0] = '\0';
-		} else if (ch >= 32 && ch < 256 && ch != 127 && n + 1 < len) {
-			buf[n++] = (char)ch;
-			buf[n] = '\0';
-		}
+		lineedit_key(&le, ch);
 	}
 	if (comp)
 		completion_reset(comp);
@@ -103,14 +109,14 @@ bool prompt_read(struct app *a, const char *question, char *buf, size_t len)
 	return prompt_read_ex(a, question, buf, len, NULL);
 }
 
-bool prompt_yes_no(struct app *a, const char *question)
+int prompt_choice(struct app *a, const char *question, const char *choices)
 {
 	curs_set(1);
 	timeout(100);
-	bool yes = false;
+	int got = 0;
 	for (;;) {
 		attrset(A_BOLD);
-		mvprintw(LINES - 1, 0, "%s (y/n) ", question);
+		mvprintw(LINES - 1, 0, "%s", question);
 		attrset(A_NORMAL);
 		clrtoeol();
 		refresh();
@@ -119,10 +125,19 @@ bool prompt_yes_no(struct app *a, const char *question)
 			break;
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
-		yes = ch == 'y' || ch == 'Y';
+		if (ch >= 'A' && ch <= 'Z')
+			ch += 'a' - 'A';
+		got = ch > 0 && ch < 128 && strchr(choices, ch) ? ch : 0;
 		break;
 	}
 	curs_set(0);
 	a->needs_draw = true;
-	return yes;
+	return got;
+}
+
+bool prompt_yes_no(struct app *a, const char *question)
+{
+	char q[512];
+	snprintf(q, sizeof q, "%s (y/n) ", question);
+	return prompt_choice(a, q, "yn") == 'y';
 }

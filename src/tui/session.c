@@ -72,7 +72,6 @@ int session_new_world(struct app *a, char *err, size_t errlen)
 	}
 	drop_state(a);
 	world_destroy(a->world);
-	undo_clear(a);
 	a->world = w;
 	a->state = state;
 	a->dirty = true;

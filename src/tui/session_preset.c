@@ -54,7 +54,6 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
 	world_destroy(a->world);
-	undo_clear(a);
 	a->world = w;
 	a->state = state;
 	a->proc = proc;

@@ -1,6 +1,6 @@
-/* SIGINT, SIGTERM and SIGHUP only set a flag: the main loop saves (for
- * SIGHUP/SIGTERM) and restores the terminal, since neither is
- * async-signal-safe. */
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) only set a flag: the main
+ * loop saves (for SIGHUP, SIGTERM and SIGQUIT) and restores the terminal,
+ * since neither is async-signal-safe. SIGPIPE is ignored. */
 #include <signal.h>
 #include <string.h>
 
@@ -24,6 +24,7 @@ void signals_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -33,6 +33,10 @@ void status_draw(struct app *a, int row, int cols)
 	else
 		snprintf(left, sizeof left, " PAUSED | %s%s | %.60s%s ", budget, zoom, file,
 			 a->dirty ? " [+]" : "");
+	if (cols < 80)
+		/* A small terminal keeps what matters: running, and unsaved. */
+		snprintf(left, sizeof left, " %s%s ", a->running ? "RUNNING" : "PAUSED",
+			 a->dirty ? " [+]" : "");
 	if (a->message[0] && app_now() < a->message_until)
 		snprintf(right, sizeof right, " %s", a->message);
 	else

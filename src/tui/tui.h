@@ -18,6 +18,7 @@ struct tui_options {
 	int tier;               /* tui_tier_parse(), or TUI_TIER_AUTO */
 	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */
 	bool mouse;
+	int theme;              /* -1 from COLORFGBG, 0 dark, 1 light */
 	double fps;             /* frame cap */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
@@ -39,8 +40,8 @@ void tui_keys_man(FILE *fp);
  * are printed as one line on stderr. */
 int tui_main(const struct tui_options *o);
 
-/* Where SIGHUP/SIGTERM save: $XDG_STATE_HOME/gully/autosave.gsnap or
- * ~/.local/state/gully/autosave.gsnap. false when neither can be named. */
+/* Where SIGHUP/SIGTERM save: $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap or
+ * ~/.local/state/gully/autosave-DIR-HASH.gsnap. false when neither can be named. */
 bool tui_autosave_path(char *buf, size_t len);
 
 #endif

@@ -8,7 +8,14 @@
  * so a class can run, undo, change a value and run again from the same
  * ground. Memory is bounded: at most UNDO_DEPTH checkpoints and
  * UNDO_MAX_BYTES in all, the oldest dropped first; a world larger than the
- * whole budget gets no undo. */
+ * whole budget gets no undo.
+ *
+ * Redo: `u` moves the world it replaces (no copy) onto a second ring, and
+ * redo moves it back, the world undo replaced going onto the undo ring, so
+ * u and redo walk back and forth without copying. A new checkpoint (a run,
+ * a step, g, P) starts new history and clears redo. Both rings share the
+ * byte budget. g, P and a process switch take a "whole" checkpoint, whose
+ * undo restores the parameters too (the preset's or seed's that made it). */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -39,14 +46,19 @@ static void entry_free(struct undo_entry *e)
 	memset(e, 0, sizeof *e);
 }
 
-void undo_clear(struct app *a)
+static void ring_clear(struct undo_ring *r)
 {
-	struct undo_ring *r = &a->undo;
 	for (int i = 0; i < UNDO_DEPTH; i++)
 		entry_free(&r->e[i]);
 	r->count = 0;
 	r->head = 0;
 	r->bytes = 0;
+}
+
+void undo_clear(struct app *a)
+{
+	ring_clear(&a->undo);
+	ring_clear(&a->redo);
 }
 
 /* The i-th newest entry (0 = newest). */
@@ -55,22 +67,66 @@ static struct undo_entry *nth(struct undo_ring *r, int i)
 	return &r->e[(r->head - 1 - i + 2 * UNDO_DEPTH) % UNDO_DEPTH];
 }
 
-static void drop_oldest(struct undo_ring *r)
+/* Drops the oldest entry; its world is returned when `keep` wants it (a
+ * world to copy into), else freed. */
+static struct world *drop_oldest(struct undo_ring *r, bool keep)
 {
 	struct undo_entry *e = nth(r, r->count - 1);
+	struct world *w = keep ? e->world : NULL;
+	if (keep)
+		e->world = NULL;
 	r->bytes -= e->bytes;
 	entry_free(e);
 	r->count--;
+	return w;
 }
 
-int undo_push(struct app *a, double now)
+/* Makes room in r for an entry of `bytes`, the two rings sharing the
+ * budget; returns a dropped world of w x h to reuse, or NULL. */
+static struct world *make_room(struct app *a, struct undo_ring *r, size_t bytes, int w, int h)
+{
+	struct world *reuse = NULL;
+	struct undo_ring *other = r == &a->undo ? &a->redo : &a->undo;
+	while (r->count > 0 &&
+	       (r->count >= UNDO_DEPTH || r->bytes + other->bytes + bytes > UNDO_MAX_BYTES)) {
+		const struct world *old = nth(r, r->count - 1)->world;
+		bool fits = !reuse && old && old->width == w && old->height == h;
+		struct world *got = drop_oldest(r, fits);
+		if (got)
+			reuse = got;
+	}
+	while (other->count > 0 && r->bytes + other->bytes + bytes > UNDO_MAX_BYTES)
+		drop_oldest(other, false);
+	return reuse;
+}
+
+/* Puts an entry owning `world` and `state` on r (as its newest). */
+static void ring_put(struct undo_ring *r, const struct undo_entry *e)
+{
+	struct undo_entry *slot = &r->e[r->head];
+	entry_free(slot);
+	*slot = *e;
+	r->head = (r->head + 1) % UNDO_DEPTH;
+	r->count++;
+	r->bytes += e->bytes;
+}
+
+static int save_state(const struct app *a, unsigned char **state, size_t *len)
+{
+	*state = NULL;
+	*len = 0;
+	return a->proc->save_state ? a->proc->save_state(a->state, state, len) : GULLY_OK;
+}
+
+static int push(struct app *a, double now, bool whole)
 {
 	struct undo_ring *r = &a->undo;
 	r->last = now;
-	unsigned char *state = NULL;
-	size_t state_len = 0;
-	int e;
-	if (a->proc->save_state && (e = a->proc->save_state(a->state, &state, &state_len)))
+	ring_clear(&a->redo);
+	unsigned char *state;
+	size_t state_len;
+	int e = save_state(a, &state, &state_len);
+	if (e)
 		return e;
 	size_t bytes = entry_bytes(a->world, state_len);
 	if (bytes > UNDO_MAX_BYTES) {
@@ -81,29 +137,26 @@ int undo_push(struct app *a, double now)
 	 * a fresh clone of a big map costs its page faults (a median of 95 ms
 	 * against 23 ms to copy into memory already touched, at 1024x1024 on
 	 * the loaded 2-core build machine). */
-	struct world *w = NULL;
-	while (r->count > 0 && (r->count >= UNDO_DEPTH || r->bytes + bytes > UNDO_MAX_BYTES)) {
-		struct undo_entry *old = nth(r, r->count - 1);
-		if (!w && old->world && old->world->width == a->world->width &&
-		    old->world->height == a->world->height) {
-			w = old->world;
-			old->world = NULL;
-		}
-		drop_oldest(r);
-	}
+	struct world *w = make_room(a, r, bytes, a->world->width, a->world->height);
 	if (w) {
 		copy_world(w, a->world);
 	} else if ((e = world_clone(&w, a->world))) {
 		free(state);
 		return e;
 	}
-	struct undo_entry *slot = &r->e[r->head];
-	entry_free(slot);
-	*slot = (struct undo_entry){w, a->proc, state, state_len, a->pristine, bytes};
-	r->head = (r->head + 1) % UNDO_DEPTH;
-	r->count++;
-	r->bytes += bytes;
+	ring_put(r, &(struct undo_entry){w, a->proc, state, state_len, a->pristine, whole,
+					 a->params, bytes});
 	return GULLY_OK;
+}
+
+int undo_push(struct app *a, double now)
+{
+	return push(a, now, false);
+}
+
+int undo_push_whole(struct app *a, double now)
+{
+	return push(a, now, true);
 }
 
 /* Same counters and the same random stream: nothing ran in between. */
@@ -112,7 +165,8 @@ static bool same_as_now(const struct app *a, const struct undo_entry *e)
 	const struct world *w = a->world, *c = e->world;
 	return e->proc == a->proc && c->particles == w->particles && c->steps == w->steps &&
 	       c->width == w->width && c->height == w->height &&
-	       memcmp(&c->rng, &w->rng, sizeof c->rng) == 0;
+	       memcmp(&c->rng, &w->rng, sizeof c->rng) == 0 &&
+	       (!e->whole || memcmp(&e->params, &a->params, sizeof e->params) == 0);
 }
 
 static void drop_newest(struct undo_ring *r)
@@ -121,6 +175,67 @@ static void drop_newest(struct undo_ring *r)
 	r->bytes -= r->e[r->head].bytes;
 	entry_free(&r->e[r->head]);
 	r->count--;
+}
+
+/* Takes the newest entry off r, its world and state now the caller's. */
+static struct undo_entry take_newest(struct undo_ring *r)
+{
+	r->head = (r->head - 1 + UNDO_DEPTH) % UNDO_DEPTH;
+	struct undo_entry e = r->e[r->head];
+	memset(&r->e[r->head], 0, sizeof e);
+	r->bytes -= e.bytes;
+	r->count--;
+	return e;
+}
+
+/* Replaces the session with from's newest entry, the session as it was
+ * going onto `to` (moved, not copied). */
+static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, char *err,
+		   size_t errlen)
+{
+	struct undo_entry e = take_newest(from);
+	const struct params *params = e.whole ? &e.params : &a->params;
+	void *state = NULL;
+	int k = e.proc->create(&state, e.world, params);
+	if (!k && e.state && e.proc->load_state)
+		k = e.proc->load_state(state, e.state, e.state_len);
+	unsigned char *now_state = NULL;
+	size_t now_len = 0;
+	if (!k)
+		k = save_state(a, &now_state, &now_len);
+	if (k) {
+		if (state)
+			e.proc->destroy(state);
+		snprintf(err, errlen, "cannot undo: %s: %s", e.proc->name, gully_strerror(k));
+		entry_free(&e);
+		return k;
+	}
+	/* What is shown now goes onto the other ring, whole when the entry
+	 * restores parameters (so going back restores today's). */
+	size_t bytes = entry_bytes(a->world, now_len);
+	world_destroy(make_room(a, to, bytes, 0, 0));
+	ring_put(to, &(struct undo_entry){a->world, a->proc, now_state, now_len, a->pristine,
+					  e.whole, a->params, bytes});
+	if (a->proc && a->state)
+		a->proc->destroy(a->state);
+	bool proc_changed = a->proc != e.proc;
+	a->world = e.world;
+	a->proc = e.proc;
+	a->state = state;
+	a->pristine = e.pristine;
+	if (e.whole)
+		a->params = e.params;
+	a->dirty = true;
+	bool whole = e.whole;
+	e.world = NULL;
+	entry_free(&e);
+	if (proc_changed || whole)
+		session_param_list(a);
+	a->slice_budget = 0;
+	a->pool_row = 0;
+	a->pool_acc = 0;
+	a->shown_valid = false;
+	return GULLY_OK;
 }
 
 int undo_pop(struct app *a, char *err, size_t errlen)
@@ -132,38 +247,27 @@ int undo_pop(struct app *a, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing to undo");
 		return GULLY_ENOTFOUND;
 	}
-	struct undo_entry *e = nth(r, 0);
-	void *state = NULL;
-	int k = e->proc->create(&state, e->world, &a->params);
-	if (!k && e->state && e->proc->load_state)
-		k = e->proc->load_state(state, e->state, e->state_len);
-	if (k) {
-		if (state)
-			e->proc->destroy(state);
-		snprintf(err, errlen, "cannot undo: %s: %s", e->proc->name, gully_strerror(k));
-		drop_newest(r);
-		return k;
+	return restore(a, r, &a->redo, err, errlen);
+}
+
+int undo_redo(struct app *a, char *err, size_t errlen)
+{
+	if (a->redo.count == 0) {
+		snprintf(err, errlen, "nothing to redo");
+		return GULLY_ENOTFOUND;
 	}
-	if (a->proc && a->state)
-		a->proc->destroy(a->state);
-	world_destroy(a->world);
-	bool proc_changed = a->proc != e->proc;
-	a->world = e->world;
-	a->proc = e->proc;
-	a->state = state;
-	a->pristine = e->pristine;
-	a->dirty = true;
-	e->world = NULL;
-	drop_newest(r);
-	if (proc_changed)
-		session_param_list(a);
-	a->pool_row = 0;
-	a->pool_acc = 0;
-	a->shown_valid = false;
-	return GULLY_OK;
+	int k = restore(a, &a->redo, &a->undo, err, errlen);
+	if (k && strncmp(err, "cannot undo", 11) == 0)
+		memcpy(err, "cannot redo", 11);
+	return k;
 }
 
 int undo_levels(const struct app *a)
 {
 	return a->undo.count;
+}
+
+int redo_levels(const struct app *a)
+{
+	return a->redo.count;
 }

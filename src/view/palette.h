@@ -43,12 +43,38 @@ double palette_luma(struct rgb c);
 /* Keeps the top `bits` bits of each channel, centred in their bucket, so a
  * frame only ever uses a small, stable set of colours. */
 struct rgb palette_quantise(struct rgb c, int bits);
-/* The nearest colour among xterm indices 16-231 (6x6x6 cube) and 232-255
- * (grey ramp); never 0-15, whose RGB values differ between terminals. */
+/* OKLab: lightness l (0 black, 1 white) and the two opponent axes. */
+struct lab {
+	double l, a, b;
+};
+struct lab palette_oklab(struct rgb c);
+/* Squared distance in OKLab: how different two colours look. */
+double palette_distance(struct rgb a, struct rgb b);
+/* The nearest colour by palette_distance among xterm indices 16-231 (6x6x6
+ * cube) and 232-255 (grey ramp) together; never 0-15, whose RGB values
+ * differ between terminals. */
 int palette_to_256(struct rgb c);
+/* A half block's two pixels in 256 colours: each its nearest entry, but
+ * where the two are nearly one colour that sits between entries, the
+ * cell's nearest entry on top and the partner that brings the pair's mean
+ * nearest below (a fixed 2x1 dither); fg == bg when no pair is better. */
+void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg);
 /* The RGB an xterm shows for index 16-255. */
 struct rgb palette_from_256(int index);
 /* The nearest of the 8 (or 16, with bright) ANSI colours: 0-7 or 0-15. */
 int palette_to_ansi(struct rgb c, int ncolors);
+/* The RGB most terminals show for ANSI colour 0-15. */
+struct rgb palette_from_ansi(int index);
+
+/* A cell of 8 or 16 colours: foreground over background through a shading
+ * glyph covering shade/4 of the cell (0 a space: the background alone; 1,
+ * 2, 3 the light, medium and dark shades). */
+#define PALETTE_SHADES 4
+struct palette_cell {
+	int fg, bg, shade;
+};
+/* The (fg, bg, shade) that looks nearest to c (OKLab, mixed in linear
+ * light); fg == bg only with shade 0. */
+struct palette_cell palette_to_ansi_shade(struct rgb c, int ncolors);
 
 #endif

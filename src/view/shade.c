@@ -326,6 +326,20 @@ static double ease_in_out(double t)
 	return t * t * (3 - 2 * t);
 }
 
+/* A stream this strong (its colour at least half mixed in) gets the stream
+ * glyph where there is no colour; weaker ones only tint. */
+#define STREAM_GLYPH_MIN 0.5
+
+int shade_water_kind(const struct shade_sample *s, unsigned overlays, bool wet)
+{
+	/* A pool over a stream; a stream where its colour shows at least half. */
+	if (!wet)
+		return WATER_NONE;
+	if ((overlays & OVERLAY_BIT(OVERLAY_POOLS)) && s->pool > WORLD_POOL_EPS)
+		return WATER_POOL;
+	return s->stream >= STREAM_GLYPH_MIN ? WATER_STREAM : WATER_NONE;
+}
+
 double shade_erosion_strength(double change)
 {
 	return 0.85 * sqrt(clamp01(fabs(change) / SHADE_EROSION_FULL));
@@ -457,7 +471,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			struct rgb c = palette_scale(palette_height(t), shade_light(v, dzdx, dzdy));
 			bool wet;
 			f->px[i] = shade_overlay_blend(c, s, v->overlays, &wet);
-			f->water[i] = wet;
+			f->water[i] = (uint8_t)shade_water_kind(s, v->overlays, wet);
 		}
 	}
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)

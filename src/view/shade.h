@@ -91,10 +91,12 @@ struct shade_point {
 	float x, y;           /* world coordinates, cells */
 };
 
+enum shade_water { WATER_NONE, WATER_STREAM, WATER_POOL };
+
 struct shade_frame {
 	int width, height;    /* pixels */
 	struct rgb *px;
-	uint8_t *water;       /* 1 where a stream or pool overlay shows water */
+	uint8_t *water;       /* enum shade_water: what water an overlay shows here */
 	uint8_t *blank;       /* 1 outside the map */
 	struct shade_geom geom;
 	struct shade_sample *samples; /* scratch, one per pixel */
@@ -113,6 +115,9 @@ void shade_frame_free(struct shade_frame *f);
 double shade_erosion_strength(double change);
 
 /* Colour of one sample before shading and the light factor: exposed for tests. */
+/* What water a sample shows (enum shade_water), given the blend's `wet`:
+ * for glyphs where there is no colour (map and legend alike). */
+int shade_water_kind(const struct shade_sample *s, unsigned overlays, bool wet);
 struct rgb shade_overlay_blend(struct rgb base, const struct shade_sample *s, unsigned overlays,
 			       bool *water);
 /* Light factor for a surface slope (dz/dx, dz/dy in height units per cell):

@@ -5,6 +5,8 @@
 #   sh tests/fuzz/build-fuzzers.sh                 build into build-fuzz/
 #   sh tests/fuzz/build-fuzzers.sh run preset 600  fuzz the preset loader 10 min
 #   sh tests/fuzz/build-fuzzers.sh run snapshot 600
+#   sh tests/fuzz/build-fuzzers.sh run resume 600     snapshots through to a stepped process
+#   sh tests/fuzz/build-fuzzers.sh run heightmap 600  .pgm/.r16/.f32/.png, resampled as hardness
 #
 # Needs clang (Debian: apt-get install clang). Runs use a copy of the seed
 # corpus in build-fuzz/corpus-NAME, so new inputs never land in the tree.
@@ -22,14 +24,14 @@ printf '#define PACKAGE_NAME "gully"\n#define PACKAGE_VERSION "%s"\n' "$version"
 flags="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined
 -fno-sanitize-recover=undefined -I$top/src -I$out $(pkg-config --cflags libcyaml yaml-0.1)"
 libs="$(pkg-config --libs libcyaml yaml-0.1 libpng zlib) -lm"
-core=$(ls "$top"/src/core/*.c)
+core=$(find "$top/src/core" -name '*.c' | sort)
 
 build() { # name, io sources
 	name=$1
 	shift
 	echo "build-fuzzers: fuzz_$name"
 	# shellcheck disable=SC2086
-	$CC $flags -o "$out/fuzz_$name" "$top/tests/fuzz/fuzz_$name.c" $core "$@" $libs
+	$CC $flags -I"$top/tests/fuzz" -o "$out/fuzz_$name" "$top/tests/fuzz/fuzz_$name.c" $core "$@" $libs
 }
 
 build preset "$top/src/io/fileio.c" "$top"/src/io/preset*.c
@@ -38,6 +40,9 @@ if [ -f "$top/src/io/snapshot.c" ]; then
 else
 	echo "build-fuzzers: no src/io/snapshot.c yet; fuzz_snapshot not built" >&2
 fi
+
+build resume "$top/src/io/fileio.c" "$top/src/io/snapshot.c" "$top/tests/fuzz/snapfix.c"
+build heightmap "$top/src/io/fileio.c" "$top/src/io/image.c" "$top"/src/view/*.c
 
 if [ "${1:-}" = run ]; then
 	name=${2:?which target}

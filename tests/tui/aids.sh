@@ -4,7 +4,7 @@
 # before a run, and says when there is nothing left.
 . "$(dirname "$0")/lib.sh"
 
-start 100 30 -- --paused --seed 5 --size 64x64 --set particles.budget=0
+start 140 30 -- --paused --seed 5 --size 64x64 --set particles.budget=0
 wait_for "1:particles"
 keys E
 wait_for "Particle erosion: the equations (E hides)"
@@ -21,7 +21,14 @@ keys E
 wait_gone "the equations (E hides)"
 keys 1
 wait_for "process 1: Particle erosion"
+# A process switch is undoable: u goes back to the emitter.
+keys u
+wait_for "undone: "
+wait_for "3:emitter"
+quit_discarding
 
+start 140 30 -- --paused --seed 5 --size 64x64 --set particles.budget=0
+wait_for "1:particles"
 # Undo with nothing run.
 keys u
 wait_for "nothing to undo"
@@ -60,6 +67,5 @@ wait_for "0 more checkpoints"
 screen | grep -E -q 'droplets +0 *$' || fail "the last undo did not go back to 0"
 keys u
 wait_for "nothing to undo"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

@@ -17,19 +17,21 @@ hi=$(echo "$range" | awk '{ printf "%.3f", $2 }')
 start 100 34 -- --paused --seed 5 --size 64x64 --set particles.budget=40000
 wait_for "1:particles"
 wait_for "-- legend (c re-fits) --"
-ramp=$(screen | grep -E "\| $lo +[0-9.]+ +[0-9.]+ +$hi *$" | sed 's/.*|//') ||
+# The panel's border is | in ASCII and │ in UTF-8.
+ramp=$(screen | grep -E "(\||│) $lo +[0-9.]+ +[0-9.]+ +$hi *$" | sed 's/.*\(|\|│\)//') ||
 	fail "the legend's ramp does not run from $lo to $hi"
 [ -n "$ramp" ] || fail "the legend's ramp does not run from $lo to $hi"
-# The overlays on show (streams, pools) and the erosion pair with values.
-screen | grep -E -q "streams +0\.10 +0\.50 +1\.00" || fail "no stream values in the legend"
-screen | grep -E -q "pools +0\.005 +0\.020 +0\.050" || fail "no pool depths in the legend"
+# The overlays on show (streams, pools) and the erosion pair with values (a
+# swatch before each: a space, or a dithered half block at 256 colours).
+screen | grep -E -q "streams[^0-9]+0\.10[^0-9]+0\.50[^0-9]+1\.00" || fail "no stream values in the legend"
+screen | grep -E -q "pools[^0-9]+0\.005[^0-9]+0\.020[^0-9]+0\.050" || fail "no pool depths in the legend"
 keys e
 wait_for "erosion on"
-screen | grep -E -q "eroded +0\.002 +0\.010 +0\.050" || fail "no erosion values in the legend"
-screen | grep -E -q "deposits +0\.002 +0\.010 +0\.050" || fail "no deposition values"
+screen | grep -E -q "eroded[^0-9]+0\.002[^0-9]+0\.010[^0-9]+0\.050" || fail "no erosion values in the legend"
+screen | grep -E -q "deposits[^0-9]+0\.002[^0-9]+0\.010[^0-9]+0\.050" || fail "no deposition values"
 keys v
 wait_for "vegetation on"
-screen | grep -E -q "trees +0\.20 +0\.50 +1\.00" || fail "no tree values in the legend"
+screen | grep -E -q "trees[^0-9]+0\.20[^0-9]+0\.50[^0-9]+1\.00" || fail "no tree values in the legend"
 
 # The count-down before the run.
 wait_for "PAUSED | 40,000 droplets to go |"
@@ -77,8 +79,7 @@ wait_for "picking a line needs the mouse"
 keys ' '
 wait_for "running on past the budget"
 wait_for "RUNNING"
-keys q
-wait_exit 0
+quit_discarding
 
 # Two clicks on the map give the cross-section's ends.
 start 100 34 -- --paused --seed 5 --size 64x64 --mouse
@@ -94,14 +95,12 @@ set -- $(echo "$title" | tr -c '0-9\n' ' ')
 [ "$1" -lt "$3" ] && [ "$2" -lt "$4" ] || fail "the ends are not where the clicks were: $title"
 screen | grep -F -q "A $1,$2" || fail "no start label under the cross-section"
 screen | grep -F -q "B $3,$4" || fail "no end label under the cross-section"
-keys q
-wait_exit 0
+quit_discarding
 
 # A big map says what it is doing before its seconds of making a terrain
 # (on stderr, which stays on the terminal's normal screen).
 start 100 34 -- --paused --size 1024x1024
 wait_for "1:particles"
 grep -F -q "gully: making a 1024x1024 terrain" "$TMPD/err" || fail "no message before a big terrain"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

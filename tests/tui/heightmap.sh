@@ -13,7 +13,8 @@ start 100 30 -- --paused "$TMPD/map_48x32.r16"
 wait_for "PAUSED"
 kill -HUP "$(gully_pid)"
 wait_exit 129
-save="$TMPD/state/gully/autosave.gsnap"
+# One autosave per working directory: autosave-NAME-HASH.gsnap.
+save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
 [ -f "$save" ] || fail "SIGHUP wrote no autosave"
 grep -q "read 48x32 16-bit heights" "$TMPD/err" || fail "no word of what was read"
 "$GULLY" info "$save" | grep -q "^size: *48x32" || fail "the explorer's map is not 48x32"

@@ -27,7 +27,8 @@ cleanup() {
 		tmux -L "$SOCK_BASE-$i" kill-server >/dev/null 2>&1 || true
 		i=$((i + 1))
 	done
-	rm -rf "$TMPD"
+	# A gully killed with its server may still be writing its autosave.
+	rm -rf "$TMPD" 2>/dev/null || { sleep 1; rm -rf "$TMPD"; }
 }
 trap cleanup EXIT INT TERM HUP
 
@@ -107,6 +108,23 @@ wait_exit() {
 	[ "$(T display -p -t g '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
 	[ "$(T display -p -t g '#{cursor_flag}')" = 1 ] || fail "cursor left hidden"
 	screen | grep -E -q '^icanon echo' || fail "terminal modes not restored"
+}
+
+# quit_discarding: q, and y when gully asks whether to quit without saving;
+# then the terminal must be given back with status 0.
+quit_discarding() {
+	keys q
+	end=$(($(date +%s) + TUI_TIMEOUT))
+	while :; do
+		s=$(screen)
+		case $s in
+		*"quit without saving?"*) keys y; break ;;
+		*"gully exited "*) break ;;
+		esac
+		[ "$(date +%s)" -ge "$end" ] && fail "timed out quitting"
+		sleep 0.2
+	done
+	wait_exit 0
 }
 
 # The pid of gully: the child of the pane's shell.

@@ -81,6 +81,5 @@ keys -l "$TMPD/s.gsnap"
 keys Enter
 wait_for "saved $TMPD/s.gsnap"
 wait_gone "[+]"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

@@ -46,6 +46,8 @@ wait_for "the equations (E hides)"
 screen | grep -q "sigma = s_dry" || fail "no crater equation in the panel"
 # The water, drawn as pools.
 screen | head -n 22 | cut -c1-$MAPW | grep -q "~" || fail "no water drawn on the map"
+# q closes the equations first (an overlay), then asks to quit.
 keys q
-wait_exit 0
+wait_gone "the equations (E hides)"
+quit_discarding
 stop

@@ -5,7 +5,7 @@
 
 for size in "80 24" "160 48"; do
 	set -- $size
-	start "$1" "$2" -- --seed 3
+	start "$1" "$2" -- --seed 3 --set particles.budget=0
 	wait_for "RUNNING"
 	wait_for "1:particles"
 	wait_for "-- stats --"
@@ -17,8 +17,7 @@ for size in "80 24" "160 48"; do
 	wait_for "show or hide this help"
 	keys '?'
 	wait_gone "gully keys"
-	keys q
-	wait_exit 0
+	quit_discarding
 	stop
 done
 echo ok

@@ -68,6 +68,5 @@ keys 4
 wait_for "process 4"
 keys T
 wait_for "the trace follows process 1's droplets or process 3's particles"
-keys q
-wait_exit 0
+quit_discarding
 echo ok

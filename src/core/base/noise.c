@@ -45,10 +45,20 @@ static float grad(int hash, float x, float y)
 	}
 }
 
+/* The lattice index, f mod 256. (int)f & 255 is the same for every f an int
+ * holds, but high octaves (frequency 64, lacunarity 4, 16 octaves) reach
+ * 7e10, where the conversion is undefined (the float-cast-overflow
+ * sanitizer caught it); fmod of a whole float is exact. */
+static int lattice(float f)
+{
+	double m = fmod((double)f, 256.0);
+	return (int)(m < 0 ? m + 256.0 : m);
+}
+
 float noise_gradient(const struct noise *n, float x, float y)
 {
 	float fx = floorf(x), fy = floorf(y);
-	int xi = (int)fx & 255, yi = (int)fy & 255;
+	int xi = lattice(fx), yi = lattice(fy);
 	x -= fx;
 	y -= fy;
 	float u = fade(x), v = fade(y);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/numparse.h"
 
 #define DEF_D(s, n, def, mn, mx, st, help) \
 	{#s "." #n, #s, #n, PARAM_DOUBLE, def, mn, mx, st, NULL, help, offsetof(struct params, s.n)},
@@ -206,31 +207,6 @@ static int parse_bool(const char *t, double *out)
 	return GULLY_EINVAL;
 }
 
-/* Decimal only: strtod would take hex, "inf" and "nan", and YAML 1.1 readers
- * take "010" as octal, so those spellings are refused rather than guessed at. */
-static int parse_number(const char *t, bool integer, double *out)
-{
-	const char *s = t;
-	if (*s == '+' || *s == '-')
-		s++;
-	if (!(*s >= '0' && *s <= '9') && !(*s == '.' && s[1] >= '0' && s[1] <= '9'))
-		return GULLY_EINVAL;
-	if (integer && s[0] == '0' && s[1] >= '0' && s[1] <= '9')
-		return GULLY_EINVAL;
-	for (const char *c = s; *c; c++)
-		if (!strchr("0123456789.eE+-", *c))
-			return GULLY_EINVAL;
-	errno = 0;
-	char *end;
-	double v = strtod(t, &end);
-	if (end == t || *end != '\0' || errno == ERANGE || !isfinite(v))
-		return GULLY_EINVAL;
-	if (integer && v != floor(v))
-		return GULLY_EINVAL;
-	*out = v;
-	return GULLY_OK;
-}
-
 int params_set_text(struct params *p, int index, const char *text)
 {
 	const struct param_def *d = params_def(index);
@@ -240,10 +216,10 @@ int params_set_text(struct params *p, int index, const char *text)
 	int err;
 	switch (d->type) {
 	case PARAM_DOUBLE:
-		err = parse_number(text, false, &v);
+		err = num_parse_double(text, 0, &v);
 		break;
 	case PARAM_INT:
-		err = parse_number(text, true, &v);
+		err = num_parse_double(text, 1, &v);
 		break;
 	case PARAM_BOOL:
 		err = parse_bool(text, &v);

@@ -29,8 +29,11 @@ void grid_resample(const float *src, int sw, int sh, float *dst, int dw, int dh)
 			int x0, x1;
 			double tx;
 			source_at(x, sx, sw, &x0, &x1, &tx);
-			double top = r0[x0] + (r0[x1] - r0[x0]) * tx;
-			double bot = r1[x0] + (r1[x1] - r1[x0]) * tx;
+			/* In double: the difference of two floats near +-3e38 is
+			 * no float, and inf * 0 would be NaN (issue 14 #3). */
+			double a = r0[x0], b = r0[x1], c = r1[x0], e = r1[x1];
+			double top = a + (b - a) * tx;
+			double bot = c + (e - c) * tx;
 			dst[(size_t)y * (size_t)dw + (size_t)x] = (float)(top + (bot - top) * ty);
 		}
 	}

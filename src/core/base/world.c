@@ -55,6 +55,48 @@ int world_tally_find(const char *name)
 	return -1;
 }
 
+void world_layer_range(enum world_layer l, float *min, float *max)
+{
+	switch (l) {
+	case LAYER_HEIGHT:
+	case LAYER_BASE:
+		*min = -WORLD_HEIGHT_LIMIT;
+		*max = WORLD_HEIGHT_LIMIT;
+		break;
+	case LAYER_POOL:
+		*min = 0.0f;
+		*max = WORLD_POOL_MAX;
+		break;
+	case LAYER_VEGETATION:
+		*min = 0.0f;
+		*max = WORLD_VEGETATION_MAX;
+		break;
+	case LAYER_STREAM:
+	case LAYER_HARDNESS:
+	case LAYER_WETNESS:
+	default:
+		*min = 0.0f;
+		*max = 1.0f;
+		break;
+	}
+}
+
+int world_check_layer(const struct world *w, enum world_layer l, size_t *cell)
+{
+	float mn, mx;
+	world_layer_range(l, &mn, &mx);
+	const float *v = w->layer[l];
+	size_t n = world_cells(w);
+	for (size_t i = 0; i < n; i++) {
+		/* Written so that NaN fails too. */
+		if (!(v[i] >= mn && v[i] <= mx)) {
+			*cell = i;
+			return GULLY_ERANGE;
+		}
+	}
+	return GULLY_OK;
+}
+
 int world_size_min(void)
 {
 	return (int)params_def(params_find("world.width"))->min;

@@ -66,6 +66,19 @@ struct world_stats {
 #define WORLD_STREAM_MIN 0.1f
 #define WORLD_WET_MIN 0.1f
 
+/* The values the core accepts in each layer, both ends included; NaN and
+ * infinity never. Files (snapshots, imported maps) are held to these before
+ * any process sees them: the flood's fixed-point pool sums, for one, convert
+ * depths to integers and are defined only below 2^11. gully-snapshot(5)
+ * lists them. */
+#define WORLD_HEIGHT_LIMIT 1.0e6f  /* height and base: -limit to +limit */
+#define WORLD_POOL_MAX 1000.0f     /* the flood's cap on a pool's depth */
+#define WORLD_VEGETATION_MAX 51.0f /* 255 root units of 0.2 */
+void world_layer_range(enum world_layer l, float *min, float *max);
+/* GULLY_OK when every cell of layer l is finite and in its range; else
+ * GULLY_ERANGE with the first bad cell's index in *cell. */
+int world_check_layer(const struct world *w, enum world_layer l, size_t *cell);
+
 /* Checks dimensions before allocating: GULLY_ESIZE outside the supported range. */
 int world_check_size(int width, int height);
 /* Allocates zeroed layers; hardness starts at 0 (soft), everything else 0. */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/base/grid.h"
+#include "core/base/world.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/flood_heap.h"
 
@@ -44,7 +45,8 @@
  * of overflowing (undefined): a change of less than that (every pour of a
  * droplet) still comes out exact, as the difference of two sums mod 2^64. */
 #define FIX_ONE 9007199254740992.0
-#define POOL_MAX 1000.0f
+/* The one cap on a pool's depth, which snapshots are held to too. */
+#define POOL_MAX WORLD_POOL_MAX
 /* Lakes smaller than this are cheap to flood afresh: not worth a record. */
 #define CACHE_MIN_CELLS 16
 

@@ -451,6 +451,13 @@ int lockstep_save(const struct lockstep *pl, unsigned char **data, size_t *len)
 	return GULLY_OK;
 }
 
+/* A droplet still on the map after a step of dt >= 0.05 moves well under
+ * 10^6 cells per unit time, and no droplet carries more soil than the
+ * height range holds. Finite values beyond these overflow its next steps'
+ * float arithmetic: fuzz_resume found a sediment of 1.8e25 (soil 7e223)
+ * that turned heights to inf. */
+#define LOAD_MAX_SPEED 1.0e6f
+
 int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len)
 {
 	if (!data || len < BLOB_HEADER || get_u32le(data) != BLOB_MAGIC)
@@ -476,8 +483,11 @@ int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len)
 			if (!isfinite(f[k]))
 				return GULLY_EFORMAT;
 		}
+		const double soil = get_f64le(q + 24);
 		if (!(0.0f <= f[0] && f[0] < fw && 0.0f <= f[1] && f[1] < fh) ||
-		    !(f[4] > 0.0f && f[4] <= 1.0f) || !isfinite(get_f64le(q + 24)))
+		    !(f[4] > 0.0f && f[4] <= 1.0f) || !(fabsf(f[2]) <= LOAD_MAX_SPEED) ||
+		    !(fabsf(f[3]) <= LOAD_MAX_SPEED) || !(fabsf(f[5]) <= WORLD_HEIGHT_LIMIT) ||
+		    !(fabs(soil) <= WORLD_HEIGHT_LIMIT))
 			return GULLY_EFORMAT;
 	}
 	for (int i = 0; i < LOCKSTEP_MAX_LANES; i++)

@@ -9,9 +9,10 @@
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
 #define HARDNESS_STREAM 3
 
+/* NaN comes out 0: a comparison with NaN is false. */
 static float clamp01(float v)
 {
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return v >= 0.0f ? (v > 1.0f ? 1.0f : v) : 0.0f;
 }
 
 /* The noise field over the map, normalised to exactly [0, 1]. */

@@ -1,0 +1,55 @@
+/* Frame pacing: the rate f and F choose, and the lower rate the explorer
+ * keeps while the terminal's output backs up. No curses here. */
+#include <poll.h>
+#include <unistd.h>
+
+#include "tui/app.h"
+
+/* The frame-rate steps f and F walk; --fps sets any rate in between. */
+static const double fps_steps[] = {1, 2, 5, 10, 20, 30, 60};
+#define NFPS ((int)(sizeof fps_steps / sizeof fps_steps[0]))
+
+void fps_key(struct app *a, int dir)
+{
+	double want = dir > 0 ? fps_steps[NFPS - 1] : fps_steps[0];
+	for (int i = 0; i < NFPS; i++) {
+		const double f = dir > 0 ? fps_steps[i] : fps_steps[NFPS - 1 - i];
+		if (dir > 0 ? f > a->fps_chosen + 1e-9 : f < a->fps_chosen - 1e-9) {
+			want = f;
+			break;
+		}
+	}
+	a->fps_chosen = want;
+	a->fps = want;
+	app_message(a, "at most %g frames a second (f fewer, F more)", want);
+}
+
+/* The frame rate follows the terminal: while its output backs up (a slow
+ * SSH link), frames are skipped and the rate halves, down to one a second;
+ * it climbs back to the chosen rate once output flows. A pty holds only
+ * about 18 KB and reports no queue (TIOCOUTQ is 0 on Linux), so the signal
+ * is a frame's writes having waited: poll() says a write would block, or
+ * the last refresh spent over WRITE_WAIT_SECONDS off the CPU. Returns
+ * whether to draw now. */
+#define WRITE_WAIT_SECONDS 0.05
+
+bool pace_output(struct app *a)
+{
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	bool ready = poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+	bool waited = a->write_wait > WRITE_WAIT_SECONDS;
+	a->write_wait = 0;
+	if (!ready || waited) {
+		if (a->fps > 1) {
+			a->fps = a->fps / 2 < 1 ? 1 : a->fps / 2;
+			/* Said only over no other message: it must not hide one. */
+			if (!a->message[0] || app_now() >= a->message_until)
+				app_message(a, "the terminal is behind: %g frames a second for now",
+					    a->fps);
+		}
+		return ready;
+	}
+	if (a->fps < a->fps_chosen)
+		a->fps = a->fps + 0.5 > a->fps_chosen ? a->fps_chosen : a->fps + 0.5;
+	return true;
+}

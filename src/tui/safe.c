@@ -1,0 +1,204 @@
+/* Nothing lost: the quit confirmation, the snapshot save that never
+ * overwrites silently and never reuses a name, and the autosave a hang-up
+ * leaves (one per working directory), announced at start and resumed by R
+ * or --resume. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/error.h"
+#include "tui/app.h"
+#include "tui/safe.h"
+#include "tui/tui.h"
+
+/* A notice shown at start stays this long (a class may look away). */
+#define NOTICE_SECONDS 30.0
+
+/* FNV-1a: a short, stable name for a directory of any length. */
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+bool tui_autosave_path(char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *state = getenv("XDG_STATE_HOME");
+	int n;
+	if (state && state[0] == '/') {
+		n = snprintf(dir, sizeof dir, "%s/gully", state);
+	} else {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return false;
+		n = snprintf(dir, sizeof dir, "%s/.local/state/gully", home);
+	}
+	if (n <= 0 || (size_t)n >= sizeof dir)
+		return false;
+	/* One autosave per working directory, so a hang-up in one project does
+	 * not overwrite another's: the directory's last name (for a person
+	 * reading the folder) and a hash of its whole path (to keep two "src"
+	 * apart). */
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		snprintf(cwd, sizeof cwd, "/");
+	const char *base = strrchr(cwd, '/');
+	base = base && base[1] ? base + 1 : "root";
+	char label[41];
+	size_t k = 0;
+	for (; base[k] && k < sizeof label - 1; k++) {
+		char c = base[k];
+		label[k] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+				   c == '-' || c == '_' || c == '.'
+			   ? c
+			   : '_';
+	}
+	label[k] = '\0';
+	n = snprintf(buf, len, "%s/autosave-%s-%016llx.gsnap", dir, label,
+		     (unsigned long long)fnv1a(cwd));
+	return n > 0 && (size_t)n < len;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+bool safe_autosave_exists(char *path, size_t len)
+{
+	return tui_autosave_path(path, len) && is_file(path);
+}
+
+void safe_default_name(const struct app *a, char *buf, size_t len)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm))
+		snprintf(stamp, sizeof stamp, "%lld", (long long)t);
+	snprintf(buf, len, "gully-%d-%s.gsnap", a->params.world.seed, stamp);
+	for (int i = 2; i < 1000 && exists(buf); i++)
+		snprintf(buf, len, "gully-%d-%s-%d.gsnap", a->params.world.seed, stamp, i);
+}
+
+bool safe_save_prompt(struct app *a)
+{
+	char buf[PATH_MAX];
+	if (a->file[0])
+		snprintf(buf, sizeof buf, "%s", a->file);
+	else
+		safe_default_name(a, buf, sizeof buf);
+	bool was = a->running, saved = false;
+	a->running = false;
+	if (!prompt_read(a, " save snapshot to: ", buf, sizeof buf) || !buf[0]) {
+		app_message(a, "not saved");
+		a->running = was;
+		return false;
+	}
+	/* The session's own file is saved again without asking, as an editor
+	 * does; any other existing file is replaced only on a yes. */
+	if (exists(buf) && strcmp(buf, a->file) != 0) {
+		char q[PATH_MAX + 64];
+		snprintf(q, sizeof q, " %s exists: replace it?", buf);
+		if (!prompt_yes_no(a, q)) {
+			app_message(a, "kept %s; not saved", buf);
+			a->running = was;
+			return false;
+		}
+	}
+	char err[PATH_MAX + 256];
+	if (session_save(a, buf, err, sizeof err) == GULLY_OK) {
+		app_message(a, "saved %s", buf);
+		saved = true;
+	} else {
+		app_message(a, "%s", err);
+	}
+	a->running = was;
+	return saved;
+}
+
+bool safe_quit_confirmed(struct app *a)
+{
+	if (!a->dirty)
+		return true;
+	bool was = a->running;
+	a->running = false;
+	int c = prompt_choice(a, " quit without saving? y/n/s to save ", "yns");
+	a->running = was;
+	if (c == 'y')
+		return true;
+	if (c == 's')
+		return safe_save_prompt(a);
+	app_message(a, "not quitting");
+	return false;
+}
+
+void safe_autosave_notice(struct app *a)
+{
+	char path[PATH_MAX];
+	if (!safe_autosave_exists(path, sizeof path))
+		return;
+	app_message(a, "a session was saved when the terminal hung up: R resumes it");
+	a->message_until = app_now() + NOTICE_SECONDS;
+}
+
+int safe_open_autosave(struct app *a, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	if (!tui_autosave_path(path, sizeof path)) {
+		snprintf(err, errlen, "no saved session: neither XDG_STATE_HOME nor HOME is set");
+		return GULLY_ENOTFOUND;
+	}
+	if (!is_file(path)) {
+		snprintf(err, errlen, "no saved session for this directory (none at %s)", path);
+		return GULLY_ENOTFOUND;
+	}
+	int e = session_load(a, path, err, errlen);
+	if (e)
+		return e;
+	/* The session now lives here, unsaved, so quitting asks; the file goes
+	 * so the next start does not offer it again, and S asks for a name. */
+	if (unlink(path) != 0 && errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return GULLY_EIO;
+	}
+	a->file[0] = '\0';
+	a->dirty = true;
+	return GULLY_OK;
+}
+
+void safe_resume_key(struct app *a)
+{
+	char path[PATH_MAX], err[PATH_MAX + 256];
+	if (!safe_autosave_exists(path, sizeof path)) {
+		app_message(a, "no saved session for this directory");
+		return;
+	}
+	bool was = a->running;
+	a->running = false;
+	if (a->dirty && !prompt_yes_no(a, " replace this unsaved session with the saved one?")) {
+		app_message(a, "kept this session");
+		a->running = was;
+		return;
+	}
+	if (safe_open_autosave(a, err, sizeof err) == GULLY_OK)
+		app_message(a, "resumed the session saved at the hang-up (%s, %llu %s)",
+			    a->proc->name, (unsigned long long)a->world->particles, a->proc->unit);
+	else
+		app_message(a, "%s", err);
+}

@@ -1,0 +1,28 @@
+/* Nothing lost (safe.c): quitting, saving and the autosave. */
+#ifndef GULLY_SAFE_H
+#define GULLY_SAFE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct app;
+
+/* true when the session may end: nothing unsaved, or the user said y (or
+ * s and the save worked). */
+bool safe_quit_confirmed(struct app *a);
+/* Asks for a file name (a fresh one by default) and saves; an existing
+ * file other than the session's own is replaced only on a yes. */
+bool safe_save_prompt(struct app *a);
+/* gully-SEED-YYYYMMDD-HHMMSS.gsnap, numbered when that exists. */
+void safe_default_name(const struct app *a, char *buf, size_t len);
+/* Whether this directory has an autosave (its path in path). */
+bool safe_autosave_exists(char *path, size_t len);
+/* Says on the status line that an autosave waits. */
+void safe_autosave_notice(struct app *a);
+/* Opens this directory's autosave into the session (unsaved) and removes
+ * the file; err says "no saved session ..." when there is none. */
+int safe_open_autosave(struct app *a, char *err, size_t errlen);
+/* The R key: the same, asking first when this session is unsaved. */
+void safe_resume_key(struct app *a);
+
+#endif

@@ -1,0 +1,160 @@
+/* The simulation on a thread of its own, so drawing and keys never wait
+ * for a slice (issue 15, item 6), and a terminal slow to take a frame
+ * never stalls the simulation.
+ *
+ * One mutex guards the session (world, process state, parameters, undo):
+ * the interface thread holds it all the time except while it waits for a
+ * key or for the terminal to take a frame (refresh), and the worker runs
+ * slices only while it holds it. When the interface wants it back, it
+ * says so first (ui_waiting); the worker finishes the slice it is in (about
+ * WORKER_SLICE_SECONDS) and waits on a condition variable, so neither side
+ * spins. The worker calls nothing of curses.
+ *
+ * Results are those of the single-threaded loop: the same session_step
+ * calls on the same state, one at a time, in the order they are made; a
+ * slice's size never changes what a run of N units gives (the processes'
+ * resume-exactness), which tests/test_safe.c checks against one
+ * uninterrupted step. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "core/base/error.h"
+#include "tui/app.h"
+
+/* Short, so a key or a frame waits at most this long for the lock. */
+#define WORKER_SLICE_SECONDS 0.008
+#define FIRST_BUDGET 16
+
+struct sim_worker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	atomic_int ui_waiting;
+	bool stop;
+};
+
+int sim_run_slice(struct app *a, double seconds)
+{
+	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	uint64_t left = budget_left(a);
+	if (left > 0 && budget > left)
+		budget = left; /* stop exactly at the run's budget */
+	double t0 = app_now();
+	uint64_t done = 0;
+	int e = session_step(a, budget, &done);
+	double dt = app_now() - t0;
+	if (dt < 1e-6)
+		dt = 1e-6;
+	double ratio = seconds / dt;
+	/* Grow at most 4x, shrink at most 2x a slice, so one slow slice (a busy
+	 * machine) does not swing the budget. */
+	if (ratio > 4)
+		ratio = 4;
+	if (ratio < 0.5)
+		ratio = 0.5;
+	double next = (double)budget * ratio;
+	a->slice_budget = next < 1 ? 1 : (uint64_t)next;
+	a->units_run += done;
+	double rate = (double)done / dt;
+	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
+	return e;
+}
+
+static bool may_run(const struct app *a)
+{
+	return a->running && !a->sim_hold && a->sim_error == GULLY_OK;
+}
+
+static void *worker_main(void *arg)
+{
+	struct app *a = arg;
+	struct sim_worker *w = a->worker;
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop) {
+		if (atomic_load(&w->ui_waiting) > 0 || !may_run(a)) {
+			pthread_cond_wait(&w->wake, &w->lock);
+			continue;
+		}
+		if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
+		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
+			app_checkpoint(a);
+		/* At the run's budget it pauses, saying so. */
+		if (!budget_stop(a))
+			a->sim_error = sim_run_slice(a, WORKER_SLICE_SECONDS);
+		a->needs_draw = true;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int sim_worker_start(struct app *a)
+{
+	struct sim_worker *w = calloc(1, sizeof *w);
+	if (!w)
+		return GULLY_ENOMEM;
+	atomic_init(&w->ui_waiting, 0);
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		free(w);
+		return GULLY_ENOMEM;
+	}
+	if (pthread_cond_init(&w->wake, NULL) != 0) {
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		return GULLY_ENOMEM;
+	}
+	a->worker = w;
+	/* The interface holds the session from here. */
+	pthread_mutex_lock(&w->lock);
+	/* Signals go to the interface thread, whose loop watches for them. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int e = pthread_create(&w->thread, NULL, worker_main, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0) {
+		pthread_mutex_unlock(&w->lock);
+		pthread_cond_destroy(&w->wake);
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		a->worker = NULL;
+		return GULLY_ENOMEM;
+	}
+	return GULLY_OK;
+}
+
+void sim_ui_release(struct app *a)
+{
+	struct sim_worker *w = a->worker;
+	if (!w)
+		return;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void sim_ui_take(struct app *a)
+{
+	struct sim_worker *w = a->worker;
+	if (!w)
+		return;
+	atomic_fetch_add(&w->ui_waiting, 1);
+	pthread_mutex_lock(&w->lock);
+	atomic_fetch_sub(&w->ui_waiting, 1);
+}
+
+void sim_worker_stop(struct app *a)
+{
+	struct sim_worker *w = a->worker;
+	if (!w)
+		return;
+	/* Called holding the lock. */
+	w->stop = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	a->worker = NULL;
+}

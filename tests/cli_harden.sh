@@ -1,0 +1,161 @@
+#!/bin/sh
+# Hostile paths, files and values at the command line (issue 14): each block
+# names the defect it holds shut. POSIX sh; make check exports GULLY.
+. "$(dirname "$0")/clilib.sh"
+SNAPFIX=${SNAPFIX:-./tests/fuzz/snapfix}
+MAN=${srcdir:-.}/man
+# expect_t: expect with no stdin and a time limit, so a command that would
+# block for ever (on a FIFO, or an explorer waiting for a terminal) fails
+# with exit 124 after 20 s instead of hanging the suite.
+expect_t() {
+	w=$1
+	d=$2
+	shift 3
+	expect "$w" "$d" -- timeout 20 "$@" </dev/null
+}
+one_line() {
+	n=$(wc -l <"$T/err")
+	[ "$n" -eq "$1" ] || fail "expected $1 line(s) on stderr, got $n: $(cat "$T/err")"
+}
+RUN="$GULLY run --quiet --particles 10 --size 16x16"
+RESUME="$GULLY run --quiet --particles 10"
+
+# ---- 1: -o replaces only regular files ----
+mkdir "$T/nodes"
+if mknod "$T/nodes/null.gsnap" c 1 3 2>/dev/null; then
+	expect_t 1 "-o onto a character device is refused" -- $RUN -o "$T/nodes/null.gsnap"
+	err_has "not a regular file"
+	[ -c "$T/nodes/null.gsnap" ] || fail "-o replaced a character device"
+else
+	echo "note: no mknod here (not root): the device case is skipped"
+fi
+mkfifo "$T/nodes/fifo.gsnap"
+expect_t 1 "-o onto a FIFO is refused" -- $RUN -o "$T/nodes/fifo.gsnap"
+[ -p "$T/nodes/fifo.gsnap" ] || fail "-o replaced a FIFO"
+mkdir "$T/nodes/dir.gsnap"
+expect_t 1 "-o onto a directory is refused" -- $RUN -o "$T/nodes/dir.gsnap"
+[ -d "$T/nodes/dir.gsnap" ] || fail "-o replaced a directory"
+# A symlink is written through: the link stays, its target is the snapshot.
+mkdir "$T/real"
+: >"$T/real/a.gsnap"
+ln -s ../real/a.gsnap "$T/nodes/link.gsnap"
+expect_t 0 "-o through a symlink" -- $RUN -o "$T/nodes/link.gsnap"
+[ -L "$T/nodes/link.gsnap" ] || fail "-o replaced the symlink itself"
+expect_t 0 "the symlink's target is the snapshot" -- "$GULLY" info "$T/real/a.gsnap"
+ln -s "$T/real/new.png" "$T/nodes/dangling.png"
+expect_t 0 "-o through a dangling symlink creates its target" -- $RUN -o "$T/nodes/dangling.png"
+[ -L "$T/nodes/dangling.png" ] && [ -s "$T/real/new.png" ] || fail "dangling symlink not written through"
+ln -s fifo.gsnap "$T/nodes/tofifo.gsnap"
+expect_t 1 "-o through a symlink to a FIFO is refused" -- $RUN -o "$T/nodes/tofifo.gsnap"
+[ -p "$T/nodes/fifo.gsnap" ] || fail "the FIFO behind a symlink was replaced"
+ls "$T/nodes" "$T/real" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
+
+# ---- 2: layer values are checked at load, by layer and cell ----
+expect_t 0 "a 16x16 snapshot" -- $RUN -o "$T/s.gsnap"
+# patch NAME CELL BYTES: writes a float's 4 bytes (octal escapes) into cell
+# CELL of layer NAME (its name is the last occurrence in the file), then
+# fixes the CRCs.
+patch() {
+	cp "$T/s.gsnap" "$T/p.gsnap"
+	at=$(grep -abo "$1" "$T/p.gsnap" | tail -n 1 | cut -d: -f1)
+	off=$((at + ${#1} + 4 + 4 * $2))
+	printf "$3" | dd of="$T/p.gsnap" bs=1 seek="$off" conv=notrunc 2>/dev/null
+	"$SNAPFIX" "$T/p.gsnap" >/dev/null || fail "snapfix failed"
+}
+NAN='\000\000\300\177'
+for layer in height base stream pool hardness wetness vegetation; do
+	patch "$layer" 21 "$NAN"
+	expect_t 1 "run refuses NaN in layer $layer" -- $RESUME "$T/p.gsnap"
+	err_has "layer '$layer' cell 21 (x 5, y 1) is nan"
+	one_line 1
+	expect_t 1 "info exits 1 on NaN in layer $layer" -- "$GULLY" info "$T/p.gsnap"
+	err_has "layer '$layer' cell 21"
+	# The range in the message is the one gully-snapshot(5) lists.
+	range=$(sed -n "s/.*outside \(.* to .*\)$/\1/p" "$T/err" | head -n 1)
+	mrow=$(sed -n '/^Layer	Range/,/^\.TE/p' "$MAN/gully-snapshot.5" | grep -E "(^|, )$layer[	,]" |
+		sed 's/\\-/-/g')
+	case $mrow in
+	*"	$range"*) ;;
+	*) fail "gully-snapshot(5) says '$mrow' for $layer, the loader '$range'" ;;
+	esac
+done
+patch pool 3 '\000\000\000\105' # 2048.0: past the flood's fixed-point sums
+expect_t 1 "run refuses a pool of 2048" -- $RESUME "$T/p.gsnap"
+err_has "layer 'pool' cell 3"
+patch pool 3 '\000\000\200\277' # -1.0
+expect_t 1 "render refuses a negative pool" -- "$GULLY" render "$T/p.gsnap" -o "$T/p.png"
+
+# ---- 3: --hardness values near the float limit stay in range ----
+printf '\377\377\177\377\377\377\177\177\377\377\177\177\377\377\177\377' >"$T/big.f32"
+expect_t 0 "emitter over a hardness map of +-FLT_MAX" -- "$GULLY" run --quiet --process emitter \
+	--particles 300 --size 32x32 --hardness "$T/big.f32"
+grep -q -i nan "$T/out" && fail "--hardness of +-FLT_MAX gave NaN metrics: $(cat "$T/out")"
+printf '\000\000\200\177\000\000\000\000\000\000\000\000\000\000\000\000' >"$T/inf.f32"
+expect_t 1 "--hardness refuses inf" -- "$GULLY" run --quiet --particles 10 --size 16x16 --hardness "$T/inf.f32"
+
+# ---- 4: listing presets peeks only as deep as a preset goes ----
+mkdir "$T/presets"
+# 100,000 deep: libyaml's time grows with the square of the depth.
+awk 'BEGIN { n = 100000; s = "world: "; for (i = 0; i < n; i++) s = s "["; for (i = 0; i < n; i++) s = s "]"; print s }' \
+	>"$T/presets/deep.yaml"
+printf 'description: fine\nworld: {seed: 3}\n' >"$T/presets/fine.yaml"
+# A CPU limit, not a timing: a peek that reads only the top levels takes
+# milliseconds; one that parses 100,000 levels took 18 s and more.
+(
+	ulimit -t 10
+	GULLY_PRESET_PATH="$T/presets" "$GULLY" presets >"$T/out" 2>"$T/err"
+	echo $? >"$T/st"
+)
+[ "$(cat "$T/st")" = 0 ] || fail "gully presets over a deeply nested preset: exit $(cat "$T/st")"
+grep -q "^fine *particles *fine" "$T/out" || grep -q "fine" "$T/out" || fail "presets lost the good preset"
+echo "ok: presets with a deep preset"
+
+# ---- 8: a FIFO never blocks a reader ----
+mkfifo "$T/f.gsnap" "$T/f.yaml" "$T/f.f32" "$T/fifo"
+expect_t 1 "info on a FIFO" -- "$GULLY" info "$T/f.gsnap"
+err_has "not a regular file"
+expect_t 1 "info on a FIFO without an extension" -- "$GULLY" info "$T/fifo"
+expect_t 1 "run from a FIFO" -- $RESUME "$T/f.gsnap"
+expect_t 1 "render from a FIFO" -- "$GULLY" render "$T/f.gsnap" -o "$T/x.png"
+expect_t 1 "run -p a FIFO" -- $RUN -p "$T/f.yaml"
+expect_t 1 "run --hardness a FIFO" -- $RUN --hardness "$T/f.f32"
+expect_t 1 "run from a FIFO height map" -- "$GULLY" run --quiet --particles 10 "$T/f.f32"
+
+# ---- 9: the explorer wants a terminal ----
+expect_t 1 "explorer with stdin and stdout not a terminal" -- env TERM=xterm HOME="$T/home" XDG_STATE_HOME="$T/state" "$GULLY" --paused
+err_has "needs a terminal"
+err_has "gully run"
+one_line 1
+[ -s "$T/out" ] && fail "the explorer wrote to a non-terminal stdout"
+
+# ---- 10: --set values are quoted and cut ----
+expect_t 2 "--set with a newline and escapes" -- $RUN --set "world.seed=$(printf 'a\nb\033[2J')"
+one_line 2
+grep -q "$(printf '\033')" "$T/err" && fail "an escape byte reached stderr"
+err_has "'a?b?\[2J'"
+long=$(awk 'BEGIN { for (i = 0; i < 12000; i++) printf "0123456789" }')
+expect_t 2 "--set with a 120 KB value" -- $RUN --set "particles.dt=$long"
+[ "$(wc -c <"$T/err")" -lt 400 ] || fail "a 120 KB value gave a $(wc -c <"$T/err")-byte message"
+err_has "\.\.\."
+expect_t 2 "--set with a newline in the key" -- $RUN --set "$(printf 'a\nb')=1"
+one_line 2
+
+# ---- 11: --size 0xN is an error, in run, sweep and the explorer ----
+for s in 0x0 0x600 600x0 15x16 4097x16; do
+	expect_t 2 "run --size $s" -- $RUN --size "$s"
+	err_has "outside 16 to 4096"
+done
+expect_t 2 "sweep --size 0x600" -- "$GULLY" sweep --size 0x600 --vary world.seed=1,2
+expect_t 2 "explorer --size 0x0" -- env HOME="$T/home" XDG_STATE_HOME="$T/state" "$GULLY" --size 0x0
+expect_t 2 "sweep range in hex" -- "$GULLY" sweep --vary world.seed=0x1:0x3:1
+expect_t 2 "sweep range of inf" -- "$GULLY" sweep --vary particles.dt=0.1:inf:0.1
+
+# ---- 12: gully-snapshot(5)'s size limit is the registry's ----
+max=$("$GULLY" params world | awk '$1 == "world.width" { split($3, r, "\\.\\."); print r[1] " to " r[2] }')
+grep -q "cells per row, $max" "$MAN/gully-snapshot.5" ||
+	fail "gully-snapshot(5) does not give world.width's range $max"
+grep -q "8192" "$MAN/gully-snapshot.5" && fail "gully-snapshot(5) still says 8192"
+echo "ok: gully-snapshot(5) sizes"
+
+echo "checks done"
+finish

@@ -1,0 +1,310 @@
+/* Nothing lost (issue 12, section 1), without a terminal: undo and redo of
+ * runs, new terrains and presets, bit for bit; the prompt's line editor;
+ * fresh snapshot names; one autosave per directory. */
+#include "testutil.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/terrain/terrain.h"
+#include "tui/app.h"
+#include "apputil.h"
+#include "tui/lineedit.h"
+#include "tui/safe.h"
+#include "tui/tui.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (tmpdir_make(tmpdir, sizeof tmpdir, "safe"))
+		return -1;
+	setenv("XDG_STATE_HOME", tmpdir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tmpdir_remove(tmpdir);
+}
+
+static struct app *new_app(const char *process, int seed)
+{
+	return test_new_app_seeded(process, 48, seed);
+}
+
+static void free_app(struct app *a)
+{
+	test_free_app(a);
+}
+
+/* g as the key does it: a whole checkpoint, the next seed, a new world. */
+static void new_terrain(struct app *a)
+{
+	char err[256];
+	assert_int_equal(undo_push_whole(a, 0), GULLY_OK);
+	a->params.world.seed++;
+	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+}
+
+static void test_undo_after_g_then_redo(void **state)
+{
+	(void)state;
+	struct app *a = new_app("emitter", 5);
+	uint64_t done;
+	assert_int_equal(session_step(a, 400, &done), GULLY_OK);
+	struct world *eroded, *fresh;
+	assert_int_equal(world_clone(&eroded, a->world), GULLY_OK);
+	new_terrain(a);
+	assert_int_equal(a->params.world.seed, 6);
+	assert_int_equal(world_clone(&fresh, a->world), GULLY_OK);
+	char err[256];
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, eroded);
+	assert_int_equal(a->params.world.seed, 5);
+	assert_int_equal(redo_levels(a), 1);
+	/* Redo goes to the new terrain and its seed, and back again. */
+	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, fresh);
+	assert_int_equal(a->params.world.seed, 6);
+	assert_int_not_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_string_equal(err, "nothing to redo");
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, eroded);
+	/* The emitter's droplets in flight came back too: the run goes on as
+	 * it would have without the detour. */
+	struct app *b = new_app("emitter", 5);
+	assert_int_equal(session_step(b, 400, &done), GULLY_OK);
+	assert_int_equal(session_step(b, 300, &done), GULLY_OK);
+	assert_int_equal(session_step(a, 300, &done), GULLY_OK);
+	assert_worlds_equal(a->world, b->world);
+	/* A new checkpoint starts new history: redo is gone. */
+	assert_int_equal(redo_levels(a), 1);
+	assert_int_equal(undo_push(a, 1), GULLY_OK);
+	assert_int_equal(redo_levels(a), 0);
+	world_destroy(eroded);
+	world_destroy(fresh);
+	free_app(a);
+	free_app(b);
+}
+
+static void test_undo_after_process_switch(void **state)
+{
+	(void)state;
+	struct app *a = new_app("particles", 3);
+	uint64_t done;
+	assert_int_equal(session_step(a, 50, &done), GULLY_OK);
+	struct world *before;
+	assert_int_equal(world_clone(&before, a->world), GULLY_OK);
+	char err[256];
+	assert_int_equal(undo_push_whole(a, 0), GULLY_OK);
+	assert_int_equal(session_set_process(a, process_find("emitter"), err, sizeof err), GULLY_OK);
+	assert_int_equal(session_step(a, 100, &done), GULLY_OK);
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_string_equal(a->proc->name, "particles");
+	assert_worlds_equal(a->world, before);
+	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_string_equal(a->proc->name, "emitter");
+	world_destroy(before);
+	free_app(a);
+}
+
+static void test_undo_and_redo_share_the_budget(void **state)
+{
+	(void)state;
+	struct app *a = new_app("particles", 1);
+	uint64_t done;
+	char err[256];
+	for (int i = 0; i < 2 * UNDO_DEPTH; i++) {
+		assert_int_equal(session_step(a, 3, &done), GULLY_OK);
+		assert_int_equal(undo_push(a, i), GULLY_OK);
+	}
+	assert_int_equal(session_step(a, 3, &done), GULLY_OK);
+	int n = 0;
+	while (undo_pop(a, err, sizeof err) == GULLY_OK) {
+		n++;
+		assert_true(a->undo.bytes + a->redo.bytes <= UNDO_MAX_BYTES);
+		assert_true(redo_levels(a) <= UNDO_DEPTH);
+	}
+	assert_int_equal(n, UNDO_DEPTH);
+	while (undo_redo(a, err, sizeof err) == GULLY_OK)
+		n--;
+	assert_int_equal(n, 0);
+	free_app(a);
+}
+
+/* ---- the simulation thread ---- */
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Whatever slices the worker ran while the interface let it, the world is
+ * bit for bit the one a single uninterrupted step of as many units makes. */
+static void test_worker_matches_one_step(void **state)
+{
+	(void)state;
+	const char *procs[] = {"particles", "hydrology", "emitter"};
+	for (size_t k = 0; k < sizeof procs / sizeof procs[0]; k++) {
+		struct app *a = new_app(procs[k], 11);
+		assert_int_equal(sim_worker_start(a), GULLY_OK);
+		a->running = true;
+		/* Let it run, taking the session back now and then as keys do. */
+		for (int i = 0; i < 6; i++) {
+			sim_ui_release(a);
+			sleep_ms(15);
+			sim_ui_take(a);
+		}
+		a->running = false;
+		sim_worker_stop(a);
+		assert_int_equal(a->sim_error, GULLY_OK);
+		assert_true(a->units_run > 0);
+		struct app *b = new_app(procs[k], 11);
+		uint64_t done;
+		assert_int_equal(session_step(b, a->units_run, &done), GULLY_OK);
+		assert_worlds_equal(a->world, b->world);
+		free_app(a);
+		free_app(b);
+	}
+}
+
+/* ---- the prompt's editor ---- */
+
+static void keys(struct line_edit *le, const int *k)
+{
+	for (; *k; k++)
+		lineedit_key(le, *k);
+}
+
+static void test_lineedit(void **state)
+{
+	(void)state;
+	char buf[32] = "1.0";
+	struct line_edit le;
+	lineedit_init(&le, buf, sizeof buf);
+	assert_true(le.selected);
+	/* Typing replaces the selected value. */
+	keys(&le, (const int[]){'0', '.', '2', '5', 0});
+	assert_string_equal(buf, "0.25");
+	/* Home, Right, Right, 1. */
+	keys(&le, (const int[]){KEY_HOME, KEY_RIGHT, KEY_RIGHT, '1', 0});
+	assert_string_equal(buf, "0.125");
+	assert_int_equal(le.cur, 3);
+	/* End, Left, Backspace: the 2 goes. */
+	keys(&le, (const int[]){KEY_END, KEY_LEFT, KEY_BACKSPACE, 0});
+	assert_string_equal(buf, "0.15");
+	/* Ctrl-W erases the word before the cursor, up to a space or slash. */
+	snprintf(buf, sizeof buf, "a/bc de");
+	lineedit_init(&le, buf, sizeof buf);
+	keys(&le, (const int[]){KEY_END, 0x17, 0});
+	assert_string_equal(buf, "a/bc ");
+	keys(&le, (const int[]){0x17, 0});
+	assert_string_equal(buf, "a/");
+	keys(&le, (const int[]){0x17, 0});
+	assert_string_equal(buf, "a");
+	/* A moving key keeps the value, deselected; Ctrl-U clears before the
+	 * cursor; a selected value goes on Backspace. */
+	snprintf(buf, sizeof buf, "xyz");
+	lineedit_init(&le, buf, sizeof buf);
+	keys(&le, (const int[]){KEY_LEFT, 0x15, 0});
+	assert_string_equal(buf, "z");
+	lineedit_init(&le, buf, sizeof buf);
+	keys(&le, (const int[]){KEY_BACKSPACE, 0});
+	assert_string_equal(buf, "");
+	/* Never past the buffer. */
+	char small[4] = "";
+	lineedit_init(&le, small, sizeof small);
+	keys(&le, (const int[]){'a', 'b', 'c', 'd', 'e', 0});
+	assert_string_equal(small, "abc");
+}
+
+/* ---- names and the autosave ---- */
+
+static void test_default_names_do_not_collide(void **state)
+{
+	(void)state;
+	char old[PATH_MAX];
+	assert_non_null(getcwd(old, sizeof old));
+	assert_int_equal(chdir(tmpdir), 0);
+	struct app *a = new_app("particles", 9);
+	char one[PATH_MAX], two[PATH_MAX];
+	safe_default_name(a, one, sizeof one);
+	assert_true(strncmp(one, "gully-9-", 8) == 0);
+	FILE *fp = fopen(one, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	safe_default_name(a, two, sizeof two);
+	assert_string_not_equal(one, two);
+	/* Within the same second the name is numbered. */
+	if (strncmp(one, two, strlen(one) - 6) == 0)
+		assert_non_null(strstr(two, "-2.gsnap"));
+	free_app(a);
+	assert_int_equal(chdir(old), 0);
+}
+
+static void test_autosave_per_directory(void **state)
+{
+	(void)state;
+	char old[PATH_MAX], p1[PATH_MAX], p2[PATH_MAX], p3[PATH_MAX];
+	assert_non_null(getcwd(old, sizeof old));
+	char d1[128], d2[128];
+	snprintf(d1, sizeof d1, "%s/one", tmpdir);
+	snprintf(d2, sizeof d2, "%s/two", tmpdir);
+	assert_int_equal(mkdir(d1, 0700), 0);
+	assert_int_equal(mkdir(d2, 0700), 0);
+	assert_int_equal(chdir(d1), 0);
+	assert_true(tui_autosave_path(p1, sizeof p1));
+	assert_true(tui_autosave_path(p3, sizeof p3));
+	assert_int_equal(chdir(d2), 0);
+	assert_true(tui_autosave_path(p2, sizeof p2));
+	assert_string_equal(p1, p3);
+	assert_string_not_equal(p1, p2);
+	assert_true(strncmp(p1, tmpdir, strlen(tmpdir)) == 0);
+	assert_non_null(strstr(p1, "/autosave-one-"));
+	/* None there: opening says so in words and changes nothing. */
+	struct app *a = new_app("particles", 2);
+	char err[PATH_MAX + 256];
+	assert_int_equal(safe_open_autosave(a, err, sizeof err), GULLY_ENOTFOUND);
+	assert_non_null(strstr(err, "no saved session"));
+	/* Saved there, it opens (unsaved, so quitting asks) and goes. */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/gully", tmpdir);
+	mkdir(dir, 0700);
+	uint64_t done;
+	assert_int_equal(session_step(a, 20, &done), GULLY_OK);
+	assert_int_equal(session_save(a, p2, err, sizeof err), GULLY_OK);
+	struct app *b = new_app("emitter", 7);
+	assert_int_equal(safe_open_autosave(b, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(b->world, a->world);
+	assert_true(b->dirty);
+	assert_string_equal(b->file, "");
+	assert_int_not_equal(access(p2, F_OK), 0);
+	free_app(a);
+	free_app(b);
+	assert_int_equal(chdir(old), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_undo_after_g_then_redo),
+		cmocka_unit_test(test_undo_after_process_switch),
+		cmocka_unit_test(test_undo_and_redo_share_the_budget),
+		cmocka_unit_test(test_worker_matches_one_step),
+		cmocka_unit_test(test_lineedit),
+		cmocka_unit_test(test_default_names_do_not_collide),
+		cmocka_unit_test(test_autosave_per_directory),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
