@@ -209,6 +209,12 @@ TESTS += tests/test_trace
 tests_test_trace_SOURCES = tests/test_trace.c tests/testutil.h tests/worldutil.h
 tests_test_trace_CFLAGS = $(TEST_CFLAGS)
 tests_test_trace_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_hydrology_trace
+TESTS += tests/test_hydrology_trace
+tests_test_hydrology_trace_SOURCES = tests/test_hydrology_trace.c tests/testutil.h \
+	tests/worldutil.h
+tests_test_hydrology_trace_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_trace_LDADD = $(TEST_CORE_LIBS)
 endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).

@@ -31,6 +31,8 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood_map.c \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
+	src/core/hydrology/hydrology_trace.c src/core/hydrology/hydrology_trace.h \
+	src/core/hydrology/hydrology_life.h \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h \
 	src/core/sph/sph.c src/core/sph/sph.h src/core/sph/sph_grid.c \
 	src/core/sph/sph_fluid.c src/core/sph/sph_mud.c src/core/sph/sph_soil.c \

@@ -14,6 +14,7 @@
 #include "core/base/rng.h"
 #include "core/base/world.h"
 #include "core/emitter/emitter.h"
+#include "core/hydrology/hydrology_trace.h"
 #include "core/particles/trace.h"
 #include "view/shade.h"
 
@@ -51,7 +52,7 @@ struct profile {
 /* The single-droplet trace (trace.c): core's particles_trace and the path
  * drawn so far. */
 #define TRACE_PATH 256
-enum trace_kind { TRACE_DROPLET, TRACE_EMITTER };
+enum trace_kind { TRACE_DROPLET, TRACE_EMITTER, TRACE_HYDRO };
 struct trace_view {
 	bool on;
 	int kind;                    /* enum trace_kind */
@@ -59,6 +60,8 @@ struct trace_view {
 	struct emitter_params ep;
 	double removed;              /* what its last step took from the ground */
 	struct particles_trace *t;
+	struct hydrology_trace *h;   /* TRACE_HYDRO: the droplet */
+	struct hydrology_trace_state hs;
 	const struct world *world;   /* the world it runs on */
 	struct particles_trace_state s;
 	float x[TRACE_PATH], y[TRACE_PATH];
@@ -300,9 +303,23 @@ void trace_draw(struct app *a, int y0, int rows, int cols);
 void trace_emitter_start(struct app *a);
 bool trace_emitter_step(struct app *a);
 void trace_emitter_rows(struct app *a, int y0, int cols);
+/* trace_hydro.c: a droplet of hydrology (process 2), the same way: a
+ * descent step, the pour where it stops, or its end a call. */
+int trace_hydro_start(struct app *a, double x, double y);
+bool trace_hydro_step(struct app *a);
+void trace_hydro_rows(struct app *a, int y0, int cols);
 /* trace.c's helpers for it: the path, and a row beside its equation line
  * (line eq of the process's equations, from the part starting `from`). */
 void trace_remember(struct app *a);
+/* A droplet's numbers as the box shows them: position, speed, volume,
+ * sediment, c_eq and the height change at its cell. */
+struct trace_numbers {
+	double x, y, vx, vy, volume, sediment, c_eq;
+	int64_t cell;
+	double before, after;
+	bool ended;
+};
+void trace_droplet_values(const struct app *a, const struct trace_numbers *d, char v[6][64]);
 void trace_row(struct app *a, int y, int cols, const char *label, const char *value, int eq,
 	       const char *from);
 

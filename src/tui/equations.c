@@ -20,8 +20,13 @@ static const struct equation_symbol particles_symbols[] = {
 	{"k", NULL, "deposition_rate"}, {"e", NULL, "evap_rate"}, {"V_min", NULL, "min_volume"},
 };
 static const struct equation_symbol hydrology_symbols[] = {
-	{"s", "stream map at the cell", NULL}, {"roots", "tree roots at the cell", NULL},
-	{"a", "acceleration", NULL}, {"level", "lake surface", NULL},
+	{"p", "position", NULL}, {"v", "speed", NULL}, {"a", "acceleration", NULL},
+	{"n", "surface normal (n.xz: its level part)", NULL},
+	{"h(p)", "height at p; p0 the cell left", NULL}, {"V", "volume, starts at 1", NULL},
+	{"s", "sediment carried", NULL}, {"c_eq", "sediment V can carry", NULL},
+	{"w", "stream map at the cell", NULL}, {"roots", "tree roots at the cell", NULL},
+	{"dt", NULL, "dt"}, {"rho", NULL, "density"}, {"V_min", NULL, "min_volume"},
+	{"level", "lake surface", NULL},
 	{"leak", "its lowest rim", NULL}, {"f", NULL, "friction"}, {"e", NULL, "evap_rate"},
 	{"k", NULL, "deposition_rate"}, {"drainage", NULL, "drainage"},
 	{"lrate", NULL, "lrate"}, {"0.5", NULL, "stop_stream"}, {"0.01", NULL, "stop_accel"},

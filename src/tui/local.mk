@@ -12,5 +12,5 @@ src_tui_libgullytui_a_SOURCES = \
 	src/tui/lineedit.c src/tui/lineedit.h src/tui/find.c \
 	src/tui/worker.c src/tui/pace.c \
 	src/tui/legend.c src/tui/profile.c src/tui/budget.c \
-	src/tui/trace.c src/tui/trace_emitter.c src/tui/class.c
+	src/tui/trace.c src/tui/trace_emitter.c src/tui/trace_hydro.c src/tui/class.c
 src_tui_libgullytui_a_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)

@@ -11,6 +11,7 @@
 
 static void drop_state(struct app *a)
 {
+	trace_stop(a); /* a traced droplet may hold the state (hydrology's) */
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
 	a->state = NULL;
@@ -43,6 +44,9 @@ static struct simulation app_simulation(const struct app *a)
 
 int session_set_process(struct app *a, const struct process_ops *p, char *err, size_t errlen)
 {
+	/* A traced droplet lands first, on the process state it runs on. */
+	trace_finish(a);
+	trace_stop(a);
 	struct simulation sim = app_simulation(a);
 	int e = simulation_switch(&sim, p, err, errlen);
 	if (e)

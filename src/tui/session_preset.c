@@ -51,6 +51,7 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 		return e;
 	}
 	/* Nothing above touched the session: a bad preset changes nothing. */
+	trace_stop(a);
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
 	world_destroy(a->world);

@@ -26,6 +26,8 @@ static int kind_of(const struct app *a)
 		return TRACE_DROPLET;
 	if (strcmp(a->proc->section, "emitter") == 0)
 		return TRACE_EMITTER;
+	if (strcmp(a->proc->section, "hydrology") == 0)
+		return TRACE_HYDRO;
 	return -1;
 }
 
@@ -33,7 +35,7 @@ static bool traceable(struct app *a)
 {
 	if (kind_of(a) >= 0)
 		return true;
-	app_message(a, "the trace follows process 1's droplets or process 3's particles");
+	app_message(a, "the trace follows process 1's or 2's droplets or process 3's particles");
 	return false;
 }
 
@@ -41,6 +43,8 @@ void trace_stop(struct app *a)
 {
 	particles_trace_free(a->trace.t);
 	a->trace.t = NULL;
+	hydrology_trace_free(a->trace.h);
+	a->trace.h = NULL;
 	a->trace.on = false;
 	a->trace.n = 0;
 }
@@ -50,6 +54,8 @@ static bool step_once(struct app *a)
 {
 	if (a->trace.kind == TRACE_EMITTER)
 		return trace_emitter_step(a);
+	if (a->trace.kind == TRACE_HYDRO)
+		return trace_hydro_step(a);
 	return particles_trace_step(a->trace.t, a->world, &a->trace.s);
 }
 
@@ -104,7 +110,9 @@ void trace_start(struct app *a, double x, double y)
 			    undoable ? "" : " (too big a map to undo)");
 		return;
 	}
-	int e = particles_trace_start(&v->t, a->world, &a->params, (float)x, (float)y, &v->s);
+	int e = v->kind == TRACE_HYDRO
+			? trace_hydro_start(a, x, y)
+			: particles_trace_start(&v->t, a->world, &a->params, (float)x, (float)y, &v->s);
 	if (e) {
 		app_message(a, "no droplet at %.1f,%.1f: %s", x, y, gully_strerror(e));
 		return;
@@ -254,26 +262,35 @@ void trace_row(struct app *a, int y, int cols, const char *label, const char *va
 	}
 }
 
+void trace_droplet_values(const struct app *a, const struct trace_numbers *d, char v[6][64])
+{
+	char n1[32], n2[32];
+	num_value(n1, sizeof n1, d->x);
+	num_value(n2, sizeof n2, d->y);
+	snprintf(v[0], 64, "%.16s, %.16s cells", n1, n2);
+	num_value(n1, sizeof n1, sqrt(d->vx * d->vx + d->vy * d->vy));
+	snprintf(v[1], 64, "%.16s cells/step", n1);
+	num_value(v[2], 64, d->volume);
+	num_value(v[3], 64, d->sediment);
+	num_value(v[4], 64, d->c_eq);
+	if (d->cell >= 0) {
+		int cx = (int)(d->cell % a->world->width), cy = (int)(d->cell / a->world->width);
+		num_value(n1, sizeof n1, d->after - d->before);
+		snprintf(v[5], 64, "%.12s at cell %d,%d", n1, cx, cy);
+	} else {
+		snprintf(v[5], 64, "%s", d->ended ? "none: it has ended" : "none yet");
+	}
+}
+
 /* The droplet's numbers, each beside its equation line. */
 static void droplet_rows(struct app *a, int y0, int cols)
 {
 	const struct particles_trace_state *s = &a->trace.s;
-	char v[6][64], n1[32], n2[32];
-	num_value(n1, sizeof n1, s->d.x);
-	num_value(n2, sizeof n2, s->d.y);
-	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
-	num_value(n1, sizeof n1, sqrt((double)s->d.vx * s->d.vx + (double)s->d.vy * s->d.vy));
-	snprintf(v[1], sizeof v[1], "%.16s cells/step", n1);
-	num_value(v[2], sizeof v[2], s->d.volume);
-	num_value(v[3], sizeof v[3], s->d.sediment);
-	num_value(v[4], sizeof v[4], s->c_eq);
-	if (s->cell >= 0) {
-		int cx = (int)(s->cell % a->world->width), cy = (int)(s->cell / a->world->width);
-		num_value(n1, sizeof n1, (double)s->after - s->before);
-		snprintf(v[5], sizeof v[5], "%.12s at cell %d,%d", n1, cx, cy);
-	} else {
-		snprintf(v[5], sizeof v[5], s->ended ? "none: it has ended" : "none yet");
-	}
+	const struct trace_numbers d = {s->d.x, s->d.y, s->d.vx, s->d.vy, s->d.volume,
+					s->d.sediment, s->c_eq, s->cell, s->before, s->after,
+					s->ended};
+	char v[6][64];
+	trace_droplet_values(a, &d, v);
 	trace_row(a, y0, cols, "position p", v[0], 1, "p += dt v");
 	trace_row(a, y0 + 1, cols, "speed |v|", v[1], 1, "v += dt a");
 	trace_row(a, y0 + 2, cols, "volume V", v[2], 4, "V *= 1 - dt e");
@@ -289,8 +306,11 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	const struct particles_trace_state *s = &a->trace.s;
 	char title[160], n1[32];
 	num_count(n1, sizeof n1, s->steps);
-	snprintf(title, sizeof title, " one %s, step %s%s (d: a step, D: to its end, T: hide) ",
-		 a->trace.kind == TRACE_EMITTER ? "particle" : "droplet", n1,
+	char pours[32] = "";
+	if (a->trace.kind == TRACE_HYDRO && a->trace.hs.round > 0)
+		snprintf(pours, sizeof pours, ", pour %d", a->trace.hs.round);
+	snprintf(title, sizeof title, " one %s, step %s%s%s (d: a step, D: to its end, T: hide) ",
+		 a->trace.kind == TRACE_EMITTER ? "particle" : "droplet", n1, pours,
 		 s->ended ? s->off_map ? ", off the map" : ", ended" : "");
 	for (int y = y0; y < y0 + rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
@@ -306,6 +326,8 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	attrset(A_NORMAL);
 	if (a->trace.kind == TRACE_EMITTER)
 		trace_emitter_rows(a, y0 + 2, cols);
+	else if (a->trace.kind == TRACE_HYDRO)
+		trace_hydro_rows(a, y0 + 2, cols);
 	else
 		droplet_rows(a, y0 + 2, cols);
 	mvhline(y0 + rows - 1, 0, '-', cols);

@@ -216,6 +216,7 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	world_destroy(make_room(a, to, bytes, 0, 0));
 	ring_put(to, &(struct undo_entry){a->world, a->proc, now_state, now_len, a->pristine,
 					  e.whole, a->params, bytes});
+	trace_stop(a); /* a traced droplet may hold the state (hydrology's) */
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
 	bool proc_changed = a->proc != e.proc;

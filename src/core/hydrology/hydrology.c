@@ -11,6 +11,7 @@
 #include "core/base/workers.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
+#include "core/hydrology/hydrology_life.h"
 #include "core/base/normal.h"
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
@@ -39,15 +40,7 @@ struct hydro_state {
 	struct workers *workers; /* world.threads > 1: the batch's stream update */
 };
 
-/* The constants one droplet needs, read from params once per step() call. */
-struct hparams {
-	double min_volume, vf, keep;
-	int spill;
-	bool deposit_on_death, settle;
-	struct flood_params fp;
-};
-
-static void hparams_from(struct hparams *hp, const struct params *p)
+void hydrology_hparams(struct hparams *hp, const struct params *p)
 {
 	const struct params_hydrology *q = &p->hydrology;
 	hp->min_volume = q->min_volume;
@@ -260,12 +253,6 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 
 /* ---- the droplet ------------------------------------------------------- */
 
-/* Where one droplet's water and soil went, in droplet volume units for water. */
-struct books {
-	double evaporated, off_map;
-	double eroded, deposited, sediment_off_map;
-};
-
 /* The cells whose height a descent moved go to the flood's lake cache in
  * chunks of this many, after the steps that moved them (hydrology_descend.h). */
 #define CHANGED_CHUNK 256
@@ -273,7 +260,6 @@ struct books {
 static enum descent descend(struct hydro_state *s, const struct hd_env *e, struct hdrop *d,
 			    struct books *b, uint64_t *steps)
 {
-	const double volume_start = d->volume;
 	uint32_t changed[CHANGED_CHUNK];
 	enum descent out;
 	do {
@@ -283,7 +269,17 @@ static enum descent descend(struct hydro_state *s, const struct hd_env *e, struc
 		for (size_t i = 0; i < n; i++)
 			flood_forget_cell(s->flood, (int)changed[i]);
 	} while (out == DESCENT_FULL);
-	b->evaporated += volume_start - d->volume;
+	return out;
+}
+
+/* One step of it (the explorer's trace). */
+static enum descent descend_step(struct hydro_state *s, const struct hd_env *e,
+				 struct hdrop *d, struct books *b, uint64_t *steps,
+				 struct hd_step *st)
+{
+	enum descent out = hydrology_descend_step(e, d, &b->eroded, &b->deposited, steps, st);
+	if (st->cell >= 0 && st->after != st->before)
+		flood_forget_cell(s->flood, (int)st->cell);
 	return out;
 }
 
@@ -314,7 +310,8 @@ static void drop_load(struct flood *flood, struct world *w, const struct hdrop *
 }
 
 static int flood_here(struct hydro_state *s, struct world *w, const struct hparams *hp,
-		      struct hdrop *d, struct books *b, enum flood_outcome *outcome)
+		      struct hdrop *d, struct books *b, enum flood_outcome *outcome,
+		      struct flood_result *res)
 {
 	int cell = (int)d->y * w->width + (int)d->x;
 	struct flood_settle settle = {0, 0};
@@ -331,6 +328,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 		s->flood_seconds += s->clock() - t0;
 	if (err)
 		return err;
+	*res = r;
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a
@@ -351,54 +349,100 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	return GULLY_OK;
 }
 
-static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
-		       const struct hd_env *env, uint64_t *steps)
+void hydrology_life_begin(struct life *l, float x, float y)
 {
-	struct hdrop d = {0};
-	world_spawn_point(w, &d.x, &d.y);
-	d.volume = 1.0;
-	struct books b = {0};
-	bool gone = false; /* left the map with its water and load */
+	memset(l, 0, sizeof *l);
+	l->d.x = x;
+	l->d.y = y;
+	l->d.volume = 1.0;
+}
 
-	for (int round = 0; round < hp->spill && d.volume > hp->min_volume; round++) {
-		size_t cell = (size_t)(int)d.y * (size_t)w->width + (size_t)(int)d.x;
-		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
-		 * at once; on dry ground it descends first. */
-		if (!(w->layer[LAYER_POOL][cell] > 0)) {
-			enum descent e = descend(s, env, &d, &b, steps);
-			if (e == DESCENT_LEFT) {
-				gone = true;
-				break;
-			}
-			if (e == DESCENT_DIED)
-				break;
-		}
-		enum flood_outcome o;
-		int err = flood_here(s, w, hp, &d, &b, &o);
-		if (err)
-			return err;
-		if (o == FLOOD_SEA) {
-			gone = true;
-			break;
-		}
-	}
-	if (gone) {
-		b.off_map += d.volume;
-		b.sediment_off_map += d.carried;
+/* The books of an ended droplet into the world's tallies. */
+static void life_end(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		     struct life *l)
+{
+	struct books *b = &l->b;
+	if (l->gone) {
+		b->off_map += l->d.volume;
+		b->sediment_off_map += l->d.carried;
 	} else {
 		/* Dried up, or out of spill rounds: what water is left (for a droplet
 		 * that ended in a lake, the float rounding of its pour) is booked as
 		 * evaporated, and its load settles. */
-		b.evaporated += d.volume;
-		drop_load(s->flood, w, &d, &b, hp->deposit_on_death);
+		b->evaporated += l->d.volume;
+		drop_load(s->flood, w, &l->d, b, hp->deposit_on_death);
 	}
 	const double vf = hp->vf;
 	w->tally[TALLY_WATER_IN] += 1.0 / vf;
-	w->tally[TALLY_WATER_EVAPORATED] += b.evaporated / vf;
-	w->tally[TALLY_WATER_OFF_MAP] += b.off_map / vf;
-	w->tally[TALLY_ERODED] += b.eroded;
-	w->tally[TALLY_DEPOSITED] += b.deposited;
-	w->tally[TALLY_SEDIMENT_OFF_MAP] += b.sediment_off_map;
+	w->tally[TALLY_WATER_EVAPORATED] += b->evaporated / vf;
+	w->tally[TALLY_WATER_OFF_MAP] += b->off_map / vf;
+	w->tally[TALLY_ERODED] += b->eroded;
+	w->tally[TALLY_DEPOSITED] += b->deposited;
+	w->tally[TALLY_SEDIMENT_OFF_MAP] += b->sediment_off_map;
+	l->stage = LIFE_DONE;
+}
+
+/* The next stage: a whole descent (st NULL) or one step of it, a pour (its
+ * result in *r), or the end. */
+int hydrology_life_next(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		     const struct hd_env *env, struct life *l, uint64_t *steps,
+		     struct hd_step *st, struct flood_result *r)
+{
+	struct hdrop *d = &l->d;
+	switch (l->stage) {
+	case LIFE_ROUND: {
+		if (!(l->round < hp->spill && d->volume > hp->min_volume)) {
+			l->stage = LIFE_END;
+			return GULLY_OK;
+		}
+		size_t cell = (size_t)(int)d->y * (size_t)w->width + (size_t)(int)d->x;
+		/* On a pool (rain on a lake, or a leak into a lower lake) it floods
+		 * at once; on dry ground it descends first. */
+		l->stage = w->layer[LAYER_POOL][cell] > 0 ? LIFE_POUR : LIFE_DESCENT;
+		l->volume0 = d->volume;
+		return GULLY_OK;
+	}
+	case LIFE_DESCENT: {
+		enum descent e = st ? descend_step(s, env, d, &l->b, steps, st)
+				    : descend(s, env, d, &l->b, steps);
+		if (e == DESCENT_MOVED)
+			return GULLY_OK;
+		l->b.evaporated += l->volume0 - d->volume;
+		l->gone = e == DESCENT_LEFT;
+		l->stage = e == DESCENT_FLOOD ? LIFE_POUR : LIFE_END;
+		return GULLY_OK;
+	}
+	case LIFE_POUR: {
+		enum flood_outcome o;
+		int err = flood_here(s, w, hp, d, &l->b, &o, r);
+		if (err)
+			return err;
+		l->gone = o == FLOOD_SEA;
+		l->round++;
+		l->stage = l->gone ? LIFE_END : LIFE_ROUND;
+		return GULLY_OK;
+	}
+	case LIFE_END:
+		life_end(s, w, hp, l);
+		return GULLY_OK;
+	default:
+		return GULLY_OK;
+	}
+}
+
+static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
+		       const struct hd_env *env, uint64_t *steps)
+{
+	float x, y;
+	world_spawn_point(w, &x, &y);
+	struct life l;
+	hydrology_life_begin(&l, x, y);
+	struct flood_result r;
+	while (l.stage != LIFE_DONE) {
+		int err = hydrology_life_next(s, w, hp, env, &l, steps, NULL, &r);
+		if (err)
+			return err;
+	}
 	return GULLY_OK;
 }
 
@@ -470,10 +514,12 @@ static int fill_start(struct hydro_state *s, struct world *w, const struct param
 	return GULLY_OK;
 }
 
-static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
-		      struct process_report *rep)
+/* Before droplets run (the process's or the trace's): the world is the
+ * state's, the flood's lake records still hold, and a first droplet finds
+ * the pits filled (fill_start). */
+int hydrology_ready(struct hydro_state *s, struct world *w, const struct params *p,
+		       uint64_t budget)
 {
-	struct hydro_state *s = state;
 	if (w != s->w || w->width != s->width || w->height != s->height)
 		return GULLY_EINVAL;
 	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
@@ -483,29 +529,62 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		if (err)
 			return err;
 	}
-	int werr = hydro_workers(s, p);
-	if (werr)
-		return werr;
+	return hydro_workers(s, p);
+}
+
+/* A droplet has ended: the world counts it, and a batch may end. */
+static int droplet_counted(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	w->particles++;
+	/* The batch boundary comes from the world's count, so how a caller
+	 * splits its budget cannot move it. */
+	if (w->particles % (uint64_t)p->hydrology.batch == 0)
+		return batch_end(s, w, p);
+	return GULLY_OK;
+}
+
+int hydrology_life_close(struct hydro_state *s, struct world *w, const struct params *p,
+			 const struct hparams *hp, struct life *l, uint64_t steps)
+{
+	life_end(s, w, hp, l);
+	int err = droplet_counted(s, w, p);
+	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+	return err;
+}
+
+bool hydrology_life_env(struct hydro_state *s, struct world *w, const struct params *p,
+			struct hparams *hp, struct hd_env *env)
+{
+	if (w != s->w)
+		return false;
+	hydrology_hparams(hp, p);
+	hydrology_descend_env(env, p, w, s->track);
+	return true;
+}
+
+static int hydro_step(void *state, struct world *w, const struct params *p, uint64_t budget,
+		      struct process_report *rep)
+{
+	struct hydro_state *s = state;
+	int ready = hydrology_ready(s, w, p, budget);
+	if (ready)
+		return ready;
 	struct hparams hp;
-	hparams_from(&hp, p);
+	hydrology_hparams(&hp, p);
 	struct hd_env env;
 	hydrology_descend_env(&env, p, w, s->track);
-	uint64_t batch = (uint64_t)p->hydrology.batch;
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;
 	for (; done < budget; done++) {
 		err = run_droplet(s, w, &hp, &env, &steps);
 		if (err)
 			break;
-		w->particles++;
-		/* The batch boundary comes from the world's count, so how a caller
-		 * splits its budget cannot move it. */
-		if (w->particles % batch == 0) {
-			err = batch_end(s, w, p);
-			if (err) {
-				done++;
-				break;
-			}
+		err = droplet_counted(s, w, p);
+		if (err) {
+			done++;
+			break;
 		}
 	}
 	w->steps += steps;
@@ -647,11 +726,14 @@ const struct process_ops hydrology_process = {
 	.section = "hydrology",
 	.unit = "droplets",
 	.describe =
-		"descend: as particles, with  f (1 - 0.5 s),  e (1 - 0.2 s),  k max(0, 1 - roots)\n"
-		"  stops in a pool, or on a stream s > 0.5 with |a| < 0.01\n"
-		"flood: raise the lake from its lowest rim up; a rim below the level leaks:\n"
+		"a = n.xz / (V rho)   v += dt a;  p += dt v;  v *= 1 - dt f (1 - 0.5 w)\n"
+		"c_eq = max(0, V |v| (h(p0) - h(p)))\n"
+		"s += dt k' (c_eq - s);  h(p0) -= dt V k' (c_eq - s);  k' = k max(0, 1 - roots)\n"
+		"V *= 1 - dt e (1 - 0.2 w)   until V < V_min\n"
+		"stop in a pool, or on a stream w > 0.5 with |a| < 0.01; then flood:\n"
+		"  raise the lake from its lowest rim up; a rim below the level leaks:\n"
 		"  level -= drainage (level - leak); go on from the leak, keep 10% of sediment\n"
-		"stream += lrate (visited - stream) after each batch",
+		"w += lrate (visited - w) after each batch",
 	.create = hydro_create,
 	.step = hydro_step,
 	.destroy = hydro_destroy,

@@ -82,9 +82,14 @@ static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
 	return v2_make(n[0], n[2]);
 }
 
-enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
-			       double *deposited, uint32_t *changed, size_t cap,
-			       size_t *nchanged, uint64_t *steps)
+/* The descent, written once: `one` (a constant where it is inlined) stops
+ * it after one step and fills *st, for the explorer's trace; without it the
+ * compiler drops every line that reads `one`, and the process's loop is the
+ * plain one. */
+static inline __attribute__((always_inline)) enum descent
+descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *deposited,
+	    uint32_t *changed, size_t cap, size_t *nchanged, uint64_t *steps, const bool one,
+	    struct hd_step *st)
 {
 	/* Everything in locals: the height and track stores may alias any
 	 * memory, so fields read through e or d would be reloaded every step. */
@@ -162,6 +167,9 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
 		if (stop | (pool[next] > 0.0f) | pit) {
 			out = DESCENT_FLOOD;
+			if (one)
+				st->stop = stop ? HD_STOP_STREAM : pool[next] > 0.0f ? HD_STOP_POOL
+										   : HD_STOP_PIT;
 			/* pit_dry: a pit off the streams is no lake; the droplet
 			 * dries there at once (as the seed's rocks until dry),
 			 * its load filling the pit. Its visit counts toward the
@@ -189,6 +197,15 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 		volume *= 1.0 - (double)(dt * ev);
 		if (concentrate)
 			sediment /= 1.0f - dt * ev;
+		if (one) {
+			st->cell = at;
+			st->before = here;
+			st->after = after;
+			st->c_eq = c_eq;
+			at = next;
+			out = DESCENT_MOVED;
+			break;
+		}
 		at = next;
 	}
 #undef WHERE
@@ -204,4 +221,22 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 	*nchanged = n;
 	*steps += taken;
 	return out;
+}
+
+enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
+			       double *deposited, uint32_t *changed, size_t cap,
+			       size_t *nchanged, uint64_t *steps)
+{
+	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, NULL);
+}
+
+enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, double *eroded,
+				    double *deposited, uint64_t *steps, struct hd_step *st)
+{
+	uint32_t changed[1];
+	size_t n = 0;
+	st->cell = -1;
+	st->before = st->after = st->c_eq = 0.0f;
+	st->stop = HD_STOP_NONE;
+	return descend_run(e, d, eroded, deposited, changed, 1, &n, steps, true, st);
 }

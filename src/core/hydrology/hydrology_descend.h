@@ -66,6 +66,7 @@ enum descent {
 	DESCENT_LEFT,  /* stepped off the map */
 	DESCENT_FLOOD, /* stopped: into a pool, a pit, or slowing on a stream */
 	DESCENT_FULL,  /* `changed` is full: pass it on and call again */
+	DESCENT_MOVED, /* hydrology_descend_step: one step taken, it goes on */
 };
 
 /* Fills env->nk and env->bounds; call after setting the other fields. */
@@ -83,5 +84,22 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
 			       double *deposited, uint32_t *changed, size_t cap,
 			       size_t *nchanged, uint64_t *steps);
+
+/* What one step did, for the explorer's trace. */
+enum hd_stop { HD_STOP_NONE, HD_STOP_STREAM, HD_STOP_POOL, HD_STOP_PIT };
+struct hd_step {
+	int64_t cell;        /* the cell whose height the step set; -1: none */
+	float before, after; /* its height before and after */
+	float c_eq;          /* the sediment the droplet could carry at this step */
+	int stop;            /* enum hd_stop: why a DESCENT_FLOOD step stopped */
+};
+
+/* One step of hydrology_descend, the same arithmetic (the same function):
+ * DESCENT_MOVED after a step that goes on; otherwise what hydrology_descend
+ * returns when its descent ends at this step (DESCENT_DIED with no step
+ * when the droplet has none left). A moved cell is st->cell (when
+ * st->after != st->before): the caller tells the flood's lake cache. */
+enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, double *eroded,
+				    double *deposited, uint64_t *steps, struct hd_step *st);
 
 #endif
