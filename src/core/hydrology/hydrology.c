@@ -13,32 +13,7 @@
 #include "core/hydrology/hydrology_descend.h"
 #include "core/hydrology/hydrology_life.h"
 #include "core/base/normal.h"
-
-/* Root steps a tree gives its cell; a cell holding this many has a tree. */
-#define ROOT_CENTRE 5
-#define ROOT_SIDE 3
-#define ROOT_DIAG 2
-
-struct tree {
-	int32_t cell;
-	float size; /* 0..1, grows toward 1; for drawing */
-};
-
-struct hydro_state {
-	struct world *w;   /* the world the state was made for (vegetation) */
-	int width, height;
-	struct flood *flood;
-	uint8_t *track;    /* cells visited in the current batch */
-	uint8_t *roots;    /* root density in HYDROLOGY_ROOT_UNIT steps */
-	struct tree *trees;
-	size_t ntrees, cap;
-	double (*clock)(void);
-	double flood_seconds;
-	/* The world's counters when step() last returned: if they moved, some
-	 * other process ran and the flood's lake records may be stale. */
-	uint64_t seen_particles, seen_steps;
-	struct workers *workers; /* world.threads > 1: the batch's stream update */
-};
+#include "core/hydrology/hydrology_internal.h"
 
 void hydrology_hparams(struct hparams *hp, const struct params *p)
 {
@@ -56,106 +31,6 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
-}
-
-/* ---- trees ------------------------------------------------------------ */
-
-static void root(struct hydro_state *s, int32_t cell, int sign)
-{
-	float *veg = s->w->layer[LAYER_VEGETATION];
-	int x = cell % s->width, y = cell / s->width;
-	for (int dy = -1; dy <= 1; dy++) {
-		for (int dx = -1; dx <= 1; dx++) {
-			int nx = x + dx, ny = y + dy;
-			if (nx < 0 || ny < 0 || nx >= s->width || ny >= s->height)
-				continue;
-			int units = dx == 0 && dy == 0 ? ROOT_CENTRE
-				    : dx == 0 || dy == 0 ? ROOT_SIDE : ROOT_DIAG;
-			size_t c = (size_t)ny * (size_t)s->width + (size_t)nx;
-			s->roots[c] = (uint8_t)(s->roots[c] + sign * units);
-			veg[c] = (float)s->roots[c] * HYDROLOGY_ROOT_UNIT;
-		}
-	}
-}
-
-static bool tree_add(struct hydro_state *s, int32_t cell, float size)
-{
-	if (s->ntrees == s->cap) {
-		size_t n = s->cap ? 2 * s->cap : 64;
-		struct tree *t = realloc(s->trees, n * sizeof *t);
-		if (!t)
-			return false;
-		s->trees = t;
-		s->cap = n;
-	}
-	s->trees[s->ntrees].cell = cell;
-	s->trees[s->ntrees].size = size;
-	s->ntrees++;
-	root(s, cell, +1);
-	return true;
-}
-
-/* Dry, gentle, off the streams, and no tree there yet (which also bounds the
- * root density: at most one tree per cell, so at most 25 steps anywhere). */
-static bool tree_fits(const struct hydro_state *s, const struct world *w,
-		      const struct params_hydrology *q, float scale, int32_t c)
-{
-	if (w->layer[LAYER_POOL][c] > 0 || w->layer[LAYER_STREAM][c] >= q->tree_max_stream ||
-	    s->roots[c] >= ROOT_CENTRE)
-		return false;
-	float n[3];
-	if (q->normal == HYDROLOGY_NORMAL_2020)
-		normal_2020(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width,
-			    scale, n);
-	else
-		normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
-			   c / w->width, scale, q->symmetric_normal, n);
-	return n[1] > q->tree_min_normal;
-}
-
-static int trees_grow(struct hydro_state *s, struct world *w, const struct params *p)
-{
-	const struct params_hydrology *q = &p->hydrology;
-	float scale = (float)p->terrain.vertical_scale;
-	uint32_t ncells = (uint32_t)world_cells(w);
-	for (int a = 0; a < q->tree_spawn; a++) {
-		int32_t c = (int32_t)rng_below(&w->rng, ncells);
-		if (tree_fits(s, w, q, scale, c) && !tree_add(s, c, 0.5f))
-			return GULLY_ENOMEM;
-	}
-	size_t n0 = s->ntrees;
-	int r = q->tree_seed_radius;
-	for (size_t i = 0; i < n0; i++) {
-		struct tree *t = &s->trees[i];
-		t->size += (float)q->tree_growth * (1.0f - t->size);
-		int32_t cell = t->cell;
-		if (rng_double(&w->rng) < q->tree_seed_chance) {
-			int nx = cell % s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
-			int ny = cell / s->width + (int)rng_below(&w->rng, (uint32_t)(2 * r + 1)) - r;
-			if (nx >= 0 && ny >= 0 && nx < s->width && ny < s->height) {
-				int32_t c = ny * s->width + nx;
-				/* Crowded ground takes fewer seedlings. */
-				if (tree_fits(s, w, q, scale, c) &&
-				    rng_double(&w->rng) >= (double)s->roots[c] * HYDROLOGY_ROOT_UNIT) {
-					if (!tree_add(s, c, 0.5f))
-						return GULLY_ENOMEM;
-					t = &s->trees[i]; /* tree_add may move the array */
-				}
-			}
-		}
-		if (w->layer[LAYER_POOL][cell] > 0 ||
-		    w->layer[LAYER_STREAM][cell] > q->tree_max_stream ||
-		    rng_double(&w->rng) < q->tree_death_chance) {
-			root(s, cell, -1);
-			t->size = -1; /* dead: removed below */
-		}
-	}
-	size_t j = 0;
-	for (size_t i = 0; i < s->ntrees; i++)
-		if (s->trees[i].size >= 0)
-			s->trees[j++] = s->trees[i];
-	s->ntrees = j;
-	return GULLY_OK;
 }
 
 /* ---- batches ------------------------------------------------------------ */
@@ -247,7 +122,7 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 		flood_forget_all(s->flood);
 	}
 	if (q->coupling == HYDROLOGY_TREES)
-		return trees_grow(s, w, p);
+		return hydro_trees_grow(s, w, p);
 	return GULLY_OK;
 }
 
@@ -631,95 +506,6 @@ void hydrology_set_clock(void *state, double (*clock)(void))
 	s->clock = clock;
 }
 
-/* ---- state in snapshots ------------------------------------------------
- * Little-endian: "GHYD", u32 version 1, u32 width, u32 height, u32 trees,
- * then per tree i32 cell and f32 size, then the batch's track map as bits. */
-
-#define STATE_MAGIC 0x44594847u /* "GHYD" read as a little-endian u32 */
-#define STATE_VERSION 1u
-
-static int hydro_save(const void *state, unsigned char **data, size_t *len)
-{
-	const struct hydro_state *s = state;
-	size_t n = (size_t)s->width * (size_t)s->height;
-	if (s->ntrees > UINT32_MAX)
-		return GULLY_ERANGE;
-	size_t size = 20 + 8 * s->ntrees + (n + 7) / 8;
-	unsigned char *p = calloc(1, size);
-	if (!p)
-		return GULLY_ENOMEM;
-	put_u32le(p, STATE_MAGIC);
-	put_u32le(p + 4, STATE_VERSION);
-	put_u32le(p + 8, (uint32_t)s->width);
-	put_u32le(p + 12, (uint32_t)s->height);
-	put_u32le(p + 16, (uint32_t)s->ntrees);
-	unsigned char *q = p + 20;
-	for (size_t i = 0; i < s->ntrees; i++, q += 8) {
-		uint32_t bits;
-		memcpy(&bits, &s->trees[i].size, 4);
-		put_u32le(q, (uint32_t)s->trees[i].cell);
-		put_u32le(q + 4, bits);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (s->track[i])
-			q[i / 8] |= (unsigned char)(1u << (i % 8));
-	*data = p;
-	*len = size;
-	return GULLY_OK;
-}
-
-static int hydro_load(void *state, const unsigned char *data, size_t len)
-{
-	struct hydro_state *s = state;
-	size_t n = (size_t)s->width * (size_t)s->height;
-	if (len < 20 || get_u32le(data) != STATE_MAGIC || get_u32le(data + 4) != STATE_VERSION ||
-	    get_u32le(data + 8) != (uint32_t)s->width || get_u32le(data + 12) != (uint32_t)s->height)
-		return GULLY_EFORMAT;
-	size_t ntrees = get_u32le(data + 16);
-	if (ntrees > n || len != 20 + 8 * ntrees + (n + 7) / 8)
-		return GULLY_EFORMAT;
-	/* Check everything before changing anything. */
-	const unsigned char *q = data + 20;
-	for (size_t i = 0; i < ntrees; i++) {
-		uint32_t cell = get_u32le(q + 8 * i), bits = get_u32le(q + 8 * i + 4);
-		float size;
-		memcpy(&size, &bits, 4);
-		if (cell >= n || !(size >= 0.0f && size <= 1.0f))
-			return GULLY_EFORMAT;
-	}
-	uint8_t *roots = calloc(n, 1);
-	struct tree *trees = ntrees ? malloc(ntrees * sizeof *trees) : NULL;
-	if (!roots || (ntrees && !trees)) {
-		free(roots);
-		free(trees);
-		return GULLY_ENOMEM;
-	}
-	for (size_t i = 0; i < ntrees; i++) {
-		trees[i].cell = (int32_t)get_u32le(q + 8 * i);
-		uint32_t bits = get_u32le(q + 8 * i + 4);
-		memcpy(&trees[i].size, &bits, 4);
-		/* Two trees on one cell never happen in a run. */
-		if (roots[trees[i].cell]) {
-			free(roots);
-			free(trees);
-			return GULLY_EFORMAT;
-		}
-		roots[trees[i].cell] = 1;
-	}
-	free(s->trees);
-	s->trees = trees;
-	s->ntrees = s->cap = ntrees;
-	memset(s->roots, 0, n);
-	memset(s->w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
-	free(roots);
-	for (size_t i = 0; i < ntrees; i++)
-		root(s, trees[i].cell, +1);
-	const unsigned char *bits = q + 8 * ntrees;
-	for (size_t i = 0; i < n; i++)
-		s->track[i] = (bits[i / 8] >> (i % 8)) & 1u;
-	return GULLY_OK;
-}
-
 const struct process_ops hydrology_process = {
 	.name = "hydrology",
 	.title = "Streams, pools and vegetation",
@@ -737,6 +523,6 @@ const struct process_ops hydrology_process = {
 	.create = hydro_create,
 	.step = hydro_step,
 	.destroy = hydro_destroy,
-	.save_state = hydro_save,
-	.load_state = hydro_load,
+	.save_state = hydro_save_state,
+	.load_state = hydro_load_state,
 };

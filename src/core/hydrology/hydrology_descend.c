@@ -82,6 +82,79 @@ static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
 	return v2_make(n[0], n[2]);
 }
 
+/* The early stops, worked out and tested as one: barely moving on a stream,
+ * or into a pool or a pit (is the 3x3 block on the map: an edge cell is no
+ * pit). Apart, whether the droplet changed cells and whether it is on a
+ * stream are coin tosses the branch predictor keeps losing; together they
+ * are one branch that is almost never taken. An edge cell's pit test reads a
+ * safe interior block instead, and its answer is masked out. Returns
+ * DESCENT_FLOOD, DESCENT_DIED (pit_dry) or DESCENT_MOVED (go on). */
+static inline __attribute__((always_inline)) enum descent
+hd_early_stop(const float *h, const float *stream, const float *pool, uint8_t *track, uint32_t w,
+	      uint32_t at, uint32_t next, unsigned where, v2f acc, float stop_stream,
+	      float stop_accel, bool pit_stop, bool pit_dry, bool one, struct hd_step *st)
+{
+	const bool interior = where == 15;
+	const uint32_t pit_at = interior ? next : w + 1;
+	const bool stop = (stream[next] > stop_stream) & (sqrtf(v2_norm2(acc)) < stop_accel);
+	const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
+	if (!(stop | (pool[next] > 0.0f) | pit))
+		return DESCENT_MOVED;
+	if (one)
+		st->stop = stop ? HD_STOP_STREAM : pool[next] > 0.0f ? HD_STOP_POOL : HD_STOP_PIT;
+	/* pit_dry: a pit off the streams is no lake; the droplet dries there at
+	 * once (as the seed's rocks until dry), its load filling the pit. Its
+	 * visit counts toward the stream that later makes the pit a lake. */
+	if (pit_dry & pit & !stop & !(pool[next] > 0.0f) & !(stream[next] > stop_stream)) {
+		track[next] = 1;
+		return DESCENT_DIED;
+	}
+	return DESCENT_FLOOD;
+}
+
+/* The step's mass transfer at the cell it leaves: c_eq from the drop to the
+ * next cell, sediment toward it, the height by the opposite, the books, and
+ * evaporation (concentrating the load with hydrology.concentrate). Returns
+ * c_eq; *here and *after are the cell's height before and after. */
+static inline __attribute__((always_inline)) float
+hd_erode(float *h, uint32_t at, uint32_t next, float vol, v2f vel, float rate, float ev_dt,
+	 bool concentrate, float *sediment, v2d *book, double *carried, double *volume,
+	 uint32_t *changed, size_t *n, float *here_out, float *after_out)
+{
+	const float here = h[at], there = h[next];
+	const float speed = sqrtf(v2_norm2(vel));
+	const float c_eq = max0f(vol * speed * (here - there));
+	const float cdiff = c_eq - *sediment;
+	*sediment += rate * cdiff;
+	const float after = here - vol * rate * cdiff;
+	h[at] = after;
+	/* Branch-free: the room is there (n < cap) and most steps move it. */
+	changed[*n] = at;
+	*n += after != here;
+	*book = d2_book(*book, here, after);
+	*carried += (double)here - (double)after;
+	*volume *= 1.0 - (double)ev_dt;
+	if (concentrate)
+		*sediment /= 1.0f - ev_dt;
+	*here_out = here;
+	*after_out = after;
+	return c_eq;
+}
+
+static inline __attribute__((always_inline)) void
+hd_store(struct hdrop *d, v2f pos, v2f vel, double volume, float sediment, double carried,
+	 uint32_t age)
+{
+	d->x = v2_x(pos);
+	d->y = v2_y(pos);
+	d->vx = v2_x(vel);
+	d->vy = v2_y(vel);
+	d->volume = volume;
+	d->sediment = sediment;
+	d->carried = carried;
+	d->age = age;
+}
+
 /* The descent, written once: `one` (a constant where it is inlined) stops
  * it after one step and fills *st, for the explorer's trace; without it the
  * compiler drops every line that reads `one`, and the process's loop is the
@@ -154,49 +227,18 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		const uint32_t next = v2_cell(pos, w);
-		/* The early stops: barely moving on a stream, or into a pool or a
-		 * pit (is the 3x3 block on the map: an edge cell is no pit). All
-		 * are worked out and tested as one: apart, whether the droplet
-		 * changed cells and whether it is on a stream are coin tosses the
-		 * branch predictor keeps losing; together they are one branch that
-		 * is almost never taken. An edge cell's pit test reads a safe
-		 * interior block instead, and its answer is masked out. */
-		const bool interior = where == 15;
-		const uint32_t pit_at = interior ? next : w + 1;
-		const bool stop = (stream[next] > stop_stream) & (sqrtf(v2_norm2(acc)) < stop_accel);
-		const bool pit = pit_stop & (next != at) & interior & hd_pit(h, pool, pit_at, w);
-		if (stop | (pool[next] > 0.0f) | pit) {
-			out = DESCENT_FLOOD;
-			if (one)
-				st->stop = stop ? HD_STOP_STREAM : pool[next] > 0.0f ? HD_STOP_POOL
-										   : HD_STOP_PIT;
-			/* pit_dry: a pit off the streams is no lake; the droplet
-			 * dries there at once (as the seed's rocks until dry),
-			 * its load filling the pit. Its visit counts toward the
-			 * stream that later makes the pit a lake. */
-			if (pit_dry & pit & !stop & !(pool[next] > 0.0f) &
-			    !(stream[next] > stop_stream)) {
-				track[next] = 1;
-				out = DESCENT_DIED;
-			}
+		/* The early stops, one branch almost never taken (hd_early_stop). */
+		const enum descent early = hd_early_stop(h, stream, pool, track, w, at, next, where, acc,
+							  stop_stream, stop_accel, pit_stop, pit_dry,
+							  one, st);
+		if (early != DESCENT_MOVED) {
+			out = early;
 			break;
 		}
-		const float here = h[at], there = h[next];
-		const float speed = sqrtf(v2_norm2(vel));
-		const float c_eq = max0f(vol * speed * (here - there));
-		const float rate = dt * dep;
-		const float cdiff = c_eq - sediment;
-		sediment += rate * cdiff;
-		const float after = here - vol * rate * cdiff;
-		h[at] = after;
-		/* Branch-free: the room is there (n < cap) and most steps move it. */
-		changed[n] = at;
-		n += after != here;
-		book = d2_book(book, here, after);
-		carried += (double)here - (double)after;
-		volume *= 1.0 - (double)(dt * ev);
-		if (concentrate)
-			sediment /= 1.0f - dt * ev;
+		float here, after;
+		const float c_eq = hd_erode(h, at, next, vol, vel, dt * dep, dt * ev, concentrate,
+					    &sediment, &book, &carried, &volume, changed, &n, &here,
+					    &after);
 		if (one) {
 			st->cell = at;
 			st->before = here;
@@ -209,14 +251,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 		at = next;
 	}
 #undef WHERE
-	d->x = v2_x(pos);
-	d->y = v2_y(pos);
-	d->vx = v2_x(vel);
-	d->vy = v2_y(vel);
-	d->volume = volume;
-	d->sediment = sediment;
-	d->carried = carried;
-	d->age = age;
+	hd_store(d, pos, vel, volume, sediment, carried, age);
 	d2_get(book, eroded, deposited);
 	*nchanged = n;
 	*steps += taken;
