@@ -373,6 +373,58 @@ static void test_source_moves_turns_and_places(void **state)
 	free_app(a);
 }
 
+/* The jets: n picks which one the keys and a click move, N switches it, and
+ * each reads and writes its own parameters only. */
+static void test_source_picks_and_switches_jets(void **state)
+{
+	(void)state;
+	struct app *a = new_app("sph");
+	struct source s;
+	assert_true(a->proc->nsources >= 2);
+	assert_true(source_get(a, &s));
+	assert_int_equal(s.index, 0);
+	assert_true(s.on == (a->params.sph.jet1_on != 0));
+	/* Every declared source names parameters the registry has. */
+	for (int i = 0; i < a->proc->nsources; i++)
+		assert_true(source_get_at(a, i, &s));
+	assert_false(source_get_at(a, a->proc->nsources, &s));
+	assert_false(source_get_at(a, -1, &s));
+
+	double x1 = a->params.sph.jet1_x, x2 = a->params.sph.jet2_x;
+	assert_true(source_pick_next(a));
+	assert_true(source_get(a, &s));
+	assert_int_equal(s.index, 1);
+	assert_double_equal(s.x, x2 * 64, 1e-9);
+	assert_true(source_move(a, 3, 0, 0));
+	assert_double_equal(a->params.sph.jet2_x, x2 + 3 * params_def(s.ix)->step, 1e-9);
+	assert_double_equal(a->params.sph.jet1_x, x1, 0);
+	assert_true(source_place(a, 5, 6));
+	assert_double_equal(a->params.sph.jet2_y, 6.5 / 64, 1e-9);
+	/* N: off to on and back, jet 1 untouched. */
+	int on1 = a->params.sph.jet1_on, on2 = a->params.sph.jet2_on;
+	assert_true(source_toggle(a));
+	assert_int_equal(a->params.sph.jet2_on, !on2);
+	assert_true(source_get(a, &s) && s.on == !on2);
+	assert_true(source_toggle(a));
+	assert_int_equal(a->params.sph.jet2_on, on2);
+	assert_int_equal(a->params.sph.jet1_on, on1);
+	/* The pick goes round, and a process with one source has no other. */
+	for (int i = 1; i < a->proc->nsources; i++)
+		assert_true(source_pick_next(a));
+	assert_true(source_get(a, &s));
+	assert_int_equal(s.index, 0);
+	free_app(a);
+
+	struct app *e = new_app("emitter");
+	assert_false(source_pick_next(e));
+	assert_false(source_toggle(e)); /* always on */
+	assert_true(source_get(e, &s) && s.on);
+	e->source_pick = 3; /* kept from a process with more: clamped */
+	assert_true(source_get(e, &s));
+	assert_int_equal(s.index, 0);
+	free_app(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_undo_skips_checkpoints_equal_to_now),
 		cmocka_unit_test(test_undo_memory_is_bounded),
 		cmocka_unit_test(test_source_moves_turns_and_places),
+		cmocka_unit_test(test_source_picks_and_switches_jets),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

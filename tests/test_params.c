@@ -178,20 +178,28 @@ static void test_process_sources_name_registry_keys(void **state)
 	int with = 0;
 	for (int i = 0; i < process_count(); i++) {
 		const struct process_ops *p = process_get(i);
-		if (!p->source)
-			continue;
-		with++;
-		const char *keys[4] = {p->source->x, p->source->y, p->source->direction,
-				       p->source->window};
-		for (int k = 0; k < 4; k++) {
-			assert_true(params_find(keys[k]) >= 0);
-			assert_int_equal(strncmp(keys[k], p->section, strlen(p->section)), 0);
-			assert_int_equal(keys[k][strlen(p->section)], '.');
+		assert_true(p->nsources >= 0 && (p->nsources == 0 || p->sources));
+		for (int j = 0; j < p->nsources; j++) {
+			const struct process_source *ps = &p->sources[j];
+			with++;
+			assert_non_null(ps->name);
+			const char *keys[5] = {ps->x, ps->y, ps->direction, ps->window, ps->on};
+			for (int k = 0; k < 5; k++) {
+				if (k == 4 && !keys[k])
+					continue; /* always on */
+				assert_true(params_find(keys[k]) >= 0);
+				assert_int_equal(strncmp(keys[k], p->section, strlen(p->section)), 0);
+				assert_int_equal(keys[k][strlen(p->section)], '.');
+			}
+			/* No two sources share a position key. */
+			for (int m = 0; m < j; m++)
+				assert_string_not_equal(p->sources[m].x, ps->x);
 		}
 	}
-	assert_true(with >= 1); /* the emitter's */
-	assert_non_null(process_find("emitter")->source);
-	assert_null(process_find("particles")->source);
+	assert_true(with >= 5); /* the emitter's and the 4 jets */
+	assert_int_equal(process_find("emitter")->nsources, 1);
+	assert_int_equal(process_find("sph")->nsources, 4);
+	assert_int_equal(process_find("particles")->nsources, 0);
 }
 
 static void test_nudge_clamps(void **state)

@@ -142,6 +142,19 @@ static void test_overlay_blending(void **state)
 	assert_rgb(shade_overlay_blend(ground, &s, all, &water), palette_pool_deep);
 	assert_true(water);
 	s.pool = s.stream = 0;
+	/* Thinner water draws lighter, on light and dark ground: what makes the
+	 * sph process's spray (a quarter of its depth, SPH_SPRAY_SHARE) lighter
+	 * than the water on the ground. */
+	for (int g = 0; g < 2; g++) {
+		struct rgb under = g ? (struct rgb){20, 20, 20} : ground;
+		s.pool = 0.02f;
+		double pooled = palette_luma(shade_overlay_blend(under, &s, all, &water));
+		s.pool = 0.02f * 0.25f;
+		double spray = palette_luma(shade_overlay_blend(under, &s, all, &water));
+		assert_true(water);
+		assert_true(spray > pooled + 0.02); /* measured: 0.07 grey, 0.03 dark */
+	}
+	s.pool = 0;
 	/* Erosion reddens, deposition greens, by the sign of height - base. */
 	s.height = 0.4f;
 	struct rgb er = shade_overlay_blend(ground, &s, OVERLAY_BIT(OVERLAY_EROSION), NULL);

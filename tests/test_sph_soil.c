@@ -402,6 +402,46 @@ static void test_every_parameter_extreme_stays_finite(void **unused)
 	}
 }
 
+/* The drawn water: a cell whose water touches the ground counts all of it,
+ * the airborne water over it too; a cell with only airborne water (spray)
+ * counts SPH_SPRAY_SHARE of it, so it draws lighter. Exact on a hand-built
+ * set. */
+static void test_water_layer_draws_spray_lighter(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 16, 16);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	assert_true(s->draws_water);
+	float H, nx, ny, nz;
+	sph_terrain_at(s, w, 3.5f, 3.5f, &H, &nx, &ny, &nz);
+	/* Cell (3,3): one particle on the ground, one above it; cell (8,8): two in
+	 * the air; the airborne one at (3,3) comes first, so order does not matter. */
+	assert_int_equal(sph_add(s, 3.5f, 3.5f, H + 4, 0, 0, 0), 1);
+	assert_int_equal(sph_add(s, 3.4f, 3.6f, H + 0.2f, 0, 0, 0), 1);
+	assert_int_equal(sph_add(s, 8.5f, 8.5f, H + 5, 0, 0, 0), 1);
+	assert_int_equal(sph_add(s, 8.2f, 8.7f, H + 6, 0, 0, 0), 1);
+	s->p.grounded[1] = 1;
+	sph_water_layer(s, w);
+	double depth = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing / s->cfg.scale;
+	const float *pool = w->layer[LAYER_POOL];
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 16; x++) {
+			double want = x == 3 && y == 3   ? 2 * depth
+				      : x == 8 && y == 8 ? 2 * depth * SPH_SPRAY_SHARE
+							 : 0;
+			assert_double_equal(pool[y * 16 + x], want, 1e-9);
+		}
+	/* Once they touch down they count in full. */
+	s->p.grounded[2] = 1;
+	sph_water_layer(s, w);
+	assert_double_equal(pool[8 * 16 + 8], 2 * depth, 1e-9);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_books_balance_every_step),
 		cmocka_unit_test(test_settling_keeps_loads_in_bounds),
 		cmocka_unit_test(test_every_parameter_extreme_stays_finite),
+		cmocka_unit_test(test_water_layer_draws_spray_lighter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -343,6 +343,31 @@ static void no_source(struct app *a)
 	app_message(a, "%s has no emitter to move (the emitter process has)", a->proc->name);
 }
 
+static const char *source_name(const struct app *a, const struct source *s)
+{
+	return a->proc->sources[s->index].name;
+}
+
+static void source_pick_key(struct app *a, int action)
+{
+	struct source s;
+	if (!source_get(a, &s)) {
+		no_source(a);
+		return;
+	}
+	if (action == ACT_SOURCE_PICK && !source_pick_next(a)) {
+		app_message(a, "%s has one %s only", a->proc->name, source_name(a, &s));
+		return;
+	}
+	if (action == ACT_SOURCE_ON && !source_toggle(a)) {
+		app_message(a, "the %s has no on/off switch", source_name(a, &s));
+		return;
+	}
+	source_get(a, &s);
+	app_message(a, "%s picked, %s (n picks, N switches)", source_name(a, &s),
+		    s.on ? "on" : "off");
+}
+
 static void undo_key(struct app *a, bool redo)
 {
 	char err[512];
@@ -538,8 +563,9 @@ static int handle_key(struct app *a, int ch)
 			break;
 		if (profile_click(a, cx, cy) || trace_click(a, cx, cy))
 			break;
-		if (source_place(a, cx, cy))
-			app_message(a, "emitter placed on cell %d,%d", cx, cy);
+		struct source src;
+		if (source_place(a, cx, cy) && source_get(a, &src))
+			app_message(a, "%s placed on cell %d,%d", source_name(a, &src), cx, cy);
 		else if (map_inspect(a, ev.y, ev.x, buf, sizeof buf))
 			app_message(a, "%s", buf);
 		break;
@@ -562,11 +588,15 @@ static int handle_key(struct app *a, int ch)
 			break;
 		}
 		if (dt)
-			app_message(a, "emitter heading %.0f degrees", src.direction);
+			app_message(a, "%s heading %.0f degrees", source_name(a, &src), src.direction);
 		else
-			app_message(a, "emitter at %.0f,%.0f", src.x, src.y);
+			app_message(a, "%s at %.0f,%.0f", source_name(a, &src), src.x, src.y);
 		break;
 	}
+	case ACT_SOURCE_PICK:
+	case ACT_SOURCE_ON:
+		source_pick_key(a, k->action);
+		break;
 	case ACT_EQUATIONS:
 		a->equations = !a->equations;
 		break;

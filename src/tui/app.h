@@ -115,6 +115,7 @@ struct app {
 	 * means). */
 	bool pristine;
 	bool equations;              /* the equation panel is shown */
+	int source_pick;             /* which of the process's sources the keys move */
 	int sel;                     /* selected entry of plist */
 	int plist[64], nparams;      /* parameter indices the panel shows */
 
@@ -203,15 +204,25 @@ int undo_levels(const struct app *a);
 int redo_levels(const struct app *a);
 void undo_clear(struct app *a);
 
-/* source.c: the emitter (a process whose parameter section has x, y,
- * direction and window) as the map shows it and the keys move it. */
+/* source.c: the emitter or a jet (a source the process declares: which of
+ * its parameters are x, y, direction, window and on) as the map shows it
+ * and the keys move it. */
 struct source {
-	int ix, iy, idir, iwin;      /* registry indices */
+	int index;                   /* in process_ops.sources */
+	int ix, iy, idir, iwin, ion; /* registry indices; ion -1: always on */
+	bool on;
 	double x, y;                 /* world cells */
 	double window;               /* cells */
 	double direction;            /* degrees, 0 east, 90 south */
 };
+/* The picked source (a->source_pick), false when the process has none. */
 bool source_get(const struct app *a, struct source *s);
+/* Source i of the process's, false past the last. */
+bool source_get_at(const struct app *a, int i, struct source *s);
+/* Picks the next source (round); false when the process has fewer than 2. */
+bool source_pick_next(struct app *a);
+/* Switches the picked source on or off; false when it has no switch. */
+bool source_toggle(struct app *a);
 /* Moves by (dx, dy) steps of x and y, turns by dturn steps of direction
  * (wrapping round at +-180); false when there is no source. */
 bool source_move(struct app *a, int dx, int dy, int dturn);

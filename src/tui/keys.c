@@ -77,6 +77,8 @@ static const struct key_binding table[] = {
 	{KEY_SF, "S-Down", ACT_SOURCE_Y, 1, "move the emitter"},
 	{'[', "[", ACT_SOURCE_TURN, -1, "turn the emitter left, right"},
 	{']', "]", ACT_SOURCE_TURN, 1, "turn the emitter left, right"},
+	{'n', "n", ACT_SOURCE_PICK, 0, "pick the next jet the emitter keys move (sph)"},
+	{'N', "N", ACT_SOURCE_ON, 0, "switch the picked jet on, off (sph)"},
 	{'E', "E", ACT_EQUATIONS, 0, "show or hide the equations"},
 	{'u', "u", ACT_UNDO, 0, "undo (runs, g, P, process switches)"},
 	{'U', "U", ACT_REDO, 0, "redo what u undid"},

@@ -30,6 +30,8 @@ enum key_action {
 	ACT_SOURCE_X,     /* arg: steps of the emitter's x */
 	ACT_SOURCE_Y,
 	ACT_SOURCE_TURN,  /* arg: steps of its direction */
+	ACT_SOURCE_PICK,  /* the next source (jet) the keys move */
+	ACT_SOURCE_ON,    /* switch the picked source on or off */
 	ACT_EQUATIONS,
 	ACT_UNDO,
 	ACT_REDO,

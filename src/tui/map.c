@@ -178,36 +178,35 @@ void map_mark(const struct app *a, double wx, double wy, char glyph)
 		crt_put_mark(r, c, glyph);
 }
 
-/* The emitter: its window as a box, an arrow along its base direction and
- * its centre as the section's initial ("E"), all plain characters so they
- * read in ASCII and monochrome as well as in colour. */
-void source_draw(struct app *a)
+/* The window as a box when it is at least three cells each way on screen. */
+static void source_box(const struct app *a, const struct source *s)
 {
-	struct source s;
-	if (!source_get(a, &s) || a->frame.geom.cpp <= 0)
+	double cpp = a->frame.geom.cpp, h = s->window / 2;
+	if (!(s->window / cpp >= 3 && s->window / cpp / 2 >= 3))
 		return;
-	double cpp = a->frame.geom.cpp, h = s.window / 2;
-	/* The box when it is at least three cells each way on screen. */
-	if (s.window / cpp >= 3 && s.window / cpp / 2 >= 3) {
-		double step = cpp;
-		for (double t = -h; t <= h + 1e-9; t += step) {
-			map_mark(a, s.x + t, s.y - h, '-');
-			map_mark(a, s.x + t, s.y + h - 1e-6, '-');
-		}
-		for (double t = -h; t <= h + 1e-9; t += 2 * step) {
-			map_mark(a, s.x - h, s.y + t, '|');
-			map_mark(a, s.x + h - 1e-6, s.y + t, '|');
-		}
-		map_mark(a, s.x - h, s.y - h, '+');
-		map_mark(a, s.x + h - 1e-6, s.y - h, '+');
-		map_mark(a, s.x - h, s.y + h - 1e-6, '+');
-		map_mark(a, s.x + h - 1e-6, s.y + h - 1e-6, '+');
+	for (double t = -h; t <= h + 1e-9; t += cpp) {
+		map_mark(a, s->x + t, s->y - h, '-');
+		map_mark(a, s->x + t, s->y + h - 1e-6, '-');
 	}
-	/* The arrow: a shaft of screen cells from the centre, then a head. A
-	 * screen cell is two pixels high, so y moves half as fast in cells. */
-	double rad = s.direction * 3.14159265358979323846 / 180;
+	for (double t = -h; t <= h + 1e-9; t += 2 * cpp) {
+		map_mark(a, s->x - h, s->y + t, '|');
+		map_mark(a, s->x + h - 1e-6, s->y + t, '|');
+	}
+	map_mark(a, s->x - h, s->y - h, '+');
+	map_mark(a, s->x + h - 1e-6, s->y - h, '+');
+	map_mark(a, s->x - h, s->y + h - 1e-6, '+');
+	map_mark(a, s->x + h - 1e-6, s->y + h - 1e-6, '+');
+}
+
+/* An arrow along its heading: a shaft of screen cells from the centre,
+ * then a head. A screen cell is two pixels high, so y moves half as fast
+ * in cells. */
+static void source_arrow(const struct app *a, const struct source *s)
+{
+	double cpp = a->frame.geom.cpp, h = s->window / 2;
+	double rad = s->direction * 3.14159265358979323846 / 180;
 	double dx = cos(rad), dy = sin(rad);
-	int oct = (int)lround(s.direction / 45.0);
+	int oct = (int)lround(s->direction / 45.0);
 	oct = ((oct % 8) + 8) % 8; /* 0 east, 2 south, 4 west, 6 north */
 	static const char shaft[8] = {'-', '\\', '|', '/', '-', '\\', '|', '/'};
 	static const char head[8] = {'>', '\\', 'v', '/', '<', '\\', '^', '/'};
@@ -217,11 +216,31 @@ void source_draw(struct app *a)
 	int n = (int)reach;
 	for (int i = 1; i <= n; i++) {
 		double len = i * cpp;
-		/* Equal screen steps: a vertical pixel is half a cell. */
-		double sx = dx, sy = dy;
-		double wx = s.x + sx * len, wy = s.y + sy * len * 2;
+		double wx = s->x + dx * len, wy = s->y + dy * len * 2;
 		map_mark(a, wx, wy, i == n ? head[oct] : shaft[oct]);
 	}
-	char c = a->proc->section[0];
-	map_mark(a, s.x, s.y, (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
+}
+
+/* The sources, all plain characters so they read in ASCII and monochrome as
+ * well as in colour: each one's centre as its number (a process with one
+ * source: the section's initial, "E"), an arrow along its heading when it
+ * is on, and the picked one's window as a box. The picked one is drawn
+ * last, over the others. */
+void source_draw(struct app *a)
+{
+	struct source pick, s;
+	if (!source_get(a, &pick) || a->frame.geom.cpp <= 0)
+		return;
+	int n = a->proc->nsources;
+	for (int k = 1; k <= n; k++) {
+		int i = (pick.index + k) % n; /* the picked one last */
+		if (!source_get_at(a, i, &s))
+			continue;
+		if (i == pick.index)
+			source_box(a, &s);
+		if (s.on)
+			source_arrow(a, &s);
+		char c = n > 1 ? (char)('1' + i % 9) : a->proc->section[0];
+		map_mark(a, s.x, s.y, (char)(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c));
+	}
 }

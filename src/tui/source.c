@@ -1,31 +1,71 @@
-/* The emitter as the explorer moves it: a process that declares a source
- * (process_ops.source: which of its parameters are x, y, direction and
- * window) has one the map draws and the keys and mouse move, so the
- * explorer never asks for a process or a parameter by name. No curses
- * here. */
+/* The emitter and the jets as the explorer moves them: a process that
+ * declares sources (process_ops.sources: which of its parameters are x, y,
+ * direction, window and on) has them drawn on the map; a key picks the one
+ * the keys and mouse move and switch, so the explorer never asks for a
+ * process or a parameter by name. No curses here. */
 #include <math.h>
 
 #include "core/base/error.h"
 #include "tui/app.h"
 
-bool source_get(const struct app *a, struct source *s)
+static int source_count(const struct app *a)
 {
-	if (!a->proc || !a->proc->source || !a->world)
+	return a->proc && a->world ? a->proc->nsources : 0;
+}
+
+bool source_get_at(const struct app *a, int i, struct source *s)
+{
+	if (i < 0 || i >= source_count(a))
 		return false;
-	const struct process_source *ps = a->proc->source;
+	const struct process_source *ps = &a->proc->sources[i];
+	s->index = i;
 	s->ix = params_find(ps->x);
 	s->iy = params_find(ps->y);
 	s->idir = params_find(ps->direction);
 	s->iwin = params_find(ps->window);
-	if (s->ix < 0 || s->iy < 0 || s->idir < 0 || s->iwin < 0)
+	s->ion = ps->on ? params_find(ps->on) : -1;
+	if (s->ix < 0 || s->iy < 0 || s->idir < 0 || s->iwin < 0 || (ps->on && s->ion < 0))
 		return false;
 	/* As the process reads them (emitter_params_from). */
 	s->x = params_get(&a->params, s->ix) * a->world->width;
 	s->y = params_get(&a->params, s->iy) * a->world->height;
 	s->direction = params_get(&a->params, s->idir);
 	s->window = params_get(&a->params, s->iwin);
+	s->on = s->ion < 0 || params_get(&a->params, s->ion) != 0;
 	if (ps->window_is_radius)
 		s->window *= 2;
+	return true;
+}
+
+/* The pick is kept across process switches, so it is clamped here. */
+static int picked(const struct app *a)
+{
+	int n = source_count(a);
+	return n > 0 && a->source_pick > 0 && a->source_pick < n ? a->source_pick : 0;
+}
+
+bool source_get(const struct app *a, struct source *s)
+{
+	return source_get_at(a, picked(a), s);
+}
+
+bool source_pick_next(struct app *a)
+{
+	int n = source_count(a);
+	if (n < 2)
+		return false;
+	a->source_pick = (picked(a) + 1) % n;
+	return true;
+}
+
+bool source_toggle(struct app *a)
+{
+	struct source s;
+	if (!source_get(a, &s) || s.ion < 0)
+		return false;
+	if (params_set(&a->params, s.ion, s.on ? 0 : 1) != GULLY_OK)
+		return false;
+	a->dirty = true;
 	return true;
 }
 

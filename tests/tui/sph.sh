@@ -1,21 +1,36 @@
 #!/bin/sh
 # Process 4 in the explorer: key 4 chooses it, Space runs it, the stats count
-# its steps and particles, jet 1 is drawn (S) and moved by Shift-arrows like
-# the emitter, E shows its equations, and the pools overlay shows its water.
+# its steps and particles, the jets are drawn (1..4) and moved by Shift-arrows
+# like the emitter, n picks a jet and N switches it on, E shows its equations,
+# and the pools overlay shows its water.
 . "$(dirname "$0")/lib.sh"
 
 MAPW=69
 start 100 32 LANG=C NO_COLOR=1 -- --ascii --paused --seed 4 --size 48x48 \
-	--set terrain.generator=flat --set sph.jet1_x=0.25 --set sph.jet1_y=0.5
+	--set terrain.generator=flat --set sph.jet1_x=0.25 --set sph.jet1_y=0.5 \
+	--set sph.jet2_x=0.75 --set sph.jet2_y=0.25
 wait_for "1:particles"
 keys 4
 wait_for "4:sph"
 wait_for "SPH splash and scour"
-# The jet's centre, drawn with the section's initial.
-[ -n "$(find_char S $MAPW)" ] || fail "no jet (S) on the map"
+# The jets' centres, drawn with their numbers, the ones off too.
+[ -n "$(find_char 1 $MAPW)" ] || fail "no jet 1 on the map"
+[ -n "$(find_char 2 $MAPW)" ] || fail "no jet 2 on the map"
 keys S-Right S-Right S-Right S-Right S-Right
-wait_for "emitter at 14,24"
+wait_for "jet 1 at 14,24"
 screen | grep -E -q ' jet1_x +0\.3$' || fail "the panel does not show sph.jet1_x = 0.3"
+# n picks jet 2 (off), N switches it on, and the keys move it, not jet 1.
+# A jet that is off shows its number only; on, an arrow along its heading
+# (jet 2 heads east).
+screen | head -n 30 | cut -c1-$MAPW | grep -q "2-" && fail "jet 2 is off but has an arrow"
+keys n
+wait_for "jet 2 picked, off"
+keys N
+wait_for "jet 2 picked, on"
+screen | head -n 30 | cut -c1-$MAPW | grep -q "2---->" || fail "jet 2 is on but has no arrow"
+keys S-Left S-Left
+wait_for "jet 2 at 35,12"
+screen | grep -E -q ' jet1_x +0\.3$' || fail "jet 2's keys moved jet 1"
 # Running: steps and particles count up.
 keys ' '
 wait_for "RUNNING"

@@ -19,10 +19,12 @@ struct process_report {
  * (the emitter's): the registry keys of the process's parameters that are
  * its position, heading and window. */
 struct process_source {
+	const char *name;       /* what the explorer's messages call it: "jet 1" */
 	const char *x, *y;      /* fractions of the map's width and height */
 	const char *direction;  /* degrees: 0 east, 90 south (y grows down) */
 	const char *window;     /* the side of the square it emits from, cells */
 	int window_is_radius;   /* window names a radius (a jet's nozzle): the side is twice it */
+	const char *on;         /* its on/off switch (a boolean key); NULL: always on */
 };
 
 struct process_ops {
@@ -31,7 +33,10 @@ struct process_ops {
 	const char *section;  /* the params section it reads */
 	const char *unit;     /* what a budget counts: "droplets", "steps" */
 	const char *describe; /* the equations, for the explorer's class panel */
-	const struct process_source *source; /* NULL: none on the map */
+	/* The sources on the map, in the order the explorer's key picks them
+	 * (jet 1 first); none when nsources is 0. */
+	const struct process_source *sources;
+	int nsources;
 	/* Builds whatever the process keeps between calls from the world and
 	 * params alone, so a snapshot resumes it exactly. */
 	int (*create)(void **state, struct world *w, const struct params *p);

@@ -448,6 +448,7 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 }
 
 static const struct process_source emitter_source = {
+	.name = "emitter",
 	.x = "emitter.x",
 	.y = "emitter.y",
 	.direction = "emitter.direction",
@@ -458,7 +459,8 @@ const struct process_ops emitter_process = {
 	.name = "emitter",
 	.title = "Emitter stream",
 	.section = "emitter",
-	.source = &emitter_source,
+	.sources = &emitter_source,
+	.nsources = 1,
 	.unit = "particles",
 	.describe =
 		"(n): equation n of K. Warszawski's particle-stream erosion article\n"

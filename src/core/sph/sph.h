@@ -153,7 +153,9 @@ double sph_saturation(const struct sph *s, int cx, int cy); /* mean of the 5 */
 void sph_darcy(struct sph *s, double dt);
 void sph_dry(struct sph *s, double dt);
 void sph_wetness_layer(const struct sph *s, struct world *w);
-/* LAYER_POOL: the particles' water over each cell, in height units. */
+/* LAYER_POOL: the particles' water over each cell, in height units; a cell
+ * with only airborne water (spray) counts this share of it. */
+#define SPH_SPRAY_SHARE 0.25
 void sph_water_layer(const struct sph *s, struct world *w);
 /* Adds quanta of water to a cell's five porous particles. */
 void sph_soil_give(struct sph *s, int cx, int cy, int64_t q);

@@ -118,17 +118,22 @@ static int sph_process_load(void *state, const unsigned char *data, size_t len)
 	return sph_load(state, data, len);
 }
 
-/* Jet 1 is the source the explorer draws and moves with the emitter's keys. */
-static const struct process_source sph_source = {
-	.x = "sph.jet1_x",
-	.y = "sph.jet1_y",
-	.direction = "sph.jet1_azimuth",
-	.window = "sph.jet1_radius",
-	.window_is_radius = 1,
+/* The jets the explorer draws, picks, moves and switches with the
+ * emitter's keys (SPH_JETS of them, as params.def declares). */
+#define SPH_JET_SOURCE(n)                                                                  \
+	{                                                                                  \
+		.name = "jet " #n, .x = "sph.jet" #n "_x", .y = "sph.jet" #n "_y",                            \
+		.direction = "sph.jet" #n "_azimuth", .window = "sph.jet" #n "_radius",   \
+		.window_is_radius = 1, .on = "sph.jet" #n "_on",                           \
+	}
+static const struct process_source sph_sources[] = {
+	SPH_JET_SOURCE(1), SPH_JET_SOURCE(2), SPH_JET_SOURCE(3), SPH_JET_SOURCE(4),
 };
+_Static_assert(sizeof sph_sources / sizeof sph_sources[0] == SPH_JETS, "one source a jet");
 
 const struct process_ops sph_process = {
-	.source = &sph_source,
+	.sources = sph_sources,
+	.nsources = (int)(sizeof sph_sources / sizeof sph_sources[0]),
 	.name = "sph",
 	.title = "SPH splash and scour",
 	.section = "sph",

@@ -222,19 +222,34 @@ void sph_wetness_layer(const struct sph *s, struct world *w)
 			*world_at(w->layer[LAYER_WETNESS], w, x, y) = (float)sph_saturation(s, x, y);
 }
 
-/* The water standing on each cell, for drawing and the pool columns: every
- * particle over it, spacing^3 each, in height units. Rewritten whole each
- * step (a memset of the layer costs less than tracking what moved). */
+/* The water on each cell, for drawing and the pool columns, in height units
+ * (spacing^3 a particle). A cell with water touching the ground counts all
+ * the water over it; a cell whose water is all in the air (spray, drops
+ * between bounces) counts SPH_SPRAY_SHARE of it, so it draws as a thin,
+ * light film rather than as a pool. Rewritten whole each step (a memset of
+ * the layer costs less than tracking what moved). */
 void sph_water_layer(const struct sph *s, struct world *w)
 {
 	if (!s->draws_water)
 		return;
 	float *pool = w->layer[LAYER_POOL];
-	memset(pool, 0, world_cells(w) * sizeof *pool);
+	size_t cells = world_cells(w);
+	memset(pool, 0, cells * sizeof *pool);
 	float depth = (float)(s->cfg.spacing * s->cfg.spacing * s->cfg.spacing / s->cfg.scale);
-	for (int i = 0; i < s->n; i++) {
-		int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
-		if (cx >= 0 && cy >= 0 && cx < s->width && cy < s->height)
-			pool[(size_t)cy * (size_t)s->width + (size_t)cx] += depth;
-	}
+	/* Grounded water first, so a cell is positive exactly when some of its
+	 * water touches the ground; the airborne water then adds to those and
+	 * is held negative on the others until the last pass scales it. */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->n; i++) {
+			if ((s->p.grounded[i] != 0) != (pass == 0))
+				continue;
+			int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
+			if (cx < 0 || cy < 0 || cx >= s->width || cy >= s->height)
+				continue;
+			float *c = &pool[(size_t)cy * (size_t)s->width + (size_t)cx];
+			*c += pass == 0 || *c > 0 ? depth : -depth;
+		}
+	for (size_t i = 0; i < cells; i++)
+		if (pool[i] < 0)
+			pool[i] *= -(float)SPH_SPRAY_SHARE;
 }
