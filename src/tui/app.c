@@ -26,7 +26,6 @@
 #define MESSAGE_SECONDS 4.0
 /* From this many cells a new terrain takes long enough (~0.4 s at 1024x1024,
  * ~7 s at 4096x4096) to say so before it starts. */
-#define BIG_MAP_CELLS (1024L * 1024L)
 
 double app_now(void)
 {
@@ -53,7 +52,7 @@ void app_message(struct app *a, const char *fmt, ...)
 }
 
 /* mkdir -p for the directories above `path`. */
-static int make_parents(const char *path)
+int app_make_parents(const char *path)
 {
 	char tmp[PATH_MAX];
 	if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
@@ -69,7 +68,7 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-static bool too_small(void)
+bool app_too_small(void)
 {
 	return LINES < MIN_ROWS || COLS < MIN_COLS;
 }
@@ -112,10 +111,10 @@ static void refresh_stats(struct app *a, bool whole)
 	}
 }
 
-static void draw(struct app *a)
+void app_draw(struct app *a)
 {
 	erase();
-	if (too_small()) {
+	if (app_too_small()) {
 		const char *msg = "terminal too small";
 		char need[80];
 		snprintf(need, sizeof need, "%dx%d here, gully needs at least %dx%d", COLS, LINES,
@@ -389,7 +388,7 @@ static void undo_key(struct app *a, bool redo)
 		    left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
 }
 
-static int handle_key(struct app *a, int ch)
+int app_handle_key(struct app *a, int ch)
 {
 	if (ch == KEY_RESIZE) {
 		a->needs_draw = true;
@@ -510,10 +509,10 @@ static int handle_key(struct app *a, int ch)
 			break;
 		}
 		a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
-		if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS) {
+		if ((long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS) {
 			app_message(a, "making a %dx%d terrain...", a->params.world.width,
 				    a->params.world.height);
-			draw(a);
+			app_draw(a);
 		}
 		if (session_new_world(a, err, sizeof err)) {
 			a->params.world.seed = old;
@@ -630,179 +629,4 @@ static int handle_key(struct app *a, int ch)
 		break;
 	}
 	return 0;
-}
-
-/* Opens what the command line asked for, before the screen starts. */
-static int open_session(struct app *a, const struct tui_options *o)
-{
-	char err[PATH_MAX + 256];
-	const char *path = o->snapshot;
-	if (o->resume) {
-		if (safe_open_autosave(a, err, sizeof err)) {
-			fprintf(stderr, "gully: --resume: %s\n", err);
-			return 1;
-		}
-		return 0;
-	}
-	if (path) {
-		struct stat st;
-		if (stat(path, &st) == 0 && st.st_size >= (off_t)BIG_MAP_CELLS * 4)
-			fprintf(stderr, "gully: reading %s...\n", path);
-		if (session_load(a, path, err, sizeof err)) {
-			fprintf(stderr, "gully: %s\n", err);
-			return 1;
-		}
-		return 0;
-	}
-	const struct process_ops *p = o->process ? process_find(o->process) : process_default();
-	if (!p) {
-		fprintf(stderr, "gully: no process named '%s'\n", o->process);
-		return 2;
-	}
-	/* A big terrain takes seconds to make: say so at once, not after. */
-	if ((long)a->params.world.width * a->params.world.height >= BIG_MAP_CELLS)
-		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
-			a->params.world.width, a->params.world.height);
-	int e = session_new_world(a, err, sizeof err);
-	if (!e && o->prepare_world)
-		o->prepare_world(a->world, &a->params, o->prepare_ctx);
-	if (e || session_set_process(a, p, err, sizeof err)) {
-		fprintf(stderr, "gully: %s\n", err);
-		return 1;
-	}
-	/* The world is what the command line's parameters make: nothing to lose. */
-	a->dirty = false;
-	if (o->preset)
-		session_preset_label(a, o->preset);
-	return 0;
-}
-
-static void crt_done_atexit(void)
-{
-	crt_done();
-}
-
-int tui_main(const struct tui_options *o)
-{
-	struct app *a = calloc(1, sizeof *a);
-	if (!a) {
-		fprintf(stderr, "gully: out of memory\n");
-		return 1;
-	}
-	a->params = o->params;
-	a->fps = o->fps > 0 ? o->fps : 20;
-	a->fps_chosen = a->fps;
-	a->running = !o->start_paused;
-	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
-	int status = open_session(a, o);
-	if (status) {
-		session_free(a);
-		free(a);
-		return status;
-	}
-	/* Before curses starts, so ncurses keeps its hands off these signals. */
-	signals_install();
-	atexit(crt_done_atexit);
-	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse,
-				 .light = o->theme};
-	char err[256];
-	if (crt_init(&co, err, sizeof err)) {
-		fprintf(stderr, "gully: %s\n", err);
-		session_free(a);
-		free(a);
-		return 1;
-	}
-	if (crt.note[0])
-		app_message(a, "%s", crt.note);
-	if (o->resume)
-		app_message(a, "resumed the session saved at the hang-up (unsaved: S saves it)");
-	else
-		safe_autosave_notice(a);
-	if (o->tier >= 0 && o->tier > (int)crt.tier)
-		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
-			    crt_tier_name(o->tier));
-
-	double next_frame = 0;
-	long frames = 0;
-	int e = GULLY_OK;
-	a->needs_draw = true;
-	if ((e = sim_worker_start(a))) {
-		crt_done();
-		fprintf(stderr, "gully: cannot start the simulation thread: %s\n", gully_strerror(e));
-		session_free(a);
-		free(a);
-		return 1;
-	}
-	while (!a->quit && !signals_caught()) {
-		if ((e = a->sim_error))
-			break;
-		a->sim_hold = too_small();
-		/* Wait for a key until the next frame is due (the simulation runs
-		 * meanwhile, on its thread); paused with nothing owed, wake now
-		 * and then to see signals. Never spin. */
-		double now = app_now();
-		double left = next_frame - now;
-		int wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-		if (!a->running && !a->needs_draw && o->frames <= 0)
-			wait_ms = 100;
-		timeout(wait_ms);
-		sim_ui_release(a);
-		int ch = getch();
-		sim_ui_take(a);
-		bool keyed = false;
-		for (; ch != ERR; ch = getch()) {
-			keyed = true;
-			if ((e = handle_key(a, ch)) || a->quit)
-				break;
-			timeout(0);
-		}
-		if (e)
-			break;
-		now = app_now();
-		/* A key is answered at once, not at the next frame's time. */
-		bool due = now >= next_frame || keyed;
-		if (due && (a->running || a->needs_draw || o->frames > 0)) {
-			if (a->message[0] && now >= a->message_until)
-				a->message[0] = '\0';
-			if (!pace_output(a)) {
-				next_frame = now + 1.0 / a->fps;
-				continue;
-			}
-			a->needs_draw = false;
-			draw(a);
-			next_frame = now + 1.0 / a->fps;
-			if (o->frames > 0 && ++frames >= o->frames)
-				break;
-		}
-	}
-	sim_worker_stop(a);
-	if (!e)
-		e = a->sim_error;
-	int sig = signals_caught();
-	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
-	if (sig == SIGHUP || sig == SIGTERM || sig == SIGQUIT) {
-		char path[PATH_MAX];
-		if (!tui_autosave_path(path, sizeof path))
-			snprintf(save_err, sizeof save_err, "no XDG_STATE_HOME or HOME to save in");
-		else if (make_parents(path) != 0)
-			snprintf(save_err, sizeof save_err, "%s: cannot make its directory: %s", path,
-				 strerror(errno));
-		else if (session_save(a, path, save_err, sizeof save_err) == GULLY_OK)
-			snprintf(saved, sizeof saved, "%s", path);
-	}
-	crt_done();
-	if (e) {
-		fprintf(stderr, "gully: %s: %s\n", a->proc->name, gully_strerror(e));
-		status = 1;
-	}
-	if (saved[0])
-		fprintf(stderr, "gully: saved the session to %s\n", saved);
-	else if (save_err[0])
-		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
-	if (sig)
-		status = 128 + sig;
-	trace_stop(a);
-	session_free(a);
-	free(a);
-	return status;
 }

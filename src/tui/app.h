@@ -393,6 +393,15 @@ bool pace_output(struct app *a);
 /* An undo checkpoint; a world too big to keep says so once. */
 void app_checkpoint(struct app *a);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* app.c, for the main loop (main_loop.c): a terrain this big (or a snapshot
+ * of it) takes seconds, so the explorer says so before it starts. */
+#define APP_BIG_MAP_CELLS (1024L * 1024L)
+bool app_too_small(void);
+void app_draw(struct app *a);
+/* What a key does; non-zero ends the loop with that status. */
+int app_handle_key(struct app *a, int ch);
+/* mkdir -p for the directories above `path`; -1 on failure. */
+int app_make_parents(const char *path);
 double app_now(void);
 
 /* signals.c */

@@ -1,7 +1,7 @@
 # tui: the ncurses explorer. One file per screen; keys.c is THE key table.
 noinst_LIBRARIES += src/tui/libgullytui.a
 src_tui_libgullytui_a_SOURCES = \
-	src/tui/tui.h src/tui/app.h src/tui/app.c \
+	src/tui/tui.h src/tui/app.h src/tui/app.c src/tui/main_loop.c \
 	src/tui/crt.c src/tui/crt.h src/tui/crt_term.c src/tui/crt_term.h \
 	src/tui/keys.c src/tui/keys.h \
 	src/tui/session.c src/tui/tracer.c \
