@@ -1,6 +1,7 @@
 #include "core/base/workers.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -19,6 +20,15 @@ struct workers {
 	int quit;
 	workers_fn fn;
 	void *arg;
+	/* workers_for rounds: tasks claimed one by one from the ticket, which
+	 * carries the round's number in its high half so that a helper waking
+	 * after its round ended claims nothing. */
+	int for_round; /* 1: this round is a workers_for */
+	workers_task_fn task_fn;
+	int tasks;
+	_Atomic uint64_t ticket;
+	atomic_int tasks_done;
+	pthread_cond_t for_done; /* a helper finished a round's last task */
 };
 
 struct worker_seat {
@@ -37,6 +47,25 @@ int workers_resolve(int requested)
 	return n > WORKERS_MAX ? WORKERS_MAX : (int)n;
 }
 
+/* Claims and runs tasks of the round `round` until none is left. */
+static void for_claim(struct workers *w, uint32_t round, workers_task_fn fn, void *arg,
+		      int tasks, int worker)
+{
+	for (;;) {
+		uint64_t t = atomic_load(&w->ticket);
+		do {
+			if ((uint32_t)(t >> 32) != round || (int)(uint32_t)t >= tasks)
+				return;
+		} while (!atomic_compare_exchange_weak(&w->ticket, &t, t + 1));
+		fn(arg, (int)(uint32_t)t, worker);
+		if (atomic_fetch_add(&w->tasks_done, 1) + 1 == tasks && worker != 0) {
+			pthread_mutex_lock(&w->lock);
+			pthread_cond_signal(&w->for_done);
+			pthread_mutex_unlock(&w->lock);
+		}
+	}
+}
+
 static void *worker_main(void *p)
 {
 	struct worker_seat *seat = p;
@@ -49,6 +78,15 @@ static void *worker_main(void *p)
 		if (w->quit)
 			break;
 		seen = w->round;
+		if (w->for_round) {
+			workers_task_fn fn = w->task_fn;
+			void *arg = w->arg;
+			int tasks = w->tasks;
+			pthread_mutex_unlock(&w->lock);
+			for_claim(w, (uint32_t)seen, fn, arg, tasks, seat->index);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
 		workers_fn fn = w->fn;
 		void *arg = w->arg;
 		pthread_mutex_unlock(&w->lock);
@@ -90,6 +128,7 @@ int workers_create(struct workers **out, int threads)
 	}
 	pthread_cond_init(&w->start, NULL);
 	pthread_cond_init(&w->done, NULL);
+	pthread_cond_init(&w->for_done, NULL);
 	for (int i = 1; i < threads; i++) {
 		w->seats[i].pool = w;
 		w->seats[i].index = i;
@@ -112,6 +151,7 @@ void workers_destroy(struct workers *w)
 		workers_stop(w, w->count - 1);
 	pthread_cond_destroy(&w->start);
 	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->for_done);
 	pthread_mutex_destroy(&w->lock);
 	free(w->threads);
 	free(w->seats);
@@ -130,6 +170,7 @@ void workers_run(struct workers *w, workers_fn fn, void *arg)
 		return;
 	}
 	pthread_mutex_lock(&w->lock);
+	w->for_round = 0;
 	w->fn = fn;
 	w->arg = arg;
 	w->running = w->count - 1;
@@ -142,6 +183,38 @@ void workers_run(struct workers *w, workers_fn fn, void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (w->running > 0)
 		pthread_cond_wait(&w->done, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
+{
+	if (tasks <= 0)
+		return;
+	if (!w || w->count == 1 || tasks == 1) {
+		for (int k = 0; k < tasks; k++)
+			fn(arg, k, 0);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	uint32_t round = (uint32_t)++w->round;
+	w->for_round = 1;
+	w->task_fn = fn;
+	w->arg = arg;
+	w->tasks = tasks;
+	atomic_store(&w->tasks_done, 0);
+	atomic_store(&w->ticket, (uint64_t)round << 32);
+	pthread_cond_broadcast(&w->start);
+	pthread_mutex_unlock(&w->lock);
+
+	for_claim(w, round, fn, arg, tasks, 0);
+
+	/* Only tasks already claimed can be outstanding: a helper still asleep
+	 * holds none, so this never waits for a thread that got no core. */
+	if (atomic_load(&w->tasks_done) == tasks)
+		return;
+	pthread_mutex_lock(&w->lock);
+	while (atomic_load(&w->tasks_done) < tasks)
+		pthread_cond_wait(&w->for_done, &w->lock);
 	pthread_mutex_unlock(&w->lock);
 }
 

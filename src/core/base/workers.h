@@ -28,6 +28,16 @@ int workers_count(const struct workers *w);
  * call workers_run on the same pool. */
 void workers_run(struct workers *w, workers_fn fn, void *arg);
 
+/* Runs fn(arg, task, worker) for every task in 0..tasks-1 and returns when
+ * all have returned. Tasks are claimed one at a time by whichever worker is
+ * free (the caller is worker 0), so an uneven load or a helper the machine
+ * left without a core costs no waiting: the caller takes the tasks no helper
+ * claimed and waits only for tasks already under way. Results must not
+ * depend on which worker ran a task (write per task, not per worker, unless
+ * the combination is exact such as a max or an integer sum). Not reentrant. */
+typedef void (*workers_task_fn)(void *arg, int task, int worker);
+void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg);
+
 /* The half-open share [*begin, *end) of n items that worker `index` of `count`
  * takes: contiguous, in order, sizes differing by at most one. */
 void workers_share(long n, int index, int count, long *begin, long *end);

@@ -9,43 +9,47 @@
 #include "core/base/error.h"
 #include "core/base/workers.h"
 
-#define SPLIT_MAX WORKERS_MAX
+/* Tasks a parallel phase is cut into: enough that the workers balance an
+ * uneven load (the deep particles of a pool have more neighbours) and a
+ * helper that got no core costs at most one task's wait. */
+#define TASKS_MAX 64
+#define TASK_MIN 256
 
 struct pass {
 	struct sph *s;
 	struct world *w;
 	double dt;
 	int force; /* 0: density pass, 1: force pass */
-	double vmax[SPLIT_MAX], amax[SPLIT_MAX];
+	int tasks;
+	double vmax[TASKS_MAX], amax[TASKS_MAX];
 };
 
-static void pass_run(void *arg, int index, int count)
+static void pass_task(void *arg, int task, int worker)
 {
+	(void)worker;
 	struct pass *ps = arg;
 	long from, to;
-	workers_share(ps->s->n, index, count, &from, &to);
+	workers_share(ps->s->n, task, ps->tasks, &from, &to);
 	if (ps->force)
-		sph_force_pass(ps->s, ps->w, ps->dt, (int)from, (int)to, &ps->vmax[index],
-			       &ps->amax[index]);
+		sph_force_pass(ps->s, ps->w, ps->dt, (int)from, (int)to, &ps->vmax[task],
+			       &ps->amax[task]);
 	else
 		sph_density_pass(ps->s, ps->w, (int)from, (int)to);
 }
 
-static int pass_parts(const struct sph *s)
+static int tasks_for(const struct sph *s, long items)
 {
-	return s->workers ? workers_count(s->workers) : 1;
+	if (!s->workers || items < 2 * TASK_MIN)
+		return 1;
+	long t = items / TASK_MIN;
+	return t < TASKS_MAX ? (int)t : TASKS_MAX;
 }
 
-/* Both passes are gather-only, so the static split gives the same bits for
- * any count; a small scene is not worth waking a thread for. */
+/* Both passes are gather-only, so any split gives the same bits; a small
+ * scene is not worth waking a thread for. */
 static void parallel(struct sph *s, struct pass *ps)
 {
-	if (s->workers && s->n >= 256) {
-		workers_run(s->workers, pass_run, ps);
-		return;
-	}
-	for (int k = 0; k < pass_parts(s); k++)
-		pass_run(ps, k, pass_parts(s));
+	workers_for(s->workers, ps->tasks, pass_task, ps);
 }
 
 static double seconds(void)
@@ -84,13 +88,13 @@ int sph_step(struct sph *s, struct world *w)
 		return err;
 	double t1 = seconds();
 	memset(s->dead, 0, (size_t)s->n);
-	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0};
+	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = tasks_for(s, s->n)};
 	parallel(s, &ps);
 	double t2 = seconds();
 	ps.force = 1;
 	parallel(s, &ps);
 	s->vmax = s->amax = 0;
-	for (int k = 0; k < pass_parts(s); k++) {
+	for (int k = 0; k < ps.tasks; k++) {
 		s->vmax = fmax(s->vmax, ps.vmax[k]);
 		s->amax = fmax(s->amax, ps.amax[k]);
 	}
