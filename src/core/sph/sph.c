@@ -169,6 +169,8 @@ int sph_reserve(struct sph *s, int n)
 	GROW(s->vhit, cap);
 	GROW(s->mud_next, cap);
 	GROW(s->dead, cap);
+	GROW(s->busy, cap);
+	GROW(s->cell, cap);
 	GROW(s->key, cap);
 	GROW(s->nbr, (size_t)cap * SPH_MAX_NEIGHBOURS);
 	s->cap = cap;
@@ -192,6 +194,10 @@ void sph_destroy(struct sph *s)
 	free(s->vhit);
 	free(s->mud_next);
 	free(s->dead);
+	free(s->busy);
+	free(s->cell);
+	free(s->tstamp);
+	free(s->wstamp);
 	free(s->key);
 	free(s->nbr);
 	free(s->cstart);

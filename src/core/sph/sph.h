@@ -87,12 +87,15 @@ struct sph {
 	/* Per particle, filled by the density pass. */
 	float *rho, *press;      /* density, p / rho^2 */
 	float *nu;               /* kinematic viscosity of its mixture (eq. 11) */
-	float *ground, *nx, *ny, *nz; /* terrain height under it, normal */
+	float *ground, *nx, *ny, *nz; /* terrain height under it, normal (after
+				       * the force pass: at its new place) */
 	int32_t *nbr;            /* SPH_MAX_NEIGHBOURS per particle */
 	uint8_t *ncount;
 	float *vhit;             /* normal speed of a fresh impact, else 0 */
 	int64_t *mud_next;
 	uint8_t *dead;
+	uint8_t *busy;           /* the force pass found the coupling has work here */
+	int32_t *cell;           /* first of the 2x2 terrain cells under it, row-major */
 	/* Neighbour grid: counting sort over the particles' bounding box. */
 	int gx0, gy0, gz0, gnx, gny, gnz;
 	uint32_t *cstart;        /* gnx*gny*gnz + 1 */
@@ -104,6 +107,10 @@ struct sph {
 	float *h0;               /* terrain when this state was made */
 	int64_t *soil;           /* per cell soil change, quanta */
 	int wx0, wy0, wx1, wy1;  /* bounding box of cells that may hold water */
+	/* Per cell: the coupling's epoch when its terrain (tstamp) or its water
+	 * (wstamp) last changed. */
+	uint32_t *tstamp, *wstamp;
+	uint32_t epoch;
 	/* The particles' water goes to LAYER_POOL only when the map had no pools
 	 * when this state was made: hydrology's lakes are kept, not overwritten. */
 	bool draws_water;
@@ -141,6 +148,9 @@ int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho
 /* sph_fluid.c */
 double sph_poly6_fraction(double u);        /* share of a poly6 kernel below a plane at u h */
 double sph_poly6_fraction_slope(double u);  /* its derivative */
+/* The first of the 2x2 cells sph_terrain_at reads at (x, y); they hold the
+ * cell (int)x, (int)y of a point on the map. */
+void sph_terrain_cell(const struct sph *s, float x, float y, int *ix, int *iy);
 void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
 		    float *nx, float *ny, float *nz);
 void sph_density_pass(struct sph *s, const struct world *w, int from, int to);
@@ -165,6 +175,12 @@ int64_t sph_water_in_soil(const struct sph *s);
 /* sph_erode.c: soil moves between the terrain and particles, in quanta. */
 void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q);
 void sph_couple(struct sph *s, struct world *w, double dt);
+/* Whether the coupling would change anything for particle i of pp (standing
+ * where the ground is H with normal n), the world as it is now: 0 no, 1 yes,
+ * 2 it has left the map. Writes nothing: the force pass asks it for every
+ * particle, in parallel. */
+int sph_couple_needed(struct sph *s, struct sph_particles *pp, int i, float H, float nx,
+		      float ny, float nz, double dt);
 double sph_yield(const struct sph_config *c, double saturation);
 double sph_crater_volume(const struct sph_config *c, double vn, double saturation);
 

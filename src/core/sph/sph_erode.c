@@ -15,6 +15,7 @@ void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q)
 {
 	size_t c = (size_t)cy * (size_t)s->width + (size_t)cx;
 	s->soil[c] += q;
+	s->tstamp[c] = s->epoch;
 	s->books.soil_terrain += q;
 	double dh = (double)s->soil[c] * SPH_SOIL_QUANTUM / s->cfg.scale;
 	w->layer[LAYER_HEIGHT][c] = (float)(s->h0[c] + dh);
@@ -47,10 +48,10 @@ static int64_t mud_cap(const struct sph *s)
 	return to_quanta(s->cfg.mud_max * vol);
 }
 
-static int64_t mud_room(const struct sph *s, int i)
+static int64_t mud_room(const struct sph *s, int64_t mud)
 {
 	int64_t cap = mud_cap(s);
-	return s->p.mud[i] < cap ? cap - s->p.mud[i] : 0;
+	return mud < cap ? cap - mud : 0;
 }
 
 /* Removes q from the cells within a of (x, y), weighted 1 - r^2/a^2 (the
@@ -90,7 +91,7 @@ static void crater(struct sph *s, struct world *w, int i, double x, double y, in
 			sph_terrain_add(s, w, cx, cy, -left);
 	}
 	int64_t rim = ring ? (int64_t)((double)q * s->cfg.rim_fraction) : 0;
-	int64_t room = mud_room(s, i);
+	int64_t room = mud_room(s, s->p.mud[i]);
 	if (q - rim > room)
 		rim = q - room;
 	s->p.mud[i] += q - rim;
@@ -121,12 +122,12 @@ static double smoothstep(double a, double b, double x)
 
 /* Eqs. 19-20: the shear a touching particle exerts, from its speed along
  * the ground over the gap. */
-static double shear_of(const struct sph *s, int i, double gap)
+static double shear_of(const struct sph_config *c, const struct sph_particles *pp, int i,
+		       float nx, float ny, float nz, double gap)
 {
-	const struct sph_config *c = &s->cfg;
-	double vx = s->p.vx[i], vy = s->p.vy[i], vz = s->p.vz[i];
-	double vn = vx * s->nx[i] + vy * s->ny[i] + vz * s->nz[i];
-	double tx = vx - vn * s->nx[i], ty = vy - vn * s->ny[i], tz = vz - vn * s->nz[i];
+	double vx = pp->vx[i], vy = pp->vy[i], vz = pp->vz[i];
+	double vn = vx * nx + vy * ny + vz * nz;
+	double tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
 	double vt = sqrt(tx * tx + ty * ty + tz * tz);
 	double floor_gap = 0.25 * c->spacing;
 	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
@@ -158,41 +159,59 @@ static double chance(uint32_t id, uint64_t step)
 	       (1.0 / 9007199254740992.0);
 }
 
-static void couple_one(struct sph *s, struct world *w, int i, double dt)
+/* What the coupling reads of the world for one particle: the ground under
+ * it (from its 2x2 terrain cells) and the saturation of its cell. */
+struct look {
+	bool contact;
+	int cx, cy;
+	double gap, sat, tau, tau_c;
+};
+
+static void look_at(const struct sph *s, const struct sph_particles *pp, int i, float H,
+		    float nx, float ny, float nz, struct look *l)
 {
 	const struct sph_config *c = &s->cfg;
-	float x = s->p.x[i], y = s->p.y[i];
-	if (!(x >= 0 && y >= 0 && x < s->width && y < s->height)) {
-		s->books.water_off_map += SPH_WATER_QUANTA;
-		s->books.soil_off_map += s->p.mud[i];
-		w->tally[TALLY_WATER_OFF_MAP] += c->spacing * c->spacing * c->spacing / c->scale;
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += (double)s->p.mud[i] * SPH_SOIL_QUANTUM / c->scale;
-		s->p.mud[i] = 0;
-		s->dead[i] = 1;
-		return;
-	}
-	int cx = (int)x, cy = (int)y;
-	float H, nx, ny, nz;
-	sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
-	s->nx[i] = nx;
-	s->ny[i] = ny;
-	s->nz[i] = nz;
-	double gap = (s->p.z[i] - H) * nz;
-	bool contact = gap < c->contact;
-	double sat = sph_saturation(s, cx, cy);
+	l->cx = (int)pp->x[i];
+	l->cy = (int)pp->y[i];
+	l->gap = (pp->z[i] - H) * nz;
+	l->contact = l->gap < c->contact;
+	l->sat = sph_saturation(s, l->cx, l->cy);
+	l->tau = l->contact ? shear_of(c, pp, i, nx, ny, nz, l->gap) : 0;
+	l->tau_c = c->critical_shear * (1 - c->shear_wet * l->sat);
+}
+
+static bool off_map(const struct sph *s, const struct sph_particles *pp, int i)
+{
+	float x = pp->x[i], y = pp->y[i];
+	return !(x >= 0 && y >= 0 && x < s->width && y < s->height);
+}
+
+/* One particle's coupling from what it sees. With w NULL nothing is written:
+ * the answer is whether anything would be (a particle that would change
+ * nothing need not be visited in order). */
+static bool couple_act(struct sph *s, struct world *w, struct sph_particles *pp, int i,
+		       const struct look *l, double dt)
+{
+	const struct sph_config *c = &s->cfg;
+	int cx = l->cx, cy = l->cy;
+	double sat = l->sat, tau = l->tau, tau_c = l->tau_c, gap = l->gap;
+	bool contact = l->contact;
 	if (c->splash && s->vhit[i] > c->splash_speed) {
 		int64_t q = to_quanta(sph_crater_volume(c, s->vhit[i], sat));
-		if (q > 0)
-			crater(s, w, i, x, y, q);
+		if (q > 0) {
+			if (!w)
+				return true;
+			crater(s, w, i, pp->x[i], pp->y[i], q);
+		}
 	}
-	double tau = contact ? shear_of(s, i, gap) : 0;
-	double tau_c = c->critical_shear * (1 - c->shear_wet * sat);
 	if (contact && c->scour) {
-		int64_t q = scour_of(c, tau, tau_c, sat, dt), room = mud_room(s, i);
+		int64_t q = scour_of(c, tau, tau_c, sat, dt), room = mud_room(s, pp->mud[i]);
 		q = q < room ? q : room;
 		if (q > 0) {
+			if (!w)
+				return true;
 			sph_terrain_add(s, w, cx, cy, -q);
-			s->p.mud[i] += q;
+			pp->mud[i] += q;
 			s->books.scour += q;
 		}
 	}
@@ -201,32 +220,77 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt)
 	 * at the critical shear); a load over mud_max drops its excess at once. */
 	int64_t drop = 0, cap = mud_cap(s);
 	double calm = tau_c > 0 ? 1 - tau / tau_c : 0;
-	if (contact && s->p.mud[i] > 0 && calm > 0) {
+	if (contact && pp->mud[i] > 0 && calm > 0) {
 		double floor_gap = 0.25 * c->spacing;
 		double share = calm * c->settle_speed * dt / (gap > floor_gap ? gap : floor_gap);
-		drop = share >= 1 ? s->p.mud[i] : (int64_t)((double)s->p.mud[i] * share);
+		drop = share >= 1 ? pp->mud[i] : (int64_t)((double)pp->mud[i] * share);
 	}
-	if (s->p.mud[i] - drop > cap)
-		drop = s->p.mud[i] - cap;
+	if (pp->mud[i] - drop > cap)
+		drop = pp->mud[i] - cap;
 	if (drop > 0) {
+		if (!w)
+			return true;
 		sph_terrain_add(s, w, cx, cy, drop);
-		s->p.mud[i] -= drop;
+		pp->mud[i] -= drop;
 		s->books.deposited += drop;
 	}
 	if (contact && c->wetting && sat < c->pond &&
 	    sph_soil_room(s, cx, cy) >= SPH_WATER_QUANTA &&
-	    chance(s->p.id[i], s->steps) < c->absorb_rate * dt * (1 - sat)) {
+	    chance(pp->id[i], s->steps) < c->absorb_rate * dt * (1 - sat)) {
+		if (!w)
+			return true;
 		sph_soil_give(s, cx, cy, SPH_WATER_QUANTA);
 		s->books.absorbed += SPH_WATER_QUANTA;
-		if (s->p.mud[i]) {
-			s->books.deposited += s->p.mud[i];
-			sph_terrain_add(s, w, cx, cy, s->p.mud[i]);
-			s->p.mud[i] = 0;
+		if (pp->mud[i]) {
+			s->books.deposited += pp->mud[i];
+			sph_terrain_add(s, w, cx, cy, pp->mud[i]);
+			pp->mud[i] = 0;
 		}
 		s->dead[i] = 1;
 	}
+	return false;
 }
 
+int sph_couple_needed(struct sph *s, struct sph_particles *pp, int i, float H, float nx,
+		      float ny, float nz, double dt)
+{
+	if (off_map(s, pp, i))
+		return 2;
+	struct look l;
+	look_at(s, pp, i, H, nx, ny, nz, &l);
+	return couple_act(s, NULL, pp, i, &l, dt);
+}
+
+/* ground_fresh: the terrain under particle i is as the force pass saw it,
+ * so its height and normal there still hold. */
+static void couple_one(struct sph *s, struct world *w, int i, double dt, bool ground_fresh)
+{
+	const struct sph_config *c = &s->cfg;
+	if (off_map(s, &s->p, i)) {
+		s->books.water_off_map += SPH_WATER_QUANTA;
+		s->books.soil_off_map += s->p.mud[i];
+		w->tally[TALLY_WATER_OFF_MAP] += c->spacing * c->spacing * c->spacing / c->scale;
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += (double)s->p.mud[i] * SPH_SOIL_QUANTUM / c->scale;
+		s->p.mud[i] = 0;
+		s->dead[i] = 1;
+		return;
+	}
+	float H = s->ground[i], nx = s->nx[i], ny = s->ny[i], nz = s->nz[i];
+	if (!ground_fresh)
+		sph_terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
+	struct look l;
+	look_at(s, &s->p, i, H, nx, ny, nz, &l);
+	couple_act(s, w, &s->p, i, &l, dt);
+}
+
+/* Whether one of the 2x2 cells from c (which hold particle's own cell)
+ * changed since this coupling began. */
+static bool touched(const struct sph *s, const uint32_t *stamp, int32_t c)
+{
+	const uint32_t *st = stamp + c, *st2 = st + s->width;
+	uint32_t e = s->epoch;
+	return st[0] == e || st[1] == e || st2[0] == e || st2[1] == e;
+}
 static void compact(struct sph *s)
 {
 	int n = 0;
@@ -249,10 +313,26 @@ static void compact(struct sph *s)
 	s->n = n;
 }
 
+/* In particle order, as if every particle were visited: one the force pass
+ * found would change nothing is skipped unless an earlier particle changed
+ * the cells it read, and then it is looked at again from what is there now. */
 void sph_couple(struct sph *s, struct world *w, double dt)
 {
 	memset(s->dead, 0, (size_t)s->n);
-	for (int i = 0; i < s->n; i++)
-		couple_one(s, w, i, dt);
+	if (++s->epoch == 0) {
+		size_t cells = (size_t)s->width * (size_t)s->height;
+		memset(s->tstamp, 0, cells * sizeof *s->tstamp);
+		memset(s->wstamp, 0, cells * sizeof *s->wstamp);
+		s->epoch = 1;
+	}
+	for (int i = 0; i < s->n; i++) {
+		if (s->busy[i] == 2) { /* off the map */
+			couple_one(s, w, i, dt, true);
+			continue;
+		}
+		bool ground_fresh = !touched(s, s->tstamp, s->cell[i]);
+		if (s->busy[i] || !ground_fresh || touched(s, s->wstamp, s->cell[i]))
+			couple_one(s, w, i, dt, ground_fresh);
+	}
 	compact(s);
 }

@@ -30,26 +30,33 @@ double sph_poly6_fraction_slope(double u)
 
 /* Bilinear height between cell centres, in cells, and the unit normal of
  * that patch. Outside the map the edge cells continue flat. */
+static void terrain_cell(float f, int size, int *i)
+{
+	/* Clamped before the cast: a particle flung far off the map (removed
+	 * after this step) must not overflow an int. */
+	f = f > -1.0f ? f : -1.0f; /* not fminf/fmaxf: libm calls at -O2 */
+	f = f < (float)size ? f : (float)size;
+	int k = (int)floorf(f);
+	*i = k < 0 ? 0 : (k > size - 2 ? size - 2 : k);
+}
+
+void sph_terrain_cell(const struct sph *s, float x, float y, int *ix, int *iy)
+{
+	terrain_cell(x - 0.5f, s->width, ix);
+	terrain_cell(y - 0.5f, s->height, iy);
+}
+
 void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
 		    float *nx, float *ny, float *nz)
 {
 	const float *h = w->layer[LAYER_HEIGHT];
-	/* Clamped before the cast: a particle flung far off the map (removed
-	 * after this step) must not overflow an int. */
 	float fx = x - 0.5f, fy = y - 0.5f;
-	fx = fx > -1.0f ? fx : -1.0f; /* not fminf/fmaxf: libm calls at -O2 */
+	fx = fx > -1.0f ? fx : -1.0f;
 	fx = fx < (float)s->width ? fx : (float)s->width;
 	fy = fy > -1.0f ? fy : -1.0f;
 	fy = fy < (float)s->height ? fy : (float)s->height;
-	int ix = (int)floorf(fx), iy = (int)floorf(fy);
-	if (ix < 0)
-		ix = 0;
-	if (ix > s->width - 2)
-		ix = s->width - 2;
-	if (iy < 0)
-		iy = 0;
-	if (iy > s->height - 2)
-		iy = s->height - 2;
+	int ix, iy;
+	sph_terrain_cell(s, x, y, &ix, &iy);
 	float tx = fx - (float)ix, ty = fy - (float)iy;
 	tx = tx < 0 ? 0 : (tx > 1 ? 1 : tx);
 	ty = ty < 0 ? 0 : (ty > 1 ? 1 : ty);
@@ -217,6 +224,16 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 		s->q.vz[i] = vz;
 		s->q.id[i] = s->p.id[i];
 		s->q.mud[i] = s->p.mud[i] + (c->mud ? sph_mud_exchange(s, i, dt) : 0);
+		/* The coupling's look at the new place (the next density pass
+		 * overwrites these; no other particle reads them here). */
+		s->busy[i] = (uint8_t)sph_couple_needed(s, &s->q, i, H, nx, ny, nz, dt);
+		int ix, iy;
+		sph_terrain_cell(s, x, y, &ix, &iy);
+		s->cell[i] = iy * s->width + ix;
+		s->ground[i] = H;
+		s->nx[i] = nx;
+		s->ny[i] = ny;
+		s->nz[i] = nz;
 		double v2 = (double)vx * vx + (double)vy * vy + (double)vz * vz;
 		double a2 = (double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z;
 		if (v2 > v2max)

@@ -62,7 +62,9 @@ int sph_soil_create(struct sph *s, struct world *w)
 	s->water_next = calloc(cells * PORES, sizeof *s->water_next);
 	s->h0 = malloc(cells * sizeof *s->h0);
 	s->soil = calloc(cells, sizeof *s->soil);
-	if (!s->water || !s->water_next || !s->h0 || !s->soil)
+	s->tstamp = calloc(cells, sizeof *s->tstamp);
+	s->wstamp = calloc(cells, sizeof *s->wstamp);
+	if (!s->water || !s->water_next || !s->h0 || !s->soil || !s->tstamp || !s->wstamp)
 		return GULLY_ENOMEM;
 	memcpy(s->h0, w->layer[LAYER_HEIGHT], cells * sizeof *s->h0);
 	s->draws_water = true;
@@ -129,6 +131,7 @@ void sph_soil_give(struct sph *s, int cx, int cy, int64_t q)
 			q -= put;
 		}
 	box_add(s, cx, cy);
+	s->wstamp[(size_t)cy * (size_t)s->width + (size_t)cx] = s->epoch;
 }
 
 int64_t sph_water_in_soil(const struct sph *s)
