@@ -141,6 +141,9 @@ bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float
 
 /* sph_grid.c: sort by cell and build neighbour lists. */
 int sph_sort(struct sph *s);
+/* Copies the live particles (dead[i] != 1) of p[from, to), in order, to q
+ * from index at; returns how many. */
+int sph_compact_range(struct sph *s, int from, int to, int at);
 /* Neighbours of particle i within h (not i), appended to out; returns count
  * (may exceed max: then only max are written). */
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum);
@@ -160,13 +163,34 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 /* sph_soil.c: the porous lattice. */
 int sph_soil_create(struct sph *s, struct world *w);
 double sph_saturation(const struct sph *s, int cx, int cy); /* mean of the 5 */
-void sph_darcy(struct sph *s, double dt);
-void sph_dry(struct sph *s, double dt);
-void sph_wetness_layer(const struct sph *s, struct world *w);
+/* The soil's part of a step (Darcy substeps, drying, the wetness layer), cut
+ * by rows of the wet box so workers can share it: plan, then per substep
+ * grow the box, run every row (last: with drying and the layer; the water
+ * dried is returned), swap. Rows are independent within a substep. */
+#define SPH_LINKS_MAX 48
+struct sph_link {
+	int dx, dy, k;
+	double w;
+};
+struct sph_soil_step {
+	int substeps; /* Darcy substeps (0: none) */
+	double kdt, dry_k;
+	bool dry;
+	struct sph_link link[5][SPH_LINKS_MAX];
+	int nl[5];
+};
+void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step *st);
+void sph_soil_grow(struct sph *s);
+int64_t sph_soil_rows(struct sph *s, struct world *w, const struct sph_soil_step *st, bool last,
+		      int y0, int y1);
+void sph_soil_swap(struct sph *s, const struct sph_soil_step *st);
+void sph_darcy(struct sph *s, double dt); /* Darcy alone, on this thread */
 /* LAYER_POOL: the particles' water over each cell, in height units; a cell
  * with only airborne water (spray) counts this share of it. */
 #define SPH_SPRAY_SHARE 0.25
 void sph_water_layer(const struct sph *s, struct world *w);
+/* The same, leaving out the particles with dead[i] == 1. */
+void sph_water_layer_alive(const struct sph *s, struct world *w, const uint8_t *dead);
 /* Adds quanta of water to a cell's five porous particles. */
 void sph_soil_give(struct sph *s, int cx, int cy, int64_t q);
 int64_t sph_soil_room(const struct sph *s, int cx, int cy);

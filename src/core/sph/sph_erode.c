@@ -291,31 +291,10 @@ static bool touched(const struct sph *s, const uint32_t *stamp, int32_t c)
 	uint32_t e = s->epoch;
 	return st[0] == e || st[1] == e || st2[0] == e || st2[1] == e;
 }
-static void compact(struct sph *s)
-{
-	int n = 0;
-	for (int i = 0; i < s->n; i++) {
-		if (s->dead[i] == 1)
-			continue;
-		if (n != i) {
-			s->p.x[n] = s->p.x[i];
-			s->p.y[n] = s->p.y[i];
-			s->p.z[n] = s->p.z[i];
-			s->p.vx[n] = s->p.vx[i];
-			s->p.vy[n] = s->p.vy[i];
-			s->p.vz[n] = s->p.vz[i];
-			s->p.mud[n] = s->p.mud[i];
-			s->p.id[n] = s->p.id[i];
-			s->p.grounded[n] = s->p.grounded[i];
-		}
-		n++;
-	}
-	s->n = n;
-}
-
 /* In particle order, as if every particle were visited: one the force pass
  * found would change nothing is skipped unless an earlier particle changed
- * the cells it read, and then it is looked at again from what is there now. */
+ * the cells it read, and then it is looked at again from what is there now.
+ * Particles that leave are marked dead[i] = 1 (sph_compact removes them). */
 void sph_couple(struct sph *s, struct world *w, double dt)
 {
 	memset(s->dead, 0, (size_t)s->n);
@@ -334,5 +313,4 @@ void sph_couple(struct sph *s, struct world *w, double dt)
 		if (s->busy[i] || !ground_fresh || touched(s, s->wstamp, s->cell[i]))
 			couple_one(s, w, i, dt, ground_fresh);
 	}
-	compact(s);
 }

@@ -76,6 +76,15 @@ static void move(struct sph_particles *to, int j, const struct sph_particles *fr
 	to->grounded[j] = from->grounded[i];
 }
 
+int sph_compact_range(struct sph *s, int from, int to, int at)
+{
+	int n = at;
+	for (int i = from; i < to; i++)
+		if (s->dead[i] != 1)
+			move(&s->q, n++, &s->p, i);
+	return n - at;
+}
+
 /* Stable counting sort (histogram, exclusive prefix sum, scatter), so the
  * order, and every result after it, depends on the positions alone. */
 int sph_sort(struct sph *s)

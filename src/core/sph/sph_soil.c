@@ -13,18 +13,12 @@
 #include "core/base/error.h"
 
 #define PORES 5
-#define LINKS_MAX 48
 
 static const double sub_x[PORES] = {0.5, 0.25, 0.75, 0.25, 0.75};
 static const double sub_y[PORES] = {0.5, 0.25, 0.25, 0.75, 0.75};
 
-struct link {
-	int dx, dy, k;
-	double w;
-};
-
 /* Links from sub-position a: every other porous particle within one cell. */
-static int links_of(int a, struct link *out)
+static int links_of(int a, struct sph_link *out)
 {
 	int n = 0;
 	for (int dy = -1; dy <= 1; dy++)
@@ -35,14 +29,14 @@ static int links_of(int a, struct link *out)
 				double ex = dx + sub_x[k] - sub_x[a], ey = dy + sub_y[k] - sub_y[a];
 				double r = sqrt(ex * ex + ey * ey);
 				if (r < 1.0)
-					out[n++] = (struct link){dx, dy, k, (1 - r) * (1 - r)};
+					out[n++] = (struct sph_link){dx, dy, k, (1 - r) * (1 - r)};
 			}
 	return n;
 }
 
 static double max_weight_sum(void)
 {
-	struct link l[LINKS_MAX];
+	struct sph_link l[SPH_LINKS_MAX];
 	double best = 0;
 	for (int a = 0; a < PORES; a++) {
 		int n = links_of(a, l);
@@ -81,15 +75,20 @@ int sph_soil_create(struct sph *s, struct world *w)
 	return GULLY_OK;
 }
 
-double sph_saturation(const struct sph *s, int cx, int cy)
+static double saturation_in(const struct sph *s, const int32_t *water, int cx, int cy)
 {
-	if (cx < 0 || cy < 0 || cx >= s->width || cy >= s->height)
-		return 0;
-	const int32_t *q = s->water + ((size_t)cy * (size_t)s->width + (size_t)cx) * PORES;
+	const int32_t *q = water + ((size_t)cy * (size_t)s->width + (size_t)cx) * PORES;
 	int64_t sum = 0;
 	for (int k = 0; k < PORES; k++)
 		sum += q[k];
 	return (double)sum / ((double)s->capacity_q * PORES);
+}
+
+double sph_saturation(const struct sph *s, int cx, int cy)
+{
+	if (cx < 0 || cy < 0 || cx >= s->width || cy >= s->height)
+		return 0;
+	return saturation_in(s, s->water, cx, cy);
 }
 
 int64_t sph_soil_room(const struct sph *s, int cx, int cy)
@@ -146,83 +145,125 @@ int64_t sph_water_in_soil(const struct sph *s)
 	return sum;
 }
 
-static void darcy_once(struct sph *s, double kdt, const struct link l[PORES][LINKS_MAX],
-		       const int nl[PORES])
+static void grow_box(struct sph *s)
 {
-	int W = s->width;
-	for (int y = s->wy0; y <= s->wy1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
-			for (int a = 0; a < PORES; a++) {
-				size_t ia = ((size_t)y * (size_t)W + (size_t)x) * PORES + (size_t)a;
-				int64_t qa = s->water[ia], sum = 0;
-				for (int i = 0; i < nl[a]; i++) {
-					int bx = x + l[a][i].dx, by = y + l[a][i].dy;
-					if (bx < 0 || by < 0 || bx >= W || by >= s->height)
-						continue;
-					size_t ib = ((size_t)by * (size_t)W + (size_t)bx) * PORES +
-						    (size_t)l[a][i].k;
-					sum += (int64_t)(kdt * l[a][i].w * (double)(s->water[ib] - qa));
-				}
-				s->water_next[ia] = (int32_t)(qa + sum);
-			}
-	for (int y = s->wy0; y <= s->wy1; y++) {
-		size_t i0 = ((size_t)y * (size_t)W + (size_t)s->wx0) * PORES;
-		size_t n = (size_t)(s->wx1 - s->wx0 + 1) * PORES;
-		memcpy(s->water + i0, s->water_next + i0, n * sizeof *s->water);
-	}
+	box_add(s, s->wx0 > 0 ? s->wx0 - 1 : 0, s->wy0 > 0 ? s->wy0 - 1 : 0);
+	box_add(s, s->wx1 + 1 < s->width ? s->wx1 + 1 : s->wx1,
+		s->wy1 + 1 < s->height ? s->wy1 + 1 : s->wy1);
 }
 
-/* Darcy over the box of cells that may hold water, grown by one cell a
- * substep (water moves at most one cell per substep). */
-void sph_darcy(struct sph *s, double dt)
+void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step *st)
 {
-	if (s->wx1 < s->wx0 || s->cfg.permeability <= 0)
+	memset(st, 0, sizeof *st);
+	if (s->wx1 < s->wx0)
+		return;
+	st->dry = wetting && s->cfg.dry_rate > 0;
+	st->dry_k = s->cfg.dry_rate * dt;
+	if (!wetting || s->cfg.permeability <= 0)
 		return;
 	/* A few hundred flops: cheaper than sharing a table between states. */
-	struct link l[PORES][LINKS_MAX];
-	int nl[PORES];
 	for (int a = 0; a < PORES; a++)
-		nl[a] = links_of(a, l[a]);
+		st->nl[a] = links_of(a, st->link[a]);
 	double wsum = max_weight_sum();
 	double k = s->cfg.permeability * s->cfg.capillary;
 	int sub = (int)ceil(dt * k * wsum / 0.45);
-	if (sub < 1)
-		sub = 1;
-	double kdt = k * dt / sub;
-	for (int i = 0; i < sub; i++) {
-		box_add(s, s->wx0 > 0 ? s->wx0 - 1 : 0, s->wy0 > 0 ? s->wy0 - 1 : 0);
-		box_add(s, s->wx1 + 1 < s->width ? s->wx1 + 1 : s->wx1,
-			s->wy1 + 1 < s->height ? s->wy1 + 1 : s->wy1);
-		darcy_once(s, kdt, l, nl);
-	}
+	st->substeps = sub < 1 ? 1 : sub;
+	st->kdt = k * dt / st->substeps;
 }
 
-void sph_dry(struct sph *s, double dt)
+/* Darcy's law over the box (water moves at most one cell per substep, so the
+ * box grows by one first). The new water goes to water_next. */
+void sph_soil_grow(struct sph *s)
 {
-	if (s->wx1 < s->wx0 || s->cfg.dry_rate <= 0)
-		return;
-	double k = s->cfg.dry_rate * dt;
-	for (int y = s->wy0; y <= s->wy1; y++)
+	grow_box(s);
+}
+
+/* One Jacobi sweep of rows y0..y1-1 of the box from water into water_next. */
+static void darcy_rows(struct sph *s, const struct sph_soil_step *st, int y0, int y1)
+{
+	int W = s->width;
+	for (int y = y0; y < y1; y++)
 		for (int x = s->wx0; x <= s->wx1; x++)
 			for (int a = 0; a < PORES; a++) {
-				int32_t *q = &s->water[((size_t)y * (size_t)s->width + (size_t)x) * PORES +
-						       (size_t)a];
+				const struct sph_link *l = st->link[a];
+				size_t ia = ((size_t)y * (size_t)W + (size_t)x) * PORES + (size_t)a;
+				int64_t qa = s->water[ia], sum = 0;
+				for (int i = 0; i < st->nl[a]; i++) {
+					int bx = x + l[i].dx, by = y + l[i].dy;
+					if (bx < 0 || by < 0 || bx >= W || by >= s->height)
+						continue;
+					size_t ib = ((size_t)by * (size_t)W + (size_t)bx) * PORES +
+						    (size_t)l[i].k;
+					sum += (int64_t)(st->kdt * l[i].w * (double)(s->water[ib] - qa));
+				}
+				s->water_next[ia] = (int32_t)(qa + sum);
+			}
+}
+
+/* Drying, then the wetness layer, over rows y0..y1-1 of the box. */
+static int64_t dry_rows(struct sph *s, int32_t *water, double k, int y0, int y1)
+{
+	int64_t dried = 0;
+	for (int y = y0; y < y1; y++)
+		for (int x = s->wx0; x <= s->wx1; x++)
+			for (int a = 0; a < PORES; a++) {
+				int32_t *q = &water[((size_t)y * (size_t)s->width + (size_t)x) * PORES +
+						    (size_t)a];
 				/* Rounded up so a last drop dries too. */
 				int32_t d = (int32_t)ceil(k * (double)*q);
 				if (d > *q)
 					d = *q;
 				*q -= d;
-				s->books.water_dried += d;
+				dried += d;
 			}
+	return dried;
 }
 
-void sph_wetness_layer(const struct sph *s, struct world *w)
+static void wetness_rows(const struct sph *s, const int32_t *water, struct world *w, int y0,
+			 int y1)
 {
-	if (s->wx1 < s->wx0)
-		return;
-	for (int y = s->wy0; y <= s->wy1; y++)
+	for (int y = y0; y < y1; y++)
 		for (int x = s->wx0; x <= s->wx1; x++)
-			*world_at(w->layer[LAYER_WETNESS], w, x, y) = (float)sph_saturation(s, x, y);
+			*world_at(w->layer[LAYER_WETNESS], w, x, y) =
+				(float)saturation_in(s, water, x, y);
+}
+
+int64_t sph_soil_rows(struct sph *s, struct world *w, const struct sph_soil_step *st, bool last,
+		      int y0, int y1)
+{
+	int32_t *water = s->water;
+	if (st->substeps) {
+		darcy_rows(s, st, y0, y1);
+		water = s->water_next;
+	}
+	if (!last)
+		return 0;
+	int64_t dried = st->dry ? dry_rows(s, water, st->dry_k, y0, y1) : 0;
+	if (w)
+		wetness_rows(s, water, w, y0, y1);
+	return dried;
+}
+
+/* Outside the box both buffers hold no water, so swapping them keeps the
+ * whole map right (sph_load clears water_next for the same reason). */
+void sph_soil_swap(struct sph *s, const struct sph_soil_step *st)
+{
+	if (!st->substeps)
+		return;
+	int32_t *t = s->water;
+	s->water = s->water_next;
+	s->water_next = t;
+}
+
+void sph_darcy(struct sph *s, double dt)
+{
+	struct sph_soil_step st;
+	sph_soil_plan(s, dt, true, &st);
+	for (int i = 0; i < st.substeps; i++) {
+		grow_box(s);
+		sph_soil_rows(s, NULL, &st, false, s->wy0, s->wy1 + 1);
+		sph_soil_swap(s, &st);
+	}
 }
 
 /* The water on each cell, for drawing and the pool columns, in height units
@@ -232,6 +273,11 @@ void sph_wetness_layer(const struct sph *s, struct world *w)
  * light film rather than as a pool. Rewritten whole each step (a memset of
  * the layer costs less than tracking what moved). */
 void sph_water_layer(const struct sph *s, struct world *w)
+{
+	sph_water_layer_alive(s, w, NULL);
+}
+
+void sph_water_layer_alive(const struct sph *s, struct world *w, const uint8_t *dead)
 {
 	if (!s->draws_water)
 		return;
@@ -244,7 +290,7 @@ void sph_water_layer(const struct sph *s, struct world *w)
 	 * is held negative on the others until the last pass scales it. */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < s->n; i++) {
-			if ((s->p.grounded[i] != 0) != (pass == 0))
+			if ((s->p.grounded[i] != 0) != (pass == 0) || (dead && dead[i] == 1))
 				continue;
 			int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
 			if (cx < 0 || cy < 0 || cx >= s->width || cy >= s->height)

@@ -160,6 +160,8 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 			s->water[i * 5 + (size_t)k] = q;
 		}
 	}
+	/* Darcy swaps the two buffers: the spare must hold no water. */
+	memset(s->water_next, 0, cells * 5 * sizeof *s->water_next);
 	return true;
 }
 

@@ -79,6 +79,88 @@ static double next_dt(const struct sph *s)
 	return dt > 1e-5 ? dt : 1e-5;
 }
 
+/* After the coupling: the survivors copied out in order (chunks of the
+ * particles, each to the offset the live counts before it give), the water
+ * layer (one task), and the soil (Darcy, drying, wetness) by rows of the wet
+ * box. They touch disjoint data, so one hand-off runs them all. */
+struct tail {
+	struct sph *s;
+	struct world *w;
+	const struct sph_soil_step *st;
+	bool last, layer;
+	int chunks, rows; /* compaction tasks, soil tasks */
+	int at[TASKS_MAX + 1];
+	int64_t dried[TASKS_MAX];
+};
+
+static void tail_task(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct tail *t = arg;
+	struct sph *s = t->s;
+	if (t->layer && task-- == 0) {
+		sph_water_layer_alive(s, t->w, s->dead);
+		return;
+	}
+	if (task < t->chunks) {
+		long from, to;
+		workers_share(s->n, task, t->chunks, &from, &to);
+		sph_compact_range(s, (int)from, (int)to, t->at[task]);
+		return;
+	}
+	task -= t->chunks;
+	long y0, y1;
+	workers_share(s->wy1 - s->wy0 + 1, task, t->rows, &y0, &y1);
+	t->dried[task] = sph_soil_rows(s, t->w, t->st, t->last, s->wy0 + (int)y0, s->wy0 + (int)y1);
+}
+
+static void tail_run(struct sph *s, struct tail *t, bool particles)
+{
+	t->layer = particles && s->draws_water;
+	t->chunks = particles ? tasks_for(s, s->n) : 0;
+	long rows = s->wx1 < s->wx0 ? 0 : s->wy1 - s->wy0 + 1;
+	long cells = rows * (s->wx1 - s->wx0 + 1);
+	t->rows = rows == 0 ? 0 : (int)(cells < 4 * TASK_MIN ? 1 : (rows < 16 ? rows : 16));
+	if (t->chunks + t->rows > TASKS_MAX)
+		t->chunks = TASKS_MAX - t->rows;
+	int at = 0;
+	for (int k = 0; k < t->chunks; k++) {
+		long from, to;
+		workers_share(s->n, k, t->chunks, &from, &to);
+		t->at[k] = at;
+		for (long i = from; i < to; i++)
+			at += s->dead[i] != 1;
+	}
+	t->at[t->chunks] = at;
+	memset(t->dried, 0, sizeof t->dried);
+	workers_for(s->workers, t->layer + t->chunks + t->rows, tail_task, t);
+	for (int k = 0; k < t->rows; k++)
+		s->books.water_dried += t->dried[k];
+	if (particles) {
+		struct sph_particles tmp = s->p;
+		s->p = s->q;
+		s->q = tmp;
+		s->n = at;
+	}
+}
+
+static void step_tail(struct sph *s, struct world *w, double dt)
+{
+	struct sph_soil_step st;
+	sph_soil_plan(s, dt, s->cfg.wetting, &st);
+	struct tail t = {.s = s, .w = w, .st = &st};
+	for (int k = 0; k + 1 < st.substeps; k++) {
+		sph_soil_grow(s);
+		tail_run(s, &t, false);
+		sph_soil_swap(s, &st);
+	}
+	if (st.substeps)
+		sph_soil_grow(s);
+	t.last = true;
+	tail_run(s, &t, true);
+	sph_soil_swap(s, &st);
+}
+
 int sph_step(struct sph *s, struct world *w)
 {
 	double dt = s->dt, t0 = seconds();
@@ -103,12 +185,7 @@ int sph_step(struct sph *s, struct world *w)
 	s->q = t;
 	double t3 = seconds();
 	sph_couple(s, w, dt);
-	if (s->cfg.wetting) {
-		sph_darcy(s, dt);
-		sph_dry(s, dt);
-	}
-	sph_wetness_layer(s, w);
-	sph_water_layer(s, w);
+	step_tail(s, w, dt);
 	s->time += dt;
 	s->steps++;
 	s->dt = next_dt(s);
