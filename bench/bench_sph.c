@@ -2,7 +2,9 @@
  * coupling part) at a given particle count, on 1 and 2 threads interleaved
  * run by run, for a deep pool at rest and a shallow sheet fed by four jets.
  * Prints medians of wall and CPU time, ns per particle-step (CPU over all
- * threads), and the split between sort, density, force and coupling.
+ * threads), the split of wall time between the phases (emission and sort,
+ * density, force, the coupling in order, the parallel tail) and the calling
+ * thread's CPU microseconds per step in each (on 1 thread: the serial share).
  *
  *   bench/bench_sph [--runs N] [--steps S] [--scene pool|jet] [--particles N]
  *                   [--threads LIST]   (LIST: "1,2" by default)
@@ -25,7 +27,7 @@ static double now(clockid_t id)
 }
 
 struct result {
-	double wall, cpu, split[4];
+	double wall, cpu, split[SPH_PHASES], split_cpu[SPH_PHASES];
 	int n;
 };
 
@@ -86,6 +88,7 @@ static void one_run(int particles, bool jets, int threads, int steps, struct res
 	for (int i = 0; i < 20; i++)
 		sph_step(s, w);
 	memset(s->split, 0, sizeof s->split);
+	memset(s->split_cpu, 0, sizeof s->split_cpu);
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	long work = 0;
 	for (int i = 0; i < steps; i++) {
@@ -95,6 +98,7 @@ static void one_run(int particles, bool jets, int threads, int steps, struct res
 	r->wall = now(CLOCK_MONOTONIC) - w0;
 	r->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	memcpy(r->split, s->split, sizeof r->split);
+	memcpy(r->split_cpu, s->split_cpu, sizeof r->split_cpu);
 	r->n = (int)(work / steps);
 	sph_destroy(s);
 	world_destroy(w);
@@ -142,7 +146,7 @@ int main(int argc, char **argv)
 	bool jets = !strcmp(sc, "jet");
 	if (!steps)
 		steps = particles >= 100000 ? 30 : particles >= 25000 ? 100 : 300;
-	double wall[8][99], cpu[8][99], split[8][4][99];
+	double wall[8][99], cpu[8][99], split[8][SPH_PHASES][99], scpu[8][SPH_PHASES][99];
 	int n = 0;
 	for (int r = 0; r < runs; r++)
 		for (int t = 0; t < nthreads; t++) {
@@ -150,18 +154,23 @@ int main(int argc, char **argv)
 			one_run(particles, jets, threads[t], steps, &res);
 			wall[t][r] = res.wall;
 			cpu[t][r] = res.cpu;
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < SPH_PHASES; k++) {
 				split[t][k][r] = res.split[k] / res.wall;
+				scpu[t][k][r] = 1e6 * res.split_cpu[k] / steps;
+			}
 			n = res.n;
 		}
 	printf("scene\tparticles\tthreads\tsteps\tsteps_per_s_wall\tsteps_per_s_cpu\t"
-	       "ns_per_particle_step_cpu\tcpu_over_wall\tsort\tdensity\tforce\tcoupling\n");
+	       "ns_per_particle_step_cpu\tcpu_over_wall\tsort\tdensity\tforce\tcouple\ttail\t"
+	       "us_cpu_sort\tus_cpu_density\tus_cpu_force\tus_cpu_couple\tus_cpu_tail\n");
 	for (int t = 0; t < nthreads; t++) {
 		double mw = median(wall[t], runs), mc = median(cpu[t], runs);
 		printf("%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.0f\t%.2f", sc, n, threads[t], steps, steps / mw,
 		       steps / mc, 1e9 * mc / ((double)n * steps), mc / mw);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < SPH_PHASES; k++)
 			printf("\t%.1f%%", 100 * median(split[t][k], runs));
+		for (int k = 0; k < SPH_PHASES; k++)
+			printf("\t%.0f", median(scpu[t][k], runs));
 		printf("\n");
 	}
 	return 0;

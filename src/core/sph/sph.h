@@ -122,7 +122,11 @@ struct sph {
 	struct sph_books books;
 	int overflows;           /* neighbour lists cut at SPH_MAX_NEIGHBOURS */
 	struct workers *workers; /* NULL: one thread */
-	double split[4];         /* seconds in sort, density, force, coupling */
+	/* Seconds in each phase of the steps so far, wall clock and the calling
+	 * thread's CPU: emission and sort, density, force, the coupling in
+	 * order, the parallel tail (soil, compaction, water layer). */
+#define SPH_PHASES 5
+	double split[SPH_PHASES], split_cpu[SPH_PHASES];
 };
 
 void sph_config_from(struct sph_config *c, const struct params *p);

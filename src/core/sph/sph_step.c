@@ -59,6 +59,13 @@ static double seconds(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static double thread_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* The next step: CFL on sound and flow speed, a force limit, and viscous
  * diffusion. Every input is an exact max, so it is thread-count free. */
 static double next_dt(const struct sph *s)
@@ -133,7 +140,9 @@ static void tail_run(struct sph *s, struct tail *t, bool particles)
 	}
 	t->at[t->chunks] = at;
 	memset(t->dried, 0, sizeof t->dried);
-	workers_for(s->workers, t->layer + t->chunks + t->rows, tail_task, t);
+	/* A small scene is not worth waking a thread for. */
+	bool small = t->chunks <= 1 && t->rows <= 1;
+	workers_for(small ? NULL : s->workers, t->layer + t->chunks + t->rows, tail_task, t);
 	for (int k = 0; k < t->rows; k++)
 		s->books.water_dried += t->dried[k];
 	if (particles) {
@@ -161,18 +170,32 @@ static void step_tail(struct sph *s, struct world *w, double dt)
 	sph_soil_swap(s, &st);
 }
 
+/* The phases a step times (SPH_PHASES in sph.h), by wall clock and by the
+ * calling thread's CPU clock. */
+static void mark(struct sph *s, int phase, double *wall, double *cpu)
+{
+	double w1 = seconds(), c1 = thread_seconds();
+	if (phase >= 0) {
+		s->split[phase] += w1 - *wall;
+		s->split_cpu[phase] += c1 - *cpu;
+	}
+	*wall = w1;
+	*cpu = c1;
+}
+
 int sph_step(struct sph *s, struct world *w)
 {
-	double dt = s->dt, t0 = seconds();
+	double dt = s->dt, wall, cpu;
+	mark(s, -1, &wall, &cpu);
 	sph_emit(s, w, dt);
 	int err = sph_sort(s);
 	if (err)
 		return err;
-	double t1 = seconds();
+	mark(s, 0, &wall, &cpu);
 	memset(s->dead, 0, (size_t)s->n);
 	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = tasks_for(s, s->n)};
 	parallel(s, &ps);
-	double t2 = seconds();
+	mark(s, 1, &wall, &cpu);
 	ps.force = 1;
 	parallel(s, &ps);
 	s->vmax = s->amax = 0;
@@ -183,16 +206,13 @@ int sph_step(struct sph *s, struct world *w)
 	struct sph_particles t = s->p;
 	s->p = s->q;
 	s->q = t;
-	double t3 = seconds();
+	mark(s, 2, &wall, &cpu);
 	sph_couple(s, w, dt);
+	mark(s, 3, &wall, &cpu);
 	step_tail(s, w, dt);
 	s->time += dt;
 	s->steps++;
 	s->dt = next_dt(s);
-	double t4 = seconds();
-	s->split[0] += t1 - t0;
-	s->split[1] += t2 - t1;
-	s->split[2] += t3 - t2;
-	s->split[3] += t4 - t3;
+	mark(s, 4, &wall, &cpu);
 	return GULLY_OK;
 }
