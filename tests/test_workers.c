@@ -1,5 +1,6 @@
 /* The thread pool: every index runs once per round, on any pool size, for
- * many rounds in a row; shares cover a range exactly. */
+ * many rounds in a row; every task of workers_for runs once, on a worker of
+ * the pool, mixed with workers_run rounds; shares cover a range exactly. */
 #include "testutil.h"
 
 #include <string.h>
@@ -52,6 +53,55 @@ static void test_every_index_runs_once_per_round(void **unused)
 	}
 }
 
+struct claims {
+	int ran[300];
+	int worker[300];
+	int threads;
+};
+
+static void claim_task(void *arg, int task, int worker)
+{
+	struct claims *c = arg;
+	c->ran[task]++;
+	c->worker[task] = worker;
+}
+
+static void test_every_task_runs_once(void **unused)
+{
+	(void)unused;
+	enum { N = 1001 };
+	static long values[N];
+	long want = 0;
+	for (long i = 0; i < N; i++)
+		want += values[i] = i % 13;
+	for (int threads = 1; threads <= 4; threads++) {
+		struct workers *w = NULL;
+		assert_int_equal(workers_create(&w, threads), GULLY_OK);
+		for (int round = 0; round < 400; round++) {
+			int tasks = round % 300;
+			struct claims c = {.threads = threads};
+			workers_for(w, tasks, claim_task, &c);
+			for (int k = 0; k < 300; k++) {
+				assert_int_equal(c.ran[k], k < tasks ? 1 : 0);
+				assert_true(c.worker[k] >= 0 && c.worker[k] < threads);
+			}
+			/* A plain round between two task rounds still sees every index. */
+			struct tally t = {.n = N, .values = values};
+			workers_run(w, add_share, &t);
+			long got = 0;
+			for (int i = 0; i < threads; i++)
+				got += t.sum[i];
+			assert_int_equal(got, want);
+		}
+		workers_destroy(w);
+	}
+	/* No pool: the caller runs every task, as worker 0. */
+	struct claims c = {.threads = 1};
+	workers_for(NULL, 7, claim_task, &c);
+	for (int k = 0; k < 7; k++)
+		assert_int_equal(c.ran[k], 1);
+}
+
 static void test_shares_tile_the_range(void **unused)
 {
 	(void)unused;
@@ -89,6 +139,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_index_runs_once_per_round),
+		cmocka_unit_test(test_every_task_runs_once),
 		cmocka_unit_test(test_shares_tile_the_range),
 		cmocka_unit_test(test_resolve_and_bad_counts),
 	};
