@@ -11,8 +11,10 @@
  * diffusion and drying on a fixed lattice of 5 porous particles per cell.
  *
  * Water and soil are kept in integer quanta, so both books balance exactly.
- * The two parallel passes are gather-only (each particle writes only its own
- * outputs), so results are identical for any thread count. */
+ * The parallel phases (density; force with the coupling's read-only look;
+ * the tail: compaction, water layer, the soil by rows) are gather-only or
+ * write disjoint data, and the coupling itself runs in particle order on one
+ * thread, so results are identical for any thread count. */
 #ifndef GULLY_SPH_H
 #define GULLY_SPH_H
 

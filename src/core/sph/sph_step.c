@@ -1,5 +1,6 @@
-/* One SPH step, in the order sph.h gives, with the two parallel passes
- * split statically over the particles. */
+/* One SPH step, in the order sph.h gives: three parallel phases (density,
+ * force, the tail after the coupling), each cut into tasks that whichever
+ * worker is free claims (base/workers.h, workers_for). */
 #include "core/sph/sph.h"
 
 #include <math.h>
