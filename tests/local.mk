@@ -258,6 +258,15 @@ tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
 endif
 
+# Particles over the hardness map (particles.hardness).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_particles_hardness
+TESTS += tests/test_particles_hardness
+tests_test_particles_hardness_SOURCES = tests/test_particles_hardness.c tests/testutil.h
+tests_test_particles_hardness_CFLAGS = $(TEST_CFLAGS)
+tests_test_particles_hardness_LDADD = $(TEST_IO_LIBS)
+endif
+
 # Golden results: every process's output bits, pinned (test_golden.c says how to re-pin).
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_golden

@@ -21,7 +21,10 @@
  * one add); off the map: the droplet ends. Otherwise, with h0 and h1 the
  * heights of its cell and of the next, c_eq = max(0, |v'| (V (h0 - h1))),
  * cdiff = c_eq - s; its cell loses delta = (V k dt) cdiff; s += k dt cdiff;
- * V *= 1 - dt e. The number of steps a droplet may take is known when it
+ * V *= 1 - dt e. With particles.hardness = a > 0, a step that takes soil
+ * (cdiff > 0) takes it at cdiff (1 - a D), D the hardness of its cell: the
+ * emitter's (1 - D) at a = 1, one meaning of hardness (a = 0: the map is not
+ * read and no bit moves). The number of steps a droplet may take is known when it
  * starts (droplet_dry_steps: its volume only ever shrinks by the same
  * factor), so "V > V_min and age < max_steps" is a count-down.
  *
@@ -54,6 +57,8 @@ struct droplet_env {
 	uint32_t max_steps;
 	uint32_t dry_steps1; /* droplet_dry_steps of a fresh droplet (volume 1) */
 	bool deposit_on_death;
+	const float *hard; /* the hardness layer, NULL when particles.hardness is 0 */
+	float hardness;    /* particles.hardness */
 	v2f dt2, keep2;      /* dt and keep_speed in both lanes */
 	struct v2_bounds bounds;
 	struct normal_consts nk;
@@ -119,6 +124,8 @@ static inline void droplet_env_init(struct droplet_env *e, struct world *w,
 	e->max_steps = dp->max_steps;
 	e->dry_steps1 = droplet_dry_steps(1.0f, e->keep_volume, e->min_volume, e->max_steps);
 	e->deposit_on_death = dp->deposit_on_death;
+	e->hardness = dp->hardness;
+	e->hard = dp->hardness > 0.0f ? w->layer[LAYER_HARDNESS] : NULL;
 	e->dt2 = v2_make(e->dt, e->dt);
 	e->keep2 = v2_make(e->keep_speed, e->keep_speed);
 	v2_bounds_init(&e->bounds, w->width, w->height);
@@ -132,6 +139,12 @@ static inline void droplet_spawn(struct world *w, struct droplet *d)
 	memset(d, 0, sizeof *d);
 	world_spawn_point(w, &d->x, &d->y);
 	d->volume = 1.0f;
+}
+
+/* 1 - a D at cell `at`: the share of the soil a step may take there. */
+static inline float droplet_softness(const struct droplet_env *e, uint32_t at)
+{
+	return 1.0f - e->hardness * e->hard[at];
 }
 
 /* Takes up a droplet (fresh or part-way). One off the map (or with a NaN
@@ -202,7 +215,9 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	/* speed * (volume * dh), not (volume * speed) * dh: the speed's sqrt
 	 * comes last, and only one multiply should wait for it. */
 	const float c_eq = max0f(speed * (volume * (here - there)));
-	const float cdiff = c_eq - l->sediment;
+	float cdiff = c_eq - l->sediment;
+	if (e->hard && cdiff > 0.0f)
+		cdiff = cdiff * droplet_softness(e, at);
 	c->at = at;
 	c->delta = volume * e->rate * cdiff;
 	c->c_eq = c_eq;

@@ -17,6 +17,7 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p)
 	dp->evap_rate = (float)q->evap_rate;
 	dp->min_volume = (float)q->min_volume;
 	dp->scale = (float)p->terrain.vertical_scale;
+	dp->hardness = (float)q->hardness;
 	dp->max_steps = (uint32_t)q->max_steps;
 	dp->deposit_on_death = q->deposit_on_death;
 	dp->symmetric_normal = q->symmetric_normal;
