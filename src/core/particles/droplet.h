@@ -48,6 +48,14 @@
 #include "core/base/world.h"
 #include "core/particles/particles.h"
 
+/* Inlined even where called twice: droplet_advance_as's `hard` must be a
+ * constant where it lands (one copy with the hardness map, one without). */
+#if defined(__GNUC__)
+#define DROPLET_INLINE static inline __attribute__((always_inline))
+#else
+#define DROPLET_INLINE static inline
+#endif
+
 /* What every step needs, fixed for a run of steps. */
 struct droplet_env {
 	float *h;
@@ -180,10 +188,12 @@ static inline uint32_t droplet_steps(const struct droplet_walk *l)
 
 /* The read half of a step: moves the droplet and sets c->at and c->delta,
  * reading the map and writing nothing. DROPLET_ENDED: it had no step left
- * (nothing moved) or stepped off the map (c->delta is 0). */
-static inline enum droplet_result droplet_advance(struct droplet_walk *l,
-						  const struct droplet_env *e,
-						  struct droplet_change *c)
+ * (nothing moved) or stepped off the map (c->delta is 0). `hard` must be
+ * e->hard != NULL; a loop that passes it as a constant (the seed order's)
+ * has no trace of the hardness map when it is off. */
+DROPLET_INLINE enum droplet_result droplet_advance_as(struct droplet_walk *l,
+						      const struct droplet_env *e,
+						      struct droplet_change *c, const bool hard)
 {
 	c->at = 0;
 	c->delta = 0.0f;
@@ -216,7 +226,7 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	 * comes last, and only one multiply should wait for it. */
 	const float c_eq = max0f(speed * (volume * (here - there)));
 	float cdiff = c_eq - l->sediment;
-	if (e->hard && cdiff > 0.0f)
+	if (hard && cdiff > 0.0f)
 		cdiff = cdiff * droplet_softness(e, at);
 	c->at = at;
 	c->delta = volume * e->rate * cdiff;
@@ -226,6 +236,13 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	l->at = next;
 	l->interior = where == V2_INTERIOR;
 	return DROPLET_MOVED;
+}
+
+static inline enum droplet_result droplet_advance(struct droplet_walk *l,
+						  const struct droplet_env *e,
+						  struct droplet_change *c)
+{
+	return droplet_advance_as(l, e, c, e->hard != NULL);
 }
 
 /* The write half: h[c->at] -= c->delta, on the droplet's books. */
@@ -239,14 +256,21 @@ static inline void droplet_apply(struct droplet_walk *l, const struct droplet_en
 	l->tally = d2_book(l->tally, c->before, c->after);
 }
 
-/* One whole step. */
-static inline enum droplet_result droplet_step(struct droplet_walk *l, const struct droplet_env *e,
-					       struct droplet_change *c)
+/* One whole step (`hard` as droplet_advance_as's). */
+DROPLET_INLINE enum droplet_result droplet_step_as(struct droplet_walk *l,
+						   const struct droplet_env *e,
+						   struct droplet_change *c, const bool hard)
 {
-	const enum droplet_result r = droplet_advance(l, e, c);
+	const enum droplet_result r = droplet_advance_as(l, e, c, hard);
 	if (r == DROPLET_MOVED)
 		droplet_apply(l, e, c);
 	return r;
+}
+
+static inline enum droplet_result droplet_step(struct droplet_walk *l, const struct droplet_env *e,
+					       struct droplet_change *c)
+{
+	return droplet_step_as(l, e, c, e->hard != NULL);
 }
 
 /* Net soil the droplet holds: what deposit on death gives back. */

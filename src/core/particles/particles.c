@@ -29,8 +29,12 @@ static uint32_t droplet_run_env(struct droplet *d, struct world *w, const struct
 	struct droplet_walk l;
 	droplet_begin(&l, d, e);
 	struct droplet_change c;
-	while (droplet_step(&l, e, &c) == DROPLET_MOVED)
-		;
+	if (e->hard)
+		while (droplet_step_as(&l, e, &c, true) == DROPLET_MOVED)
+			;
+	else
+		while (droplet_step_as(&l, e, &c, false) == DROPLET_MOVED)
+			;
 	struct droplet_books b;
 	droplet_finish(&l, e, &b);
 	droplet_commit(&b, w);
