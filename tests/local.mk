@@ -240,6 +240,9 @@ TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_ma
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
 	tests/clilib.sh \
 	tests/slurm-single-node.sh
+# The hardness map for the droplets from the command line (particles.hardness).
+TESTS += tests/cli_hardness.sh
+EXTRA_DIST += tests/cli_hardness.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_descend
