@@ -256,7 +256,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_lanes
 TESTS += tests/test_lanes
-tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
+tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h tests/lanesutil.h
 tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
 endif
@@ -265,7 +265,8 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_particles_hardness
 TESTS += tests/test_particles_hardness
-tests_test_particles_hardness_SOURCES = tests/test_particles_hardness.c tests/testutil.h
+tests_test_particles_hardness_SOURCES = tests/test_particles_hardness.c tests/testutil.h \
+	tests/lanesutil.h
 tests_test_particles_hardness_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_hardness_LDADD = $(TEST_IO_LIBS)
 endif

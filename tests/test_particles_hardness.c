@@ -11,12 +11,11 @@
 
 #include "core/base/error.h"
 #include "core/base/process.h"
-#include "core/base/workers.h"
-#include "core/particles/lockstep.h"
 #include "core/particles/particles.h"
 #include "core/terrain/hardness.h"
 #include "core/terrain/terrain.h"
 #include "io/simulation.h"
+#include "lanesutil.h"
 
 TESTUTIL_TMPDIR_FIXTURES("hardness")
 
@@ -160,32 +159,8 @@ static void test_harder_erodes_less(void **state)
 	assert_true(mid < off && mid > 0);
 }
 
-/* n droplets through the engine with one copy of the read phase forced and
- * its read phase split over `pool`; NULL when this CPU or build lacks it. */
-static struct world *run_copy(const struct params *p, enum lockstep_isa isa, struct workers *pool)
-{
-	struct world *w = make(p);
-	hardness_generate(w, p);
-	struct lockstep *pl = lockstep_create(w->width, w->height);
-	assert_non_null(pl);
-	if (!lockstep_set_isa(pl, isa)) {
-		lockstep_destroy(pl);
-		world_destroy(w);
-		return NULL;
-	}
-	lockstep_set_workers(pl, pool);
-	struct droplet_params dp;
-	droplet_params_from(&dp, p);
-	uint64_t steps = 0;
-	assert_int_equal(lockstep_run(pl, w, &dp, p->particles.lanes, 1500, &steps), GULLY_OK);
-	assert_int_equal(lockstep_drain(pl, w, &dp, &steps), GULLY_OK);
-	w->steps = steps;
-	lockstep_destroy(pl);
-	return w;
-}
-
-/* Scalar, SSE2 and AVX2, on one thread and split over two: the bits of the
- * scalar reference on one, with strata hardness under a = 0.7 (and those
+/* Scalar, SSE2 and AVX2, on one thread and split over two (1500 droplets,
+ * lanesutil.h): the bits of the scalar reference on one, with strata hardness under a = 0.7 (and those
  * bits are not the bits of a = 0, so the hardness path really ran). */
 static void test_copies_and_threads_agree(void **state)
 {
@@ -199,19 +174,26 @@ static void test_copies_and_threads_agree(void **state)
 		struct params p;
 		hard_params(&p, 40, 0.7, lane_counts[c]);
 		p.hardness.generator = HARDNESS_STRATA;
-		struct world *ref = run_copy(&p, LOCKSTEP_ISA_SCALAR, NULL);
+		unsigned char *rb, *b;
+		size_t rl, l;
+		struct world *ref = lanes_run_pool(&p, LOCKSTEP_ISA_SCALAR, NULL, 1500, &rb, &rl);
 		for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++)
 			for (int t = 0; t < 2; t++) {
-				struct world *w = run_copy(&p, isas[k], t ? two : NULL);
+				struct world *w = lanes_run_pool(&p, isas[k], t ? two : NULL, 1500, &b, &l);
 				if (!w)
 					continue;
 				assert_same_ground(ref, w);
+				assert_int_equal(l, rl);
+				assert_memory_equal(b, rb, l);
 				compared++;
+				free(b);
 				world_destroy(w);
 			}
 		p.particles.hardness = 0.0;
-		struct world *off = run_copy(&p, LOCKSTEP_ISA_SCALAR, NULL);
+		struct world *off = lanes_run_pool(&p, LOCKSTEP_ISA_SCALAR, NULL, 1500, &b, &l);
 		assert_false(same_heights(ref, off));
+		free(b);
+		free(rb);
 		world_destroy(off);
 		world_destroy(ref);
 	}
