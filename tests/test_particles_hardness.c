@@ -160,8 +160,9 @@ static void test_harder_erodes_less(void **state)
 }
 
 /* Scalar, SSE2 and AVX2, on one thread and split over two (1500 droplets,
- * lanesutil.h): the bits of the scalar reference on one, with strata hardness under a = 0.7 (and those
- * bits are not the bits of a = 0, so the hardness path really ran). */
+ * lanesutil.h): the bits of the scalar reference on one, with strata
+ * hardness under a = 0.7 (and those bits are not the bits of a = 0, so the
+ * hardness path really ran). */
 static void test_copies_and_threads_agree(void **state)
 {
 	(void)state;

@@ -24,8 +24,8 @@
  * V *= 1 - dt e. With particles.hardness = a > 0, a step that takes soil
  * (cdiff > 0) takes it at cdiff (1 - a D), D the hardness of its cell: the
  * emitter's (1 - D) at a = 1, one meaning of hardness (a = 0: the map is not
- * read and no bit moves). The number of steps a droplet may take is known when it
- * starts (droplet_dry_steps: its volume only ever shrinks by the same
+ * read and no bit moves). The number of steps a droplet may take is known
+ * when it starts (droplet_dry_steps: its volume only ever shrinks by the same
  * factor), so "V > V_min and age < max_steps" is a count-down.
  *
  * droplet_advance is the read half of a step (it moves the droplet and says

@@ -88,8 +88,8 @@ static inline floatw lockstep_soften(const struct lockstep *pl, const struct dro
  * bits. `hard` (e->hard set) is a constant where it is inlined, so the run
  * without hardness has no trace of it: always inlined, since GCC would
  * otherwise call one copy for both loops (~7% slower, bench/PARTICLES.md). */
-static inline __attribute__((always_inline)) uint64_t lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base,
-				     uint64_t *steps, bool hard)
+static inline __attribute__((always_inline)) uint64_t
+lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base, uint64_t *steps, bool hard)
 {
 	const floatw zero = fw_zero();
 	const floatw x = fw_load(pl->x + base), y = fw_load(pl->y + base);
