@@ -31,12 +31,14 @@
 #include "core/base/normal.h"
 #include "core/base/params.h"
 #include "core/base/world.h"
+#include "core/hydrology/hydrology_stream.h"
 
 /* What a descent needs, fixed for a step() call. */
 struct hd_env {
 	float *h;                           /* height: read and written */
 	const float *stream, *pool, *veg;   /* read */
 	uint8_t *track;                     /* cells visited: set to 1 */
+	struct hstream *hs; /* the stream map's lazy update (NULL: it is current) */
 	int width, height;
 	float dt, density, friction, deposition, evap, scale;
 	float stop_stream, stop_accel;

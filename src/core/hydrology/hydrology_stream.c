@@ -1,0 +1,232 @@
+#include "core/hydrology/hydrology_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/base/v2.h"
+#include "core/base/workers.h"
+
+int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
+{
+	memset(hs, 0, sizeof *hs);
+	hs->stream = stream;
+	hs->track = track;
+	hs->n = n;
+	hs->ntiles = (n + HSTREAM_TILE - 1) / HSTREAM_TILE;
+	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, 1);
+	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
+	hs->want = 1;
+	return hs->stamp && hs->list ? GULLY_OK : GULLY_ENOMEM;
+}
+
+void hstream_free(struct hstream *hs)
+{
+	free(hs->stamp);
+	free(hs->list);
+	hs->stamp = NULL;
+	hs->list = NULL;
+}
+
+/* One batch, visited or not: stream += lrate (visited - stream), clamped to
+ * [0, 1]. The core library is built at -O2 (CFLAGS comes after its -O3),
+ * where GCC does not vectorise this loop: four cells at a time by hand, the
+ * same IEEE operations per cell (NaN stays NaN, as in the scalar tail). */
+static void stream_learn(float *stream, const uint8_t *track, size_t n, float lrate)
+{
+	size_t i = 0;
+#if GULLY_USE_SSE2
+	const __m128 lr = _mm_set1_ps(lrate), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	const __m128i z = _mm_setzero_si128();
+	for (; i + 4 <= n; i += 4) {
+		int32_t t4;
+		memcpy(&t4, track + i, 4);
+		const __m128i b = _mm_unpacklo_epi16(
+			_mm_unpacklo_epi8(_mm_cvtsi32_si128(t4), z), z);
+		const __m128 s = _mm_loadu_ps(stream + i);
+		const __m128 v = _mm_add_ps(s, _mm_mul_ps(lr, _mm_sub_ps(_mm_cvtepi32_ps(b), s)));
+		const __m128 gt = _mm_cmpgt_ps(v, one);
+		const __m128 r = _mm_or_ps(_mm_and_ps(gt, one), _mm_andnot_ps(gt, v));
+		_mm_storeu_ps(stream + i, _mm_andnot_ps(_mm_cmplt_ps(v, zero), r));
+	}
+#endif
+	for (; i < n; i++) {
+		float v = stream[i] + lrate * ((float)track[i] - stream[i]);
+		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	}
+}
+
+/* k unvisited batches: stream_learn with every track byte 0, k times over.
+ * After the first, the value is in [+0, 1] or NaN, where
+ * v + lrate (0 - v) (lrate <= 1) stays in [+0, v]: the clamp changes nothing
+ * and is left out. Groups of +0 cells stay +0 and are skipped. Eight
+ * vectors (or four, for a lone tile) go through the k batches side by side
+ * in registers, so the adds and multiplies of different cells overlap
+ * instead of waiting on each other. */
+#if GULLY_USE_SSE2
+#define HS_FIRST(x)                                                                  \
+	do {                                                                         \
+		const __m128 v_ = _mm_add_ps(x, _mm_mul_ps(lr, _mm_sub_ps(zero, x))); \
+		const __m128 gt_ = _mm_cmpgt_ps(v_, one);                            \
+		const __m128 r_ = _mm_or_ps(_mm_and_ps(gt_, one), _mm_andnot_ps(gt_, v_)); \
+		x = _mm_andnot_ps(_mm_cmplt_ps(v_, zero), r_);                       \
+	} while (0)
+#define HS_NEXT(x) x = _mm_add_ps(x, _mm_mul_ps(lr, _mm_sub_ps(zero, x)))
+
+static inline bool hs_zero(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+	const __m128i o = _mm_or_si128(_mm_or_si128(_mm_castps_si128(a), _mm_castps_si128(b)),
+				       _mm_or_si128(_mm_castps_si128(c), _mm_castps_si128(d)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi32(o, _mm_setzero_si128())) == 0xffff;
+}
+
+/* 16 cells. */
+static void decay16(float *p, uint32_t k, __m128 lr)
+{
+	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	__m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4);
+	__m128 c = _mm_loadu_ps(p + 8), d = _mm_loadu_ps(p + 12);
+	if (hs_zero(a, b, c, d))
+		return;
+	HS_FIRST(a); HS_FIRST(b); HS_FIRST(c); HS_FIRST(d);
+	for (uint32_t i = 1; i < k; i++) {
+		HS_NEXT(a); HS_NEXT(b); HS_NEXT(c); HS_NEXT(d);
+	}
+	_mm_storeu_ps(p, a); _mm_storeu_ps(p + 4, b);
+	_mm_storeu_ps(p + 8, c); _mm_storeu_ps(p + 12, d);
+}
+
+/* 32 cells. */
+static void decay32(float *p, uint32_t k, __m128 lr)
+{
+	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	__m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4);
+	__m128 c = _mm_loadu_ps(p + 8), d = _mm_loadu_ps(p + 12);
+	__m128 e = _mm_loadu_ps(p + 16), f = _mm_loadu_ps(p + 20);
+	__m128 g = _mm_loadu_ps(p + 24), h = _mm_loadu_ps(p + 28);
+	if (hs_zero(a, b, c, d) && hs_zero(e, f, g, h))
+		return;
+	HS_FIRST(a); HS_FIRST(b); HS_FIRST(c); HS_FIRST(d);
+	HS_FIRST(e); HS_FIRST(f); HS_FIRST(g); HS_FIRST(h);
+	for (uint32_t i = 1; i < k; i++) {
+		HS_NEXT(a); HS_NEXT(b); HS_NEXT(c); HS_NEXT(d);
+		HS_NEXT(e); HS_NEXT(f); HS_NEXT(g); HS_NEXT(h);
+	}
+	_mm_storeu_ps(p, a); _mm_storeu_ps(p + 4, b);
+	_mm_storeu_ps(p + 8, c); _mm_storeu_ps(p + 12, d);
+	_mm_storeu_ps(p + 16, e); _mm_storeu_ps(p + 20, f);
+	_mm_storeu_ps(p + 24, g); _mm_storeu_ps(p + 28, h);
+}
+#endif
+
+static void stream_decay(float *stream, size_t n, uint32_t k, float lrate)
+{
+	size_t i = 0;
+	if (k == 0)
+		return;
+#if GULLY_USE_SSE2
+	const __m128 lr = _mm_set1_ps(lrate);
+	for (; i + 32 <= n; i += 32)
+		decay32(stream + i, k, lr);
+	for (; i + 16 <= n; i += 16)
+		decay16(stream + i, k, lr);
+#endif
+	for (; i < n; i++) {
+		float v = stream[i] + lrate * (0.0f - stream[i]);
+		v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+		for (uint32_t b = 1; b < k; b++)
+			v = v + lrate * (0.0f - v);
+		stream[i] = v;
+	}
+}
+
+static size_t tile_cells(const struct hstream *hs, size_t t)
+{
+	const size_t begin = t * HSTREAM_TILE;
+	return hs->n - begin < HSTREAM_TILE ? hs->n - begin : HSTREAM_TILE;
+}
+
+void hstream_list(struct hstream *hs, uint32_t t)
+{
+	const uint32_t taken = hs->stamp[t] >> 1;
+	stream_decay(hs->stream + (size_t)t * HSTREAM_TILE, tile_cells(hs, t), hs->now - taken,
+		     hs->lrate);
+	hs->stamp[t] = hs->want;
+	hs->list[hs->nlist++] = t;
+}
+
+/* Tiles [begin, end) up to date, their stamps restarted for a new window;
+ * runs of tiles that missed the same batches decay as one range. */
+static void sync_range(struct hstream *hs, size_t begin, size_t end)
+{
+	size_t t = begin;
+	while (t < end) {
+		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
+		size_t u = t;
+		while (u < end && hs->now - (uint32_t)(hs->stamp[u] >> 1) == lag) {
+			hs->stamp[u] &= 1;
+			u++;
+		}
+		const size_t first = t * HSTREAM_TILE;
+		const size_t last = u * HSTREAM_TILE < hs->n ? u * HSTREAM_TILE : hs->n;
+		stream_decay(hs->stream + first, last - first, lag, hs->lrate);
+		t = u;
+	}
+}
+
+static void sync_part(void *arg, int index, int count)
+{
+	struct hstream *hs = arg;
+	long begin, end;
+	workers_share((long)hs->ntiles, index, count, &begin, &end);
+	sync_range(hs, (size_t)begin, (size_t)end);
+}
+
+void hstream_sync(struct hstream *hs, struct workers *wk)
+{
+	if (hs->now == 0)
+		return;
+	if (wk)
+		workers_run(wk, sync_part, hs);
+	else
+		sync_range(hs, 0, hs->ntiles);
+	hs->now = 0;
+	hs->want = 1;
+}
+
+void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
+{
+	/* The lagging tiles owe batches at the window's rate. */
+	if (lrate != hs->lrate && hs->now)
+		hstream_sync(hs, wk);
+	hs->lrate = lrate;
+	const uint8_t taken = (uint8_t)(2 * (hs->now + 1));
+	for (size_t i = 0; i < hs->nlist; i++) {
+		const uint32_t t = hs->list[i];
+		const size_t first = (size_t)t * HSTREAM_TILE, cells = tile_cells(hs, t);
+		stream_learn(hs->stream + first, hs->track + first, cells, lrate);
+		memset(hs->track + first, 0, cells);
+		hs->stamp[t] = taken;
+	}
+	hs->nlist = 0;
+	hs->now++;
+	hs->want = (uint8_t)(2 * hs->now + 1);
+	if (hs->now >= HSTREAM_WINDOW)
+		hstream_sync(hs, wk);
+}
+
+void hstream_relist(struct hstream *hs)
+{
+	hs->now = 0;
+	hs->want = 1;
+	hs->nlist = 0;
+	for (size_t t = 0; t < hs->ntiles; t++) {
+		const size_t first = t * HSTREAM_TILE, cells = tile_cells(hs, t);
+		bool visited = false;
+		for (size_t i = 0; i < cells; i++)
+			visited |= hs->track[first + i] != 0;
+		hs->stamp[t] = visited;
+		if (visited)
+			hs->list[hs->nlist++] = (uint32_t)t;
+	}
+}
