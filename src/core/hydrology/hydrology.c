@@ -390,7 +390,7 @@ bool hydrology_life_env(struct hydro_state *s, struct world *w, const struct par
 		return false;
 	hydrology_hparams(hp, p);
 	hydrology_descend_env(env, p, w, s->track);
-	env->hs = &s->hs;
+	env->hs = hstream_env(&s->hs);
 	return true;
 }
 
@@ -405,7 +405,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 	hydrology_hparams(&hp, p);
 	struct hd_env env;
 	hydrology_descend_env(&env, p, w, s->track);
-	env.hs = &s->hs;
+	env.hs = hstream_env(&s->hs);
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;
 	for (; done < budget; done++) {
@@ -450,6 +450,12 @@ void hydrology_set_flood_cache(void *state, bool on)
 {
 	struct hydro_state *s = state;
 	flood_set_cache(s->flood, on);
+}
+
+void hydrology_set_stream_lazy(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	hstream_set_lazy(&s->hs, on);
 }
 
 int hydrology_set_flood_shadow(void *state, bool on)

@@ -7,6 +7,16 @@
 #include "core/base/v2.h"
 #include "core/base/workers.h"
 
+/* An AVX copy of the long catch-up (decay64_avx), picked at run time as the
+ * particles' lockstep read phase is (particles/lockstep.c): the same IEEE
+ * operations lane by lane, eight lanes a vector. */
+#if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define HSTREAM_HAVE_AVX 1
+#include <immintrin.h>
+#else
+#define HSTREAM_HAVE_AVX 0
+#endif
+
 int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
 {
 	memset(hs, 0, sizeof *hs);
@@ -17,6 +27,11 @@ int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
 	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, 1);
 	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
 	hs->want = 1;
+	hs->lazy = n > HSTREAM_LAZY_CELLS;
+#if HSTREAM_HAVE_AVX
+	__builtin_cpu_init();
+	hs->avx = __builtin_cpu_supports("avx");
+#endif
 	return hs->stamp && hs->list ? GULLY_OK : GULLY_ENOMEM;
 }
 
@@ -119,11 +134,53 @@ static void decay32(float *p, uint32_t k, __m128 lr)
 }
 #endif
 
-static void stream_decay(float *stream, size_t n, uint32_t k, float lrate)
+#if HSTREAM_HAVE_AVX
+#define HA_FIRST(x)                                                                        \
+	do {                                                                               \
+		const __m256 v_ = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x))); \
+		const __m256 r_ = _mm256_blendv_ps(v_, one, _mm256_cmp_ps(v_, one, _CMP_GT_OQ)); \
+		x = _mm256_andnot_ps(_mm256_cmp_ps(v_, zero, _CMP_LT_OQ), r_);          \
+	} while (0)
+#define HA_NEXT(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x)))
+
+/* 64 cells, eight vectors of eight. The clamp is HS_FIRST's: a lane above 1
+ * takes 1, a lane below 0 takes +0, any other (NaN too) keeps its value. */
+__attribute__((target("avx"))) static void decay64_avx(float *p, uint32_t k, float lrate)
+{
+	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
+		     one = _mm256_set1_ps(1.0f);
+	__m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+	__m256 c = _mm256_loadu_ps(p + 16), d = _mm256_loadu_ps(p + 24);
+	__m256 e = _mm256_loadu_ps(p + 32), f = _mm256_loadu_ps(p + 40);
+	__m256 g = _mm256_loadu_ps(p + 48), h = _mm256_loadu_ps(p + 56);
+	const __m256 o = _mm256_or_ps(_mm256_or_ps(_mm256_or_ps(a, b), _mm256_or_ps(c, d)),
+				      _mm256_or_ps(_mm256_or_ps(e, f), _mm256_or_ps(g, h)));
+	if (_mm256_testz_si256(_mm256_castps_si256(o), _mm256_castps_si256(o)))
+		return;
+	HA_FIRST(a); HA_FIRST(b); HA_FIRST(c); HA_FIRST(d);
+	HA_FIRST(e); HA_FIRST(f); HA_FIRST(g); HA_FIRST(h);
+	for (uint32_t i = 1; i < k; i++) {
+		HA_NEXT(a); HA_NEXT(b); HA_NEXT(c); HA_NEXT(d);
+		HA_NEXT(e); HA_NEXT(f); HA_NEXT(g); HA_NEXT(h);
+	}
+	_mm256_storeu_ps(p, a); _mm256_storeu_ps(p + 8, b);
+	_mm256_storeu_ps(p + 16, c); _mm256_storeu_ps(p + 24, d);
+	_mm256_storeu_ps(p + 32, e); _mm256_storeu_ps(p + 40, f);
+	_mm256_storeu_ps(p + 48, g); _mm256_storeu_ps(p + 56, h);
+}
+
+#endif
+
+static void stream_decay(float *stream, size_t n, uint32_t k, float lrate, bool avx)
 {
 	size_t i = 0;
 	if (k == 0)
 		return;
+#if HSTREAM_HAVE_AVX
+	if (avx)
+		for (; i + 64 <= n; i += 64)
+			decay64_avx(stream + i, k, lrate);
+#endif
 #if GULLY_USE_SSE2
 	const __m128 lr = _mm_set1_ps(lrate);
 	for (; i + 32 <= n; i += 32)
@@ -131,6 +188,7 @@ static void stream_decay(float *stream, size_t n, uint32_t k, float lrate)
 	for (; i + 16 <= n; i += 16)
 		decay16(stream + i, k, lr);
 #endif
+	(void)avx;
 	for (; i < n; i++) {
 		float v = stream[i] + lrate * (0.0f - stream[i]);
 		v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
@@ -150,7 +208,7 @@ void hstream_list(struct hstream *hs, uint32_t t)
 {
 	const uint32_t taken = hs->stamp[t] >> 1;
 	stream_decay(hs->stream + (size_t)t * HSTREAM_TILE, tile_cells(hs, t), hs->now - taken,
-		     hs->lrate);
+		     hs->lrate, hs->avx);
 	hs->stamp[t] = hs->want;
 	hs->list[hs->nlist++] = t;
 }
@@ -169,7 +227,7 @@ static void sync_range(struct hstream *hs, size_t begin, size_t end)
 		}
 		const size_t first = t * HSTREAM_TILE;
 		const size_t last = u * HSTREAM_TILE < hs->n ? u * HSTREAM_TILE : hs->n;
-		stream_decay(hs->stream + first, last - first, lag, hs->lrate);
+		stream_decay(hs->stream + first, last - first, lag, hs->lrate, hs->avx);
 		t = u;
 	}
 }
@@ -194,8 +252,35 @@ void hstream_sync(struct hstream *hs, struct workers *wk)
 	hs->want = 1;
 }
 
+/* The whole-map pass (a small map), split by rows of cells over the
+ * workers: each cell's update reads and writes that cell alone, with the
+ * same operations whichever part it falls in, so any split gives the same
+ * bits. */
+struct learn_part {
+	struct hstream *hs;
+	float lrate;
+};
+
+static void learn_part(void *arg, int index, int count)
+{
+	const struct learn_part *lp = arg;
+	long begin, end;
+	workers_share((long)lp->hs->n, index, count, &begin, &end);
+	stream_learn(lp->hs->stream + begin, lp->hs->track + begin, (size_t)(end - begin),
+		     lp->lrate);
+	memset(lp->hs->track + begin, 0, (size_t)(end - begin));
+}
+
 void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 {
+	if (!hs->lazy) {
+		struct learn_part lp = {hs, lrate};
+		if (wk)
+			workers_run(wk, learn_part, &lp);
+		else
+			learn_part(&lp, 0, 1);
+		return;
+	}
 	/* The lagging tiles owe batches at the window's rate. */
 	if (lrate != hs->lrate && hs->now)
 		hstream_sync(hs, wk);
@@ -217,6 +302,8 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 
 void hstream_relist(struct hstream *hs)
 {
+	if (!hs->lazy)
+		return;
 	hs->now = 0;
 	hs->want = 1;
 	hs->nlist = 0;
@@ -229,4 +316,13 @@ void hstream_relist(struct hstream *hs)
 		if (visited)
 			hs->list[hs->nlist++] = (uint32_t)t;
 	}
+}
+
+void hstream_set_lazy(struct hstream *hs, bool on)
+{
+	hs->lazy = on;
+	hs->now = 0;
+	hs->want = 1;
+	hs->nlist = 0;
+	hstream_relist(hs);
 }

@@ -26,6 +26,10 @@ struct workers;
 
 #define HSTREAM_SHIFT 4
 #define HSTREAM_TILE (1u << HSTREAM_SHIFT)
+/* Maps of at most this many cells take the whole-map pass after every
+ * batch: there it costs less than the checks before each read
+ * (bench/HYDROLOGY.md, "The stream map, lazily"). */
+#define HSTREAM_LAZY_CELLS (512u * 512u)
 /* A window closes after this many batches (the stamps are bytes). */
 #define HSTREAM_WINDOW 120u
 
@@ -39,10 +43,18 @@ struct hstream {
 	uint32_t now;      /* batches ended in the window */
 	uint8_t want;      /* 2 * now + 1: a listed, current tile's stamp */
 	float lrate;       /* the window's lrate */
+	bool avx;          /* the CPU has AVX: the long catch-ups use it */
+	bool lazy;         /* false: the whole-map pass after every batch */
 };
 
 int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n);
 void hstream_free(struct hstream *hs);
+
+/* What a descent checks before its reads: NULL for the whole-map pass. */
+static inline struct hstream *hstream_env(struct hstream *hs)
+{
+	return hs->lazy ? hs : NULL;
+}
 
 /* Brings tile t up to date and lists it for the batch's end. */
 void hstream_list(struct hstream *hs, uint32_t t);
@@ -57,7 +69,8 @@ static inline void hstream_fresh(struct hstream *hs, uint32_t cell)
 
 static inline float hstream_get(struct hstream *hs, uint32_t cell)
 {
-	hstream_fresh(hs, cell);
+	if (hs->lazy)
+		hstream_fresh(hs, cell);
 	return hs->stream[cell];
 }
 
@@ -68,5 +81,8 @@ void hstream_sync(struct hstream *hs, struct workers *wk);
 /* After the track map was replaced (a snapshot's): the window is synced,
  * and the tiles holding visits are listed. */
 void hstream_relist(struct hstream *hs);
+
+/* Lazy or the whole-map pass, between windows (the map is current). */
+void hstream_set_lazy(struct hstream *hs, bool on);
 
 #endif
