@@ -142,6 +142,11 @@ static void decay32(float *p, uint32_t k, __m128 lr)
 		x = _mm256_andnot_ps(_mm256_cmp_ps(v_, zero, _CMP_LT_OQ), r_);          \
 	} while (0)
 #define HA_NEXT(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x)))
+/* The same for a value that is no NaN: 0 - v is -v (for v = +0 it is +0
+ * against -0, and +0 + lrate (-0) is +0 as +0 + lrate (+0) is), and a sign
+ * flip is no arithmetic: two float operations a batch instead of three. */
+#define HA_FAST(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_xor_ps(x, sign)))
+#define HA_NAN(x) _mm256_cmp_ps(x, x, _CMP_UNORD_Q)
 
 /* 64 cells, eight vectors of eight. The clamp is HS_FIRST's: a lane above 1
  * takes 1, a lane below 0 takes +0, any other (NaN too) keeps its value. */
@@ -159,9 +164,21 @@ __attribute__((target("avx"))) static void decay64_avx(float *p, uint32_t k, flo
 		return;
 	HA_FIRST(a); HA_FIRST(b); HA_FIRST(c); HA_FIRST(d);
 	HA_FIRST(e); HA_FIRST(f); HA_FIRST(g); HA_FIRST(h);
-	for (uint32_t i = 1; i < k; i++) {
-		HA_NEXT(a); HA_NEXT(b); HA_NEXT(c); HA_NEXT(d);
-		HA_NEXT(e); HA_NEXT(f); HA_NEXT(g); HA_NEXT(h);
+	const __m256 nan = _mm256_or_ps(_mm256_or_ps(_mm256_or_ps(HA_NAN(a), HA_NAN(b)),
+						     _mm256_or_ps(HA_NAN(c), HA_NAN(d))),
+					_mm256_or_ps(_mm256_or_ps(HA_NAN(e), HA_NAN(f)),
+						     _mm256_or_ps(HA_NAN(g), HA_NAN(h))));
+	if (_mm256_movemask_ps(nan) == 0) {
+		const __m256 sign = _mm256_set1_ps(-0.0f);
+		for (uint32_t i = 1; i < k; i++) {
+			HA_FAST(a); HA_FAST(b); HA_FAST(c); HA_FAST(d);
+			HA_FAST(e); HA_FAST(f); HA_FAST(g); HA_FAST(h);
+		}
+	} else {
+		for (uint32_t i = 1; i < k; i++) {
+			HA_NEXT(a); HA_NEXT(b); HA_NEXT(c); HA_NEXT(d);
+			HA_NEXT(e); HA_NEXT(f); HA_NEXT(g); HA_NEXT(h);
+		}
 	}
 	_mm256_storeu_ps(p, a); _mm256_storeu_ps(p + 8, b);
 	_mm256_storeu_ps(p + 16, c); _mm256_storeu_ps(p + 24, d);
