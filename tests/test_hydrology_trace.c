@@ -57,14 +57,7 @@ static void assert_same_state(void *a, void *b)
 	assert_int_equal(ca.flood_written, cb.flood_written);
 	assert_int_equal(ca.flood_cached, cb.flood_cached);
 	assert_int_equal(ca.trees, cb.trees);
-	unsigned char *ba, *bb;
-	size_t la, lb;
-	assert_int_equal(hydrology_process.save_state(a, &ba, &la), GULLY_OK);
-	assert_int_equal(hydrology_process.save_state(b, &bb, &lb), GULLY_OK);
-	assert_int_equal(la, lb);
-	assert_memory_equal(ba, bb, la);
-	free(ba);
-	free(bb);
+	assert_same_process_state(&hydrology_process, a, b);
 }
 
 /* N droplets, each traced on one world and released by the process on a

@@ -74,8 +74,8 @@ static void stream_learn(float *stream, const uint8_t *track, size_t n, float lr
 /* k unvisited batches: stream_learn with every track byte 0, k times over.
  * After the first, the value is in [+0, 1] or NaN, where
  * v + lrate (0 - v) (lrate <= 1) stays in [+0, v]: the clamp changes nothing
- * and is left out. Groups of +0 cells stay +0 and are skipped. Eight
- * vectors (or four, for a lone tile) go through the k batches side by side
+ * and is left out. Groups of +0 cells stay +0 and are skipped. Four SSE
+ * vectors (a tile) or eight AVX ones go through the k batches side by side
  * in registers, so the adds and multiplies of different cells overlap
  * instead of waiting on each other. */
 #if GULLY_USE_SSE2
@@ -111,27 +111,6 @@ static void decay16(float *p, uint32_t k, __m128 lr)
 	_mm_storeu_ps(p + 8, c); _mm_storeu_ps(p + 12, d);
 }
 
-/* 32 cells. */
-static void decay32(float *p, uint32_t k, __m128 lr)
-{
-	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-	__m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4);
-	__m128 c = _mm_loadu_ps(p + 8), d = _mm_loadu_ps(p + 12);
-	__m128 e = _mm_loadu_ps(p + 16), f = _mm_loadu_ps(p + 20);
-	__m128 g = _mm_loadu_ps(p + 24), h = _mm_loadu_ps(p + 28);
-	if (hs_zero(a, b, c, d) && hs_zero(e, f, g, h))
-		return;
-	HS_FIRST(a); HS_FIRST(b); HS_FIRST(c); HS_FIRST(d);
-	HS_FIRST(e); HS_FIRST(f); HS_FIRST(g); HS_FIRST(h);
-	for (uint32_t i = 1; i < k; i++) {
-		HS_NEXT(a); HS_NEXT(b); HS_NEXT(c); HS_NEXT(d);
-		HS_NEXT(e); HS_NEXT(f); HS_NEXT(g); HS_NEXT(h);
-	}
-	_mm_storeu_ps(p, a); _mm_storeu_ps(p + 4, b);
-	_mm_storeu_ps(p + 8, c); _mm_storeu_ps(p + 12, d);
-	_mm_storeu_ps(p + 16, e); _mm_storeu_ps(p + 20, f);
-	_mm_storeu_ps(p + 24, g); _mm_storeu_ps(p + 28, h);
-}
 #endif
 
 #if HSTREAM_HAVE_AVX
@@ -200,8 +179,6 @@ static void stream_decay(float *stream, size_t n, uint32_t k, float lrate, bool 
 #endif
 #if GULLY_USE_SSE2
 	const __m128 lr = _mm_set1_ps(lrate);
-	for (; i + 32 <= n; i += 32)
-		decay32(stream + i, k, lr);
 	for (; i + 16 <= n; i += 16)
 		decay16(stream + i, k, lr);
 #endif
