@@ -215,6 +215,13 @@ tests_test_hydrology_trace_SOURCES = tests/test_hydrology_trace.c tests/testutil
 	tests/worldutil.h
 tests_test_hydrology_trace_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_trace_LDADD = $(TEST_CORE_LIBS)
+# The stream map's lazy update is the whole-map pass, bit for bit.
+check_PROGRAMS += tests/test_hydrology_stream
+TESTS += tests/test_hydrology_stream
+tests_test_hydrology_stream_SOURCES = tests/test_hydrology_stream.c tests/testutil.h \
+	tests/worldutil.h
+tests_test_hydrology_stream_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_stream_LDADD = $(TEST_CORE_LIBS)
 endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).

@@ -79,6 +79,10 @@ void hydrology_counters(const void *state, struct hydrology_counters *c);
 /* The flood's lake cache (flood.h), on by default: tests turn it off to
  * check that it changes nothing. */
 void hydrology_set_flood_cache(void *state, bool on);
+/* The stream map's lazy update (hydrology_stream.h), on by default for
+ * maps above 512x512 cells: tests and benchmarks set it either way to check
+ * that it changes nothing and what it costs. Between step() calls only. */
+void hydrology_set_stream_lazy(void *state, bool on);
 /* The flood's shadow check (flood.h): every pour checked against a fresh
  * flood; the counters say how many differed. GULLY_ENOMEM: left off. */
 int hydrology_set_flood_shadow(void *state, bool on);
