@@ -127,7 +127,7 @@ static void pour_drain(const struct flood *f, struct pour *p, const struct flood
 {
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
-		double floor = flood_leak_floor(f, p);
+		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
 		if (lower < floor)
 			lower = floor;
 		double room = fp->carry - p->left;
@@ -347,6 +347,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		goto nomem;
 	pour_keep(f, &p, height, pool, rec, id, &w);
 	pour_result(f, &p, outcome, &w, rec != NULL, r);
+	r->poured = water - p.left;
 	return GULLY_OK;
 nomem:
 	/* Nothing was written, but a record's rim heap may have lost entries

@@ -35,6 +35,8 @@ struct flood_params {
 	double sea_level; /* the sea's surface around the map */
 	double carry;     /* the most water that goes on from a leak: a draining
 			   * lake sinks no further than that takes */
+	bool below_floor; /* a draining lake may sink below its ground next to
+			   * the leak, toward the leak's surface (the 2020 code) */
 };
 
 enum flood_outcome {
@@ -50,6 +52,8 @@ struct flood_result {
 	double gained;     /* exact change of sum(pool) over the map; < 0 when a
 			    * draining lake lost more than it was given */
 	double settled;    /* soil really added to height at the start cell */
+	double poured;     /* water the rise placed before any drain (the pour
+			    * less what was left when the leak was found) */
 	size_t lake_cells; /* cells in the lake (the flood set) */
 	size_t touched;    /* cells looked at: sorted as leak, level or rim */
 	size_t written;    /* pool cells written */

@@ -48,6 +48,7 @@ enum hydrology_coupling {
 enum hydrology_normal {
 	HYDROLOGY_NORMAL_PARTICLES, /* 8 weighted neighbours (particles_normal.h) */
 	HYDROLOGY_NORMAL_2020,      /* SimpleHydrology 2020: 4 cross products */
+	HYDROLOGY_NORMAL_2020_WRAP, /* the same, the seed's y-edge neighbours */
 	HYDROLOGY_NORMAL_COUNT
 };
 
