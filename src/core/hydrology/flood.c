@@ -323,6 +323,8 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.level = level0,
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.sea_level = fp->sea_level,
+		.leak_high = fp->leak_high,
+		.wrap_y = fp->wrap_y,
 		.edge_floor = INFINITY,
 		.cur = NO_LAKE,
 		.heap = &f->heap,
@@ -361,6 +363,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	       const struct flood_settle *settle, const struct flood_params *fp,
 	       struct flood_result *r)
 {
+	if (fp->wrap_y && f->cache)
+		flood_set_cache(f, false);
 	if (f->shadow && f->cache)
 		return flood_shadow_pour(f, height, pool, start, water, settle, fp, r);
 	return flood_pour_plain(f, height, pool, start, water, settle, fp, r);

@@ -37,6 +37,13 @@ struct flood_params {
 			   * lake sinks no further than that takes */
 	bool below_floor; /* a draining lake may sink below its ground next to
 			   * the leak, toward the leak's surface (the 2020 code) */
+	bool leak_high;   /* of the leaks below the level the highest drains, not
+			   * the lowest (the 2020 code) */
+	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
+			   * next columns' first row, past the first row the
+			   * previous columns' last row. Such a pour turns the
+			   * lake cache off for good (its records assume a plane
+			   * grid). */
 };
 
 enum flood_outcome {

@@ -27,7 +27,8 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.drainage = q->drainage;
 	/* A wall is a sea no lake can rise to: the water it would take to
 	 * reach this level does not exist. */
-	hp->fp.sea_level = q->edge == HYDROLOGY_EDGE_WALL ? 1e30 : q->sea_level;
+	hp->fp.sea_level = q->edge != HYDROLOGY_EDGE_SEA ? 1e30 : q->sea_level;
+	hp->fp.wrap_y = q->edge == HYDROLOGY_EDGE_WRAP;
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
@@ -35,6 +36,7 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	 * whatever water that frees, and the freed water is gone. */
 	hp->drain_loss = q->drain_loss;
 	hp->fp.below_floor = q->drain_loss;
+	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
 	if (q->drain_loss)
 		hp->fp.carry = INFINITY;
 }
@@ -383,7 +385,7 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
  * its spill). A walled map has no spill: nothing to do. */
 static int fill_start(struct hydro_state *s, struct world *w, const struct params *p)
 {
-	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge == HYDROLOGY_EDGE_WALL)
+	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge != HYDROLOGY_EDGE_SEA)
 		return GULLY_OK;
 	size_t n = world_cells(w);
 	float *pool = w->layer[LAYER_POOL];
