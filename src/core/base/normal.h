@@ -195,7 +195,9 @@ static inline void normal_2020_wrap(const float *h, int width, int height, int x
 	const float py = y + 1 < height  ? scale * (h[c + w] - hc)
 			 : x + 1 < width ? scale * (h[(size_t)x + 1] - hc)
 					 : 0.0f;
-	const float my = y > 0 ? scale * (h[c - w] - hc) : x > 0 ? scale * (h[last + (size_t)x - 1] - hc) : 0.0f;
+	const float my = y > 0	 ? scale * (h[c - w] - hc)
+			 : x > 0 ? scale * (h[last + (size_t)x - 1] - hc)
+				 : 0.0f;
 	normal_2020_sum(px, mx, py, my, n);
 }
 
