@@ -21,7 +21,7 @@
 struct golden_case {
 	const char *name;
 	const char *process;
-	const char *settings[6]; /* "key=value", NULL-terminated */
+	const char *settings[8]; /* "key=value", NULL-terminated */
 	uint64_t budget;         /* split over two step() calls */
 	uint64_t pinned;
 };
@@ -56,6 +56,15 @@ static const struct golden_case golden_cases[] = {
 	 {"hydrology.normal=2020", "hydrology.concentrate=1", "hydrology.edge=wall",
 	  "hydrology.settle=0", "hydrology.pit_stop=0", NULL},
 	 2000, 0xb5b67490fa7a5eecull},
+	{"hydrology seed 2020 wrap, drain loss, high leak", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.edge=wrap", "hydrology.drain_loss=1",
+	  "hydrology.leak=high", "hydrology.settle=0", "hydrology.pit_stop=0", NULL},
+	 2000, 0xd74eb3389a67971full},
+	{"hydrology seed 2020 wrap, drain loss, high leak, two threads", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.edge=wrap", "hydrology.drain_loss=1",
+	  "hydrology.leak=high", "hydrology.settle=0", "hydrology.pit_stop=0", "world.threads=2",
+	  NULL},
+	 2000, 0xd74eb3389a67971full},
 	{"hydrology pit pools (pit_dry=0)", "hydrology", {"hydrology.pit_dry=0", NULL}, 2000,
 	 0x265b7707000b80b6ull},
 	{"emitter plain", "emitter", {"hardness.generator=strata", NULL}, 400, 0xc3bdf9780d711fe9ull},

@@ -27,10 +27,18 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.drainage = q->drainage;
 	/* A wall is a sea no lake can rise to: the water it would take to
 	 * reach this level does not exist. */
-	hp->fp.sea_level = q->edge == HYDROLOGY_EDGE_WALL ? 1e30 : q->sea_level;
+	hp->fp.sea_level = q->edge != HYDROLOGY_EDGE_SEA ? 1e30 : q->sea_level;
+	hp->fp.wrap_y = q->edge == HYDROLOGY_EDGE_WRAP;
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
+	/* The 2020 code: a leak lowers the lake toward the leak's surface
+	 * whatever water that frees, and the freed water is gone. */
+	hp->drain_loss = q->drain_loss;
+	hp->fp.below_floor = q->drain_loss;
+	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
+	if (q->drain_loss)
+		hp->fp.carry = INFINITY;
 }
 
 /* ---- batches ------------------------------------------------------------ */
@@ -156,8 +164,14 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a
-	 * draining lake gave up). */
-	d->volume -= r.gained * hp->vf;
+	 * draining lake gave up). With drain_loss it pays what the rise took,
+	 * and what the lake gave up draining is gone (booked as evaporated). */
+	if (hp->drain_loss && r.outcome == FLOOD_DRAIN) {
+		d->volume -= r.poured * hp->vf;
+		b->evaporated += (r.poured - r.gained) * hp->vf;
+	} else {
+		d->volume -= r.gained * hp->vf;
+	}
 	*outcome = r.outcome;
 	if (r.outcome == FLOOD_DRAIN) {
 		if (!hp->settle && d->carried > 0) {
@@ -323,7 +337,7 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
  * its spill). A walled map has no spill: nothing to do. */
 static int fill_start(struct hydro_state *s, struct world *w, const struct params *p)
 {
-	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge == HYDROLOGY_EDGE_WALL)
+	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge != HYDROLOGY_EDGE_SEA)
 		return GULLY_OK;
 	size_t n = world_cells(w);
 	float *pool = w->layer[LAYER_POOL];

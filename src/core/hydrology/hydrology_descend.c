@@ -29,7 +29,8 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->coupling = q->coupling;
 	e->symmetric = q->symmetric_normal;
 	e->pit_stop = q->pit_stop;
-	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020;
+	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020 || q->normal == HYDROLOGY_NORMAL_2020_WRAP;
+	e->normal_wrap = q->normal == HYDROLOGY_NORMAL_2020_WRAP;
 	e->concentrate = q->concentrate;
 	e->pit_dry = q->pit_dry;
 	hydrology_descend_init(e);
@@ -75,11 +76,15 @@ static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 }
 #endif
 
-/* hydrology.normal = 2020 (base/normal.h): an option, so out of line. */
+/* hydrology.normal = 2020 or 2020wrap (base/normal.h): an option, so out of line. */
 static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
 {
 	float n[3];
-	normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
+	if (e->normal_wrap)
+		normal_2020_wrap(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale,
+				 n);
+	else
+		normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
 	return v2_make(n[0], n[2]);
 }
 

@@ -50,6 +50,7 @@ struct hd_env {
 	int coupling;                       /* enum hydrology_coupling */
 	bool symmetric, pit_stop;
 	bool normal2020;  /* hydrology.normal = 2020 (normal_2020 in base/normal.h) */
+	bool normal_wrap; /* ... = 2020wrap: with the seed's y-edge neighbours */
 	bool concentrate; /* evaporation raises the load's concentration */
 	bool pit_dry;     /* a pit off the streams: the droplet dries there */
 	/* Set by hydrology_descend_init from the fields above. */

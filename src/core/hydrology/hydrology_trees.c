@@ -58,6 +58,9 @@ static bool tree_fits(struct hydro_state *s, const struct world *w,
 	if (q->normal == HYDROLOGY_NORMAL_2020)
 		normal_2020(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width,
 			    scale, n);
+	else if (q->normal == HYDROLOGY_NORMAL_2020_WRAP)
+		normal_2020_wrap(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+				 c / w->width, scale, n);
 	else
 		normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
 			   c / w->width, scale, q->symmetric_normal, n);
