@@ -311,7 +311,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_sph_soil
 TESTS += tests/test_sph_soil
-tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_channel.h tests/sph_fixture.h tests/testutil.h
 tests_test_sph_soil_CFLAGS = $(TEST_CFLAGS)
 tests_test_sph_soil_LDADD = $(TEST_CORE_LIBS)
 endif
