@@ -121,16 +121,27 @@ static double smoothstep(double a, double b, double x)
 }
 
 /* Eqs. 19-20: the shear a touching particle exerts, from its speed along
- * the ground over the gap. */
-static double shear_of(const struct sph_config *c, const struct sph_particles *pp, int i,
-		       float nx, float ny, float nz, double gap)
+ * the ground over the gap, times 1 + D/h for the water standing over the
+ * bed: the eddy viscosity of open-channel flow grows with the depth D
+ * (Elder: kappa u* D / 6), so where jets meet and the water piles up the same
+ * near-bed speed carries more stress (seed 003, Fig. 11: "more water in the
+ * collision zone, a deeper channel"). D is the particle's pressure head
+ * p / (rho0 g), counted up to shear_depth: beyond it the head is an impact's
+ * ram pressure, which the crater model already spends. The particle's pp
+ * values at i and its density-pass pressure; the ground's normal n. */
+static double shear_of(const struct sph *s, const struct sph_particles *pp, int i, float nx,
+		       float ny, float nz, double gap)
 {
+	const struct sph_config *c = &s->cfg;
 	double vx = pp->vx[i], vy = pp->vy[i], vz = pp->vz[i];
 	double vn = vx * nx + vy * ny + vz * nz;
 	double tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
 	double vt = sqrt(tx * tx + ty * ty + tz * tz);
 	double floor_gap = 0.25 * c->spacing;
-	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
+	double p = (double)s->press[i] * s->rho[i] * s->rho[i];
+	double head = p > 0 && c->gravity > 0 ? p / (c->rho0 * c->gravity) : 0;
+	head = head < c->shear_depth ? head : c->shear_depth;
+	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap) * (1 + head / c->h);
 }
 
 /* Eqs. 21-22: erosion above the critical shear, which wet soil lowers, and
@@ -176,7 +187,7 @@ static void look_at(const struct sph *s, const struct sph_particles *pp, int i, 
 	l->gap = (pp->z[i] - H) * nz;
 	l->contact = l->gap < c->contact;
 	l->sat = sph_saturation(s, l->cx, l->cy);
-	l->tau = l->contact ? shear_of(c, pp, i, nx, ny, nz, l->gap) : 0;
+	l->tau = l->contact ? shear_of(s, pp, i, nx, ny, nz, l->gap) : 0;
 	l->tau_c = c->critical_shear * (1 - c->shear_wet * l->sat);
 }
 
