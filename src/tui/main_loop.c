@@ -1,6 +1,6 @@
 /* The explorer's start and main loop: open the session the command line
  * asks for, then draw, read keys and step until quit or a signal (app.c
- * holds what a frame draws and what a key does). */
+ * holds what a frame draws; actions.c what a key does). */
 #include <curses.h>
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * counters, tallies and random stream, the process and its saved state).
  * No curses here.
  *
- * app.c takes a checkpoint before a `.` step, when a run starts, and every
+ * actions.c takes a checkpoint before a `.` step, when a run starts, and every
  * UNDO_EVERY_SECONDS while it runs (maps up to UNDO_TIMED_MAX_CELLS); `u`
  * goes back to the newest checkpoint that differs from the world now. Parameters are not part of a checkpoint,
  * so a class can run, undo, change a value and run again from the same
