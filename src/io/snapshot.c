@@ -315,10 +315,9 @@ void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_re
 		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
 
-static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
-		       uint32_t *version, uint32_t *layers)
+/* The magic first, so any other file is called what it is, not "truncated". */
+static int read_magic(struct reader *rd)
 {
-	/* The magic first, so any other file is called what it is, not "truncated". */
 	unsigned char magic[SNAPSHOT_MAGIC_LEN];
 	size_t have = rd->size < SNAPSHOT_MAGIC_LEN ? (size_t)rd->size : SNAPSHOT_MAGIC_LEN;
 	int e = get(rd, magic, have, "the magic");
@@ -329,7 +328,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			    "not a gully snapshot (wrong magic)");
 	if (have < SNAPSHOT_MAGIC_LEN)
 		return get(rd, magic + have, SNAPSHOT_MAGIC_LEN - have, "the magic");
+	return GULLY_OK;
+}
 
+/* The version, the map's size and the particle and step counters. */
+static int read_version_and_size(struct reader *rd, struct world *hdr, uint32_t *version)
+{
+	int e;
 	if ((e = get32(rd, version, "the version")))
 		return e;
 	if (*version != SNAPSHOT_VERSION)
@@ -349,7 +354,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if ((e = get64(rd, &hdr->particles, "the particle counter")) ||
 	    (e = get64(rd, &hdr->steps, "the step counter")))
 		return e;
+	return GULLY_OK;
+}
 
+/* The named tallies: each known, none twice, every value finite. */
+static int read_tallies(struct reader *rd, struct world *hdr)
+{
+	int e;
 	uint32_t ntally;
 	if ((e = get32(rd, &ntally, "the tally count")))
 		return e;
@@ -378,13 +389,27 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "tally '%s' is not a finite number", shown);
 	}
+	return GULLY_OK;
+}
+
+static int read_rng(struct reader *rd, struct world *hdr)
+{
+	int e;
 	if ((e = get64(rd, &hdr->rng.state, "the RNG state")) ||
 	    (e = get64(rd, &hdr->rng.inc, "the RNG increment")))
 		return e;
 	if (!(hdr->rng.inc & 1u))
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the RNG increment is even (PCG32 needs it odd)");
+	return GULLY_OK;
+}
 
+/* The process (one this gully has) and its parameters, which must agree
+ * with the header's map size. */
+static int read_process_and_params(struct reader *rd, const struct world *hdr,
+				   struct snapshot_info *info)
+{
+	int e;
 	if ((e = get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
 			  sizeof info->process)))
 		return e;
@@ -405,6 +430,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the parameters say %dx%d but the header says %dx%d",
 			    info->params.world.width, info->params.world.height, hdr->width, hdr->height);
+	return GULLY_OK;
+}
+
+/* The preset text and the process's state blob; an empty one is NULL. */
+static int read_preset_and_state(struct reader *rd, struct snapshot_info *info)
+{
+	int e;
 	if ((e = text_field(rd, "the preset text", SNAPSHOT_MAX_PRESET_TEXT, &info->preset_yaml)))
 		return e;
 	if (info->preset_yaml && !info->preset_yaml[0]) {
@@ -419,6 +451,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		free(info->state);
 		info->state = NULL;
 	}
+	return GULLY_OK;
+}
+
+/* The layer count, then the CRC of all the header before it. */
+static int read_layer_count_and_crc(struct reader *rd, uint32_t *layers)
+{
+	int e;
 	if ((e = get32(rd, layers, "the layer count")))
 		return e;
 	if (*layers < 1 || *layers > SNAPSHOT_MAX_LAYERS)
@@ -432,6 +471,18 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			    "bad CRC in the header (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 			    stored, computed);
 	return GULLY_OK;
+}
+
+/* The header, field by field in the file's order (gully-snapshot(5)). */
+static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
+		       uint32_t *version, uint32_t *layers)
+{
+	int e;
+	if ((e = read_magic(rd)) || (e = read_version_and_size(rd, hdr, version)) ||
+	    (e = read_tallies(rd, hdr)) || (e = read_rng(rd, hdr)) ||
+	    (e = read_process_and_params(rd, hdr, info)) || (e = read_preset_and_state(rd, info)))
+		return e;
+	return read_layer_count_and_crc(rd, layers);
 }
 
 int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **out,
