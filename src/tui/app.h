@@ -1,5 +1,6 @@
 /* The explorer's state, shared by its screens (one file each: map, panel,
- * status, help, prompt) and the loop in app.c. */
+ * status, help, prompt), the key handlers (actions.c) and the loop
+ * (main_loop.c). */
 #ifndef GULLY_APP_H
 #define GULLY_APP_H
 
