@@ -2,6 +2,7 @@
  *
  *   bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...] [flood_cache=0]
  *                       [profile_from=N] [flood_clock=0] [flood_shadow=1]
+ *                       [stream_lazy=0|1]
  *       droplets on a fresh map at the seed's parameters (256x256,
  *       terrain.vertical_scale=40), one table row per window of droplets:
  *       time, descend steps, flood calls and their cost as lakes grow; the
@@ -14,6 +15,8 @@
  *       syscalls per call (~0.4 us each here: 0.3-0.4 s of a 200k run), so
  *       the total the issue's target is about is taken with it off; the
  *       flood columns then read 0.
+ *       stream_lazy=0|1: the stream map's whole-map pass after every batch
+ *       or its lazy update (hydrology_stream.h), whatever the map's size.
  *   bench_hydrology descend SEED [WARM [DROPLETS [REPEATS]]]
  *       WARM droplets through the process make streams, pools and trees
  *       on a fresh map (as run); then, per repeat, DROPLETS descents alone
@@ -90,6 +93,7 @@ static int bench_run(int argc, char **argv)
 	bool cache = true, shadow = false;
 	long profile_from = -1;
 	bool flood_clock = true;
+	int lazy = -1;
 	for (int i = 3; i < argc; i++) {
 		int bad;
 		if (strcmp(argv[i], "flood_clock=0") == 0) {
@@ -102,6 +106,10 @@ static int bench_run(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "flood_shadow=1") == 0) {
 			shadow = true;
+			continue;
+		}
+		if (strcmp(argv[i], "stream_lazy=0") == 0 || strcmp(argv[i], "stream_lazy=1") == 0) {
+			lazy = argv[i][12] == '1';
 			continue;
 		}
 		if (strncmp(argv[i], "profile_from=", 13) == 0) {
@@ -126,6 +134,8 @@ static int bench_run(int argc, char **argv)
 	if (flood_clock)
 		hydrology_set_clock(st, now);
 	hydrology_set_flood_cache(st, cache);
+	if (lazy >= 0)
+		hydrology_set_stream_lazy(st, lazy);
 	if (shadow && hydrology_set_flood_shadow(st, true)) {
 		fprintf(stderr, "bench_hydrology: no memory for the shadow flood\n");
 		return 1;

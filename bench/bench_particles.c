@@ -188,7 +188,7 @@ static void usage(FILE *fp, const char *argv0)
 {
 	fprintf(fp,
 		"Usage: %s [--runs N] [--particles N] [--size WxH] [--seed S] [--lanes N]\n"
-		"          [--isa scalar|base|sse2|avx2] [--threads N]\n"
+		"          [--isa scalar|base|sse2|avx2] [--threads N] [--set KEY=VALUE]\n"
 		"Times particle erosion from default parameters; prints ns per droplet\n"
 		"step and seconds (median, min, max over the runs, wall clock and CPU).\n"
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
@@ -196,7 +196,9 @@ static void usage(FILE *fp, const char *argv0)
 		"another), and the best instruction set the CPU has (--isa forces a copy\n"
 		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n"
 		"--threads N: world.threads for the lockstep read phase (default 1; 0:\n"
-		"every core; the same bits on any count).\n",
+		"every core; the same bits on any count).\n"
+		"--set KEY=VALUE: any parameter, as gully run --set (repeatable), e.g.\n"
+		"particles.hardness=1 with hardness.generator=strata.\n",
 		argv0);
 }
 
@@ -210,6 +212,7 @@ int main(int argc, char **argv)
 		{"isa", required_argument, NULL, 'i'},
 		{"lanes", required_argument, NULL, 'l'},
 		{"threads", required_argument, NULL, 't'},
+		{"set", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -250,6 +253,11 @@ int main(int argc, char **argv)
 			ok = parse_count(optarg, 1, LOCKSTEP_MAX_LANES, &lanes);
 			how.lanes = (int)lanes;
 			break;
+		case 'k': {
+			int bad = -1;
+			ok = params_assign(&p, optarg, &bad) == GULLY_OK;
+			break;
+		}
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -261,7 +269,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: bad value for --%s: '%s'\n", argv[0],
 				opt == 'r' ? "runs" : opt == 'p' ? "particles" :
 				opt == 'S' ? "seed" : opt == 'i' ? "isa" : opt == 'l' ? "lanes" :
-				opt == 't' ? "threads" : "size",
+				opt == 't' ? "threads" : opt == 'k' ? "set" : "size",
 				optarg);
 			return 2;
 		}

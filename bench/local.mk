@@ -38,6 +38,18 @@ bench_bench_fidelity_SOURCES = bench/bench_fidelity.c bench/seedref.c bench/seed
 	bench/fidcompare.c bench/fidcompare.h
 bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
 bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
-EXTRA_DIST += bench/FIDELITY.md bench/fidelity-seed12345.png bench/hydrology-vs-seed.sh
+EXTRA_DIST += bench/FIDELITY.md bench/fidelity-seed12345.png bench/hydrology-vs-seed.sh \
+	bench/hydrology-scaling.sh
 EXTRA_DIST += bench/tui-first-output.py
 EXTRA_DIST += bench/SPH.md
+# The channel a jet cut, from snapshots (bench/SPH.md, "Channels").
+noinst_PROGRAMS += bench/sph_channel
+bench_sph_channel_SOURCES = bench/sph_channel.c tests/sph_channel.h
+bench_sph_channel_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+bench_sph_channel_LDADD = src/io/libgullyio.a src/core/libgullycore.a \
+	$(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
+# The pool at rest of the sph tests, step by step (bench/SPH.md).
+noinst_PROGRAMS += bench/sph_pool
+bench_sph_pool_SOURCES = bench/sph_pool.c tests/sph_fixture.h
+bench_sph_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+bench_sph_pool_LDADD = src/core/libgullycore.a -lm

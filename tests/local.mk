@@ -215,6 +215,13 @@ tests_test_hydrology_trace_SOURCES = tests/test_hydrology_trace.c tests/testutil
 	tests/worldutil.h
 tests_test_hydrology_trace_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_trace_LDADD = $(TEST_CORE_LIBS)
+# The stream map's lazy update is the whole-map pass, bit for bit.
+check_PROGRAMS += tests/test_hydrology_stream
+TESTS += tests/test_hydrology_stream
+tests_test_hydrology_stream_SOURCES = tests/test_hydrology_stream.c tests/testutil.h \
+	tests/worldutil.h
+tests_test_hydrology_stream_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_stream_LDADD = $(TEST_CORE_LIBS)
 endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).
@@ -240,6 +247,9 @@ TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_ma
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
 	tests/clilib.sh \
 	tests/slurm-single-node.sh
+# The hardness map for the droplets from the command line (particles.hardness).
+TESTS += tests/cli_hardness.sh
+EXTRA_DIST += tests/cli_hardness.sh
 # Hydrology's fast descend against the plain version, bit for bit.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_descend
@@ -253,9 +263,19 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_lanes
 TESTS += tests/test_lanes
-tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h
+tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h tests/lanesutil.h
 tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
+endif
+
+# Particles over the hardness map (particles.hardness).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_particles_hardness
+TESTS += tests/test_particles_hardness
+tests_test_particles_hardness_SOURCES = tests/test_particles_hardness.c tests/testutil.h \
+	tests/lanesutil.h
+tests_test_particles_hardness_CFLAGS = $(TEST_CFLAGS)
+tests_test_particles_hardness_LDADD = $(TEST_IO_LIBS)
 endif
 
 # Golden results: every process's output bits, pinned (test_golden.c says how to re-pin).
@@ -291,7 +311,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_sph_soil
 TESTS += tests/test_sph_soil
-tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_channel.h tests/sph_fixture.h tests/testutil.h
 tests_test_sph_soil_CFLAGS = $(TEST_CFLAGS)
 tests_test_sph_soil_LDADD = $(TEST_CORE_LIBS)
 endif

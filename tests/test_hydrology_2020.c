@@ -1,11 +1,13 @@
 /* hydrology's seed options (presets/seed-hydrology-2020.yaml): the 2020
- * normal and walls at the map edge, on hand-built terrains. */
+ * normal, walls and the seed's wrap at the map edge, the seed's drain and
+ * leak choice, on hand-built terrains. */
 #include "testutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology.h"
 #include "core/base/normal.h"
 #include "core/terrain/terrain.h"
@@ -60,6 +62,127 @@ static void test_normal2020_ignores_diagonals(void **state)
 	assert_true(n[0] < 0.0f && n[2] == 0.0f); /* pushed toward -x */
 }
 
+/* normal=2020wrap: past the last row the +y neighbour is the next column's
+ * first row, past the first row the -y neighbour the previous column's
+ * last row; off the array it is level. Everywhere else it is normal_2020. */
+static void test_normal2020_wrap(void **state)
+{
+	(void)state;
+	enum { W = 8, H = 6 };
+	float h[W * H] = {0};
+	const float s = 4.0f;
+	h[3] = 1.0f; /* (3, 0) */
+	h[0] = 1.0f; /* (0, 0): only a cell past the array's end would see it */
+	float n[3], m[3];
+	/* (2, H-1): its +y neighbour is (3, 0), one higher: n = (0, 4, -2s)/len. */
+	normal_2020_wrap(h, W, H, 2, H - 1, s, n);
+	double len = sqrt(16.0 + 4.0 * s * s);
+	assert_double_equal(n[0], 0.0, 0);
+	assert_double_equal(n[1], 4.0 / len, 1e-6);
+	assert_double_equal(n[2], -2.0 * s / len, 1e-6);
+	normal_2020(h, W, H, 2, H - 1, s, m);
+	assert_true(m[0] == 0.0f && m[1] == 1.0f && m[2] == 0.0f);
+	/* (4, 1)'s neighbours are all on the map: the same bits. (3, H-1)'s
+	 * +y is (4, 0), level: flat. (W-1, H-1)'s +y is off the array. */
+	const int same[][2] = {{4, 1}, {3, H - 1}, {W - 1, H - 1}, {2, 2}};
+	for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+		normal_2020_wrap(h, W, H, same[k][0], same[k][1], s, n);
+		normal_2020(h, W, H, same[k][0], same[k][1], s, m);
+		assert_memory_equal(n, m, sizeof n);
+	}
+	/* (4, 0): its -y neighbour is (3, H-1); raise that one to 0.5. With
+	 * (3, 0) at 1 on its -x side: n = (2s, 4, s)/len. */
+	h[(H - 1) * W + 3] = 0.5f;
+	normal_2020_wrap(h, W, H, 4, 0, s, n);
+	len = sqrt(16.0 + 4.0 * s * s + s * s);
+	assert_double_equal(n[0], 2.0 * s / len, 1e-6);
+	assert_double_equal(n[2], s / len, 1e-6);
+	normal_2020(h, W, H, 4, 0, s, m);
+	assert_double_equal(m[2], 0.0, 0);
+}
+
+enum { FW = 16, FH = 16, FN = FW * FH };
+
+static struct flood_result pour16(float *h, float *pool, int cell, double water,
+				  const struct flood_params *fp)
+{
+	struct flood *f;
+	assert_int_equal(flood_create(&f, FW, FH), 0);
+	struct flood_result r;
+	assert_int_equal(flood_pour(f, h, pool, cell, water, NULL, fp, &r), 0);
+	flood_destroy(f);
+	return r;
+}
+
+/* edge=wrap's flood: a pit on the last row whose one lower neighbour is
+ * across the wrap, (x + 1, 0), drains there; with a plain wall it fills.
+ * And back: from the first row, (x - 1, H - 1) is a neighbour. */
+static void test_flood_wrap_y(void **state)
+{
+	(void)state;
+	static float h[FN], pool[FN];
+	for (int i = 0; i < FN; i++)
+		h[i] = 1.0f;
+	const int pit = (FH - 1) * FW + 5, across = 6;
+	h[pit] = 0.5f;
+	h[across] = 0.2f;
+	struct flood_params fp = {.drainage = 0.0, .sea_level = 1e30, .carry = INFINITY};
+	struct flood_result r = pour16(h, pool, pit, 0.01, &fp);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	memset(pool, 0, sizeof pool);
+	fp.wrap_y = true;
+	r = pour16(h, pool, pit, 0.01, &fp);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, across);
+	assert_double_equal(r.poured, 0.0, 0);
+	memset(pool, 0, sizeof pool);
+	h[pit] = 0.1f; /* now the pit is lower: a pour at (6, 0) leaks to it */
+	r = pour16(h, pool, across, 0.01, &fp);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, pit);
+}
+
+/* leak=high: of two leaks below the level the higher drains; and
+ * below_floor (drain_loss) lets a lake sink past its ground by the leak. */
+static void test_leak_high_and_below_floor(void **state)
+{
+	(void)state;
+	static float h[FN], pool[FN];
+	for (int i = 0; i < FN; i++)
+		h[i] = 1.0f;
+	const int c = 8 * FW + 8;
+	h[c] = 0.5f;
+	h[c + 1] = 0.3f;
+	h[c + FW - 1] = 0.2f;
+	struct flood_params fp = {.drainage = 0.0, .sea_level = 1e30, .carry = INFINITY};
+	struct flood_result r = pour16(h, pool, c, 1.0, &fp);
+	assert_int_equal(r.drain, c + FW - 1);
+	fp.leak_high = true;
+	r = pour16(h, pool, c, 1.0, &fp);
+	assert_int_equal(r.drain, c + 1);
+	/* A two-cell lake at 0.7 over ground 0.5 (next to the leak at 0.3) and
+	 * 0.35. Drainage 0.75 would take it to 0.7 - 0.75 (0.7 - 0.3) = 0.4;
+	 * the floor holds it at 0.5 unless below_floor. */
+	for (int i = 0; i < FN; i++)
+		h[i] = 1.0f;
+	h[c] = 0.5f;
+	h[c - 1] = 0.35f;
+	h[c + 1] = 0.3f;
+	struct flood_params dr = {.drainage = 0.75, .sea_level = 1e30, .carry = INFINITY};
+	for (int below = 0; below < 2; below++) {
+		memset(pool, 0, sizeof pool);
+		pool[c] = 0.2f;
+		pool[c - 1] = 0.35f;
+		dr.below_floor = below;
+		r = pour16(h, pool, c, 0.0, &dr);
+		assert_int_equal(r.outcome, FLOOD_DRAIN);
+		assert_double_equal(r.level, below ? 0.4 : 0.5, 1e-6);
+		assert_double_equal(pool[c - 1], below ? 0.05 : 0.15, 1e-6);
+		assert_double_equal(r.poured, 0.0, 0);
+		assert_true(r.gained < 0);
+	}
+}
+
 static void test_choices_match_enums(void **state)
 {
 	(void)state;
@@ -68,18 +191,25 @@ static void test_choices_match_enums(void **state)
 	assert_int_equal(params_choice_count(d), HYDROLOGY_NORMAL_COUNT);
 	assert_int_equal(params_choice_find(d, "particles"), HYDROLOGY_NORMAL_PARTICLES);
 	assert_int_equal(params_choice_find(d, "2020"), HYDROLOGY_NORMAL_2020);
+	assert_int_equal(params_choice_find(d, "2020wrap"), HYDROLOGY_NORMAL_2020_WRAP);
 	d = params_def(params_find("hydrology.edge"));
 	assert_non_null(d);
 	assert_int_equal(params_choice_count(d), HYDROLOGY_EDGE_COUNT);
 	assert_int_equal(params_choice_find(d, "sea"), HYDROLOGY_EDGE_SEA);
 	assert_int_equal(params_choice_find(d, "wall"), HYDROLOGY_EDGE_WALL);
+	assert_int_equal(params_choice_find(d, "wrap"), HYDROLOGY_EDGE_WRAP);
+	d = params_def(params_find("hydrology.leak"));
+	assert_non_null(d);
+	assert_int_equal(params_choice_count(d), HYDROLOGY_LEAK_COUNT);
+	assert_int_equal(params_choice_find(d, "high"), HYDROLOGY_LEAK_HIGH);
 }
 
 /* A bowl whose lowest point is one cell in from the left edge: droplets
  * stop in the pit and pour there. With the edge a sea at 0 (below all the
  * ground), a lake that reaches the edge drains into it and stays a puddle;
  * with a wall it rises against the edge and holds the water. */
-static void bowl_run(int edge, double *volume, int *edge_cells, struct world **out)
+static void bowl_run(int edge, bool drain_loss, double *volume, int *edge_cells,
+		     struct world **out)
 {
 	struct params p;
 	params_defaults(&p);
@@ -87,6 +217,7 @@ static void bowl_run(int edge, double *volume, int *edge_cells, struct world **o
 	p.terrain.generator = TERRAIN_FLAT; /* the bowl is drawn below */
 	p.terrain.vertical_scale = 40;
 	p.hydrology.edge = edge;
+	p.hydrology.drain_loss = drain_loss;
 	p.hydrology.coupling = HYDROLOGY_NONE;
 	p.hydrology.deposition_rate = 0;
 	p.hydrology.pit_dry = false; /* the pit is off the streams: pour there */
@@ -121,8 +252,8 @@ static void test_edge_wall_holds_lakes(void **state)
 	double v_sea, v_wall;
 	int e_sea, e_wall;
 	struct world *sea, *wall;
-	bowl_run(HYDROLOGY_EDGE_SEA, &v_sea, &e_sea, &sea);
-	bowl_run(HYDROLOGY_EDGE_WALL, &v_wall, &e_wall, &wall);
+	bowl_run(HYDROLOGY_EDGE_SEA, false, &v_sea, &e_sea, &sea);
+	bowl_run(HYDROLOGY_EDGE_WALL, false, &v_wall, &e_wall, &wall);
 	assert_int_equal(e_sea, 0);
 	assert_true(e_wall > 0);
 	assert_true(v_wall > 4 * v_sea);
@@ -142,6 +273,19 @@ static void test_edge_wall_holds_lakes(void **state)
 	world_destroy(wall);
 }
 
+/* The seed's edge (wrap: x edges stay walls) and drain_loss keep the water
+ * books (bowl_run checks them) and the lake against the left edge. */
+static void test_wrap_and_drain_loss_keep_books(void **state)
+{
+	(void)state;
+	double v;
+	int e;
+	struct world *w;
+	bowl_run(HYDROLOGY_EDGE_WRAP, true, &v, &e, &w);
+	assert_true(e > 0 && v > 0);
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +293,10 @@ int main(void)
 		cmocka_unit_test(test_normal2020_ignores_diagonals),
 		cmocka_unit_test(test_choices_match_enums),
 		cmocka_unit_test(test_edge_wall_holds_lakes),
+		cmocka_unit_test(test_normal2020_wrap),
+		cmocka_unit_test(test_flood_wrap_y),
+		cmocka_unit_test(test_leak_high_and_below_floor),
+		cmocka_unit_test(test_wrap_and_drain_loss_keep_books),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

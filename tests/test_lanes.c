@@ -14,6 +14,7 @@
 #include "core/particles/droplet.h"
 #include "core/particles/lockstep.h"
 #include "core/terrain/terrain.h"
+#include "lanesutil.h"
 
 static struct world *make_world(const struct params *p)
 {
@@ -107,39 +108,10 @@ static void test_deterministic(void **state)
 	world_destroy(b);
 }
 
-/* Runs n droplets with the engine forced to one copy; NULL when this CPU or
- * build lacks it. */
-static struct world *run_pool(const struct params *p, enum lockstep_isa isa, struct workers *pool,
-			      uint64_t n, unsigned char **blob, size_t *blob_len)
-{
-	struct world *w = make_world(p);
-	struct lockstep *pl = lockstep_create(w->width, w->height);
-	assert_non_null(pl);
-	if (!lockstep_set_isa(pl, isa)) {
-		lockstep_destroy(pl);
-		world_destroy(w);
-		return NULL;
-	}
-	lockstep_set_workers(pl, pool);
-	struct droplet_params dp;
-	droplet_params_from(&dp, p);
-	uint64_t steps = 0;
-	/* Two calls, and lanes lowered in the second: slots above the new
-	 * count run out and are not refilled. */
-	assert_int_equal(lockstep_run(pl, w, &dp, p->particles.lanes, n / 2, &steps), 0);
-	int second = p->particles.lanes > 3 ? p->particles.lanes - 3 : p->particles.lanes;
-	assert_int_equal(lockstep_run(pl, w, &dp, second, n - n / 2, &steps), 0);
-	w->steps = steps;
-	w->particles = n;
-	assert_int_equal(lockstep_save(pl, blob, blob_len), 0);
-	lockstep_destroy(pl);
-	return w;
-}
-
 static struct world *run_isa(const struct params *p, enum lockstep_isa isa, uint64_t n,
 			     unsigned char **blob, size_t *blob_len)
 {
-	return run_pool(p, isa, NULL, n, blob, blob_len);
+	return lanes_run_pool(p, isa, NULL, n, blob, blob_len);
 }
 
 /* The read phase split over 2 and 3 threads (contiguous runs of whole
@@ -163,10 +135,10 @@ static void test_threads_agree(void **state)
 			for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
 				unsigned char *rb, *b;
 				size_t rl, l;
-				struct world *ref = run_pool(&p, isas[k], NULL, 300, &rb, &rl);
+				struct world *ref = lanes_run_pool(&p, isas[k], NULL, 300, &rb, &rl);
 				if (!ref)
 					continue;
-				struct world *w = run_pool(&p, isas[k], pool, 300, &b, &l);
+				struct world *w = lanes_run_pool(&p, isas[k], pool, 300, &b, &l);
 				assert_non_null(w);
 				assert_same_world(ref, w);
 				assert_int_equal(l, rl);

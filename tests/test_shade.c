@@ -459,6 +459,36 @@ static void test_erosion_reads_red_and_green(void **state)
 	assert_rgb(shade_overlay_blend(tan, &same, OVERLAY_BIT(OVERLAY_EROSION), NULL), tan);
 }
 
+/* The erosion overlay's scale fits the map: the 99th percentile of the
+ * changes, rounded up to a quarter octave; unchanged cells and NaN do not
+ * count; nothing changed gives the default; a faint map the floor. A cut at
+ * the fitted scale draws as strongly as SHADE_EROSION_FULL did before. */
+static void test_erosion_scale_fits_the_map(void **state)
+{
+	(void)state;
+	struct world *w = flat_world(16, 16, 0.5f);
+	assert_true(shade_erosion_fit(w) == SHADE_EROSION_FULL);
+	float *h = w->layer[LAYER_HEIGHT];
+	/* 100 cells: 98 cut 0.004 deep, one 0.006, one 0.5 (an outlier). */
+	for (int i = 0; i < 100; i++)
+		h[i] = 0.5f - 0.004f;
+	h[98] = 0.5f - 0.006f;
+	h[99] = 0.0f;
+	h[150] = NAN;
+	double full = shade_erosion_fit(w);
+	/* p99 is the 99th of 100 changes, 0.006: its quarter octave runs from
+	 * 2^-7.5 = 0.00552 to 2^-7.25 = 0.00657, at most 2^0.25 = 1.19 times it. */
+	assert_true(full >= 0.006 && full <= 0.006 * 1.19 + 1e-12);
+	assert_true(full < 0.5);
+	assert_true(shade_erosion_strength(full, full) == 0.85);
+	assert_true(shade_erosion_strength(0.004, full) > 0.85 * 0.75);
+	/* Changes of 1e-5 only: the floor, so they stay pale. */
+	for (int i = 0; i < 200; i++)
+		h[i] = 0.5f - 1e-5f;
+	assert_true(shade_erosion_fit(w) == SHADE_EROSION_FIT_MIN);
+	world_destroy(w);
+}
+
 /* A fitted ramp maps its low end to 0 and its high end to 1; the legend's
  * inverse gives the heights back; unfitted (0, 0) heights are as they are. */
 static void test_ramp_fit(void **state)
@@ -502,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_overlays_parse),
 		cmocka_unit_test(test_erosion_reads_red_and_green),
 		cmocka_unit_test(test_ramp_fit),
+		cmocka_unit_test(test_erosion_scale_fits_the_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,7 +103,8 @@ enum {
 	"  --transpose          the raw height map runs down columns (x-major)\n" \
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
 	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
-	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER]\n" \
+	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER];\n" \
+	"                       the emitter digs by it, particles with particles.hardness\n" \
 	"  --rain FILE          a rain mask: droplets start where it is high, weighted\n" \
 	"                       (a grid like --hardness; particles and hydrology)\n" \
 	"  -o, --output FILE    write the final map: a snapshot (.gsnap), or the height\n" \

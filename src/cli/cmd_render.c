@@ -98,6 +98,9 @@ static int render_one(const char *out, const struct world *w, const struct param
 	else if (picture && datamap_find(a->layer_name) >= 0)
 		fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n", out,
 			a->layer_name, mn, mx);
+	if (picture && (a->po.overlays & OVERLAY_BIT(OVERLAY_EROSION)))
+		fprintf(stderr, "%s: erosion overlay at full colour from a height change of %.3g "
+			"(about the 99th percentile of the map's changes)\n", out, shade_erosion_fit(w));
 	return 0;
 }
 

@@ -79,6 +79,25 @@ int layer_import_read(const char *spec, float **values, int *width, int *height,
 	return image_import_grid(spec, 1, width, height, values, err, errlen);
 }
 
+/* Every value must be a hardness, a number from 0 (soft) to 1 (hard): one
+ * outside (a .f32's or another layer's) is refused, not clamped, since a map
+ * made for another range would be misread. */
+static int hardness_check(const char *spec, const float *v, int sw, int sh, char *err,
+			  size_t errlen)
+{
+	float mn, mx;
+	world_layer_range(LAYER_HARDNESS, &mn, &mx);
+	const size_t n = (size_t)sw * (size_t)sh;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] >= mn && v[i] <= mx)) { /* NaN fails too */
+			snprintf(err, errlen, "%s: cell %zu (x %zu, y %zu) is %g, outside %g to %g "
+				 "(0 soft, 1 hard)", spec, i, i % (size_t)sw, i / (size_t)sw,
+				 (double)v[i], (double)mn, (double)mx);
+			return GULLY_ERANGE;
+		}
+	return GULLY_OK;
+}
+
 int layer_import_hardness(struct world *w, const char *spec, char *err, size_t errlen)
 {
 	float *v;
@@ -86,6 +105,11 @@ int layer_import_hardness(struct world *w, const char *spec, char *err, size_t e
 	int rc = layer_import_read(spec, &v, &sw, &sh, err, errlen);
 	if (rc)
 		return rc;
+	rc = hardness_check(spec, v, sw, sh, err, errlen);
+	if (rc) {
+		free(v);
+		return rc;
+	}
 	rc = hardness_fill_from(w, v, sw, sh);
 	free(v);
 	if (rc)

@@ -15,8 +15,10 @@
 int layer_import_read(const char *spec, float **values, int *width, int *height,
 		      char *err, size_t errlen);
 
-/* Reads `spec` and fills w's hardness layer, resampled to the map's size and
- * clamped to [0, 1]. */
+/* Reads `spec` and fills w's hardness layer, stretched (bilinear) to the
+ * map's size. A value that is NaN, infinite or outside 0..1 is refused
+ * (GULLY_ERANGE, the layer untouched) with one line naming the file and the
+ * cell. */
 int layer_import_hardness(struct world *w, const char *spec, char *err, size_t errlen);
 
 #endif

@@ -91,12 +91,14 @@ struct legend_row {
 };
 
 /* What each overlay's colours mean. Heights, depths and height changes are
- * in the map's height units (%.3f); shares and densities 0..1 (%.2f). */
+ * in the map's height units (%.3f); shares and densities 0..1 (%.2f). The
+ * erosion rows are shares of the scale the map fits to (shade_erosion_fit),
+ * shown as height changes. */
 static const struct legend_row rows_of[] = {
 	{OVERLAY_STREAMS, "streams", "%.2f", {0.10, 0.50, 1.00}},
 	{OVERLAY_POOLS, "pools", "%.3f", {0.005, 0.020, SHADE_POOL_FULL}},
-	{OVERLAY_EROSION, "eroded", "%.3f", {-0.002, -0.010, -SHADE_EROSION_FULL}},
-	{OVERLAY_EROSION, "deposits", "%.3f", {0.002, 0.010, SHADE_EROSION_FULL}},
+	{OVERLAY_EROSION, "eroded", "%.2g", {-0.04, -0.2, -1.0}},
+	{OVERLAY_EROSION, "deposits", "%.2g", {0.04, 0.2, 1.0}},
 	{OVERLAY_HARDNESS, "hardness", "%.2f", {0.00, 0.50, 1.00}},
 	{OVERLAY_WETNESS, "wetness", "%.2f", {0.25, 0.50, 1.00}},
 	{OVERLAY_VEGETATION, "trees", "%.2f", {0.20, 0.50, SHADE_TREES_FULL}},
@@ -163,25 +165,33 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 	text(y, x, w, A_NORMAL, "");
 	ramp_rows(a, y, x, w);
 	y += 2;
+	double erosion_full = 0;
+	if (a->view.overlays & OVERLAY_BIT(OVERLAY_EROSION))
+		erosion_full = a->view.erosion_full > 0 ? a->view.erosion_full
+							: shade_erosion_fit(a->world);
 	for (int r = 0; r < NROWS && y < bottom; r++) {
 		const struct legend_row *row = &rows_of[r];
 		if (!(a->view.overlays & OVERLAY_BIT(row->overlay)))
 			continue;
+		double scale = row->overlay == OVERLAY_EROSION ? erosion_full : 1;
 		char line[96];
 		int n = snprintf(line, sizeof line, "%-8s ", row->label);
 		int at[3];
 		for (int k = 0; k < 3 && n < (int)sizeof line; k++) {
 			at[k] = n;
 			n += snprintf(line + n, sizeof line - (size_t)n, " "); /* the swatch */
-			n += snprintf(line + n, sizeof line - (size_t)n, row->fmt, fabs(row->values[k]));
+			n += snprintf(line + n, sizeof line - (size_t)n, row->fmt,
+				      fabs(row->values[k] * scale));
 			if (k < 2)
 				n += snprintf(line + n, sizeof line - (size_t)n, " ");
 		}
 		text(y, x, w, A_NORMAL, line);
 		for (int k = 0; k < 3; k++)
-			if (at[k] < w)
-				overlay_swatch(y, x + at[k], OVERLAY_BIT(row->overlay),
-					       sample_for(row->overlay, row->values[k]));
+			if (at[k] < w) {
+				struct shade_sample s = sample_for(row->overlay, row->values[k] * scale);
+				s.erosion_full = (float)erosion_full;
+				overlay_swatch(y, x + at[k], OVERLAY_BIT(row->overlay), s);
+			}
 		y++;
 	}
 	if ((a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) && y < bottom) {

@@ -340,9 +340,37 @@ int shade_water_kind(const struct shade_sample *s, unsigned overlays, bool wet)
 	return s->stream >= STREAM_GLYPH_MIN ? WATER_STREAM : WATER_NONE;
 }
 
-double shade_erosion_strength(double change)
+double shade_erosion_strength(double change, double full)
 {
-	return 0.85 * sqrt(clamp01(fabs(change) / SHADE_EROSION_FULL));
+	return 0.85 * sqrt(clamp01(fabs(change) / full));
+}
+
+/* Quarter-octave bins of |change| from 2^-24 up to 1 height unit: one pass,
+ * no scratch memory, so the explorer can fit every frame. */
+#define FIT_BINS 96
+
+double shade_erosion_fit(const struct world *w)
+{
+	long count[FIT_BINS] = {0}, total = 0;
+	const float *h = w->layer[LAYER_HEIGHT], *b = w->layer[LAYER_BASE];
+	size_t cells = world_cells(w);
+	for (size_t i = 0; i < cells; i++) {
+		double d = fabs((double)h[i] - (double)b[i]);
+		if (!(d > 0x1p-24)) /* unchanged, or NaN */
+			continue;
+		double k = floor(4 * log2(d)) + FIT_BINS;
+		int bin = k < FIT_BINS - 1 ? (int)k : FIT_BINS - 1;
+		count[bin]++;
+		total++;
+	}
+	if (!total)
+		return SHADE_EROSION_FULL;
+	long want = (long)ceil(0.99 * (double)total), seen = 0;
+	int bin = 0;
+	while (bin < FIT_BINS - 1 && (seen += count[bin]) < want)
+		bin++;
+	double full = exp2((double)(bin + 1 - FIT_BINS) / 4); /* the bin's top */
+	return full > SHADE_EROSION_FIT_MIN ? full : SHADE_EROSION_FIT_MIN;
 }
 
 struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsigned ov,
@@ -360,7 +388,8 @@ struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsig
 		/* On the ramp's tan and brown, red read as orange: the ground is
 		 * greyed first (keeping its lightness, so the shading stays), so
 		 * the only hues left are the legend's red and green. */
-		double t = shade_erosion_strength(d);
+		double t = shade_erosion_strength(d, s->erosion_full > 0 ? s->erosion_full
+								       : SHADE_EROSION_FULL);
 		uint8_t grey = (uint8_t)lround(255 * palette_luma(c));
 		if (d != 0)
 			c = palette_mix(c, (struct rgb){grey, grey, grey}, 8 * t);
@@ -445,8 +474,10 @@ static void sample_pixels(struct shade_frame *f, const struct world *w,
 }
 
 /* Each pixel's colour: the ramp's, lit by the slope between its
- * neighbours, under the overlays. */
-static void colour_pixels(struct shade_frame *f, const struct shade_view *v)
+ * neighbours, under the overlays (the erosion overlay's full scale fitted
+ * to the map when the view sets none). */
+static void colour_pixels(struct shade_frame *f, const struct world *w,
+			  const struct shade_view *v)
 {
 	const struct shade_geom *g = &f->geom;
 	int pw = f->width;
@@ -455,9 +486,13 @@ static void colour_pixels(struct shade_frame *f, const struct shade_view *v)
 	/* Zoomed in, neighbours k pixels away are the neighbouring cells, so a
 	 * cell's pixels share one slope instead of striping at its edges. */
 	int k = g->cpp > 0 && g->cpp < 1 ? (int)lround(1 / g->cpp) : 1;
+	float erosion_full = v->erosion_full;
+	if ((v->overlays & OVERLAY_BIT(OVERLAY_EROSION)) && !(erosion_full > 0))
+		erosion_full = (float)shade_erosion_fit(w);
 	for (int py = 0; py < f->height; py++) {
 		for (int px = 0; px < pw; px++) {
 			size_t i = (size_t)py * (size_t)pw + (size_t)px;
+			f->samples[i].erosion_full = erosion_full;
 			if (f->blank[i]) {
 				f->px[i] = (struct rgb){0, 0, 0};
 				f->water[i] = 0;
@@ -496,7 +531,7 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 	shade_geometry(v, w, f->width, f->height, &f->geom);
 	const struct shade_geom *g = &f->geom;
 	sample_pixels(f, w, v, overlay_needs(v->overlays));
-	colour_pixels(f, v);
+	colour_pixels(f, w, v);
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)
 		return;
 	for (int n = 0; n < npoints; n++) {
@@ -513,6 +548,8 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 int shade_image(const struct world *w, const struct shade_view *v, struct rgb *out)
 {
 	struct shade_view one = *v;
+	if ((one.overlays & OVERLAY_BIT(OVERLAY_EROSION)) && !(one.erosion_full > 0))
+		one.erosion_full = (float)shade_erosion_fit(w); /* once, for every band */
 	one.zoom = ZOOM_1;
 	one.pan_x = 0;
 	one.overlays &= ~OVERLAY_BIT(OVERLAY_PARTICLES);

@@ -47,6 +47,9 @@ struct shade_view {
 	 * explorer fits them to the terrain once, so a height keeps its colour
 	 * while the map erodes. Equal (0 and 0): heights 0..1 as they are. */
 	float height_lo, height_hi;
+	/* The height change the erosion overlay draws at full strength; 0: fit
+	 * it to the whole map at each render (shade_erosion_fit). */
+	float erosion_full;
 };
 
 /* Takes light and scale from view.* and terrain.vertical_scale. */
@@ -78,6 +81,9 @@ double shade_ramp_height(const struct shade_view *v, double t);
 struct shade_sample {
 	float height, base, stream, pool, hardness, wetness, vegetation;
 	float ramp; /* the mean of the view's ramp_layer (height without one) */
+	/* The erosion overlay's full-strength change for this frame (the
+	 * renderer sets it); 0: SHADE_EROSION_FULL. */
+	float erosion_full;
 };
 /* Reduces world cells [x0, x1) x [y0, y1) (clipped to the map, at least one
  * cell) exactly. The renderer samples means on a grid of at most 12x12 cells
@@ -106,13 +112,21 @@ int shade_frame_init(struct shade_frame *f, int width, int height);
 void shade_frame_free(struct shade_frame *f);
 
 /* The overlays' scales, for the legend: a height change (height units)
- * shown at full strength (sqrt below it keeps small changes visible), the
- * pool depth drawn fully deep, the root density drawn as full forest. */
+ * shown at full strength when nothing else says (sqrt below it keeps small
+ * changes visible), the pool depth drawn fully deep, the root density drawn
+ * as full forest. */
 #define SHADE_EROSION_FULL 0.05
 #define SHADE_POOL_FULL 0.05
 #define SHADE_TREES_FULL 1.0
-/* How strongly a height change (height - base) colours a pixel, 0..0.85. */
-double shade_erosion_strength(double change);
+/* The fitted scale never goes below this: a map barely touched stays pale. */
+#define SHADE_EROSION_FIT_MIN 0.001
+/* How strongly a height change (height - base) colours a pixel, 0..0.85,
+ * when `full` (height units) is drawn at full strength. */
+double shade_erosion_strength(double change, double full);
+/* The erosion overlay's scale fitted to a map: the 99th percentile of
+ * |height - base| over the cells that changed, at least
+ * SHADE_EROSION_FIT_MIN; SHADE_EROSION_FULL when none changed. */
+double shade_erosion_fit(const struct world *w);
 
 /* Colour of one sample before shading and the light factor: exposed for tests. */
 /* What water a sample shows (enum shade_water), given the blend's `wet`:

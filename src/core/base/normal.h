@@ -154,6 +154,17 @@ static inline v2f normal_at_xz(const float *h, int width, int height, int x, int
  * the map counts as level with the cell (the seed reads past its array
  * there: bench/seedref.c). Sums in the seed's order (term 1 + 2 + 3 + 4), in
  * float like its glm::vec3. */
+/* The sum and its length from the four scaled differences. */
+static inline void normal_2020_sum(float px, float mx, float py, float my, float n[3])
+{
+	const float nx = ((-px + mx) + -px) + mx;
+	const float nz = ((-py + my) + my) + -py;
+	const float len = sqrtf(nx * nx + 16.0f + nz * nz);
+	n[0] = nx / len;
+	n[1] = 4.0f / len;
+	n[2] = nz / len;
+}
+
 static inline void normal_2020(const float *h, int width, int height, int x, int y, float scale,
 			       float n[3])
 {
@@ -163,12 +174,31 @@ static inline void normal_2020(const float *h, int width, int height, int x, int
 	const float mx = x > 0 ? scale * (h[c - 1] - hc) : 0.0f;
 	const float py = y + 1 < height ? scale * (h[c + w] - hc) : 0.0f;
 	const float my = y > 0 ? scale * (h[c - w] - hc) : 0.0f;
-	const float nx = ((-px + mx) + -px) + mx;
-	const float nz = ((-py + my) + my) + -py;
-	const float len = sqrtf(nx * nx + 16.0f + nz * nz);
-	n[0] = nx / len;
-	n[1] = 4.0f / len;
-	n[2] = nz / len;
+	normal_2020_sum(px, mx, py, my, n);
+}
+
+/* The same with the seed's edge (hydrology.normal = 2020wrap): the seed
+ * finds a neighbour by adding to an x-major index (x * height + y) with no
+ * bounds test, so the y neighbour past the last row is the first row of
+ * the next column, (x + 1, 0), and past the first row the last row of the
+ * previous column, (x - 1, height - 1); a neighbour off the whole array
+ * counts as level (bench/seedref.c, bench/FIDELITY.md: this is how the
+ * seed's edge lakes form). */
+static inline void normal_2020_wrap(const float *h, int width, int height, int x, int y,
+				    float scale, float n[3])
+{
+	const size_t c = (size_t)y * (size_t)width + (size_t)x, w = (size_t)width;
+	const size_t last = (size_t)(height - 1) * w;
+	const float hc = h[c];
+	const float px = x + 1 < width ? scale * (h[c + 1] - hc) : 0.0f;
+	const float mx = x > 0 ? scale * (h[c - 1] - hc) : 0.0f;
+	const float py = y + 1 < height  ? scale * (h[c + w] - hc)
+			 : x + 1 < width ? scale * (h[(size_t)x + 1] - hc)
+					 : 0.0f;
+	const float my = y > 0	 ? scale * (h[c - w] - hc)
+			 : x > 0 ? scale * (h[last + (size_t)x - 1] - hc)
+				 : 0.0f;
+	normal_2020_sum(px, mx, py, my, n);
 }
 
 #endif

@@ -127,7 +127,7 @@ static void pour_drain(const struct flood *f, struct pour *p, const struct flood
 {
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
-		double floor = flood_leak_floor(f, p);
+		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
 		if (lower < floor)
 			lower = floor;
 		double room = fp->carry - p->left;
@@ -323,6 +323,8 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.level = level0,
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.sea_level = fp->sea_level,
+		.leak_high = fp->leak_high,
+		.wrap_y = fp->wrap_y,
 		.edge_floor = INFINITY,
 		.cur = NO_LAKE,
 		.heap = &f->heap,
@@ -347,6 +349,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		goto nomem;
 	pour_keep(f, &p, height, pool, rec, id, &w);
 	pour_result(f, &p, outcome, &w, rec != NULL, r);
+	r->poured = water - p.left;
 	return GULLY_OK;
 nomem:
 	/* Nothing was written, but a record's rim heap may have lost entries
@@ -360,6 +363,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	       const struct flood_settle *settle, const struct flood_params *fp,
 	       struct flood_result *r)
 {
+	if (fp->wrap_y && f->cache)
+		flood_set_cache(f, false);
 	if (f->shadow && f->cache)
 		return flood_shadow_pour(f, height, pool, start, water, settle, fp, r);
 	return flood_pour_plain(f, height, pool, start, water, settle, fp, r);

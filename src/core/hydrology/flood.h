@@ -35,6 +35,15 @@ struct flood_params {
 	double sea_level; /* the sea's surface around the map */
 	double carry;     /* the most water that goes on from a leak: a draining
 			   * lake sinks no further than that takes */
+	bool below_floor; /* a draining lake may sink below its ground next to
+			   * the leak, toward the leak's surface (the 2020 code) */
+	bool leak_high;   /* of the leaks below the level the highest drains, not
+			   * the lowest (the 2020 code) */
+	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
+			   * next columns' first row, past the first row the
+			   * previous columns' last row. Such a pour turns the
+			   * lake cache off for good (its records assume a plane
+			   * grid). */
 };
 
 enum flood_outcome {
@@ -50,6 +59,8 @@ struct flood_result {
 	double gained;     /* exact change of sum(pool) over the map; < 0 when a
 			    * draining lake lost more than it was given */
 	double settled;    /* soil really added to height at the start cell */
+	double poured;     /* water the rise placed before any drain (the pour
+			    * less what was left when the leak was found) */
 	size_t lake_cells; /* cells in the lake (the flood set) */
 	size_t touched;    /* cells looked at: sorted as leak, level or rim */
 	size_t written;    /* pool cells written */

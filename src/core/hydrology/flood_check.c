@@ -48,7 +48,7 @@ void flood_shadow(const struct flood *f, struct flood_shadow *s)
 static bool same_pour(const struct flood_result *a, const struct flood_result *b)
 {
 	return a->outcome == b->outcome && a->drain == b->drain && a->level == b->level &&
-	       a->gained == b->gained && a->settled == b->settled &&
+	       a->gained == b->gained && a->settled == b->settled && a->poured == b->poured &&
 	       a->lake_cells == b->lake_cells;
 }
 

@@ -16,9 +16,12 @@
  *   checks no room per cell; a pour from a record grows its lists per cell. */
 #include "core/hydrology/flood_internal.h"
 
+/* The leak a lake drains at: the lowest surface, or with leak_high the
+ * highest below the level (the 2020 code's choice); then the lowest cell. */
 static inline void leak_offer(struct pour *p, double key, int32_t cell)
 {
-	if (!p->leak || key < p->leak_key || (key == p->leak_key && cell < p->leak_cell)) {
+	const bool better = p->leak_high ? key > p->leak_key : key < p->leak_key;
+	if (!p->leak || better || (key == p->leak_key && cell < p->leak_cell)) {
 		p->leak = true;
 		p->leak_key = key;
 		p->leak_cell = cell;
@@ -68,6 +71,30 @@ static bool see_sea(struct flood *f, struct pour *p)
 	return heap_push(p->heap, p->sea_level, SEA_CELL);
 }
 
+/* A lake cell's neighbours: the map's 8 (grid_neighbours), and with wrap_y
+ * (hydrology.edge = wrap) the seed's x-major index wrap at the first and
+ * last rows: past the last row lie the next columns' first row, (x, 0),
+ * (x + 1, 0) and (x + 2, 0), past the first row the previous columns' last
+ * row (a symmetric relation). *edge: the cell is on the map's edge (the sea
+ * is a neighbour), as grid_neighbours' count says. */
+static inline int lake_neighbours(const struct flood *f, const struct pour *p, int32_t c,
+				  int32_t nb[8], bool *edge)
+{
+	int m = grid_neighbours(f->width, f->height, c, nb);
+	*edge = m < 8;
+	if (!p->wrap_y || m == 8)
+		return m;
+	const int w = f->width, x = c % w, y = c / w;
+	const int dir = y == f->height - 1 ? 1 : y == 0 ? -1 : 0;
+	const int row = dir > 0 ? 0 : f->height - 1;
+	for (int k = 0; dir && k < 3; k++) {
+		const int nx = x + dir * k;
+		if (nx >= 0 && nx < w)
+			nb[m++] = row * w + nx;
+	}
+	return m;
+}
+
 /* True when a cell next to `c` is one of the start record's cells: then c
  * is on its rim, and its rim heap holds it. */
 static bool touches_record(const struct flood *f, const struct pour *p, int32_t c)
@@ -114,8 +141,9 @@ static bool join_fresh(struct flood *f, struct pour *p, int32_t c)
 	f->lake[f->lake_len++] = c;
 	const uint32_t *seen = f->seen, stamp = f->stamp;
 	int32_t nb[8];
-	int m = grid_neighbours(f->width, f->height, c, nb);
-	if (m < 8) {
+	bool edge;
+	int m = lake_neighbours(f, p, c, nb, &edge);
+	if (edge) {
 		/* On the map edge: the sea is a neighbour. */
 		if (p->height[c] < p->edge_floor)
 			p->edge_floor = p->height[c];
@@ -144,8 +172,9 @@ static bool join_record(struct flood *f, struct pour *p, int32_t c)
 		f->seen[c] = f->stamp;
 	f->lake[f->lake_len++] = c;
 	int32_t nb[8];
-	int m = grid_neighbours(f->width, f->height, c, nb);
-	if (m < 8) {
+	bool edge;
+	int m = lake_neighbours(f, p, c, nb, &edge);
+	if (edge) {
 		if (p->height[c] < p->edge_floor)
 			p->edge_floor = p->height[c];
 		if (!see_sea(f, p))
@@ -167,7 +196,8 @@ static inline bool join(struct flood *f, struct pour *p, int32_t c)
 static bool touches_lake(const struct flood *f, const struct pour *p, int32_t c)
 {
 	int32_t nb[8];
-	int m = grid_neighbours(f->width, f->height, c, nb);
+	bool edge;
+	int m = lake_neighbours(f, p, c, nb, &edge);
 	for (int k = 0; k < m; k++)
 		if (in_lake(f, p, nb[k]))
 			return true;
@@ -308,7 +338,8 @@ double flood_leak_floor(const struct flood *f, const struct pour *p)
 		return p->edge_floor;
 	double floor = INFINITY;
 	int32_t nb[8];
-	int m = grid_neighbours(f->width, f->height, p->leak_cell, nb);
+	bool edge;
+	int m = lake_neighbours(f, p, p->leak_cell, nb, &edge);
 	for (int k = 0; k < m; k++)
 		if (in_lake(f, p, nb[k]) && p->height[nb[k]] < floor)
 			floor = p->height[nb[k]];

@@ -193,8 +193,10 @@ struct pour {
 	const float *height, *pool;
 	double level, tol, sea_level;
 	bool sea_seen;
-	/* the lowest leak found so far: lowest surface, then lowest cell */
-	bool leak;
+	/* the lowest leak found so far: lowest surface, then lowest cell
+	 * (with leak_high the highest surface) */
+	bool leak, leak_high;
+	bool wrap_y; /* flood_params.wrap_y */
 	int32_t leak_cell; /* SEA_CELL for the sea */
 	double leak_key;
 	double edge_floor;

@@ -27,63 +27,24 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.drainage = q->drainage;
 	/* A wall is a sea no lake can rise to: the water it would take to
 	 * reach this level does not exist. */
-	hp->fp.sea_level = q->edge == HYDROLOGY_EDGE_WALL ? 1e30 : q->sea_level;
+	hp->fp.sea_level = q->edge != HYDROLOGY_EDGE_SEA ? 1e30 : q->sea_level;
+	hp->fp.wrap_y = q->edge == HYDROLOGY_EDGE_WRAP;
 	/* A droplet leaves a draining lake at most as full as it started, or
 	 * one droplet would carry off a lake's worth of erosive water. */
 	hp->fp.carry = 1.0 / q->volume_factor;
+	/* The 2020 code: a leak lowers the lake toward the leak's surface
+	 * whatever water that frees, and the freed water is gone. */
+	hp->drain_loss = q->drain_loss;
+	hp->fp.below_floor = q->drain_loss;
+	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
+	if (q->drain_loss)
+		hp->fp.carry = INFINITY;
 }
 
 /* ---- batches ------------------------------------------------------------ */
 
-/* stream += lrate (visited - stream), clamped to [0, 1], for every cell of
- * the map after every batch. The core library is built at -O2 (CFLAGS
- * comes after its -O3), where GCC does not vectorise this loop: four cells
- * at a time by hand, the same IEEE operations per cell (NaN stays NaN, as
- * in the scalar tail). */
-static void stream_learn(float *stream, const uint8_t *track, size_t n, float lrate)
-{
-	size_t i = 0;
-#if GULLY_USE_SSE2
-	const __m128 lr = _mm_set1_ps(lrate), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-	const __m128i z = _mm_setzero_si128();
-	for (; i + 4 <= n; i += 4) {
-		int32_t t4;
-		memcpy(&t4, track + i, 4);
-		const __m128i b = _mm_unpacklo_epi16(
-			_mm_unpacklo_epi8(_mm_cvtsi32_si128(t4), z), z);
-		const __m128 s = _mm_loadu_ps(stream + i);
-		const __m128 v = _mm_add_ps(s, _mm_mul_ps(lr, _mm_sub_ps(_mm_cvtepi32_ps(b), s)));
-		const __m128 gt = _mm_cmpgt_ps(v, one);
-		const __m128 r = _mm_or_ps(_mm_and_ps(gt, one), _mm_andnot_ps(gt, v));
-		_mm_storeu_ps(stream + i, _mm_andnot_ps(_mm_cmplt_ps(v, zero), r));
-	}
-#endif
-	for (; i < n; i++) {
-		float v = stream[i] + lrate * ((float)track[i] - stream[i]);
-		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-	}
-}
-
-/* The stream update split by rows of cells over the workers: each cell's
- * update reads and writes that cell alone, with the same operations
- * whichever part it falls in, so any split gives the same bits. */
-struct stream_part {
-	float *stream;
-	uint8_t *track;
-	size_t n;
-	float lrate;
-};
-
-static void stream_learn_part(void *arg, int index, int count)
-{
-	const struct stream_part *sp = arg;
-	long begin, end;
-	workers_share((long)sp->n, index, count, &begin, &end);
-	stream_learn(sp->stream + begin, sp->track + begin, (size_t)(end - begin), sp->lrate);
-	memset(sp->track + begin, 0, (size_t)(end - begin));
-}
-
-/* The pool for the stream update, made again when world.threads changed.
+/* The pool for the stream map's catch-up (hydrology_stream.h), made again
+ * when world.threads changed.
  * As for particles, 0 (every core) means one thread: only an explicit
  * count splits the work (bench/HYDROLOGY.md, "Two threads"). */
 static int hydro_workers(struct hydro_state *s, const struct params *p)
@@ -102,11 +63,7 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 {
 	const struct params_hydrology *q = &p->hydrology;
 	size_t n = world_cells(w);
-	struct stream_part sp = {w->layer[LAYER_STREAM], s->track, n, (float)q->lrate};
-	if (s->workers)
-		workers_run(s->workers, stream_learn_part, &sp);
-	else
-		stream_learn_part(&sp, 0, 1);
+	hstream_batch_end(&s->hs, (float)q->lrate, s->workers);
 	if (q->pool_evaporation > 0) {
 		float *pool = w->layer[LAYER_POOL];
 		double gone = 0;
@@ -207,8 +164,14 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a
-	 * draining lake gave up). */
-	d->volume -= r.gained * hp->vf;
+	 * draining lake gave up). With drain_loss it pays what the rise took,
+	 * and what the lake gave up draining is gone (booked as evaporated). */
+	if (hp->drain_loss && r.outcome == FLOOD_DRAIN) {
+		d->volume -= r.poured * hp->vf;
+		b->evaporated += (r.poured - r.gained) * hp->vf;
+	} else {
+		d->volume -= r.gained * hp->vf;
+	}
 	*outcome = r.outcome;
 	if (r.outcome == FLOOD_DRAIN) {
 		if (!hp->settle && d->carried > 0) {
@@ -330,6 +293,7 @@ static void hydro_destroy(void *state)
 		return;
 	flood_destroy(s->flood);
 	workers_destroy(s->workers);
+	hstream_free(&s->hs);
 	free(s->track);
 	free(s->roots);
 	free(s->trees);
@@ -353,6 +317,8 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	s->roots = calloc(n, 1);
 	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
 				       : GULLY_ENOMEM;
+	if (!err)
+		err = hstream_init(&s->hs, w->layer[LAYER_STREAM], s->track, n);
 	if (err) {
 		hydro_destroy(s);
 		return err;
@@ -371,7 +337,7 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
  * its spill). A walled map has no spill: nothing to do. */
 static int fill_start(struct hydro_state *s, struct world *w, const struct params *p)
 {
-	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge == HYDROLOGY_EDGE_WALL)
+	if (!p->hydrology.fill_start || w->particles != 0 || p->hydrology.edge != HYDROLOGY_EDGE_SEA)
 		return GULLY_OK;
 	size_t n = world_cells(w);
 	float *pool = w->layer[LAYER_POOL];
@@ -399,6 +365,7 @@ int hydrology_ready(struct hydro_state *s, struct world *w, const struct params 
 		return GULLY_EINVAL;
 	if (w->particles != s->seen_particles || w->steps != s->seen_steps)
 		flood_forget_all(s->flood);
+	s->hs.stream = w->layer[LAYER_STREAM];
 	if (budget) {
 		int err = fill_start(s, w, p);
 		if (err)
@@ -423,6 +390,7 @@ int hydrology_life_close(struct hydro_state *s, struct world *w, const struct pa
 {
 	life_end(s, w, hp, l);
 	int err = droplet_counted(s, w, p);
+	hstream_sync(&s->hs, s->workers);
 	w->steps += steps;
 	s->seen_particles = w->particles;
 	s->seen_steps = w->steps;
@@ -436,6 +404,7 @@ bool hydrology_life_env(struct hydro_state *s, struct world *w, const struct par
 		return false;
 	hydrology_hparams(hp, p);
 	hydrology_descend_env(env, p, w, s->track);
+	env->hs = hstream_env(&s->hs);
 	return true;
 }
 
@@ -450,6 +419,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 	hydrology_hparams(&hp, p);
 	struct hd_env env;
 	hydrology_descend_env(&env, p, w, s->track);
+	env.hs = hstream_env(&s->hs);
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;
 	for (; done < budget; done++) {
@@ -462,6 +432,8 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 			break;
 		}
 	}
+	/* Nothing outside sees a lagging stream cell. */
+	hstream_sync(&s->hs, s->workers);
 	w->steps += steps;
 	s->seen_particles = w->particles;
 	s->seen_steps = w->steps;
@@ -492,6 +464,12 @@ void hydrology_set_flood_cache(void *state, bool on)
 {
 	struct hydro_state *s = state;
 	flood_set_cache(s->flood, on);
+}
+
+void hydrology_set_stream_lazy(void *state, bool on)
+{
+	struct hydro_state *s = state;
+	hstream_set_lazy(&s->hs, on);
 }
 
 int hydrology_set_flood_shadow(void *state, bool on)

@@ -48,6 +48,7 @@ enum hydrology_coupling {
 enum hydrology_normal {
 	HYDROLOGY_NORMAL_PARTICLES, /* 8 weighted neighbours (particles_normal.h) */
 	HYDROLOGY_NORMAL_2020,      /* SimpleHydrology 2020: 4 cross products */
+	HYDROLOGY_NORMAL_2020_WRAP, /* the same, the seed's y-edge neighbours */
 	HYDROLOGY_NORMAL_COUNT
 };
 
@@ -57,7 +58,16 @@ enum hydrology_edge {
 	HYDROLOGY_EDGE_WALL, /* lakes rise against the edge (droplets still
 			      * leave the map: holding them too makes lakes of
 			      * every valley that reaches the edge, bench/FIDELITY.md) */
+	HYDROLOGY_EDGE_WRAP, /* a wall, but the first and last rows are neighbours
+			      * as the 2020 code's x-major index makes them */
 	HYDROLOGY_EDGE_COUNT
+};
+
+/* Order matches hydrology.leak's choices. */
+enum hydrology_leak {
+	HYDROLOGY_LEAK_LOW,  /* a lake drains at its lowest leak */
+	HYDROLOGY_LEAK_HIGH, /* at its highest one below the level (the 2020 code) */
+	HYDROLOGY_LEAK_COUNT
 };
 
 /* Root density comes in steps of this: a tree adds 5 steps to its cell,
@@ -79,6 +89,10 @@ void hydrology_counters(const void *state, struct hydrology_counters *c);
 /* The flood's lake cache (flood.h), on by default: tests turn it off to
  * check that it changes nothing. */
 void hydrology_set_flood_cache(void *state, bool on);
+/* The stream map's lazy update (hydrology_stream.h), on by default for
+ * maps above 512x512 cells: tests and benchmarks set it either way to check
+ * that it changes nothing and what it costs. Between step() calls only. */
+void hydrology_set_stream_lazy(void *state, bool on);
 /* The flood's shadow check (flood.h): every pour checked against a fresh
  * flood; the counters say how many differed. GULLY_ENOMEM: left off. */
 int hydrology_set_flood_shadow(void *state, bool on);

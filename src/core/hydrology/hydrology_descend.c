@@ -13,6 +13,7 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->pool = w->layer[LAYER_POOL];
 	e->veg = w->layer[LAYER_VEGETATION];
 	e->track = track;
+	e->hs = NULL;
 	e->width = w->width;
 	e->height = w->height;
 	e->dt = (float)q->dt;
@@ -28,7 +29,8 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	e->coupling = q->coupling;
 	e->symmetric = q->symmetric_normal;
 	e->pit_stop = q->pit_stop;
-	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020;
+	e->normal2020 = q->normal == HYDROLOGY_NORMAL_2020 || q->normal == HYDROLOGY_NORMAL_2020_WRAP;
+	e->normal_wrap = q->normal == HYDROLOGY_NORMAL_2020_WRAP;
 	e->concentrate = q->concentrate;
 	e->pit_dry = q->pit_dry;
 	hydrology_descend_init(e);
@@ -74,11 +76,15 @@ static inline bool hd_pit(const float *h, const float *pool, size_t c, size_t w)
 }
 #endif
 
-/* hydrology.normal = 2020 (base/normal.h): an option, so out of line. */
+/* hydrology.normal = 2020 or 2020wrap (base/normal.h): an option, so out of line. */
 static v2f hd_normal_2020(const struct hd_env *e, v2f pos)
 {
 	float n[3];
-	normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
+	if (e->normal_wrap)
+		normal_2020_wrap(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale,
+				 n);
+	else
+		normal_2020(e->h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), e->scale, n);
 	return v2_make(n[0], n[2]);
 }
 
@@ -169,6 +175,10 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	float *const h = e->h;
 	const float *const stream = e->stream, *const pool = e->pool, *const veg = e->veg;
 	uint8_t *const track = e->track;
+	struct hstream *const hs = e->hs;
+	/* Fixed during a descent (a batch ends between droplets). */
+	const uint8_t *const stamp = hs ? hs->stamp : NULL;
+	const uint8_t want = hs ? hs->want : 0;
 	const uint32_t w = (uint32_t)e->width;
 	const float dt = e->dt, density = e->density, friction = e->friction;
 	const float deposition = e->deposition, evap = e->evap;
@@ -194,6 +204,10 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	unsigned where = WHERE(pos);
 	uint32_t at = v2_cell(pos, w);
 	enum descent out = DESCENT_DIED;
+	/* A cell's stream is brought up to date before it is read or visited:
+	 * the start cell here, every next cell below (hydrology_stream.h). */
+	if (hs && stamp[at >> HSTREAM_SHIFT] != want)
+		hstream_list(hs, at >> HSTREAM_SHIFT);
 
 	while (volume > min_volume && age < max_steps) {
 		if (n == cap) {
@@ -227,6 +241,8 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		const uint32_t next = v2_cell(pos, w);
+		if (hs && stamp[next >> HSTREAM_SHIFT] != want)
+			hstream_list(hs, next >> HSTREAM_SHIFT);
 		/* The early stops, one branch almost never taken (hd_early_stop). */
 		const enum descent early = hd_early_stop(h, stream, pool, track, w, at, next, where, acc,
 							  stop_stream, stop_accel, pit_stop, pit_dry,

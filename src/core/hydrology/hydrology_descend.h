@@ -31,12 +31,17 @@
 #include "core/base/normal.h"
 #include "core/base/params.h"
 #include "core/base/world.h"
+#include "core/hydrology/hydrology_stream.h"
 
 /* What a descent needs, fixed for a step() call. */
 struct hd_env {
 	float *h;                           /* height: read and written */
 	const float *stream, *pool, *veg;   /* read */
 	uint8_t *track;                     /* cells visited: set to 1 */
+	/* The stream map's lazy update (NULL: the map is current). When set, a
+	 * cell's stream may be read, or its track byte set, only after its tile
+	 * was made current (hydrology_stream.h): descend checks `at` and `next`. */
+	struct hstream *hs;
 	int width, height;
 	float dt, density, friction, deposition, evap, scale;
 	float stop_stream, stop_accel;
@@ -45,6 +50,7 @@ struct hd_env {
 	int coupling;                       /* enum hydrology_coupling */
 	bool symmetric, pit_stop;
 	bool normal2020;  /* hydrology.normal = 2020 (normal_2020 in base/normal.h) */
+	bool normal_wrap; /* ... = 2020wrap: with the seed's y-edge neighbours */
 	bool concentrate; /* evaporation raises the load's concentration */
 	bool pit_dry;     /* a pit off the streams: the droplet dries there */
 	/* Set by hydrology_descend_init from the fields above. */

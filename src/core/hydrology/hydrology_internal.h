@@ -10,6 +10,7 @@
 #include "core/base/params.h"
 #include "core/base/world.h"
 #include "core/hydrology/flood.h"
+#include "core/hydrology/hydrology_stream.h"
 
 struct workers;
 
@@ -28,6 +29,7 @@ struct hydro_state {
 	int width, height;
 	struct flood *flood;
 	uint8_t *track;    /* cells visited in the current batch */
+	struct hstream hs; /* the stream map's lazy update */
 	uint8_t *roots;    /* root density in HYDROLOGY_ROOT_UNIT steps */
 	struct tree *trees;
 	size_t ntrees, cap;
@@ -36,7 +38,7 @@ struct hydro_state {
 	/* The world's counters when step() last returned: if they moved, some
 	 * other process ran and the flood's lake records may be stale. */
 	uint64_t seen_particles, seen_steps;
-	struct workers *workers; /* world.threads > 1: the batch's stream update */
+	struct workers *workers; /* world.threads > 1: the stream map's catch-up */
 };
 
 /* Adds (sign +1) or removes (-1) a tree's roots around `cell`, and the

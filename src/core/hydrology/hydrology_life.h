@@ -19,6 +19,7 @@ struct hparams {
 	double min_volume, vf, keep;
 	int spill;
 	bool deposit_on_death, settle;
+	bool drain_loss; /* a drain's freed water is gone, not the droplet's */
 	struct flood_params fp;
 };
 

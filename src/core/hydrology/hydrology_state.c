@@ -92,5 +92,6 @@ int hydro_load_state(void *state, const unsigned char *data, size_t len)
 	const unsigned char *bits = q + 8 * ntrees;
 	for (size_t i = 0; i < n; i++)
 		s->track[i] = (bits[i / 8] >> (i % 8)) & 1u;
+	hstream_relist(&s->hs);
 	return GULLY_OK;
 }

@@ -48,16 +48,19 @@ static bool tree_add(struct hydro_state *s, int32_t cell, float size)
 
 /* Dry, gentle, off the streams, and no tree there yet (which also bounds the
  * root density: at most one tree per cell, so at most 25 steps anywhere). */
-static bool tree_fits(const struct hydro_state *s, const struct world *w,
+static bool tree_fits(struct hydro_state *s, const struct world *w,
 		      const struct params_hydrology *q, float scale, int32_t c)
 {
-	if (w->layer[LAYER_POOL][c] > 0 || w->layer[LAYER_STREAM][c] >= q->tree_max_stream ||
+	if (w->layer[LAYER_POOL][c] > 0 || hstream_get(&s->hs, (uint32_t)c) >= q->tree_max_stream ||
 	    s->roots[c] >= ROOT_CENTRE)
 		return false;
 	float n[3];
 	if (q->normal == HYDROLOGY_NORMAL_2020)
 		normal_2020(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width, c / w->width,
 			    scale, n);
+	else if (q->normal == HYDROLOGY_NORMAL_2020_WRAP)
+		normal_2020_wrap(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
+				 c / w->width, scale, n);
 	else
 		normal_ref(w->layer[LAYER_HEIGHT], w->width, w->height, c % w->width,
 			   c / w->width, scale, q->symmetric_normal, n);
@@ -95,7 +98,7 @@ int hydro_trees_grow(struct hydro_state *s, struct world *w, const struct params
 			}
 		}
 		if (w->layer[LAYER_POOL][cell] > 0 ||
-		    w->layer[LAYER_STREAM][cell] > q->tree_max_stream ||
+		    hstream_get(&s->hs, (uint32_t)cell) > q->tree_max_stream ||
 		    rng_double(&w->rng) < q->tree_death_chance) {
 			hydro_root(s, cell, -1);
 			t->size = -1; /* dead: removed below */

@@ -21,8 +21,11 @@
  * one add); off the map: the droplet ends. Otherwise, with h0 and h1 the
  * heights of its cell and of the next, c_eq = max(0, |v'| (V (h0 - h1))),
  * cdiff = c_eq - s; its cell loses delta = (V k dt) cdiff; s += k dt cdiff;
- * V *= 1 - dt e. The number of steps a droplet may take is known when it
- * starts (droplet_dry_steps: its volume only ever shrinks by the same
+ * V *= 1 - dt e. With particles.hardness = a > 0, a step that takes soil
+ * (cdiff > 0) takes it at cdiff (1 - a D), D the hardness of its cell: the
+ * emitter's (1 - D) at a = 1, one meaning of hardness (a = 0: the map is not
+ * read and no bit moves). The number of steps a droplet may take is known
+ * when it starts (droplet_dry_steps: its volume only ever shrinks by the same
  * factor), so "V > V_min and age < max_steps" is a count-down.
  *
  * droplet_advance is the read half of a step (it moves the droplet and says
@@ -45,6 +48,14 @@
 #include "core/base/world.h"
 #include "core/particles/particles.h"
 
+/* Inlined even where called twice: droplet_advance_as's `hard` must be a
+ * constant where it lands (one copy with the hardness map, one without). */
+#if defined(__GNUC__)
+#define DROPLET_INLINE static inline __attribute__((always_inline))
+#else
+#define DROPLET_INLINE static inline
+#endif
+
 /* What every step needs, fixed for a run of steps. */
 struct droplet_env {
 	float *h;
@@ -54,6 +65,8 @@ struct droplet_env {
 	uint32_t max_steps;
 	uint32_t dry_steps1; /* droplet_dry_steps of a fresh droplet (volume 1) */
 	bool deposit_on_death;
+	const float *hard; /* the hardness layer, NULL when particles.hardness is 0 */
+	float hardness;    /* particles.hardness */
 	v2f dt2, keep2;      /* dt and keep_speed in both lanes */
 	struct v2_bounds bounds;
 	struct normal_consts nk;
@@ -119,6 +132,8 @@ static inline void droplet_env_init(struct droplet_env *e, struct world *w,
 	e->max_steps = dp->max_steps;
 	e->dry_steps1 = droplet_dry_steps(1.0f, e->keep_volume, e->min_volume, e->max_steps);
 	e->deposit_on_death = dp->deposit_on_death;
+	e->hardness = dp->hardness;
+	e->hard = dp->hardness > 0.0f ? w->layer[LAYER_HARDNESS] : NULL;
 	e->dt2 = v2_make(e->dt, e->dt);
 	e->keep2 = v2_make(e->keep_speed, e->keep_speed);
 	v2_bounds_init(&e->bounds, w->width, w->height);
@@ -132,6 +147,12 @@ static inline void droplet_spawn(struct world *w, struct droplet *d)
 	memset(d, 0, sizeof *d);
 	world_spawn_point(w, &d->x, &d->y);
 	d->volume = 1.0f;
+}
+
+/* 1 - a D at cell `at`: the share of the soil a step may take there. */
+static inline float droplet_softness(const struct droplet_env *e, uint32_t at)
+{
+	return 1.0f - e->hardness * e->hard[at];
 }
 
 /* Takes up a droplet (fresh or part-way). One off the map (or with a NaN
@@ -167,10 +188,12 @@ static inline uint32_t droplet_steps(const struct droplet_walk *l)
 
 /* The read half of a step: moves the droplet and sets c->at and c->delta,
  * reading the map and writing nothing. DROPLET_ENDED: it had no step left
- * (nothing moved) or stepped off the map (c->delta is 0). */
-static inline enum droplet_result droplet_advance(struct droplet_walk *l,
-						  const struct droplet_env *e,
-						  struct droplet_change *c)
+ * (nothing moved) or stepped off the map (c->delta is 0). `hard` must be
+ * e->hard != NULL; a loop that passes it as a constant (the seed order's)
+ * has no trace of the hardness map when it is off. */
+DROPLET_INLINE enum droplet_result droplet_advance_as(struct droplet_walk *l,
+						      const struct droplet_env *e,
+						      struct droplet_change *c, const bool hard)
 {
 	c->at = 0;
 	c->delta = 0.0f;
@@ -202,7 +225,9 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	/* speed * (volume * dh), not (volume * speed) * dh: the speed's sqrt
 	 * comes last, and only one multiply should wait for it. */
 	const float c_eq = max0f(speed * (volume * (here - there)));
-	const float cdiff = c_eq - l->sediment;
+	float cdiff = c_eq - l->sediment;
+	if (hard && cdiff > 0.0f)
+		cdiff = cdiff * droplet_softness(e, at);
 	c->at = at;
 	c->delta = volume * e->rate * cdiff;
 	c->c_eq = c_eq;
@@ -211,6 +236,13 @@ static inline enum droplet_result droplet_advance(struct droplet_walk *l,
 	l->at = next;
 	l->interior = where == V2_INTERIOR;
 	return DROPLET_MOVED;
+}
+
+static inline enum droplet_result droplet_advance(struct droplet_walk *l,
+						  const struct droplet_env *e,
+						  struct droplet_change *c)
+{
+	return droplet_advance_as(l, e, c, e->hard != NULL);
 }
 
 /* The write half: h[c->at] -= c->delta, on the droplet's books. */
@@ -224,14 +256,21 @@ static inline void droplet_apply(struct droplet_walk *l, const struct droplet_en
 	l->tally = d2_book(l->tally, c->before, c->after);
 }
 
-/* One whole step. */
-static inline enum droplet_result droplet_step(struct droplet_walk *l, const struct droplet_env *e,
-					       struct droplet_change *c)
+/* One whole step (`hard` as droplet_advance_as's). */
+DROPLET_INLINE enum droplet_result droplet_step_as(struct droplet_walk *l,
+						   const struct droplet_env *e,
+						   struct droplet_change *c, const bool hard)
 {
-	const enum droplet_result r = droplet_advance(l, e, c);
+	const enum droplet_result r = droplet_advance_as(l, e, c, hard);
 	if (r == DROPLET_MOVED)
 		droplet_apply(l, e, c);
 	return r;
+}
+
+static inline enum droplet_result droplet_step(struct droplet_walk *l, const struct droplet_env *e,
+					       struct droplet_change *c)
+{
+	return droplet_step_as(l, e, c, e->hard != NULL);
 }
 
 /* Net soil the droplet holds: what deposit on death gives back. */

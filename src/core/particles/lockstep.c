@@ -373,6 +373,7 @@ static void lockstep_constants(struct lockstep *pl, const struct droplet_env *e)
 		*k[K_DENSITY] = e->density;
 		*k[K_RATE] = e->rate;
 		*k[K_KEEP_VOLUME] = e->keep_volume;
+		*k[K_HARDNESS] = e->hardness;
 		pl->ki[KI_WMUL][j] = (int32_t)(e->stride << 16 | 1u);
 		pl->ki[KI_SAFE][j] = (int32_t)e->stride + 1;
 		pl->ki[KI_BITS][j] = 1 << j;

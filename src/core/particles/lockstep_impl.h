@@ -14,7 +14,7 @@
 /* The tick's constants, eight copies each (pl->kv), for the vector copies to
  * read as memory operands (a broadcast per use costs an instruction). */
 enum lockstep_k {
-	K_ONE, K_FW1, K_FH1, K_FW, K_FH, K_DT, K_KEEP, K_DENSITY, K_RATE, K_KEEP_VOLUME,
+	K_ONE, K_FW1, K_FH1, K_FW, K_FH, K_DT, K_KEEP, K_DENSITY, K_RATE, K_KEEP_VOLUME, K_HARDNESS,
 	LOCKSTEP_K_COUNT
 };
 /* KI_WMUL: (width << 16 | 1) for a cell's index by one 16-bit multiply-add;

@@ -74,10 +74,22 @@ static inline void lockstep_normals(struct lockstep *pl, const struct droplet_en
 	iw_store(pl->t_at + base, at);
 }
 
+/* droplet_softness where the step takes soil (0 < cdiff), lane by lane: the
+ * hardness read at the writing lanes' cells (cell 0 for the others). */
+static inline floatw lockstep_soften(const struct lockstep *pl, const struct droplet_env *e,
+				     floatw cdiff, floatw writes, intw at)
+{
+	const floatw d = fw_gather(e->hard, iw_and(fw_to_i(writes), at));
+	const floatw soft = fw_sub(lockstep_k(pl, K_ONE), fw_mul(lockstep_k(pl, K_HARDNESS), d));
+	return fw_blend(fw_lt(fw_zero(), cdiff), fw_mul(cdiff, soft), cdiff);
+}
+
 /* Pass two: the move of slots base .. base + FLOATW_WIDTH - 1; their ended
- * bits. */
-static inline uint64_t lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base,
-				     uint64_t *steps)
+ * bits. `hard` (e->hard set) is a constant where it is inlined, so the run
+ * without hardness has no trace of it: always inlined, since GCC would
+ * otherwise call one copy for both loops (~7% slower, bench/PARTICLES.md). */
+static inline __attribute__((always_inline)) uint64_t
+lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base, uint64_t *steps, bool hard)
 {
 	const floatw zero = fw_zero();
 	const floatw x = fw_load(pl->x + base), y = fw_load(pl->y + base);
@@ -106,7 +118,9 @@ static inline uint64_t lockstep_move(struct lockstep *pl, const struct droplet_e
 	const floatw speed = fw_sqrt(fw_add(fw_mul(nvx, nvx), fw_mul(nvy, nvy)));
 	const floatw c_eq = fw_max(zero, fw_mul(speed, fw_mul(vol, fw_sub(here, there))));
 	const floatw rate = lockstep_k(pl, K_RATE);
-	const floatw cdiff = fw_sub(c_eq, sed);
+	floatw cdiff = fw_sub(c_eq, sed);
+	if (hard)
+		cdiff = lockstep_soften(pl, e, cdiff, writes, at);
 	const floatw delta = fw_mul(fw_mul(vol, rate), cdiff);
 
 	fw_store(pl->x + base, fw_blend(step, px, x));
@@ -134,8 +148,12 @@ struct lockstep_tick LOCKSTEP_READ(struct lockstep *pl, const struct droplet_env
 	struct lockstep_tick t = {0, 0};
 	for (int base = begin; base < end; base += FLOATW_WIDTH)
 		lockstep_normals(pl, e, base);
-	for (int base = begin; base < end; base += FLOATW_WIDTH)
-		t.ended |= lockstep_move(pl, e, base, &t.steps);
+	if (e->hard)
+		for (int base = begin; base < end; base += FLOATW_WIDTH)
+			t.ended |= lockstep_move(pl, e, base, &t.steps, true);
+	else
+		for (int base = begin; base < end; base += FLOATW_WIDTH)
+			t.ended |= lockstep_move(pl, e, base, &t.steps, false);
 	return t;
 }
 

@@ -17,6 +17,7 @@ void droplet_params_from(struct droplet_params *dp, const struct params *p)
 	dp->evap_rate = (float)q->evap_rate;
 	dp->min_volume = (float)q->min_volume;
 	dp->scale = (float)p->terrain.vertical_scale;
+	dp->hardness = (float)q->hardness;
 	dp->max_steps = (uint32_t)q->max_steps;
 	dp->deposit_on_death = q->deposit_on_death;
 	dp->symmetric_normal = q->symmetric_normal;
@@ -28,8 +29,12 @@ static uint32_t droplet_run_env(struct droplet *d, struct world *w, const struct
 	struct droplet_walk l;
 	droplet_begin(&l, d, e);
 	struct droplet_change c;
-	while (droplet_step(&l, e, &c) == DROPLET_MOVED)
-		;
+	if (e->hard)
+		while (droplet_step_as(&l, e, &c, true) == DROPLET_MOVED)
+			;
+	else
+		while (droplet_step_as(&l, e, &c, false) == DROPLET_MOVED)
+			;
 	struct droplet_books b;
 	droplet_finish(&l, e, &b);
 	droplet_commit(&b, w);

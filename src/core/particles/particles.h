@@ -25,6 +25,7 @@ struct droplet {
 struct droplet_params {
 	float dt, density, friction, deposition_rate, evap_rate, min_volume;
 	float scale;     /* terrain.vertical_scale */
+	float hardness;  /* particles.hardness: 0 leaves the hardness map unread */
 	uint32_t max_steps;
 	bool deposit_on_death, symmetric_normal;
 };

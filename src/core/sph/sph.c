@@ -107,6 +107,7 @@ void sph_config_from(struct sph_config *c, const struct params *p)
 	c->critical_shear = s->critical_shear;
 	c->shear_wet = s->shear_wet;
 	c->scour_start = s->scour_start;
+	c->shear_depth = s->shear_depth;
 	c->mud_max = s->mud_max;
 	c->mud_diffusion = s->mud_diffusion;
 	c->settle_speed = s->settle_speed;

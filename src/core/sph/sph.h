@@ -53,7 +53,7 @@ struct sph_config {
 	bool wetting, splash, scour, mud;
 	double porosity, soil_depth, absorb_rate, permeability, capillary, dry_rate, pond;
 	double splash_speed, yield_dry, wet_ratio, rim_fraction, max_crater;
-	double shear_k, erosion_k, critical_shear, shear_wet, scour_start;
+	double shear_k, erosion_k, critical_shear, shear_wet, scour_start, shear_depth;
 	double mud_max, mud_diffusion, settle_speed, soil_density;
 	/* Kernel constants for h. */
 	double poly6, spiky_grad, visc_lap;

@@ -120,7 +120,13 @@ static double smoothstep(double a, double b, double x)
 }
 
 /* Eqs. 19-20: the shear a touching particle exerts, from its speed along
- * the ground over the gap. */
+ * the ground over the gap, times 1 + D/h for the water standing over the
+ * bed: the eddy viscosity of open-channel flow grows with the depth D
+ * (Elder: kappa u* D / 6), so where jets meet and the water piles up the same
+ * near-bed speed carries more stress (seed 003, Fig. 11: "more water in the
+ * collision zone, a deeper channel"). D is the particle's pressure head
+ * p / (rho0 g), counted up to shear_depth: beyond it the head is an impact's
+ * ram pressure, which the crater model already spends. */
 static double shear_of(const struct sph *s, int i, double gap)
 {
 	const struct sph_config *c = &s->cfg;
@@ -129,7 +135,10 @@ static double shear_of(const struct sph *s, int i, double gap)
 	double tx = vx - vn * s->nx[i], ty = vy - vn * s->ny[i], tz = vz - vn * s->nz[i];
 	double vt = sqrt(tx * tx + ty * ty + tz * tz);
 	double floor_gap = 0.25 * c->spacing;
-	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap);
+	double p = (double)s->press[i] * s->rho[i] * s->rho[i];
+	double head = p > 0 && c->gravity > 0 ? p / (c->rho0 * c->gravity) : 0;
+	head = head < c->shear_depth ? head : c->shear_depth;
+	return c->shear_k * vt / (gap > floor_gap ? gap : floor_gap) * (1 + head / c->h);
 }
 
 /* Eqs. 21-22: erosion above the critical shear, which wet soil lowers, and

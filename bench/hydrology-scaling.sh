@@ -1,0 +1,37 @@
+#!/bin/bash
+# Hydrology's cost against map size, two builds interleaved run by run
+# (bench/HYDROLOGY.md, "The stream map, lazily"; issue 15 item 5):
+#   bench/hydrology-scaling.sh OLD_BUILD NEW_BUILD [RUNS [DROPLETS [SIZES...]]]
+# For each size, RUNS times in turn: each build's `gully run --process
+# hydrology --seed 1` with DROPLETS droplets, then each build's terrain
+# alone (--particles 0). CPU seconds (user + system, bash's `time`, ms);
+# the last lines per size: medians, the hydrology part (CPU less the
+# terrain's), us per droplet, ns per descend step, and the median of the
+# pair ratios new/old of the whole run's CPU.
+set -eu
+OLD=$1; NEW=$2; RUNS=${3:-5}; N=${4:-100000}
+shift $(( $# < 4 ? $# : 4 ))
+SIZES=${*:-256 4096}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+TIMEFORMAT='%3U %3S'
+cpu() { { time "$@" >"$T/out" 2>/dev/null; } 2>"$T/t"; awk '{print $1 + $2}' "$T/t"; }
+med() { sort -g | awk '{a[NR]=$1} END{print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+for s in $SIZES; do
+	: >"$T/old"; : >"$T/new"; : >"$T/old0"; : >"$T/new0"; : >"$T/ratio"
+	for r in $(seq "$RUNS"); do
+		a=$(cpu "$OLD/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles "$N")
+		b=$(cpu "$NEW/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles "$N")
+		steps=$(tail -1 "$T/out" | cut -f6)
+		a0=$(cpu "$OLD/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles 0)
+		b0=$(cpu "$NEW/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles 0)
+		printf '%s\trun %s\told %s\tnew %s\tterrain %s %s\tsteps %s\n' "$s" "$r" "$a" "$b" "$a0" "$b0" "$steps"
+		echo "$a" >>"$T/old"; echo "$b" >>"$T/new"; echo "$a0" >>"$T/old0"; echo "$b0" >>"$T/new0"
+		echo "$b / $a" | bc -l >>"$T/ratio"
+	done
+	for k in old new; do
+		c=$(med <"$T/$k"); z=$(med <"$T/${k}0")
+		printf '%s\t%s median\tcpu %s\tterrain %s\tus/droplet %.2f\tns/step %.1f\n' "$s" "$k" "$c" "$z" \
+			"$(echo "($c - $z) * 1000000 / $N" | bc -l)" "$(echo "($c - $z) * 1000000000 / $steps" | bc -l)"
+	done
+	printf '%s\tnew/old pair-ratio median %.3f\n' "$s" "$(med <"$T/ratio")"
+done

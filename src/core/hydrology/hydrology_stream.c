@@ -1,0 +1,322 @@
+#include "core/hydrology/hydrology_stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/base/v2.h"
+#include "core/base/workers.h"
+
+/* An AVX copy of the long catch-up (decay64_avx), picked at run time as the
+ * particles' lockstep read phase is (particles/lockstep.c): the same IEEE
+ * operations lane by lane, eight lanes a vector. */
+#if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define HSTREAM_HAVE_AVX 1
+#include <immintrin.h>
+#else
+#define HSTREAM_HAVE_AVX 0
+#endif
+
+int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
+{
+	memset(hs, 0, sizeof *hs);
+	hs->stream = stream;
+	hs->track = track;
+	hs->n = n;
+	hs->ntiles = (n + HSTREAM_TILE - 1) / HSTREAM_TILE;
+	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, 1);
+	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
+	hs->want = 1;
+	hs->lazy = n > HSTREAM_LAZY_CELLS;
+#if HSTREAM_HAVE_AVX
+	__builtin_cpu_init();
+	hs->avx = __builtin_cpu_supports("avx");
+#endif
+	return hs->stamp && hs->list ? GULLY_OK : GULLY_ENOMEM;
+}
+
+void hstream_free(struct hstream *hs)
+{
+	free(hs->stamp);
+	free(hs->list);
+	hs->stamp = NULL;
+	hs->list = NULL;
+}
+
+/* One batch, visited or not: stream += lrate (visited - stream), clamped to
+ * [0, 1]. The core library is built at -O2 (CFLAGS comes after its -O3),
+ * where GCC does not vectorise this loop: four cells at a time by hand, the
+ * same IEEE operations per cell (NaN stays NaN, as in the scalar tail). */
+static void stream_learn(float *stream, const uint8_t *track, size_t n, float lrate)
+{
+	size_t i = 0;
+#if GULLY_USE_SSE2
+	const __m128 lr = _mm_set1_ps(lrate), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	const __m128i z = _mm_setzero_si128();
+	for (; i + 4 <= n; i += 4) {
+		int32_t t4;
+		memcpy(&t4, track + i, 4);
+		const __m128i b = _mm_unpacklo_epi16(
+			_mm_unpacklo_epi8(_mm_cvtsi32_si128(t4), z), z);
+		const __m128 s = _mm_loadu_ps(stream + i);
+		const __m128 v = _mm_add_ps(s, _mm_mul_ps(lr, _mm_sub_ps(_mm_cvtepi32_ps(b), s)));
+		const __m128 gt = _mm_cmpgt_ps(v, one);
+		const __m128 r = _mm_or_ps(_mm_and_ps(gt, one), _mm_andnot_ps(gt, v));
+		_mm_storeu_ps(stream + i, _mm_andnot_ps(_mm_cmplt_ps(v, zero), r));
+	}
+#endif
+	for (; i < n; i++) {
+		float v = stream[i] + lrate * ((float)track[i] - stream[i]);
+		stream[i] = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	}
+}
+
+/* k unvisited batches: stream_learn with every track byte 0, k times over.
+ * After the first, the value is in [+0, 1] or NaN, where
+ * v + lrate (0 - v) (lrate <= 1) stays in [+0, v]: the clamp changes nothing
+ * and is left out. Groups of +0 cells stay +0 and are skipped. Four SSE
+ * vectors (a tile) or eight AVX ones go through the k batches side by side
+ * in registers, so the adds and multiplies of different cells overlap
+ * instead of waiting on each other. */
+#if GULLY_USE_SSE2
+#define HS_FIRST(x)                                                                  \
+	do {                                                                         \
+		const __m128 v_ = _mm_add_ps(x, _mm_mul_ps(lr, _mm_sub_ps(zero, x))); \
+		const __m128 gt_ = _mm_cmpgt_ps(v_, one);                            \
+		const __m128 r_ = _mm_or_ps(_mm_and_ps(gt_, one), _mm_andnot_ps(gt_, v_)); \
+		x = _mm_andnot_ps(_mm_cmplt_ps(v_, zero), r_);                       \
+	} while (0)
+#define HS_NEXT(x) x = _mm_add_ps(x, _mm_mul_ps(lr, _mm_sub_ps(zero, x)))
+
+static inline bool hs_zero(__m128 a, __m128 b, __m128 c, __m128 d)
+{
+	const __m128i o = _mm_or_si128(_mm_or_si128(_mm_castps_si128(a), _mm_castps_si128(b)),
+				       _mm_or_si128(_mm_castps_si128(c), _mm_castps_si128(d)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi32(o, _mm_setzero_si128())) == 0xffff;
+}
+
+/* 16 cells. */
+static void decay16(float *p, uint32_t k, __m128 lr)
+{
+	const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+	__m128 a = _mm_loadu_ps(p), b = _mm_loadu_ps(p + 4);
+	__m128 c = _mm_loadu_ps(p + 8), d = _mm_loadu_ps(p + 12);
+	if (hs_zero(a, b, c, d))
+		return;
+	HS_FIRST(a); HS_FIRST(b); HS_FIRST(c); HS_FIRST(d);
+	for (uint32_t i = 1; i < k; i++) {
+		HS_NEXT(a); HS_NEXT(b); HS_NEXT(c); HS_NEXT(d);
+	}
+	_mm_storeu_ps(p, a); _mm_storeu_ps(p + 4, b);
+	_mm_storeu_ps(p + 8, c); _mm_storeu_ps(p + 12, d);
+}
+
+#endif
+
+#if HSTREAM_HAVE_AVX
+#define HA_FIRST(x)                                                                        \
+	do {                                                                               \
+		const __m256 v_ = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x))); \
+		const __m256 r_ = _mm256_blendv_ps(v_, one, _mm256_cmp_ps(v_, one, _CMP_GT_OQ)); \
+		x = _mm256_andnot_ps(_mm256_cmp_ps(v_, zero, _CMP_LT_OQ), r_);          \
+	} while (0)
+#define HA_NEXT(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x)))
+/* The same for a value that is no NaN: 0 - v is -v (for v = +0 it is +0
+ * against -0, and +0 + lrate (-0) is +0 as +0 + lrate (+0) is), and a sign
+ * flip is no arithmetic: two float operations a batch instead of three. */
+#define HA_FAST(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_xor_ps(x, sign)))
+#define HA_NAN(x) _mm256_cmp_ps(x, x, _CMP_UNORD_Q)
+
+/* 64 cells, eight vectors of eight. The clamp is HS_FIRST's: a lane above 1
+ * takes 1, a lane below 0 takes +0, any other (NaN too) keeps its value. */
+__attribute__((target("avx"))) static void decay64_avx(float *p, uint32_t k, float lrate)
+{
+	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
+		     one = _mm256_set1_ps(1.0f);
+	__m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+	__m256 c = _mm256_loadu_ps(p + 16), d = _mm256_loadu_ps(p + 24);
+	__m256 e = _mm256_loadu_ps(p + 32), f = _mm256_loadu_ps(p + 40);
+	__m256 g = _mm256_loadu_ps(p + 48), h = _mm256_loadu_ps(p + 56);
+	const __m256 o = _mm256_or_ps(_mm256_or_ps(_mm256_or_ps(a, b), _mm256_or_ps(c, d)),
+				      _mm256_or_ps(_mm256_or_ps(e, f), _mm256_or_ps(g, h)));
+	if (_mm256_testz_si256(_mm256_castps_si256(o), _mm256_castps_si256(o)))
+		return;
+	HA_FIRST(a); HA_FIRST(b); HA_FIRST(c); HA_FIRST(d);
+	HA_FIRST(e); HA_FIRST(f); HA_FIRST(g); HA_FIRST(h);
+	const __m256 nan = _mm256_or_ps(_mm256_or_ps(_mm256_or_ps(HA_NAN(a), HA_NAN(b)),
+						     _mm256_or_ps(HA_NAN(c), HA_NAN(d))),
+					_mm256_or_ps(_mm256_or_ps(HA_NAN(e), HA_NAN(f)),
+						     _mm256_or_ps(HA_NAN(g), HA_NAN(h))));
+	if (_mm256_movemask_ps(nan) == 0) {
+		const __m256 sign = _mm256_set1_ps(-0.0f);
+		for (uint32_t i = 1; i < k; i++) {
+			HA_FAST(a); HA_FAST(b); HA_FAST(c); HA_FAST(d);
+			HA_FAST(e); HA_FAST(f); HA_FAST(g); HA_FAST(h);
+		}
+	} else {
+		for (uint32_t i = 1; i < k; i++) {
+			HA_NEXT(a); HA_NEXT(b); HA_NEXT(c); HA_NEXT(d);
+			HA_NEXT(e); HA_NEXT(f); HA_NEXT(g); HA_NEXT(h);
+		}
+	}
+	_mm256_storeu_ps(p, a); _mm256_storeu_ps(p + 8, b);
+	_mm256_storeu_ps(p + 16, c); _mm256_storeu_ps(p + 24, d);
+	_mm256_storeu_ps(p + 32, e); _mm256_storeu_ps(p + 40, f);
+	_mm256_storeu_ps(p + 48, g); _mm256_storeu_ps(p + 56, h);
+}
+
+#endif
+
+static void stream_decay(float *stream, size_t n, uint32_t k, float lrate, bool avx)
+{
+	size_t i = 0;
+	if (k == 0)
+		return;
+#if HSTREAM_HAVE_AVX
+	if (avx)
+		for (; i + 64 <= n; i += 64)
+			decay64_avx(stream + i, k, lrate);
+#endif
+#if GULLY_USE_SSE2
+	const __m128 lr = _mm_set1_ps(lrate);
+	for (; i + 16 <= n; i += 16)
+		decay16(stream + i, k, lr);
+#endif
+	(void)avx;
+	for (; i < n; i++) {
+		float v = stream[i] + lrate * (0.0f - stream[i]);
+		v = v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+		for (uint32_t b = 1; b < k; b++)
+			v = v + lrate * (0.0f - v);
+		stream[i] = v;
+	}
+}
+
+static size_t tile_cells(const struct hstream *hs, size_t t)
+{
+	const size_t begin = t * HSTREAM_TILE;
+	return hs->n - begin < HSTREAM_TILE ? hs->n - begin : HSTREAM_TILE;
+}
+
+void hstream_list(struct hstream *hs, uint32_t t)
+{
+	const uint32_t taken = hs->stamp[t] >> 1;
+	stream_decay(hs->stream + (size_t)t * HSTREAM_TILE, tile_cells(hs, t), hs->now - taken,
+		     hs->lrate, hs->avx);
+	hs->stamp[t] = hs->want;
+	hs->list[hs->nlist++] = t;
+}
+
+/* Tiles [begin, end) up to date, their stamps restarted for a new window;
+ * runs of tiles that missed the same batches decay as one range. */
+static void sync_range(struct hstream *hs, size_t begin, size_t end)
+{
+	size_t t = begin;
+	while (t < end) {
+		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
+		size_t u = t;
+		while (u < end && hs->now - (uint32_t)(hs->stamp[u] >> 1) == lag) {
+			hs->stamp[u] &= 1;
+			u++;
+		}
+		const size_t first = t * HSTREAM_TILE;
+		const size_t last = u * HSTREAM_TILE < hs->n ? u * HSTREAM_TILE : hs->n;
+		stream_decay(hs->stream + first, last - first, lag, hs->lrate, hs->avx);
+		t = u;
+	}
+}
+
+static void sync_part(void *arg, int index, int count)
+{
+	struct hstream *hs = arg;
+	long begin, end;
+	workers_share((long)hs->ntiles, index, count, &begin, &end);
+	sync_range(hs, (size_t)begin, (size_t)end);
+}
+
+void hstream_sync(struct hstream *hs, struct workers *wk)
+{
+	if (hs->now == 0)
+		return;
+	if (wk)
+		workers_run(wk, sync_part, hs);
+	else
+		sync_range(hs, 0, hs->ntiles);
+	hs->now = 0;
+	hs->want = 1;
+}
+
+/* The whole-map pass (a small map), split by rows of cells over the
+ * workers: each cell's update reads and writes that cell alone, with the
+ * same operations whichever part it falls in, so any split gives the same
+ * bits. */
+struct learn_part {
+	struct hstream *hs;
+	float lrate;
+};
+
+static void learn_part(void *arg, int index, int count)
+{
+	const struct learn_part *lp = arg;
+	long begin, end;
+	workers_share((long)lp->hs->n, index, count, &begin, &end);
+	stream_learn(lp->hs->stream + begin, lp->hs->track + begin, (size_t)(end - begin),
+		     lp->lrate);
+	memset(lp->hs->track + begin, 0, (size_t)(end - begin));
+}
+
+void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
+{
+	if (!hs->lazy) {
+		struct learn_part lp = {hs, lrate};
+		if (wk)
+			workers_run(wk, learn_part, &lp);
+		else
+			learn_part(&lp, 0, 1);
+		return;
+	}
+	/* The lagging tiles owe batches at the window's rate. */
+	if (lrate != hs->lrate && hs->now)
+		hstream_sync(hs, wk);
+	hs->lrate = lrate;
+	const uint8_t taken = (uint8_t)(2 * (hs->now + 1));
+	for (size_t i = 0; i < hs->nlist; i++) {
+		const uint32_t t = hs->list[i];
+		const size_t first = (size_t)t * HSTREAM_TILE, cells = tile_cells(hs, t);
+		stream_learn(hs->stream + first, hs->track + first, cells, lrate);
+		memset(hs->track + first, 0, cells);
+		hs->stamp[t] = taken;
+	}
+	hs->nlist = 0;
+	hs->now++;
+	hs->want = (uint8_t)(2 * hs->now + 1);
+	if (hs->now >= HSTREAM_WINDOW)
+		hstream_sync(hs, wk);
+}
+
+void hstream_relist(struct hstream *hs)
+{
+	if (!hs->lazy)
+		return;
+	hs->now = 0;
+	hs->want = 1;
+	hs->nlist = 0;
+	for (size_t t = 0; t < hs->ntiles; t++) {
+		const size_t first = t * HSTREAM_TILE, cells = tile_cells(hs, t);
+		bool visited = false;
+		for (size_t i = 0; i < cells; i++)
+			visited |= hs->track[first + i] != 0;
+		hs->stamp[t] = visited;
+		if (visited)
+			hs->list[hs->nlist++] = (uint32_t)t;
+	}
+}
+
+void hstream_set_lazy(struct hstream *hs, bool on)
+{
+	hs->lazy = on;
+	hs->now = 0;
+	hs->want = 1;
+	hs->nlist = 0;
+	hstream_relist(hs);
+}
