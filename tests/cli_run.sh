@@ -132,4 +132,14 @@ if interrupt INT 130; then
 fi
 interrupt TERM 143
 
+# sph counts time, not droplets: its water stays in flight at a run's end,
+# so a run saved and continued is the run that never stopped.
+expect 0 "sph, 40 steps" -- "$GULLY" run --quiet --process sph -p sph-horizontal-jet \
+	--steps 40 -o "$T/s1.gsnap"
+[ "$(col sph_particles)" -gt 0 ] || fail "sph run ended with $(col sph_particles) particles"
+expect 0 "sph, 40 more" -- "$GULLY" run --quiet "$T/s1.gsnap" --steps 40 -o "$T/s2.f32"
+expect 0 "sph, 80 at once" -- "$GULLY" run --quiet --process sph -p sph-horizontal-jet \
+	--steps 80 -o "$T/s3.f32"
+cmp -s "$T/s2.f32" "$T/s3.f32" || fail "sph: 40 + 40 steps differs from 80"
+
 finish

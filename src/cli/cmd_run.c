@@ -159,7 +159,7 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 		progress_update(&pg, *done);
 	}
 	*stopped = *done < budget ? run_signal : 0;
-	if (!err && !*stopped && proc->finish) {
+	if (!err && !*stopped && proc->finish && proc->finish_ends_run) {
 		struct process_report rep = {0};
 		err = proc->finish(sim->state, sim->world, &sim->params, &rep);
 		m->steps += rep.steps;

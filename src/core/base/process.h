@@ -55,6 +55,10 @@ struct process_ops {
 	 * releases nothing new. */
 	int (*finish)(void *state, struct world *w, const struct params *p,
 		      struct process_report *rep);
+	/* gully run ends a budget with finish: a budget of droplets means those
+	 * droplets to their end. Off where the unit is time (sph's steps): the
+	 * water in flight is the state a snapshot must keep to resume. */
+	bool finish_ends_run;
 };
 
 int process_count(void);

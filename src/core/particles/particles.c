@@ -176,4 +176,5 @@ const struct process_ops particles_process = {
 	.save_state = particles_save,
 	.load_state = particles_load,
 	.finish = particles_finish,
+	.finish_ends_run = true,
 };
