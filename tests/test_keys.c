@@ -1,5 +1,6 @@
 /* The explorer's key table: every key bound once, every binding explained,
- * every action reachable, and the man page section generated from it. */
+ * every action reachable and handled, and the man page section generated
+ * from it. */
 #include "testutil.h"
 
 #include <stdio.h>
@@ -65,6 +66,23 @@ static void test_every_action_bound(void **state)
 	}
 }
 
+/* Dispatch is the table's: every binding names a handler, and one action
+ * has one handler wherever it is bound. */
+static void test_every_binding_names_its_handler(void **state)
+{
+	(void)state;
+	key_run_fn *by_action[ACT_COUNT] = {0};
+	for (int i = 0; i < keys_count(); i++) {
+		const struct key_binding *k = keys_get(i);
+		if (!k->run)
+			fail_msg("key '%s' has no handler", k->name);
+		if (!by_action[k->action])
+			by_action[k->action] = k->run;
+		else if (by_action[k->action] != k->run)
+			fail_msg("key '%s': action %d has two handlers", k->name, (int)k->action);
+	}
+}
+
 static void test_man_section_from_table(void **state)
 {
 	(void)state;
@@ -107,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_no_key_bound_twice),
 		cmocka_unit_test(test_every_key_has_help_and_finds_itself),
 		cmocka_unit_test(test_every_action_bound),
+		cmocka_unit_test(test_every_binding_names_its_handler),
 		cmocka_unit_test(test_man_section_from_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

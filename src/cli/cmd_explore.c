@@ -58,188 +58,220 @@ static void apply_heightmap(struct world *w, const struct params *p, void *ctx)
 	heightmap_apply(ctx, w, p);
 }
 
+/* Not an exit status: the command goes on. */
+#define GO_ON (-1)
+
+static const struct option explore_longopts[] = {
+	SIM_LONG_OPTIONS,
+	{"color", required_argument, NULL, OPT_COLOR},
+	{"colour", required_argument, NULL, OPT_COLOR},
+	{"ascii", no_argument, NULL, OPT_ASCII},
+	{"utf8", no_argument, NULL, OPT_UTF8},
+	{"mouse", no_argument, NULL, OPT_MOUSE},
+	{"fps", required_argument, NULL, OPT_FPS},
+	{"resume", no_argument, NULL, OPT_RESUME},
+	{"paused", no_argument, NULL, OPT_PAUSED},
+	{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
+	{"frames", required_argument, NULL, OPT_FRAMES},
+	{"theme", required_argument, NULL, OPT_THEME},
+	{NULL, 0, NULL, 0},
+};
+
+/* A simulation option (sim_options_take), less those only `gully run` has. */
+static int explore_sim_option(struct sim_options *so, int opt, char **argv)
+{
+	int took = sim_options_take(so, CMD, opt, optarg);
+	if (took < 0)
+		return EXIT_USAGE;
+	if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
+	    opt == OPT_RAIN)
+		return cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
+				       argv[optind - 1], cli_program);
+	return GO_ON;
+}
+
+/* One option from getopt_long: GO_ON, or the status to exit with (0 after
+ * --help, --version and --keys-man). */
+static int explore_option(struct tui_options *o, struct sim_options *so, int opt, char **argv)
+{
+	uint64_t n;
+	switch (opt) {
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return 0;
+	case OPT_KEYS_MAN:
+		tui_keys_man(stdout);
+		return 0;
+	case OPT_COLOR:
+		if ((o->tier = tui_tier_parse(optarg)) < 0)
+			return cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
+		return GO_ON;
+	case OPT_ASCII:
+		o->utf8 = 0;
+		return GO_ON;
+	case OPT_THEME:
+		if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0)
+			return cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
+		o->theme = strcmp(optarg, "light") == 0;
+		return GO_ON;
+	case OPT_UTF8:
+		o->utf8 = 1;
+		return GO_ON;
+	case OPT_MOUSE:
+		o->mouse = true;
+		return GO_ON;
+	case OPT_FPS:
+		if (!parse_u64(optarg, &n) || n < 1 || n > 120)
+			return cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
+		o->fps = (double)n;
+		return GO_ON;
+	case OPT_FRAMES:
+		if (!parse_u64(optarg, &n) || n < 1 || n > 1000000)
+			return cli_usage_error(CMD, "--frames: '%s' is not a count", cli_quote(optarg));
+		o->frames = (long)n;
+		return GO_ON;
+	case OPT_RESUME:
+		o->resume = true;
+		return GO_ON;
+	case OPT_PAUSED:
+		o->start_paused = true;
+		return GO_ON;
+	case '?':
+	case ':':
+		return cli_bad_option(CMD, opt, argv);
+	default:
+		return explore_sim_option(so, opt, argv);
+	}
+}
+
+/* The options and at most one argument (*arg, or NULL). */
+static int explore_parse(int argc, char **argv, struct tui_options *o, struct sim_options *so,
+			 const char **arg)
+{
+	optind = 1;
+	opterr = 0;
+	int opt, status;
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts, NULL)) != -1)
+		if ((status = explore_option(o, so, opt, argv)) != GO_ON)
+			return status;
+	*arg = optind < argc ? argv[optind++] : NULL;
+	if (optind < argc)
+		return cli_usage_error(CMD, "one preset or snapshot at most ('%s' is extra)",
+				       argv[optind]);
+	return GO_ON;
+}
+
+/* The argument is a preset (a .yaml file or a preset's name), a height map
+ * or a snapshot; then the options that do not go with what it is. */
+static int explore_argument(const char *arg, struct tui_options *o, struct sim_options *so,
+			    const char **heightmap_path)
+{
+	if (arg && info_is_preset(arg)) {
+		if (so->preset)
+			return cli_usage_error(CMD, "two presets: -p %s and %s", so->preset, arg);
+		so->preset = arg;
+	} else if (arg) {
+		if (access(arg, F_OK) != 0)
+			return cli_usage_error(CMD, "'%s' is no command, snapshot or preset "
+					       "(see '%s presets')", arg, cli_program);
+		if (image_format_from_path(arg) != IMAGE_NONE)
+			*heightmap_path = arg;
+		else
+			o->snapshot = arg;
+	}
+	if (!*heightmap_path && (so->transpose || so->range_set))
+		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	if ((o->snapshot || o->resume) && (so->preset || so->nsets || so->seed >= 0 || so->width))
+		return cli_usage_error(CMD, "a snapshot carries its parameters: change them in "
+				       "the explorer's panel, or with '%s run --set'", cli_program);
+	if (o->snapshot && o->resume)
+		return cli_usage_error(CMD, "--resume opens the autosave: name no snapshot with it");
+	return GO_ON;
+}
+
+/* The parameters (defaults or preset, then the options), the height map
+ * when one is given, and the process to start. */
+static int explore_load(struct tui_options *o, const struct sim_options *so,
+			const char *heightmap_path, struct heightmap *hm, struct preset_meta *meta)
+{
+	int status;
+	struct sim_options sized = *so;
+	if (heightmap_path)
+		sized.width = sized.height = 0; /* --size describes the map file */
+	if ((status = sim_options_load(&sized, CMD, &o->params, meta)))
+		return status;
+	if (heightmap_path) {
+		if ((status = heightmap_read(so, CMD, heightmap_path, &o->params, hm)))
+			return status;
+		o->prepare_world = apply_heightmap;
+		o->prepare_ctx = hm;
+	}
+	o->process = so->process ? so->process : meta->process[0] ? meta->process : NULL;
+	if (o->process && !process_find(o->process))
+		return cli_usage_error(CMD, "no process named '%s' (one of %s)", o->process,
+				       process_names());
+	return GO_ON;
+}
+
+/* --dump-preset: the parameters as a preset on stdout instead of the explorer. */
+static int explore_dump_preset(const struct tui_options *o, struct preset_meta *meta)
+{
+	snprintf(meta->process, sizeof meta->process, "%s",
+		 o->process ? o->process : process_default()->name);
+	char *text;
+	int status = preset_format(&o->params, meta, &text) ? 1 : 0;
+	if (!status)
+		fputs(text, stdout);
+	free(text);
+	return status;
+}
+
+/* Curses on a file or a pipe draws escapes into it and never ends. */
+static int explore_need_terminal(void)
+{
+	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+		return GO_ON;
+	cli_error("the explorer needs a terminal on stdin and stdout (%s is not one); "
+		  "for a run without a screen use '%s run', for a picture '%s render --ansi'",
+		  !isatty(STDIN_FILENO) ? "stdin" : "stdout", cli_program, cli_program);
+	return 1;
+}
+
+static int explore(int argc, char **argv, struct tui_options *o, struct sim_options *so,
+		   struct heightmap *hm)
+{
+	const char *arg = NULL, *heightmap_path = NULL;
+	struct preset_meta meta;
+	int status;
+	if ((status = explore_parse(argc, argv, o, so, &arg)) != GO_ON ||
+	    (status = explore_argument(arg, o, so, &heightmap_path)) != GO_ON ||
+	    (status = explore_load(o, so, heightmap_path, hm, &meta)) != GO_ON)
+		return status;
+	if (so->dump_preset)
+		return explore_dump_preset(o, &meta);
+	/* Shown in the status line while no snapshot names the session; --set on
+	 * top makes it the preset's parameters no more. */
+	o->preset = so->nsets ? NULL : so->preset;
+	if ((status = explore_need_terminal()) != GO_ON)
+		return status;
+	return tui_main(o);
+}
+
 int cmd_explore(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		SIM_LONG_OPTIONS,
-		{"color", required_argument, NULL, OPT_COLOR},
-		{"colour", required_argument, NULL, OPT_COLOR},
-		{"ascii", no_argument, NULL, OPT_ASCII},
-		{"utf8", no_argument, NULL, OPT_UTF8},
-		{"mouse", no_argument, NULL, OPT_MOUSE},
-		{"fps", required_argument, NULL, OPT_FPS},
-		{"resume", no_argument, NULL, OPT_RESUME},
-		{"paused", no_argument, NULL, OPT_PAUSED},
-		{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
-		{"frames", required_argument, NULL, OPT_FRAMES},
-		{"theme", required_argument, NULL, OPT_THEME},
-		{NULL, 0, NULL, 0},
-	};
 	struct sim_options so;
 	sim_options_init(&so);
 	struct heightmap hm = {0};
-	const char *heightmap_path = NULL;
 	struct tui_options o;
 	memset(&o, 0, sizeof o);
 	o.tier = TUI_TIER_AUTO;
 	o.utf8 = -1;
 	o.theme = -1;
 	o.fps = 20;
-	int status = 0;
-	optind = 1;
-	opterr = 0;
-	int opt;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		uint64_t n;
-		switch (opt) {
-		case OPT_HELP:
-			usage(stdout);
-			goto done;
-		case OPT_VERSION:
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			goto done;
-		case OPT_KEYS_MAN:
-			tui_keys_man(stdout);
-			goto done;
-		case OPT_COLOR:
-			if ((o.tier = tui_tier_parse(optarg)) < 0) {
-				status = cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
-				goto done;
-			}
-			break;
-		case OPT_ASCII:
-			o.utf8 = 0;
-			break;
-		case OPT_THEME:
-			if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0) {
-				status = cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
-				goto done;
-			}
-			o.theme = strcmp(optarg, "light") == 0;
-			break;
-		case OPT_UTF8:
-			o.utf8 = 1;
-			break;
-		case OPT_MOUSE:
-			o.mouse = true;
-			break;
-		case OPT_FPS:
-			if (!parse_u64(optarg, &n) || n < 1 || n > 120) {
-				status = cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
-				goto done;
-			}
-			o.fps = (double)n;
-			break;
-		case OPT_FRAMES:
-			if (!parse_u64(optarg, &n) || n < 1 || n > 1000000) {
-				status = cli_usage_error(CMD, "--frames: '%s' is not a count", cli_quote(optarg));
-				goto done;
-			}
-			o.frames = (long)n;
-			break;
-		case OPT_RESUME:
-			o.resume = true;
-			break;
-		case OPT_PAUSED:
-			o.start_paused = true;
-			break;
-		case '?':
-		case ':':
-			status = cli_bad_option(CMD, opt, argv);
-			goto done;
-		default: {
-			int took = sim_options_take(&so, CMD, opt, optarg);
-			if (took < 0) {
-				status = EXIT_USAGE;
-				goto done;
-			}
-			if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
-			    opt == OPT_RAIN) {
-				status = cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
-							 argv[optind - 1], cli_program);
-				goto done;
-			}
-		}
-		}
-	}
-	const char *arg = optind < argc ? argv[optind++] : NULL;
-	if (optind < argc) {
-		status = cli_usage_error(CMD, "one preset or snapshot at most ('%s' is extra)",
-					 argv[optind]);
-		goto done;
-	}
-	/* The argument is a preset (a .yaml file or a preset's name) or a snapshot. */
-	if (arg && info_is_preset(arg)) {
-		if (so.preset) {
-			status = cli_usage_error(CMD, "two presets: -p %s and %s", so.preset, arg);
-			goto done;
-		}
-		so.preset = arg;
-	} else if (arg) {
-		if (access(arg, F_OK) != 0) {
-			status = cli_usage_error(CMD, "'%s' is no command, snapshot or preset "
-						 "(see '%s presets')", arg, cli_program);
-			goto done;
-		}
-		if (image_format_from_path(arg) != IMAGE_NONE)
-			heightmap_path = arg;
-		else
-			o.snapshot = arg;
-	}
-	if (!heightmap_path && (so.transpose || so.range_set)) {
-		status = cli_usage_error(CMD, "--transpose and --range are for a height map");
-		goto done;
-	}
-	if ((o.snapshot || o.resume) && (so.preset || so.nsets || so.seed >= 0 || so.width)) {
-		status = cli_usage_error(CMD, "a snapshot carries its parameters: change them in "
-					 "the explorer's panel, or with '%s run --set'", cli_program);
-		goto done;
-	}
-	if (o.snapshot && o.resume) {
-		status = cli_usage_error(CMD, "--resume opens the autosave: name no snapshot with it");
-		goto done;
-	}
-	struct preset_meta meta;
-	struct sim_options sized = so;
-	if (heightmap_path)
-		sized.width = sized.height = 0; /* --size describes the map file */
-	if ((status = sim_options_load(&sized, CMD, &o.params, &meta)))
-		goto done;
-	if (heightmap_path) {
-		if ((status = heightmap_read(&so, CMD, heightmap_path, &o.params, &hm)))
-			goto done;
-		o.prepare_world = apply_heightmap;
-		o.prepare_ctx = &hm;
-	}
-	o.process = so.process ? so.process : meta.process[0] ? meta.process : NULL;
-	if (o.process && !process_find(o.process)) {
-		status = cli_usage_error(CMD, "no process named '%s' (one of %s)", o.process,
-					 process_names());
-		goto done;
-	}
-	if (so.dump_preset) {
-		snprintf(meta.process, sizeof meta.process, "%s",
-			 o.process ? o.process : process_default()->name);
-		char *text;
-		status = preset_format(&o.params, &meta, &text) ? 1 : 0;
-		if (!status)
-			fputs(text, stdout);
-		free(text);
-		goto done;
-	}
-	/* Shown in the status line while no snapshot names the session; --set on
-	 * top makes it the preset's parameters no more. */
-	o.preset = so.nsets ? NULL : so.preset;
-	/* Curses on a file or a pipe draws escapes into it and never ends. */
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cli_error("the explorer needs a terminal on stdin and stdout (%s is not one); "
-			  "for a run without a screen use '%s run', for a picture '%s render --ansi'",
-			  !isatty(STDIN_FILENO) ? "stdin" : "stdout", cli_program, cli_program);
-		status = 1;
-		goto done;
-	}
-	status = tui_main(&o);
-done:
+	int status = explore(argc, argv, &o, &so, &hm);
 	heightmap_free(&hm);
 	sim_options_free(&so);
 	return status;

@@ -103,6 +103,103 @@ static void print_preset(const struct snapshot_info *info, bool show)
 		printf("  (none)\n");
 }
 
+/* The header's fields: file, size, process, counters, RNG and tallies. */
+static void print_header(const char *path, const struct world *w,
+			 const struct snapshot_info *info, const struct snapshot_report *rep)
+{
+	printf("file:             %s (%" PRIu64 " bytes, snapshot format %" PRIu32 ")\n", path,
+	       rep->file_size, rep->version);
+	printf("size:             %dx%d\n", w->width, w->height);
+	printf("process:          %s\n", info->process);
+	printf("particles:        %" PRIu64 "\n", w->particles);
+	printf("steps:            %" PRIu64 "\n", w->steps);
+	printf("rng:              state %016" PRIx64 ", increment %016" PRIx64 "\n", w->rng.state,
+	       w->rng.inc);
+	printf("tallies:\n");
+	for (int t = 0; t < TALLY_COUNT; t++)
+		printf("  %-24s %.9g\n", world_tally_name((enum world_tally)t), w->tally[t]);
+}
+
+static void print_params_changed(const struct params *p)
+{
+	printf("parameters that differ from the defaults:\n");
+	struct params def;
+	params_defaults(&def);
+	int differ = 0;
+	for (int i = 0; i < params_count(); i++) {
+		char a[128], b[128];
+		params_format(p, i, a, sizeof a);
+		params_format(&def, i, b, sizeof b);
+		if (strcmp(a, b) != 0) {
+			printf("  %s=%s\n", params_def(i)->key, a);
+			differ++;
+		}
+	}
+	if (!differ)
+		printf("  (none)\n");
+}
+
+/* A bad CRC, and what a load would refuse (a value out of its layer's
+ * range), make info fail too: 1 when any, else 0. */
+static int report_bad_layers(const char *path, const struct world *w,
+			     const struct snapshot_report *rep)
+{
+	int status = 0;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (rep->present[l] && !rep->crc_ok[l]) {
+			cli_error("%s: bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
+				  path, world_layer_name((enum world_layer)l), rep->crc_stored[l],
+				  rep->crc_computed[l]);
+			status = 1;
+		}
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (rep->out_of_range[l]) {
+			char what[160];
+			snapshot_describe_bad_value(what, sizeof what, rep, w->width, l);
+			cli_error("%s: %s", path, what);
+			status = 1;
+		}
+	return status;
+}
+
+/* A snapshot: read keeping bad CRCs and values, so they can be shown. */
+static int info_snapshot(const char *path, bool show_preset)
+{
+	FILE *fp = file_open_regular(path);
+	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
+		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
+			  cli_program);
+		return 1;
+	}
+	if (!fp) {
+		cli_error("%s: cannot open: %s", path, file_strerror(errno));
+		return 1;
+	}
+	struct world *w;
+	struct snapshot_info info;
+	struct snapshot_report rep;
+	char err[512];
+	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC | SNAPSHOT_KEEP_BAD_VALUES, &w, &info, &rep, err, sizeof err);
+	fclose(fp);
+	if (e) {
+		cli_error("%s", err);
+		return 1;
+	}
+	print_header(path, w, &info, &rep);
+	print_params_changed(&info.params);
+	print_preset(&info, show_preset);
+	if (info.state)
+		printf("process state:    %zu bytes\n", info.state_len);
+	else
+		printf("process state:    none\n");
+	print_layers(w, &rep);
+	fflush(stdout);
+	int status = report_bad_layers(path, w, &rep);
+	snapshot_info_free(&info);
+	world_destroy(w);
+	return status;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -138,80 +235,5 @@ int cmd_info(int argc, char **argv)
 	/* A preset (a .yaml file or a name on the preset path) shows its values. */
 	if (info_is_preset(path))
 		return info_preset(stdout, path, false);
-
-	FILE *fp = file_open_regular(path);
-	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
-		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
-			  cli_program);
-		return 1;
-	}
-	if (!fp) {
-		cli_error("%s: cannot open: %s", path, file_strerror(errno));
-		return 1;
-	}
-	struct world *w;
-	struct snapshot_info info;
-	struct snapshot_report rep;
-	char err[512];
-	int e = snapshot_read(fp, path, SNAPSHOT_KEEP_BAD_CRC | SNAPSHOT_KEEP_BAD_VALUES, &w, &info, &rep, err, sizeof err);
-	fclose(fp);
-	if (e) {
-		cli_error("%s", err);
-		return 1;
-	}
-
-	printf("file:             %s (%" PRIu64 " bytes, snapshot format %" PRIu32 ")\n", path,
-	       rep.file_size, rep.version);
-	printf("size:             %dx%d\n", w->width, w->height);
-	printf("process:          %s\n", info.process);
-	printf("particles:        %" PRIu64 "\n", w->particles);
-	printf("steps:            %" PRIu64 "\n", w->steps);
-	printf("rng:              state %016" PRIx64 ", increment %016" PRIx64 "\n", w->rng.state,
-	       w->rng.inc);
-	printf("tallies:\n");
-	for (int t = 0; t < TALLY_COUNT; t++)
-		printf("  %-24s %.9g\n", world_tally_name((enum world_tally)t), w->tally[t]);
-
-	printf("parameters that differ from the defaults:\n");
-	struct params def;
-	params_defaults(&def);
-	int differ = 0;
-	for (int i = 0; i < params_count(); i++) {
-		char a[128], b[128];
-		params_format(&info.params, i, a, sizeof a);
-		params_format(&def, i, b, sizeof b);
-		if (strcmp(a, b) != 0) {
-			printf("  %s=%s\n", params_def(i)->key, a);
-			differ++;
-		}
-	}
-	if (!differ)
-		printf("  (none)\n");
-	print_preset(&info, show_preset);
-	if (info.state)
-		printf("process state:    %zu bytes\n", info.state_len);
-	else
-		printf("process state:    none\n");
-	print_layers(w, &rep);
-	fflush(stdout);
-
-	int status = 0;
-	for (int l = 0; l < LAYER_COUNT; l++)
-		if (rep.present[l] && !rep.crc_ok[l]) {
-			cli_error("%s: bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
-				  path, world_layer_name((enum world_layer)l), rep.crc_stored[l],
-				  rep.crc_computed[l]);
-			status = 1;
-		}
-	/* What a load would refuse makes info fail too, not only a bad CRC. */
-	for (int l = 0; l < LAYER_COUNT; l++)
-		if (rep.out_of_range[l]) {
-			char what[160];
-			snapshot_describe_bad_value(what, sizeof what, &rep, w->width, l);
-			cli_error("%s: %s", path, what);
-			status = 1;
-		}
-	snapshot_info_free(&info);
-	world_destroy(w);
-	return status;
+	return info_snapshot(path, show_preset);
 }

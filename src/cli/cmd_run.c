@@ -170,7 +170,13 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 	return err;
 }
 
-int cmd_run(int argc, char **argv)
+/* Not an exit status: the command goes on. */
+#define GO_ON (-1)
+
+/* The options and at most one SNAPSHOT or HEIGHTMAP (*from, or NULL); a bad
+ * -o fails now, not after the run. GO_ON, or the status to exit with. */
+static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
+		     const char **from)
 {
 	enum { OPT_OVERLAY = 0x300 };
 	static const struct option longopts[] = {
@@ -178,101 +184,150 @@ int cmd_run(int argc, char **argv)
 		{"overlay", required_argument, NULL, OPT_OVERLAY},
 		{NULL, 0, NULL, 0},
 	};
-	unsigned overlays = 0;
 	bool overlay_set = false;
-	struct sim_options o;
-	sim_options_init(&o);
-	int status = 0;
 	optind = 1;
 	opterr = 0;
 	int opt;
 	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		if (opt == OPT_HELP) {
 			usage(stdout);
-			sim_options_free(&o);
 			return 0;
 		}
 		if (opt == OPT_VERSION) {
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			sim_options_free(&o);
 			return 0;
 		}
-		if (opt == '?' || opt == ':') {
-			sim_options_free(&o);
+		if (opt == '?' || opt == ':')
 			return cli_bad_option(CMD, opt, argv);
-		}
 		if (opt == OPT_OVERLAY) {
 			char oerr[128];
-			if (shade_overlays_parse(optarg, &overlays, oerr, sizeof oerr)) {
-				sim_options_free(&o);
+			if (shade_overlays_parse(optarg, overlays, oerr, sizeof oerr))
 				return cli_usage_error(CMD, "--overlay: %s", oerr);
-			}
 			overlay_set = true;
 			continue;
 		}
-		int took = sim_options_take(&o, CMD, opt, optarg);
-		if (took < 0) {
-			sim_options_free(&o);
+		if (sim_options_take(o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
-		}
 	}
-	if (optind + 1 < argc) {
-		sim_options_free(&o);
+	if (optind + 1 < argc)
 		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
-	}
-	const char *from = optind < argc ? argv[optind] : NULL;
-	/* A bad -o fails now, not after the run. */
-	if ((status = run_outputs_check(CMD, &o, overlay_set))) {
-		sim_options_free(&o);
-		return status;
-	}
+	*from = optind < argc ? argv[optind] : NULL;
+	int status = run_outputs_check(CMD, o, overlay_set);
+	return status ? status : GO_ON;
+}
 
+/* The world to run (a height map's, a snapshot's or a fresh terrain) with
+ * the options' hardness and rain, and the process that runs it. */
+static int run_open(const struct sim_options *o, const char *from, bool is_heightmap,
+		    struct params *p, struct world **w, struct snapshot_info *snap,
+		    struct preset_meta *meta, const struct process_ops **proc)
+{
+	int status;
+	if (is_heightmap)
+		status = open_heightmap(o, from, p, w, meta);
+	else if (from)
+		status = open_snapshot(o, from, p, w, snap, meta);
+	else
+		status = open_fresh(o, p, w, meta);
+	if (!status)
+		status = sim_options_hardness(o, CMD, p, *w, from && !is_heightmap);
+	if (!status)
+		status = sim_options_rain(o, *w);
+	if (status)
+		return status;
+	*proc = process_find(sim_options_process(o, meta));
+	if (!*proc) {
+		cli_error("no process named '%s' (one of %s)", sim_options_process(o, meta),
+			  process_names());
+		return 1;
+	}
+	return 0;
+}
+
+/* --dump-preset: the parameters as a preset on stdout instead of a run. */
+static int run_dump_preset(const struct params *p, struct preset_meta *meta,
+			   const struct process_ops *proc)
+{
+	snprintf(meta->process, sizeof meta->process, "%s", proc->name);
+	char *text;
+	int status = preset_format(p, meta, &text) ? 1 : 0;
+	if (!status)
+		fputs(text, stdout);
+	free(text);
+	return status;
+}
+
+/* The metrics row (or JSON) on stdout; an errno when stdout lost them (a
+ * closed stdout: EPIPE, SIGPIPE being ignored), else 0. */
+static int run_print_metrics(const struct sim_options *o, const struct run_metrics *m)
+{
+	if (o->json)
+		metrics_print_json(stdout, m);
+	else {
+		metrics_print_header(stdout);
+		metrics_print_row(stdout, m);
+	}
+	return fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
+}
+
+/* Runs the budget, prints the metrics and writes the -o files (the map is
+ * written even when stdout is closed, and after an interruption). */
+static int run_and_report(const struct sim_options *o, struct simulation *sim,
+			  const struct process_ops *proc, int seed, unsigned overlays)
+{
+	uint64_t budget = o->particles_set ? o->particles : 200000;
+	struct run_metrics m = {.process = proc->name, .seed = seed};
+	uint64_t done = 0;
+	int stopped = 0;
+	int err = run_budget(sim, budget, o->quiet, &m, &done, &stopped);
+	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT and TERM at SIG_DFL */
+	if (err) {
+		cli_error("%s: %s", proc->name, gully_strerror(err));
+		return 1;
+	}
+	metrics_collect(&m, sim->world, sim->proc, sim->state);
+	int out_err = run_print_metrics(o, &m);
+	char note[128];
+	if (stopped) {
+		snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
+			 (unsigned long long)done, (unsigned long long)budget);
+		sim->note = note;
+		cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
+			  (unsigned long long)done, (unsigned long long)budget, proc->unit,
+			  o->noutputs ? "the -o files hold them, droplets in flight included"
+				      : "no -o file to keep them");
+	}
+	int status = run_outputs_write(o, sim, overlays);
+	sim->note = NULL; /* `note` ends here */
+	if (out_err) {
+		cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
+		status = 1;
+	}
+	if (stopped)
+		status = 128 + stopped;
+	return status;
+}
+
+/* After the options: open, start the process, run and report. */
+static int run(const struct sim_options *o, const char *from, unsigned overlays)
+{
 	struct params p;
 	struct preset_meta meta;
 	struct world *w = NULL;
 	struct snapshot_info snap;
 	memset(&snap, 0, sizeof snap);
-	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
-	if (!is_heightmap && (o.transpose || o.range_set)) {
-		sim_options_free(&o);
-		return cli_usage_error(CMD, "--transpose and --range are for a height map");
-	}
-	if (is_heightmap)
-		status = open_heightmap(&o, from, &p, &w, &meta);
-	else if (from)
-		status = open_snapshot(&o, from, &p, &w, &snap, &meta);
-	else
-		status = open_fresh(&o, &p, &w, &meta);
-	if (!status)
-		status = sim_options_hardness(&o, CMD, &p, w, from && !is_heightmap);
-	if (!status)
-		status = sim_options_rain(&o, w);
 	const struct process_ops *proc = NULL;
-	if (!status) {
-		proc = process_find(sim_options_process(&o, &meta));
-		if (!proc) {
-			cli_error("no process named '%s' (one of %s)", sim_options_process(&o, &meta),
-				  process_names());
-			status = 1;
-		}
-	}
-	if (!status && o.dump_preset) {
-		snprintf(meta.process, sizeof meta.process, "%s", proc->name);
-		char *text;
-		status = preset_format(&p, &meta, &text) ? 1 : 0;
-		if (!status)
-			fputs(text, stdout);
-		free(text);
-		if (!status)
-			status = -1; /* done: nothing to run */
-	}
-	if (status) {
+	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
+	if (!is_heightmap && (o->transpose || o->range_set))
+		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	int status = run_open(o, from, is_heightmap, &p, &w, &snap, &meta, &proc);
+	if (!status && o->dump_preset)
+		status = run_dump_preset(&p, &meta, proc);
+	if (status || o->dump_preset) {
 		world_destroy(w);
 		snapshot_info_free(&snap);
-		sim_options_free(&o);
-		return status < 0 ? 0 : status;
+		return status;
 	}
-	uint64_t budget = o.particles_set ? o.particles : 200000;
 	/* HUP and QUIT (and INT/TERM outside run_budget) end the run, after
 	 * removing a save's temporary file; SIGPIPE is ignored. */
 	cli_signals_install(CLI_SIGNALS_DIE);
@@ -287,48 +342,22 @@ int cmd_run(int argc, char **argv)
 	if (err) {
 		cli_error("%s", msg);
 		simulation_end(&sim);
-		sim_options_free(&o);
 		return 1;
 	}
-
-	struct run_metrics m = {.process = proc->name, .seed = p.world.seed};
-	uint64_t done = 0;
-	int stopped = 0;
-	err = run_budget(&sim, budget, o.quiet, &m, &done, &stopped);
-	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT and TERM at SIG_DFL */
-	if (err) {
-		cli_error("%s: %s", proc->name, gully_strerror(err));
-		status = 1;
-	} else {
-		metrics_collect(&m, sim.world, sim.proc, sim.state);
-		if (o.json)
-			metrics_print_json(stdout, &m);
-		else {
-			metrics_print_header(stdout);
-			metrics_print_row(stdout, &m);
-		}
-		/* A closed stdout (EPIPE: SIGPIPE is ignored) loses the metrics,
-		 * not the map: -o is still written. */
-		int out_err = fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
-		char note[128];
-		if (stopped) {
-			snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
-				 (unsigned long long)done, (unsigned long long)budget);
-			sim.note = note;
-			cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
-				  (unsigned long long)done, (unsigned long long)budget, proc->unit,
-				  o.noutputs ? "the -o files hold them, droplets in flight included"
-					     : "no -o file to keep them");
-		}
-		status = run_outputs_write(&o, &sim, overlays);
-		if (out_err) {
-			cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
-			status = 1;
-		}
-		if (stopped)
-			status = 128 + stopped;
-	}
+	status = run_and_report(o, &sim, proc, p.world.seed, overlays);
 	simulation_end(&sim);
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	unsigned overlays = 0;
+	const char *from = NULL;
+	struct sim_options o;
+	sim_options_init(&o);
+	int status = run_parse(argc, argv, &o, &overlays, &from);
+	if (status == GO_ON)
+		status = run(&o, from, overlays);
 	sim_options_free(&o);
 	return status;
 }

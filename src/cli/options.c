@@ -125,72 +125,100 @@ static const char *process_name_at(int index, void *ctx)
 	return index < process_count() ? process_get(index)->name : NULL;
 }
 
+/* The options with a value to check: 1 when taken, -1 (said) when bad. */
+static int take_process(struct sim_options *o, const char *cmd, const char *arg)
+{
+	if (!process_find(arg)) {
+		const char *near = cli_nearest(arg, process_name_at, NULL);
+		char hint[64] = "";
+		if (near)
+			snprintf(hint, sizeof hint, "did you mean %s? ", near);
+		cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", cli_quote(arg), hint,
+				process_names());
+		return -1;
+	}
+	o->process = arg;
+	return 1;
+}
+
+static int take_particles(struct sim_options *o, const char *cmd, const char *arg)
+{
+	if (!parse_count(arg, &o->particles) || o->particles > 1000000000000ULL) {
+		cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12 "
+				"(such as 200000, 200k, 2M or 1e6)", cli_quote(arg));
+		return -1;
+	}
+	o->particles_set = true;
+	return 1;
+}
+
+static int take_seed(struct sim_options *o, const char *cmd, const char *arg)
+{
+	uint64_t s;
+	if (!parse_u64(arg, &s) || s > 2147483647u) {
+		cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", cli_quote(arg));
+		return -1;
+	}
+	o->seed = (long)s;
+	return 1;
+}
+
+static int take_size(struct sim_options *o, const char *cmd, const char *arg)
+{
+	if (!parse_size(arg, &o->width, &o->height)) {
+		cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256",
+				cli_quote(arg));
+		return -1;
+	}
+	/* Checked here: 0 would read as "no --size" later. */
+	if (world_check_size(o->width, o->height)) {
+		cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
+				o->height, world_size_min(), world_size_max());
+		o->width = o->height = 0;
+		return -1;
+	}
+	return 1;
+}
+
+static int take_range(struct sim_options *o, const char *cmd, const char *arg)
+{
+	if (!parse_range(arg, &o->range_min, &o->range_max)) {
+		cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, such as 0:1",
+				arg);
+		return -1;
+	}
+	o->range_set = true;
+	return 1;
+}
+
+/* A repeatable option (--set, -o): arg joins the list. */
+static int take_repeated(const char ***list, int *n, const char *arg)
+{
+	const char **grown = realloc(*list, (size_t)(*n + 1) * sizeof *grown);
+	if (!grown) {
+		cli_error("out of memory");
+		return -1;
+	}
+	*list = grown;
+	grown[(*n)++] = arg;
+	return 1;
+}
+
 int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char *arg)
 {
 	switch (opt) {
 	case OPT_PROCESS:
-		if (!process_find(arg)) {
-			const char *near = cli_nearest(arg, process_name_at, NULL);
-			char hint[64] = "";
-			if (near)
-				snprintf(hint, sizeof hint, "did you mean %s? ", near);
-			cli_usage_error(cmd, "--process: no process named '%s' (%sone of %s)", cli_quote(arg), hint,
-					process_names());
-			return -1;
-		}
-		o->process = arg;
-		return 1;
+		return take_process(o, cmd, arg);
 	case OPT_PARTICLES:
-		if (!parse_count(arg, &o->particles) || o->particles > 1000000000000ULL) {
-			cli_usage_error(cmd, "--particles: '%s' is not a count from 0 to 10^12 "
-					"(such as 200000, 200k, 2M or 1e6)", cli_quote(arg));
-			return -1;
-		}
-		o->particles_set = true;
-		return 1;
-	case OPT_SEED: {
-		uint64_t s;
-		if (!parse_u64(arg, &s) || s > 2147483647u) {
-			cli_usage_error(cmd, "--seed: '%s' is not a whole number from 0 to 2147483647", cli_quote(arg));
-			return -1;
-		}
-		o->seed = (long)s;
-		return 1;
-	}
+		return take_particles(o, cmd, arg);
+	case OPT_SEED:
+		return take_seed(o, cmd, arg);
 	case OPT_SIZE:
-		if (!parse_size(arg, &o->width, &o->height)) {
-			cli_usage_error(cmd, "--size: '%s' is not WIDTHxHEIGHT, such as 256x256",
-					cli_quote(arg));
-			return -1;
-		}
-		/* Checked here: 0 would read as "no --size" later. */
-		if (world_check_size(o->width, o->height)) {
-			cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
-					o->height, world_size_min(), world_size_max());
-			o->width = o->height = 0;
-			return -1;
-		}
-		return 1;
-	case OPT_SET: {
-		const char **n = realloc(o->sets, (size_t)(o->nsets + 1) * sizeof *n);
-		if (!n) {
-			cli_error("out of memory");
-			return -1;
-		}
-		o->sets = n;
-		o->sets[o->nsets++] = arg;
-		return 1;
-	}
-	case 'o': {
-		const char **n = realloc(o->outputs, (size_t)(o->noutputs + 1) * sizeof *n);
-		if (!n) {
-			cli_error("out of memory");
-			return -1;
-		}
-		o->outputs = n;
-		o->outputs[o->noutputs++] = arg;
-		return 1;
-	}
+		return take_size(o, cmd, arg);
+	case OPT_SET:
+		return take_repeated(&o->sets, &o->nsets, arg);
+	case 'o':
+		return take_repeated(&o->outputs, &o->noutputs, arg);
 	case OPT_HARDNESS:
 		o->hardness = arg;
 		return 1;
@@ -213,13 +241,7 @@ int sim_options_take(struct sim_options *o, const char *cmd, int opt, const char
 		o->transpose = true;
 		return 1;
 	case OPT_RANGE:
-		if (!parse_range(arg, &o->range_min, &o->range_max)) {
-			cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, such as 0:1",
-					arg);
-			return -1;
-		}
-		o->range_set = true;
-		return 1;
+		return take_range(o, cmd, arg);
 	default:
 		return 0;
 	}

@@ -182,19 +182,70 @@ static int sweep_stopped(long done, long points, bool broken)
 	return sig ? 128 + sig : 1;
 }
 
+/* What a sweep over the grid has gathered so far. */
+struct grid_state {
+	char **rows;       /* a point's row once its run is in ("" if it failed) */
+	long done, failed, printed;
+	char *header;      /* the first run's header */
+	bool header_done;
+	struct progress pg;
+};
+
+/* Takes in a finished run: its row (or its failure) is kept, and the rows
+ * now in order are printed. A row -o cannot keep sets *status to 1 and the
+ * sweep goes on; a stdout that fails ends it: true, *status set. */
+static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_slot *slot,
+			int *status)
+{
+	const char *h = NULL;
+	size_t hlen = 0;
+	int ws = 0;
+	const char *row = slot_finish(slot, s->o.json, &h, &hlen, &ws);
+	g->done++;
+	if (!row) {
+		g->failed++;
+		report_failed(s, slot->point);
+		if (s->out_dir)
+			keep_failure(s, slot->point, ws);
+	} else {
+		if (!g->header && h)
+			g->header = strndup(h, hlen);
+		if (s->out_dir && keep_row(s, slot->point, row, h, hlen, false))
+			*status = 1;
+	}
+	g->rows[slot->point] = strdup(row ? row : "");
+	progress_update(&g->pg, (uint64_t)g->done);
+	print_ready(s, g->rows, &g->printed, g->header, &g->header_done);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		*status = sweep_stopped(g->done, s->points, true);
+		return true;
+	}
+	return false;
+}
+
+/* The runs still under way are stopped (TERM) and reaped. */
+static void stop_runs(struct run_slot *slots, long jobs)
+{
+	for (long k = 0; slots && k < jobs; k++) {
+		if (slots[k].pid) {
+			kill(slots[k].pid, SIGTERM);
+			close(slots[k].fd);
+			waitpid(slots[k].pid, NULL, 0);
+		}
+		free(slots[k].out);
+	}
+}
+
 int sweep_run_grid(const struct sweep *s, long jobs)
 {
 	const char *self = sweep_self_path();
-	char **rows = calloc((size_t)s->points, sizeof *rows);
+	struct grid_state g = {.rows = calloc((size_t)s->points, sizeof *g.rows)};
 	struct run_slot *slots = calloc((size_t)jobs, sizeof *slots);
 	struct pollfd *pfd = calloc((size_t)jobs + 1, sizeof *pfd);
 	int status = 0;
-	long next = 0, done = 0, failed = 0, printed = 0;
-	char *header = NULL;
-	bool header_done = false;
-	struct progress pg;
-	progress_begin(&pg, (uint64_t)s->points, "runs", s->o.quiet);
-	if (!rows || !slots || !pfd) {
+	long next = 0;
+	progress_begin(&g.pg, (uint64_t)s->points, "runs", s->o.quiet);
+	if (!g.rows || !slots || !pfd) {
 		cli_error("out of memory");
 		status = 1;
 		goto out;
@@ -203,7 +254,7 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 		status = 1;
 		goto out;
 	}
-	while (done < s->points) {
+	while (g.done < s->points) {
 		for (long k = 0; k < jobs && next < s->points; k++)
 			if (!slots[k].pid && (status = start_run(s, &slots[k], self, next++)))
 				goto out;
@@ -219,55 +270,27 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 			status = 1;
 			goto out;
 		}
-		if ((status = sweep_stopped(done, s->points, pfd[n].revents & POLLERR)))
+		if ((status = sweep_stopped(g.done, s->points, pfd[n].revents & POLLERR)))
 			goto out;
 		for (long k = 0; k < jobs; k++) {
 			struct run_slot *slot = &slots[k];
 			if (!slot->pid || !slot_ready(slot, pfd, n) || slot_read(slot))
 				continue;
-			const char *h = NULL;
-			size_t hlen = 0;
-			int ws = 0;
-			const char *row = slot_finish(slot, s->o.json, &h, &hlen, &ws);
-			done++;
-			if (!row) {
-				failed++;
-				report_failed(s, slot->point);
-				if (s->out_dir)
-					keep_failure(s, slot->point, ws);
-			} else {
-				if (!header && h)
-					header = strndup(h, hlen);
-				if (s->out_dir && keep_row(s, slot->point, row, h, hlen, false))
-					status = 1;
-			}
-			rows[slot->point] = strdup(row ? row : "");
-			progress_update(&pg, (uint64_t)done);
-			print_ready(s, rows, &printed, header, &header_done);
-			if (fflush(stdout) != 0 || ferror(stdout)) {
-				status = sweep_stopped(done, s->points, true);
+			if (collect_run(s, &g, slot, &status))
 				goto out;
-			}
 		}
 	}
 out:
-	progress_end(&pg);
-	for (long k = 0; slots && k < jobs; k++) {
-		if (slots[k].pid) {
-			kill(slots[k].pid, SIGTERM);
-			close(slots[k].fd);
-			waitpid(slots[k].pid, NULL, 0);
-		}
-		free(slots[k].out);
-	}
-	for (long i = 0; rows && i < s->points; i++)
-		free(rows[i]);
-	free(rows);
+	progress_end(&g.pg);
+	stop_runs(slots, jobs);
+	for (long i = 0; g.rows && i < s->points; i++)
+		free(g.rows[i]);
+	free(g.rows);
 	free(slots);
 	free(pfd);
-	free(header);
-	if (failed) {
-		cli_error("%ld of %ld runs failed", failed, s->points);
+	free(g.header);
+	if (g.failed) {
+		cli_error("%ld of %ld runs failed", g.failed, s->points);
 		status = 1;
 	}
 	return status;

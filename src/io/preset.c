@@ -188,6 +188,69 @@ static void value_error(char *err, size_t errlen, const char *name, int line,
 	snprintf(err, errlen, "%s:%d: %s: %s", name, line, d->key, what);
 }
 
+/* libcyaml's load of the text into *doc; on failure *doc is NULL and err
+ * says why. The scan should have caught all of these with a better
+ * message; this is the net under it. */
+static int cyaml_parse(const char *name, const char *text, size_t len,
+		       const cyaml_config_t *cfg, const struct cyaml_log *lg,
+		       const struct schema *schema, void ***doc, char *err, size_t errlen)
+{
+	cyaml_err_t cerr = cyaml_load_data((const uint8_t *)text, len, cfg, &schema->top,
+					   (cyaml_data_t **)doc, NULL);
+	if (cerr == CYAML_OK && *doc)
+		return GULLY_OK;
+	if (lg->line)
+		snprintf(err, errlen, "%s:%d: libcyaml: %s", name, lg->line,
+			 lg->first[0] ? lg->first : cyaml_strerror(cerr));
+	else
+		snprintf(err, errlen, "%s: libcyaml: %s", name,
+			 lg->first[0] ? lg->first : cyaml_strerror(cerr));
+	if (*doc)
+		cyaml_free(cfg, &schema->top, *doc, 0);
+	*doc = NULL;
+	return GULLY_EFORMAT;
+}
+
+/* The loaded document's values onto p (each checked, its line from the
+ * scan in the message) and its description and process onto m. */
+static int doc_values(void **doc, const struct schema *schema, const struct preset_scan *scan,
+		      const char *name, struct params *p, struct preset_meta *m, char *err,
+		      size_t errlen)
+{
+	int rc = GULLY_OK;
+	for (int k = 0; k < schema->nsections && !rc; k++) {
+		char **values = doc[TOP_FIXED + k];
+		if (!values)
+			continue;
+		struct param_section sec;
+		params_section(k, &sec);
+		for (int i = 0; i < sec.count && !rc; i++) {
+			if (!values[i])
+				continue;
+			int index = sec.first + i;
+			int code = params_set_text(p, index, values[i]);
+			if (code) {
+				value_error(err, errlen, name, scan->line[index], params_def(index),
+					    code, values[i]);
+				rc = GULLY_EFORMAT;
+			}
+		}
+	}
+	if (!rc && doc[0])
+		snprintf(m->description, sizeof m->description, "%s", (const char *)doc[0]);
+	if (!rc && doc[1]) {
+		snprintf(m->process, sizeof m->process, "%s", (const char *)doc[1]);
+		if (!process_find(m->process)) {
+			char q[48];
+			preset_quote(q, sizeof q, m->process, 31);
+			snprintf(err, errlen, "%s:%d: process: no process named '%s' (one of %s)",
+				 name, scan->process_line, q, process_names());
+			rc = GULLY_EFORMAT;
+		}
+	}
+	return rc;
+}
+
 static int load_locked(const char *name, const char *text, size_t len, struct params *out,
 		       struct preset_meta *meta, char *err, size_t errlen)
 {
@@ -223,59 +286,15 @@ static int load_locked(const char *name, const char *text, size_t len, struct pa
 		.flags = CYAML_CFG_DEFAULT,
 	};
 	void **doc = NULL;
-	cyaml_err_t cerr = cyaml_load_data((const uint8_t *)text, len, &cfg, &schema.top,
-					   (cyaml_data_t **)&doc, NULL);
-	if (cerr != CYAML_OK || !doc) {
-		/* The scan should have caught all of these with a better message;
-		 * this is the net under it. */
-		if (lg.line)
-			snprintf(err, errlen, "%s:%d: libcyaml: %s", name, lg.line,
-				 lg.first[0] ? lg.first : cyaml_strerror(cerr));
-		else
-			snprintf(err, errlen, "%s: libcyaml: %s", name,
-				 lg.first[0] ? lg.first : cyaml_strerror(cerr));
-		if (doc)
-			cyaml_free(&cfg, &schema.top, doc, 0);
-		schema_free(&schema);
-		free(scan.line);
-		return GULLY_EFORMAT;
-	}
-
 	/* Everything goes into a copy; *out changes only when all of it is good. */
 	struct params p;
-	params_defaults(&p);
 	struct preset_meta m = {"", ""};
-	for (int k = 0; k < schema.nsections && !rc; k++) {
-		char **values = doc[TOP_FIXED + k];
-		if (!values)
-			continue;
-		struct param_section sec;
-		params_section(k, &sec);
-		for (int i = 0; i < sec.count && !rc; i++) {
-			if (!values[i])
-				continue;
-			int index = sec.first + i;
-			int code = params_set_text(&p, index, values[i]);
-			if (code) {
-				value_error(err, errlen, name, scan.line[index], params_def(index),
-					    code, values[i]);
-				rc = GULLY_EFORMAT;
-			}
-		}
+	rc = cyaml_parse(name, text, len, &cfg, &lg, &schema, &doc, err, errlen);
+	if (!rc) {
+		params_defaults(&p);
+		rc = doc_values(doc, &schema, &scan, name, &p, &m, err, errlen);
+		cyaml_free(&cfg, &schema.top, doc, 0);
 	}
-	if (!rc && doc[0])
-		snprintf(m.description, sizeof m.description, "%s", (const char *)doc[0]);
-	if (!rc && doc[1]) {
-		snprintf(m.process, sizeof m.process, "%s", (const char *)doc[1]);
-		if (!process_find(m.process)) {
-			char q[48];
-			preset_quote(q, sizeof q, m.process, 31);
-			snprintf(err, errlen, "%s:%d: process: no process named '%s' (one of %s)",
-				 name, scan.process_line, q, process_names());
-			rc = GULLY_EFORMAT;
-		}
-	}
-	cyaml_free(&cfg, &schema.top, doc, 0);
 	schema_free(&schema);
 	free(scan.line);
 	if (rc)

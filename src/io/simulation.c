@@ -60,6 +60,15 @@ static int finish_saver(struct simulation *s, const struct snapshot_info *saved,
 	return e;
 }
 
+/* proc and its new state replace the session's process, whose state ends. */
+static void adopt(struct simulation *s, const struct process_ops *proc, void *state)
+{
+	if (s->proc && s->state)
+		s->proc->destroy(s->state);
+	s->proc = proc;
+	s->state = state;
+}
+
 int simulation_start(struct simulation *s, const struct process_ops *proc,
 		     const struct snapshot_info *saved, const char *label, char *err,
 		     size_t errlen)
@@ -86,10 +95,7 @@ int simulation_start(struct simulation *s, const struct process_ops *proc,
 		proc->destroy(state);
 		return e;
 	}
-	if (s->proc && s->state)
-		s->proc->destroy(s->state);
-	s->proc = proc;
-	s->state = state;
+	adopt(s, proc, state);
 	return GULLY_OK;
 }
 
@@ -110,10 +116,7 @@ int simulation_switch(struct simulation *s, const struct process_ops *proc, char
 		proc->destroy(state);
 		return e;
 	}
-	if (s->proc && s->state)
-		s->proc->destroy(s->state);
-	s->proc = proc;
-	s->state = state;
+	adopt(s, proc, state);
 	return GULLY_OK;
 }
 

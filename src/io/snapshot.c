@@ -1,4 +1,5 @@
-/* .gsnap snapshots. The layout is in man/gully-snapshot.5; keep them in step.
+/* Reading .gsnap snapshots (snapshot_write.c writes them). The layout is in
+ * man/gully-snapshot.5; keep them in step.
  *
  * The loader trusts nothing it has not checked: every length is compared with
  * its limit and with the bytes the file really has left before anything is
@@ -20,9 +21,7 @@
 #include "core/base/process.h"
 #include "core/base/bytes.h"
 #include "io/fileio.h"
-
-/* ---------------------------------------------------------------- errors */
-
+#include "io/snapshot_format.h"
 
 /* Names from a file go into one-line messages: no control bytes, no length. */
 static void printable(char *dst, size_t dstlen, const unsigned char *src, size_t n)
@@ -34,8 +33,7 @@ static void printable(char *dst, size_t dstlen, const unsigned char *src, size_t
 		dst[j] = '\0';
 }
 
-/* A CRC-32 over any length: zlib takes uInt chunks. */
-static uint32_t crc_update(uint32_t crc, const unsigned char *p, size_t n)
+uint32_t snapshot_crc_update(uint32_t crc, const unsigned char *p, size_t n)
 {
 	uLong c = crc;
 	while (n > 0) {
@@ -45,182 +43,6 @@ static uint32_t crc_update(uint32_t crc, const unsigned char *p, size_t n)
 		n -= k;
 	}
 	return (uint32_t)c;
-}
-
-/* ---------------------------------------------------------------- writing */
-
-struct writer {
-	FILE *fp;
-	uint32_t crc; /* of everything written so far, for the header CRC */
-	bool failed;
-};
-
-static void put(struct writer *wr, const void *p, size_t n)
-{
-	if (wr->failed || n == 0)
-		return;
-	if (fwrite(p, 1, n, wr->fp) != n)
-		wr->failed = true;
-	wr->crc = crc_update(wr->crc, p, n);
-}
-
-static void put32(struct writer *wr, uint32_t v)
-{
-	unsigned char b[4];
-	put_u32le(b, v);
-	put(wr, b, 4);
-}
-
-static void put64(struct writer *wr, uint64_t v)
-{
-	unsigned char b[8];
-	put_u64le(b, v);
-	put(wr, b, 8);
-}
-
-static void put_string(struct writer *wr, const void *s, size_t n)
-{
-	put32(wr, (uint32_t)n);
-	put(wr, s, n);
-}
-
-/* Floats go out in chunks converted to little-endian bytes. */
-#define CHUNK_FLOATS 4096
-
-static uint32_t layer_crc(const float *v, size_t n)
-{
-	unsigned char buf[CHUNK_FLOATS * 4];
-	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
-	for (size_t i = 0; i < n; i += CHUNK_FLOATS) {
-		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
-		for (size_t j = 0; j < k; j++)
-			put_f32le(buf + 4 * j, v[i + j]);
-		crc = crc_update(crc, buf, 4 * k);
-	}
-	return crc;
-}
-
-static void put_floats(struct writer *wr, const float *v, size_t n)
-{
-	unsigned char buf[CHUNK_FLOATS * 4];
-	for (size_t i = 0; i < n && !wr->failed; i += CHUNK_FLOATS) {
-		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
-		for (size_t j = 0; j < k; j++)
-			put_f32le(buf + 4 * j, v[i + j]);
-		if (fwrite(buf, 1, 4 * k, wr->fp) != 4 * k)
-			wr->failed = true;
-	}
-}
-
-/* "key=value\n" for every parameter, with the world's own size: the text
- * params_set_text reads back to the same struct. */
-static int params_text(const struct params *in, const struct world *w, char **out, size_t *len)
-{
-	struct params p = *in;
-	int wi = params_find("world.width"), hi = params_find("world.height");
-	if (params_set(&p, wi, w->width) || params_set(&p, hi, w->height))
-		return GULLY_ESIZE;
-	size_t cap = 256, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return GULLY_ENOMEM;
-	for (int i = 0; i < params_count(); i++) {
-		char value[128];
-		params_format(&p, i, value, sizeof value);
-		const char *key = params_def(i)->key;
-		size_t need = strlen(key) + strlen(value) + 3;
-		if (n + need > cap) {
-			while (n + need > cap)
-				cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return GULLY_ENOMEM;
-			}
-			buf = nb;
-		}
-		n += (size_t)snprintf(buf + n, cap - n, "%s=%s\n", key, value);
-	}
-	*out = buf;
-	*len = n;
-	return GULLY_OK;
-}
-
-int snapshot_write(FILE *fp, const char *label, const struct world *w,
-		   const struct snapshot_info *info, char *err, size_t errlen)
-{
-	size_t plen = strnlen(info->process, sizeof info->process);
-	if (plen == 0 || plen > SNAPSHOT_MAX_PROCESS)
-		return io_fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
-	size_t ylen = info->preset_yaml ? strlen(info->preset_yaml) : 0;
-	if (ylen > SNAPSHOT_MAX_PRESET_TEXT)
-		return io_fail(err, errlen, GULLY_ESIZE, label, "preset text of %zu bytes is over the limit of %u",
-			    ylen, SNAPSHOT_MAX_PRESET_TEXT);
-	size_t slen = info->state ? info->state_len : 0;
-	if (slen > SNAPSHOT_MAX_STATE)
-		return io_fail(err, errlen, GULLY_ESIZE, label, "process state of %zu bytes is over the limit of %u",
-			    slen, SNAPSHOT_MAX_STATE);
-	if (world_check_size(w->width, w->height))
-		return io_fail(err, errlen, GULLY_ESIZE, label, "map size %dx%d is not supported",
-			    w->width, w->height);
-	char *ptext;
-	size_t ptlen;
-	int e = params_text(&info->params, w, &ptext, &ptlen);
-	if (e)
-		return io_fail(err, errlen, e, label, "the parameters cannot describe a %dx%d map: %s",
-			    w->width, w->height, gully_strerror(e));
-
-	struct writer wr = {fp, (uint32_t)crc32(0L, Z_NULL, 0), false};
-	put(&wr, SNAPSHOT_MAGIC, SNAPSHOT_MAGIC_LEN);
-	put32(&wr, SNAPSHOT_VERSION);
-	put32(&wr, (uint32_t)w->width);
-	put32(&wr, (uint32_t)w->height);
-	put64(&wr, w->particles);
-	put64(&wr, w->steps);
-	put32(&wr, TALLY_COUNT);
-	for (int t = 0; t < TALLY_COUNT; t++) {
-		const char *name = world_tally_name((enum world_tally)t);
-		put_string(&wr, name, strlen(name));
-		unsigned char b[8];
-		put_f64le(b, w->tally[t]);
-		put(&wr, b, 8);
-	}
-	put64(&wr, w->rng.state);
-	put64(&wr, w->rng.inc);
-	put_string(&wr, info->process, plen);
-	put_string(&wr, ptext, ptlen);
-	put_string(&wr, info->preset_yaml, ylen);
-	put_string(&wr, info->state, slen);
-	put32(&wr, LAYER_COUNT);
-	put32(&wr, wr.crc);
-	free(ptext);
-
-	size_t cells = world_cells(w);
-	for (int l = 0; l < LAYER_COUNT && !wr.failed; l++) {
-		const char *name = world_layer_name((enum world_layer)l);
-		put_string(&wr, name, strlen(name));
-		put32(&wr, layer_crc(w->layer[l], cells));
-		put_floats(&wr, w->layer[l], cells);
-	}
-	if (wr.failed)
-		return io_fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
-	return GULLY_OK;
-}
-
-int snapshot_save(const char *path, const struct world *w,
-		  const struct snapshot_info *info, char *err, size_t errlen)
-{
-	struct atomic_file af;
-	if (atomic_open(&af, path) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
-	int e = snapshot_write(af.fp, path, w, info, err, errlen);
-	if (e) {
-		atomic_abort(&af);
-		return e;
-	}
-	if (atomic_commit(&af) != 0)
-		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
-	return GULLY_OK;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -245,7 +67,7 @@ static int get(struct reader *rd, void *buf, size_t n, const char *what)
 		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in %s at byte %" PRIu64 "%s%s",
 			    what, rd->pos, ferror(rd->fp) ? ": " : " (the file shrank)",
 			    ferror(rd->fp) ? strerror(errno) : "");
-	rd->crc = crc_update(rd->crc, buf, n);
+	rd->crc = snapshot_crc_update(rd->crc, buf, n);
 	rd->pos += n;
 	return GULLY_OK;
 }
@@ -449,7 +271,7 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 	if (fread(bytes, 4, cells, rd->fp) != cells)
 		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
 			    name, ferror(rd->fp) ? "" : " (the file shrank)");
-	uint32_t crc = crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
+	uint32_t crc = snapshot_crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
 	/* In place: element i's four bytes are read before they are rewritten. */
 	float *v = w->layer[le->layer];
 	for (size_t i = 0; i < cells; i++)
@@ -493,10 +315,9 @@ void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_re
 		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
 
-static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
-		       uint32_t *version, uint32_t *layers)
+/* The magic first, so any other file is called what it is, not "truncated". */
+static int read_magic(struct reader *rd)
 {
-	/* The magic first, so any other file is called what it is, not "truncated". */
 	unsigned char magic[SNAPSHOT_MAGIC_LEN];
 	size_t have = rd->size < SNAPSHOT_MAGIC_LEN ? (size_t)rd->size : SNAPSHOT_MAGIC_LEN;
 	int e = get(rd, magic, have, "the magic");
@@ -507,7 +328,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			    "not a gully snapshot (wrong magic)");
 	if (have < SNAPSHOT_MAGIC_LEN)
 		return get(rd, magic + have, SNAPSHOT_MAGIC_LEN - have, "the magic");
+	return GULLY_OK;
+}
 
+/* The version, the map's size and the particle and step counters. */
+static int read_version_and_size(struct reader *rd, struct world *hdr, uint32_t *version)
+{
+	int e;
 	if ((e = get32(rd, version, "the version")))
 		return e;
 	if (*version != SNAPSHOT_VERSION)
@@ -527,7 +354,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 	if ((e = get64(rd, &hdr->particles, "the particle counter")) ||
 	    (e = get64(rd, &hdr->steps, "the step counter")))
 		return e;
+	return GULLY_OK;
+}
 
+/* The named tallies: each known, none twice, every value finite. */
+static int read_tallies(struct reader *rd, struct world *hdr)
+{
+	int e;
 	uint32_t ntally;
 	if ((e = get32(rd, &ntally, "the tally count")))
 		return e;
@@ -556,13 +389,27 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				    "tally '%s' is not a finite number", shown);
 	}
+	return GULLY_OK;
+}
+
+static int read_rng(struct reader *rd, struct world *hdr)
+{
+	int e;
 	if ((e = get64(rd, &hdr->rng.state, "the RNG state")) ||
 	    (e = get64(rd, &hdr->rng.inc, "the RNG increment")))
 		return e;
 	if (!(hdr->rng.inc & 1u))
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the RNG increment is even (PCG32 needs it odd)");
+	return GULLY_OK;
+}
 
+/* The process (one this gully has) and its parameters, which must agree
+ * with the header's map size. */
+static int read_process_and_params(struct reader *rd, const struct world *hdr,
+				   struct snapshot_info *info)
+{
+	int e;
 	if ((e = get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
 			  sizeof info->process)))
 		return e;
@@ -583,6 +430,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "the parameters say %dx%d but the header says %dx%d",
 			    info->params.world.width, info->params.world.height, hdr->width, hdr->height);
+	return GULLY_OK;
+}
+
+/* The preset text and the process's state blob; an empty one is NULL. */
+static int read_preset_and_state(struct reader *rd, struct snapshot_info *info)
+{
+	int e;
 	if ((e = text_field(rd, "the preset text", SNAPSHOT_MAX_PRESET_TEXT, &info->preset_yaml)))
 		return e;
 	if (info->preset_yaml && !info->preset_yaml[0]) {
@@ -597,6 +451,13 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 		free(info->state);
 		info->state = NULL;
 	}
+	return GULLY_OK;
+}
+
+/* The layer count, then the CRC of all the header before it. */
+static int read_layer_count_and_crc(struct reader *rd, uint32_t *layers)
+{
+	int e;
 	if ((e = get32(rd, layers, "the layer count")))
 		return e;
 	if (*layers < 1 || *layers > SNAPSHOT_MAX_LAYERS)
@@ -610,6 +471,18 @@ static int read_header(struct reader *rd, struct world *hdr, struct snapshot_inf
 			    "bad CRC in the header (stored %08" PRIx32 ", computed %08" PRIx32 ")",
 			    stored, computed);
 	return GULLY_OK;
+}
+
+/* The header, field by field in the file's order (gully-snapshot(5)). */
+static int read_header(struct reader *rd, struct world *hdr, struct snapshot_info *info,
+		       uint32_t *version, uint32_t *layers)
+{
+	int e;
+	if ((e = read_magic(rd)) || (e = read_version_and_size(rd, hdr, version)) ||
+	    (e = read_tallies(rd, hdr)) || (e = read_rng(rd, hdr)) ||
+	    (e = read_process_and_params(rd, hdr, info)) || (e = read_preset_and_state(rd, info)))
+		return e;
+	return read_layer_count_and_crc(rd, layers);
 }
 
 int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **out,

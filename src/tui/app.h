@@ -1,5 +1,6 @@
 /* The explorer's state, shared by its screens (one file each: map, panel,
- * status, help, prompt) and the loop in app.c. */
+ * status, help, prompt), the key handlers (actions.c) and the loop
+ * (main_loop.c). */
 #ifndef GULLY_APP_H
 #define GULLY_APP_H
 
@@ -398,6 +399,11 @@ void app_message(struct app *a, const char *fmt, ...) __attribute__((format(prin
 #define APP_BIG_MAP_CELLS (1024L * 1024L)
 bool app_too_small(void);
 void app_draw(struct app *a);
+/* The map's width in pixels (the screen less the side panel when shown). */
+int app_map_pixels_w(void);
+/* Sums the pool layer for the status line a band a call; `whole` sums it
+ * all now (after anything that replaces the map). */
+void app_refresh_stats(struct app *a, bool whole);
 /* What a key does; non-zero ends the loop with that status. */
 int app_handle_key(struct app *a, int ch);
 /* mkdir -p for the directories above `path`; -1 on failure. */

@@ -1,6 +1,6 @@
 /* The class aids' share of the explorer's loop: their keys (the legend's
  * re-fit, the cross-section, the trace) and where their boxes go under the
- * map, so app.c holds one line for each. */
+ * map, so the key table names one handler (act_class) for them all. */
 #include "tui/app.h"
 #include "tui/keys.h"
 

@@ -1,5 +1,5 @@
-/* THE key table of the explorer: key dispatch, the help overlay and the man
- * page's KEYS section all read it. */
+/* THE key table of the explorer: key dispatch (each binding names its
+ * handler), the help overlay and the man page's KEYS section all read it. */
 #ifndef GULLY_KEYS_H
 #define GULLY_KEYS_H
 
@@ -50,11 +50,18 @@ enum key_action {
 	ACT_COUNT
 };
 
+struct app;
+struct key_binding;
+/* What a key does (actions.h): non-zero ends the explorer's loop with that
+ * status. */
+typedef int key_run_fn(struct app *a, const struct key_binding *k);
+
 struct key_binding {
 	int code;            /* getch() value: a character or a KEY_* constant */
 	const char *name;    /* as shown in the help and the man page */
 	enum key_action action;
 	int arg;
+	key_run_fn *run;     /* its handler; one per action */
 	const char *help;    /* one line; neighbours with the same action and help
 			      * are listed as one entry */
 };

@@ -3,7 +3,7 @@ noinst_LIBRARIES += src/tui/libgullytui.a
 src_tui_libgullytui_a_SOURCES = \
 	src/tui/tui.h src/tui/app.h src/tui/app.c src/tui/main_loop.c \
 	src/tui/crt.c src/tui/crt.h src/tui/crt_term.c src/tui/crt_term.h \
-	src/tui/keys.c src/tui/keys.h \
+	src/tui/keys.c src/tui/keys.h src/tui/actions.c src/tui/actions.h \
 	src/tui/session.c src/tui/tracer.c \
 	src/tui/map.c src/tui/panel.c src/tui/status.c src/tui/help.c src/tui/prompt.c \
 	src/tui/signals.c \

@@ -1,6 +1,6 @@
 /* The explorer's start and main loop: open the session the command line
  * asks for, then draw, read keys and step until quit or a signal (app.c
- * holds what a frame draws and what a key does). */
+ * holds what a frame draws; actions.c what a key does). */
 #include <curses.h>
 #include <errno.h>
 #include <math.h>
@@ -70,36 +70,10 @@ static void crt_done_atexit(void)
 	crt_done();
 }
 
-int tui_main(const struct tui_options *o)
+/* What the status line says first: the terminal's note, a resume or an
+ * autosave waiting, fewer colours than asked for. */
+static void start_messages(struct app *a, const struct tui_options *o)
 {
-	struct app *a = calloc(1, sizeof *a);
-	if (!a) {
-		fprintf(stderr, "gully: out of memory\n");
-		return 1;
-	}
-	a->params = o->params;
-	a->fps = o->fps > 0 ? o->fps : 20;
-	a->fps_chosen = a->fps;
-	a->running = !o->start_paused;
-	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
-	int status = open_session(a, o);
-	if (status) {
-		session_free(a);
-		free(a);
-		return status;
-	}
-	/* Before curses starts, so ncurses keeps its hands off these signals. */
-	signals_install();
-	atexit(crt_done_atexit);
-	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse,
-				 .light = o->theme};
-	char err[256];
-	if (crt_init(&co, err, sizeof err)) {
-		fprintf(stderr, "gully: %s\n", err);
-		session_free(a);
-		free(a);
-		return 1;
-	}
 	if (crt.note[0])
 		app_message(a, "%s", crt.note);
 	if (o->resume)
@@ -109,42 +83,46 @@ int tui_main(const struct tui_options *o)
 	if (o->tier >= 0 && o->tier > (int)crt.tier)
 		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
 			    crt_tier_name(o->tier));
+}
 
+/* Waits up to wait_ms for a key (the simulation runs meanwhile, on its
+ * thread), then answers every key pending; *keyed when there was one. */
+static int read_keys(struct app *a, int wait_ms, bool *keyed)
+{
+	int e = GULLY_OK;
+	timeout(wait_ms);
+	sim_ui_release(a);
+	int ch = getch();
+	sim_ui_take(a);
+	*keyed = false;
+	for (; ch != ERR; ch = getch()) {
+		*keyed = true;
+		if ((e = app_handle_key(a, ch)) || a->quit)
+			break;
+		timeout(0);
+	}
+	return e;
+}
+
+/* Keys and frames until quit, a signal or an error (returned). */
+static int run_loop(struct app *a, const struct tui_options *o)
+{
 	double next_frame = 0;
 	long frames = 0;
 	int e = GULLY_OK;
-	a->needs_draw = true;
-	if ((e = sim_worker_start(a))) {
-		crt_done();
-		fprintf(stderr, "gully: cannot start the simulation thread: %s\n", gully_strerror(e));
-		session_free(a);
-		free(a);
-		return 1;
-	}
 	while (!a->quit && !signals_caught()) {
 		if ((e = a->sim_error))
 			break;
 		a->sim_hold = app_too_small();
-		/* Wait for a key until the next frame is due (the simulation runs
-		 * meanwhile, on its thread); paused with nothing owed, wake now
-		 * and then to see signals. Never spin. */
+		/* Wait for a key until the next frame is due; paused with nothing
+		 * owed, wake now and then to see signals. Never spin. */
 		double now = app_now();
 		double left = next_frame - now;
 		int wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
 		if (!a->running && !a->needs_draw && o->frames <= 0)
 			wait_ms = 100;
-		timeout(wait_ms);
-		sim_ui_release(a);
-		int ch = getch();
-		sim_ui_take(a);
-		bool keyed = false;
-		for (; ch != ERR; ch = getch()) {
-			keyed = true;
-			if ((e = app_handle_key(a, ch)) || a->quit)
-				break;
-			timeout(0);
-		}
-		if (e)
+		bool keyed;
+		if ((e = read_keys(a, wait_ms, &keyed)))
 			break;
 		now = app_now();
 		/* A key is answered at once, not at the next frame's time. */
@@ -163,21 +141,84 @@ int tui_main(const struct tui_options *o)
 				break;
 		}
 	}
+	return e;
+}
+
+/* After a hang-up, TERM or QUIT: the session goes to the autosave file;
+ * `saved` gets its path, or `save_err` what failed. */
+static void autosave_on_signal(struct app *a, int sig, char *saved, size_t saved_len,
+			       char *save_err, size_t err_len)
+{
+	if (sig != SIGHUP && sig != SIGTERM && sig != SIGQUIT)
+		return;
+	char path[PATH_MAX];
+	if (!tui_autosave_path(path, sizeof path))
+		snprintf(save_err, err_len, "no XDG_STATE_HOME or HOME to save in");
+	else if (app_make_parents(path) != 0)
+		snprintf(save_err, err_len, "%s: cannot make its directory: %s", path,
+			 strerror(errno));
+	else if (session_save(a, path, save_err, err_len) == GULLY_OK)
+		snprintf(saved, saved_len, "%s", path);
+}
+
+static struct app *app_new(const struct tui_options *o)
+{
+	struct app *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->params = o->params;
+	a->fps = o->fps > 0 ? o->fps : 20;
+	a->fps_chosen = a->fps;
+	a->running = !o->start_paused;
+	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
+	return a;
+}
+
+static void app_free(struct app *a)
+{
+	session_free(a);
+	free(a);
+}
+
+int tui_main(const struct tui_options *o)
+{
+	struct app *a = app_new(o);
+	if (!a) {
+		fprintf(stderr, "gully: out of memory\n");
+		return 1;
+	}
+	int status = open_session(a, o);
+	if (status) {
+		app_free(a);
+		return status;
+	}
+	/* Before curses starts, so ncurses keeps its hands off these signals. */
+	signals_install();
+	atexit(crt_done_atexit);
+	struct crt_options co = {.tier = o->tier, .utf8 = o->utf8, .mouse = o->mouse,
+				 .light = o->theme};
+	char err[256];
+	if (crt_init(&co, err, sizeof err)) {
+		fprintf(stderr, "gully: %s\n", err);
+		app_free(a);
+		return 1;
+	}
+	start_messages(a, o);
+	int e = GULLY_OK;
+	a->needs_draw = true;
+	if ((e = sim_worker_start(a))) {
+		crt_done();
+		fprintf(stderr, "gully: cannot start the simulation thread: %s\n", gully_strerror(e));
+		app_free(a);
+		return 1;
+	}
+	e = run_loop(a, o);
 	sim_worker_stop(a);
 	if (!e)
 		e = a->sim_error;
 	int sig = signals_caught();
 	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
-	if (sig == SIGHUP || sig == SIGTERM || sig == SIGQUIT) {
-		char path[PATH_MAX];
-		if (!tui_autosave_path(path, sizeof path))
-			snprintf(save_err, sizeof save_err, "no XDG_STATE_HOME or HOME to save in");
-		else if (app_make_parents(path) != 0)
-			snprintf(save_err, sizeof save_err, "%s: cannot make its directory: %s", path,
-				 strerror(errno));
-		else if (session_save(a, path, save_err, sizeof save_err) == GULLY_OK)
-			snprintf(saved, sizeof saved, "%s", path);
-	}
+	autosave_on_signal(a, sig, saved, sizeof saved, save_err, sizeof save_err);
 	crt_done();
 	if (e) {
 		fprintf(stderr, "gully: %s: %s\n", a->proc->name, gully_strerror(e));
@@ -190,7 +231,6 @@ int tui_main(const struct tui_options *o)
 	if (sig)
 		status = 128 + sig;
 	trace_stop(a);
-	session_free(a);
-	free(a);
+	app_free(a);
 	return status;
 }

@@ -50,25 +50,10 @@ static void tabs(struct app *a, int y, int x, int w)
 		printw("%*s", w - used, "");
 }
 
-void panel_draw(struct app *a, int x, int rows, int cols)
+/* `room` rows of parameters from row y, scrolled so the selected one is
+ * visible; returns the row after them. */
+static int draw_params(struct app *a, int y, int x, int w, int room)
 {
-	int w = cols - 1;
-	int y = 0;
-	tabs(a, y++, x, w);
-	line(y++, x, w, A_BOLD, "%s", a->proc->title);
-	line(y++, x, w, A_BOLD, "-- parameters --");
-
-	int legend = legend_lines(a), stats = 6, info = 2;
-	int room = rows - y - info - stats - legend;
-	if (room < 3) {
-		legend = 0;
-		room = rows - y - info - stats;
-	}
-	if (room > a->nparams)
-		room = a->nparams;
-	if (room < 1)
-		room = 1;
-	/* Scroll so the selected parameter is visible. */
 	int first = a->sel - room / 2;
 	if (first > a->nparams - room)
 		first = a->nparams - room;
@@ -92,26 +77,34 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 		line(y++, x, w, k == a->sel ? A_REVERSE : A_NORMAL, "%c%-*.*s %s",
 		     k == a->sel ? '>' : ' ', w - vw - 2, w - vw - 2, name, val);
 	}
-	if (a->nparams > 0) {
-		const struct param_def *d = params_def(a->plist[a->sel]);
-		if (d->type == PARAM_ENUM)
-			line(y++, x, w, A_DIM, " one of %s", d->choices);
-		else if (d->type == PARAM_BOOL)
-			line(y++, x, w, A_DIM, " on or off");
-		else {
-			char lo[32], hi[32], step[32];
-			num_value(lo, sizeof lo, d->min);
-			num_value(hi, sizeof hi, d->max);
-			num_value(step, sizeof step, d->step);
-			int n = (int)(strlen(lo) + strlen(hi) + strlen(step));
-			line(y++, x, w, A_DIM, " %s%s to %s, step %s", n + 16 <= w ? "range " : "", lo,
-			     hi, step);
-		}
-		line(y++, x, w, A_DIM, " %s", d->help);
-	} else {
-		y += 2;
-	}
+	return y;
+}
 
+/* Two rows on the selected parameter: its values, its help. */
+static int draw_selected(struct app *a, int y, int x, int w)
+{
+	if (a->nparams <= 0)
+		return y + 2;
+	const struct param_def *d = params_def(a->plist[a->sel]);
+	if (d->type == PARAM_ENUM)
+		line(y++, x, w, A_DIM, " one of %s", d->choices);
+	else if (d->type == PARAM_BOOL)
+		line(y++, x, w, A_DIM, " on or off");
+	else {
+		char lo[32], hi[32], step[32];
+		num_value(lo, sizeof lo, d->min);
+		num_value(hi, sizeof hi, d->max);
+		num_value(step, sizeof step, d->step);
+		int n = (int)(strlen(lo) + strlen(hi) + strlen(step));
+		line(y++, x, w, A_DIM, " %s%s to %s, step %s", n + 16 <= w ? "range " : "", lo,
+		     hi, step);
+	}
+	line(y++, x, w, A_DIM, " %s", d->help);
+	return y;
+}
+
+static int draw_stats(struct app *a, int y, int x, int w)
+{
 	char n[5][40];
 	line(y++, x, w, A_BOLD, "-- stats --");
 	/* A process counting time steps shows its steps; sph also its particles. */
@@ -132,7 +125,30 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_NORMAL, " %-12s %s", "eroded", n[2]);
 	line(y++, x, w, A_NORMAL, " %-12s %s", "deposited", n[3]);
 	line(y++, x, w, A_NORMAL, " %-12s %s", "pool volume", n[4]);
+	return y;
+}
 
+void panel_draw(struct app *a, int x, int rows, int cols)
+{
+	int w = cols - 1;
+	int y = 0;
+	tabs(a, y++, x, w);
+	line(y++, x, w, A_BOLD, "%s", a->proc->title);
+	line(y++, x, w, A_BOLD, "-- parameters --");
+
+	int legend = legend_lines(a), stats = 6, info = 2;
+	int room = rows - y - info - stats - legend;
+	if (room < 3) {
+		legend = 0;
+		room = rows - y - info - stats;
+	}
+	if (room > a->nparams)
+		room = a->nparams;
+	if (room < 1)
+		room = 1;
+	y = draw_params(a, y, x, w, room);
+	y = draw_selected(a, y, x, w);
+	y = draw_stats(a, y, x, w);
 	if (legend)
 		y += legend_draw(a, y, x, w, rows);
 	while (y < rows)

@@ -2,8 +2,8 @@
  * counters, tallies and random stream, the process and its saved state).
  * No curses here.
  *
- * app.c takes a checkpoint before a `.` step, when a run starts, and every
- * UNDO_EVERY_SECONDS while it runs (maps up to UNDO_TIMED_MAX_CELLS); `u`
+ * The keys (actions.c) take a checkpoint before a `.` step and when a run
+ * starts, the worker (worker.c) every UNDO_EVERY_SECONDS while it runs (maps up to UNDO_TIMED_MAX_CELLS); `u`
  * goes back to the newest checkpoint that differs from the world now. Parameters are not part of a checkpoint,
  * so a class can run, undo, change a value and run again from the same
  * ground. Memory is bounded: at most UNDO_DEPTH checkpoints and

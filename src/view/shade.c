@@ -430,13 +430,10 @@ double shade_light(const struct shade_view *v, double dzdx, double dzdy)
 	return k < 0.3 ? 0.3 : k;
 }
 
-void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
-		  const struct shade_point *points, int npoints)
+/* The layers the overlays in `ov` read, beyond the height. */
+static unsigned overlay_needs(unsigned ov)
 {
-	shade_geometry(v, w, f->width, f->height, &f->geom);
-	const struct shade_geom *g = &f->geom;
-	int pw = f->width;
-	unsigned ov = v->overlays, need = 0;
+	unsigned need = 0;
 	if (ov & OVERLAY_BIT(OVERLAY_EROSION))
 		need |= NEED_BASE;
 	if (ov & OVERLAY_BIT(OVERLAY_STREAMS))
@@ -449,6 +446,15 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 		need |= NEED_WET;
 	if (ov & OVERLAY_BIT(OVERLAY_VEGETATION))
 		need |= NEED_VEG;
+	return need;
+}
+
+/* Each pixel's sample of the cells it covers; pixels past the map blank. */
+static void sample_pixels(struct shade_frame *f, const struct world *w,
+			  const struct shade_view *v, unsigned need)
+{
+	const struct shade_geom *g = &f->geom;
+	int pw = f->width;
 	for (int py = 0; py < f->height; py++) {
 		int ya = 0, yb = 0;
 		if (py < g->used_h)
@@ -465,13 +471,23 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			sample_fast(w, xa, ya, xb, yb, need, v->ramp_layer, &f->samples[i]);
 		}
 	}
+}
+
+/* Each pixel's colour: the ramp's, lit by the slope between its
+ * neighbours, under the overlays (the erosion overlay's full scale fitted
+ * to the map when the view sets none). */
+static void colour_pixels(struct shade_frame *f, const struct world *w,
+			  const struct shade_view *v)
+{
+	const struct shade_geom *g = &f->geom;
+	int pw = f->width;
 	/* Slopes come from neighbouring pixels, a pixel apart = cpp cells. */
 	double span = g->cpp > 0 ? g->cpp : 1;
 	/* Zoomed in, neighbours k pixels away are the neighbouring cells, so a
 	 * cell's pixels share one slope instead of striping at its edges. */
 	int k = g->cpp > 0 && g->cpp < 1 ? (int)lround(1 / g->cpp) : 1;
 	float erosion_full = v->erosion_full;
-	if ((ov & OVERLAY_BIT(OVERLAY_EROSION)) && !(erosion_full > 0))
+	if ((v->overlays & OVERLAY_BIT(OVERLAY_EROSION)) && !(erosion_full > 0))
 		erosion_full = (float)shade_erosion_fit(w);
 	for (int py = 0; py < f->height; py++) {
 		for (int px = 0; px < pw; px++) {
@@ -507,13 +523,22 @@ void shade_render(struct shade_frame *f, const struct world *w, const struct sha
 			f->water[i] = (uint8_t)shade_water_kind(s, v->overlays, wet);
 		}
 	}
+}
+
+void shade_render(struct shade_frame *f, const struct world *w, const struct shade_view *v,
+		  const struct shade_point *points, int npoints)
+{
+	shade_geometry(v, w, f->width, f->height, &f->geom);
+	const struct shade_geom *g = &f->geom;
+	sample_pixels(f, w, v, overlay_needs(v->overlays));
+	colour_pixels(f, w, v);
 	if (!(v->overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) || !points)
 		return;
 	for (int n = 0; n < npoints; n++) {
 		double px = (points[n].x - g->x0) / g->cpp, py = (points[n].y - g->y0) / g->cpp;
 		if (!(px >= 0 && py >= 0 && px < g->used_w && py < g->used_h))
 			continue;
-		f->px[(size_t)py * (size_t)pw + (size_t)px] = palette_particle;
+		f->px[(size_t)py * (size_t)f->width + (size_t)px] = palette_particle;
 	}
 }
 

@@ -1,0 +1,12 @@
+/* What the snapshot reader (snapshot.c) and writer (snapshot_write.c)
+ * share beyond the public snapshot.h. */
+#ifndef GULLY_SNAPSHOT_FORMAT_H
+#define GULLY_SNAPSHOT_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A CRC-32 over any length: zlib takes uInt chunks. */
+uint32_t snapshot_crc_update(uint32_t crc, const unsigned char *p, size_t n);
+
+#endif

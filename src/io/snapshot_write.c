@@ -1,0 +1,195 @@
+/* Writing .gsnap snapshots (man/gully-snapshot.5; snapshot.c reads them):
+ * the header with its CRC, then each layer with its own, floats as
+ * little-endian bytes whatever the host. */
+#include "io/snapshot.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <zlib.h>
+
+#include "core/base/error.h"
+#include "core/base/process.h"
+#include "core/base/bytes.h"
+#include "io/fileio.h"
+#include "io/snapshot_format.h"
+
+
+struct writer {
+	FILE *fp;
+	uint32_t crc; /* of everything written so far, for the header CRC */
+	bool failed;
+};
+
+static void put(struct writer *wr, const void *p, size_t n)
+{
+	if (wr->failed || n == 0)
+		return;
+	if (fwrite(p, 1, n, wr->fp) != n)
+		wr->failed = true;
+	wr->crc = snapshot_crc_update(wr->crc, p, n);
+}
+
+static void put32(struct writer *wr, uint32_t v)
+{
+	unsigned char b[4];
+	put_u32le(b, v);
+	put(wr, b, 4);
+}
+
+static void put64(struct writer *wr, uint64_t v)
+{
+	unsigned char b[8];
+	put_u64le(b, v);
+	put(wr, b, 8);
+}
+
+static void put_string(struct writer *wr, const void *s, size_t n)
+{
+	put32(wr, (uint32_t)n);
+	put(wr, s, n);
+}
+
+/* Floats go out in chunks converted to little-endian bytes. */
+#define CHUNK_FLOATS 4096
+
+static uint32_t layer_crc(const float *v, size_t n)
+{
+	unsigned char buf[CHUNK_FLOATS * 4];
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	for (size_t i = 0; i < n; i += CHUNK_FLOATS) {
+		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
+		for (size_t j = 0; j < k; j++)
+			put_f32le(buf + 4 * j, v[i + j]);
+		crc = snapshot_crc_update(crc, buf, 4 * k);
+	}
+	return crc;
+}
+
+static void put_floats(struct writer *wr, const float *v, size_t n)
+{
+	unsigned char buf[CHUNK_FLOATS * 4];
+	for (size_t i = 0; i < n && !wr->failed; i += CHUNK_FLOATS) {
+		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
+		for (size_t j = 0; j < k; j++)
+			put_f32le(buf + 4 * j, v[i + j]);
+		if (fwrite(buf, 1, 4 * k, wr->fp) != 4 * k)
+			wr->failed = true;
+	}
+}
+
+/* "key=value\n" for every parameter, with the world's own size: the text
+ * params_set_text reads back to the same struct. */
+static int params_text(const struct params *in, const struct world *w, char **out, size_t *len)
+{
+	struct params p = *in;
+	int wi = params_find("world.width"), hi = params_find("world.height");
+	if (params_set(&p, wi, w->width) || params_set(&p, hi, w->height))
+		return GULLY_ESIZE;
+	size_t cap = 256, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return GULLY_ENOMEM;
+	for (int i = 0; i < params_count(); i++) {
+		char value[128];
+		params_format(&p, i, value, sizeof value);
+		const char *key = params_def(i)->key;
+		size_t need = strlen(key) + strlen(value) + 3;
+		if (n + need > cap) {
+			while (n + need > cap)
+				cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return GULLY_ENOMEM;
+			}
+			buf = nb;
+		}
+		n += (size_t)snprintf(buf + n, cap - n, "%s=%s\n", key, value);
+	}
+	*out = buf;
+	*len = n;
+	return GULLY_OK;
+}
+
+int snapshot_write(FILE *fp, const char *label, const struct world *w,
+		   const struct snapshot_info *info, char *err, size_t errlen)
+{
+	size_t plen = strnlen(info->process, sizeof info->process);
+	if (plen == 0 || plen > SNAPSHOT_MAX_PROCESS)
+		return io_fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
+	size_t ylen = info->preset_yaml ? strlen(info->preset_yaml) : 0;
+	if (ylen > SNAPSHOT_MAX_PRESET_TEXT)
+		return io_fail(err, errlen, GULLY_ESIZE, label, "preset text of %zu bytes is over the limit of %u",
+			    ylen, SNAPSHOT_MAX_PRESET_TEXT);
+	size_t slen = info->state ? info->state_len : 0;
+	if (slen > SNAPSHOT_MAX_STATE)
+		return io_fail(err, errlen, GULLY_ESIZE, label, "process state of %zu bytes is over the limit of %u",
+			    slen, SNAPSHOT_MAX_STATE);
+	if (world_check_size(w->width, w->height))
+		return io_fail(err, errlen, GULLY_ESIZE, label, "map size %dx%d is not supported",
+			    w->width, w->height);
+	char *ptext;
+	size_t ptlen;
+	int e = params_text(&info->params, w, &ptext, &ptlen);
+	if (e)
+		return io_fail(err, errlen, e, label, "the parameters cannot describe a %dx%d map: %s",
+			    w->width, w->height, gully_strerror(e));
+
+	struct writer wr = {fp, (uint32_t)crc32(0L, Z_NULL, 0), false};
+	put(&wr, SNAPSHOT_MAGIC, SNAPSHOT_MAGIC_LEN);
+	put32(&wr, SNAPSHOT_VERSION);
+	put32(&wr, (uint32_t)w->width);
+	put32(&wr, (uint32_t)w->height);
+	put64(&wr, w->particles);
+	put64(&wr, w->steps);
+	put32(&wr, TALLY_COUNT);
+	for (int t = 0; t < TALLY_COUNT; t++) {
+		const char *name = world_tally_name((enum world_tally)t);
+		put_string(&wr, name, strlen(name));
+		unsigned char b[8];
+		put_f64le(b, w->tally[t]);
+		put(&wr, b, 8);
+	}
+	put64(&wr, w->rng.state);
+	put64(&wr, w->rng.inc);
+	put_string(&wr, info->process, plen);
+	put_string(&wr, ptext, ptlen);
+	put_string(&wr, info->preset_yaml, ylen);
+	put_string(&wr, info->state, slen);
+	put32(&wr, LAYER_COUNT);
+	put32(&wr, wr.crc);
+	free(ptext);
+
+	size_t cells = world_cells(w);
+	for (int l = 0; l < LAYER_COUNT && !wr.failed; l++) {
+		const char *name = world_layer_name((enum world_layer)l);
+		put_string(&wr, name, strlen(name));
+		put32(&wr, layer_crc(w->layer[l], cells));
+		put_floats(&wr, w->layer[l], cells);
+	}
+	if (wr.failed)
+		return io_fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
+	return GULLY_OK;
+}
+
+int snapshot_save(const char *path, const struct world *w,
+		  const struct snapshot_info *info, char *err, size_t errlen)
+{
+	struct atomic_file af;
+	if (atomic_open(&af, path) != 0)
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
+	int e = snapshot_write(af.fp, path, w, info, err, errlen);
+	if (e) {
+		atomic_abort(&af);
+		return e;
+	}
+	if (atomic_commit(&af) != 0)
+		return io_fail(err, errlen, GULLY_EIO, path, "cannot save: %s", strerror(errno));
+	return GULLY_OK;
+}
