@@ -135,6 +135,14 @@ static inline void classify_fresh(struct flood *f, struct pour *p, int32_t c)
 	heap_push_reserved(&f->heap, key, c);
 }
 
+/* A lake cell on the map edge: the sea is a neighbour. */
+static inline bool join_edge(struct flood *f, struct pour *p, int32_t c)
+{
+	if (p->height[c] < p->edge_floor)
+		p->edge_floor = p->height[c];
+	return see_sea(f, p);
+}
+
 static bool join_fresh(struct flood *f, struct pour *p, int32_t c)
 {
 	f->joined[c] = f->stamp;
@@ -143,13 +151,8 @@ static bool join_fresh(struct flood *f, struct pour *p, int32_t c)
 	int32_t nb[8];
 	bool edge;
 	int m = lake_neighbours(f, p, c, nb, &edge);
-	if (edge) {
-		/* On the map edge: the sea is a neighbour. */
-		if (p->height[c] < p->edge_floor)
-			p->edge_floor = p->height[c];
-		if (!see_sea(f, p))
-			return false;
-	}
+	if (edge && !join_edge(f, p, c))
+		return false;
 	for (int k = 0; k < m; k++)
 		if (seen[nb[k]] != stamp)
 			classify_fresh(f, p, nb[k]);
@@ -174,12 +177,8 @@ static bool join_record(struct flood *f, struct pour *p, int32_t c)
 	int32_t nb[8];
 	bool edge;
 	int m = lake_neighbours(f, p, c, nb, &edge);
-	if (edge) {
-		if (p->height[c] < p->edge_floor)
-			p->edge_floor = p->height[c];
-		if (!see_sea(f, p))
-			return false;
-	}
+	if (edge && !join_edge(f, p, c))
+		return false;
 	for (int k = 0; k < m; k++)
 		if (sort_now(f, p, nb[k]) && !classify(f, p, nb[k]))
 			return false;
