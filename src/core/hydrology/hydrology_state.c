@@ -57,7 +57,8 @@ int hydro_save_state(const void *state, unsigned char **data, size_t *len)
 	for (size_t i = 0; i < f->slots; i++)
 		if (f->trees[i].cell >= 0)
 			live[k++] = f->trees[i];
-	qsort(live, k, sizeof *live, by_serial);
+	if (k > 1)
+		qsort(live, k, sizeof *live, by_serial);
 	put_u32le(p, STATE_MAGIC);
 	put_u32le(p + 4, STATE_VERSION);
 	put_u32le(p + 8, (uint32_t)s->width);

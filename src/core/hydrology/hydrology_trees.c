@@ -345,7 +345,8 @@ int hydro_trees_grow(struct hydro_state *s, struct world *w, const struct params
 	/* The batch's events; none files a new one for this batch (waits are
 	 * at least 1), so the list stays put while it runs. */
 	struct tree_list *due = &f->wheel[f->now % TREE_WHEEL];
-	qsort(due->e, due->n, sizeof *due->e, event_order);
+	if (due->n > 1)
+		qsort(due->e, due->n, sizeof *due->e, event_order);
 	for (size_t i = 0; i < due->n && !err; i++)
 		err = run_event(s, q, scale, due->e[i]);
 	due->n = 0;
