@@ -236,16 +236,9 @@ static bool tree_drowned(struct hydro_state *s, const struct params_hydrology *q
 
 /* ---- a batch ------------------------------------------------------------- */
 
-static int note_cells(struct forest *f, const uint8_t *track, size_t first, size_t cells)
+static int note_tree(struct forest *f, uint32_t slot)
 {
-	for (size_t c = first; c < first + cells; c++) {
-		if (!track[c] || f->at[c] < 0)
-			continue;
-		uint32_t slot = (uint32_t)f->at[c];
-		if (list_push(&f->tracked, f->trees[slot].serial, slot))
-			return GULLY_ENOMEM;
-	}
-	return GULLY_OK;
+	return list_push(&f->tracked, f->trees[slot].serial, slot);
 }
 
 int hydro_trees_note_tracks(struct hydro_state *s)
@@ -255,14 +248,21 @@ int hydro_trees_note_tracks(struct hydro_state *s)
 	if (!f->live)
 		return GULLY_OK;
 	const struct hstream *hs = &s->hs;
-	if (!hs->lazy)
-		return note_cells(f, s->track, 0, hs->n);
+	if (!hs->lazy) {
+		/* A small map (hydrology_stream.h): its trees are fewer than its
+		 * cells, and the track map is in cache. */
+		for (size_t i = 0; i < f->slots; i++)
+			if (f->trees[i].cell >= 0 && s->track[f->trees[i].cell] && note_tree(f, (uint32_t)i))
+				return GULLY_ENOMEM;
+		return GULLY_OK;
+	}
 	/* Every visited cell's tile was listed when the visit was made. */
 	for (size_t i = 0; i < hs->nlist; i++) {
 		size_t first = (size_t)hs->list[i] * HSTREAM_TILE;
 		size_t cells = hs->n - first < HSTREAM_TILE ? hs->n - first : HSTREAM_TILE;
-		if (note_cells(f, s->track, first, cells))
-			return GULLY_ENOMEM;
+		for (size_t c = first; c < first + cells; c++)
+			if (s->track[c] && f->at[c] >= 0 && note_tree(f, (uint32_t)f->at[c]))
+				return GULLY_ENOMEM;
 	}
 	return GULLY_OK;
 }
