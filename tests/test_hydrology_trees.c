@@ -99,24 +99,40 @@ static void check_forest(const struct hydro_state *s, const struct params *p)
 	free(pending);
 }
 
+/* Both ways of finding the trees on visited cells: from the trees (the
+ * whole-map stream pass of small maps) and from the listed tiles (the lazy
+ * stream map of big ones), which must also give the same run. */
 static void test_forest_stays_consistent(void **state)
 {
 	(void)state;
 	struct params p;
 	tree_params(&p, 64);
 	p.hydrology.tree_max_stream = 0.05; /* streams kill trees often */
-	struct world *w;
-	struct hydro_state *s = make(&w, &p);
+	struct world *w[2];
+	struct hydro_state *s[2];
+	for (int k = 0; k < 2; k++) {
+		s[k] = make(&w[k], &p);
+		hydrology_set_stream_lazy(s[k], k == 1);
+	}
 	size_t most = 0;
 	/* 700 batches: past the wheel's turns at 256 and 512. */
 	for (int b = 0; b < 700; b++) {
-		run(s, w, &p, (uint64_t)p.hydrology.batch);
-		check_forest(s, &p);
-		most = s->forest.live > most ? s->forest.live : most;
+		for (int k = 0; k < 2; k++) {
+			run(s[k], w[k], &p, (uint64_t)p.hydrology.batch);
+			check_forest(s[k], &p);
+		}
+		assert_int_equal(s[0]->forest.live, s[1]->forest.live);
+		most = s[0]->forest.live > most ? s[0]->forest.live : most;
 	}
+	assert_memory_equal(w[0]->layer[LAYER_HEIGHT], w[1]->layer[LAYER_HEIGHT],
+			    world_cells(w[0]) * sizeof(float));
+	assert_memory_equal(w[0]->layer[LAYER_VEGETATION], w[1]->layer[LAYER_VEGETATION],
+			    world_cells(w[0]) * sizeof(float));
 	assert_true(most > 100);
-	assert_true(s->forest.checks_run > 0);
-	destroy(s, w);
+	assert_true(s[0]->forest.checks_run > 0);
+	assert_int_equal(s[0]->forest.checks_run, s[1]->forest.checks_run);
+	for (int k = 0; k < 2; k++)
+		destroy(s[k], w[k]);
 }
 
 /* Events come at the chances the parameters give, per tree and batch, and

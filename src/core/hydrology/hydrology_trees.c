@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/base/error.h"
 #include "core/base/normal.h"
@@ -241,6 +242,41 @@ static int note_tree(struct forest *f, uint32_t slot)
 	return list_push(&f->tracked, f->trees[slot].serial, slot);
 }
 
+/* The trees on the visited cells of [first, first + cells). A tree's cell
+ * holds at least its own roots, and the descent has just read the visited
+ * cells' roots, so eight cells at a time are ruled out from the track and
+ * root bytes (visited: track 1; a tree possible: roots >= ROOT_CENTRE, and
+ * roots stay below 128) before the big cell map is read. */
+static int note_visited(struct hydro_state *s, size_t first, size_t cells)
+{
+	struct forest *f = &s->forest;
+	const uint64_t high = 0x8080808080808080u;
+	const uint64_t to_high = 0x0101010101010101u * (uint64_t)(128 - ROOT_CENTRE);
+	size_t c = first, end = first + cells;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; c + 8 <= end; c += 8) {
+		uint64_t t, r;
+		memcpy(&t, s->track + c, 8);
+		memcpy(&r, s->roots + c, 8);
+		uint64_t m = (r + to_high) & (t << 7) & high;
+		while (m) {
+			size_t k = c + (size_t)(__builtin_ctzll(m) >> 3);
+			m &= m - 1;
+			if (f->at[k] >= 0 && note_tree(f, (uint32_t)f->at[k]))
+				return GULLY_ENOMEM;
+		}
+	}
+#else
+	(void)high;
+	(void)to_high;
+#endif
+	for (; c < end; c++)
+		if (s->track[c] && s->roots[c] >= ROOT_CENTRE && f->at[c] >= 0 &&
+		    note_tree(f, (uint32_t)f->at[c]))
+			return GULLY_ENOMEM;
+	return GULLY_OK;
+}
+
 int hydro_trees_note_tracks(struct hydro_state *s)
 {
 	struct forest *f = &s->forest;
@@ -260,9 +296,8 @@ int hydro_trees_note_tracks(struct hydro_state *s)
 	for (size_t i = 0; i < hs->nlist; i++) {
 		size_t first = (size_t)hs->list[i] * HSTREAM_TILE;
 		size_t cells = hs->n - first < HSTREAM_TILE ? hs->n - first : HSTREAM_TILE;
-		for (size_t c = first; c < first + cells; c++)
-			if (s->track[c] && f->at[c] >= 0 && note_tree(f, (uint32_t)f->at[c]))
-				return GULLY_ENOMEM;
+		if (note_visited(s, first, cells))
+			return GULLY_ENOMEM;
 	}
 	return GULLY_OK;
 }
