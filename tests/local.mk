@@ -222,6 +222,12 @@ tests_test_hydrology_stream_SOURCES = tests/test_hydrology_stream.c tests/testut
 	tests/worldutil.h
 tests_test_hydrology_stream_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_stream_LDADD = $(TEST_CORE_LIBS)
+# Trees act on their events: the seed's chances, its stream rule exactly.
+check_PROGRAMS += tests/test_hydrology_trees
+TESTS += tests/test_hydrology_trees
+tests_test_hydrology_trees_SOURCES = tests/test_hydrology_trees.c tests/testutil.h
+tests_test_hydrology_trees_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_trees_LDADD = $(TEST_CORE_LIBS)
 endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).

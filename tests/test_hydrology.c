@@ -252,10 +252,10 @@ static void test_snapshot_state_resumes_exactly(void **state)
 	assert_int_not_equal(hydrology_process.load_state(sb, bad, len), 0);
 	assert_int_not_equal(hydrology_process.load_state(sb, blob, len - 1), 0);
 	memcpy(bad, blob, len);
-	bad[20] = bad[21] = bad[22] = bad[23] = 0xff; /* first tree's cell off the map */
+	bad[44] = bad[45] = bad[46] = bad[47] = 0xff; /* first tree's cell off the map */
 	assert_int_not_equal(hydrology_process.load_state(sb, bad, len), 0);
 	memcpy(bad, blob, len);
-	memcpy(bad + 28, blob + 20, 4); /* second tree on the first one's cell */
+	memcpy(bad + 72, blob + 44, 4); /* second tree on the first one's cell */
 	assert_int_not_equal(hydrology_process.load_state(sb, bad, len), 0);
 	hydrology_counters(sb, &cb);
 	hydrology_counters(sa, &ca);

@@ -63,6 +63,8 @@ static int batch_end(struct hydro_state *s, struct world *w, const struct params
 {
 	const struct params_hydrology *q = &p->hydrology;
 	size_t n = world_cells(w);
+	if (q->coupling == HYDROLOGY_TREES && hydro_trees_note_tracks(s))
+		return GULLY_ENOMEM;
 	hstream_batch_end(&s->hs, (float)q->lrate, s->workers);
 	if (q->pool_evaporation > 0) {
 		float *pool = w->layer[LAYER_POOL];
@@ -296,13 +298,12 @@ static void hydro_destroy(void *state)
 	hstream_free(&s->hs);
 	free(s->track);
 	free(s->roots);
-	free(s->trees);
+	hydro_trees_free(&s->forest);
 	free(s);
 }
 
 static int hydro_create(void **state, struct world *w, const struct params *p)
 {
-	(void)p;
 	*state = NULL;
 	struct hydro_state *s = calloc(1, sizeof *s);
 	if (!s)
@@ -313,6 +314,8 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	size_t n = world_cells(w);
 	s->seen_particles = w->particles;
 	s->seen_steps = w->steps;
+	/* The trees' own draws (hydrology_trees.c), from the world's seed. */
+	s->forest.key = ((uint64_t)p->world.seed + 1) * 0xd1342543de82ef95u;
 	s->track = calloc(n, 1);
 	s->roots = calloc(n, 1);
 	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
@@ -457,7 +460,9 @@ void hydrology_counters(const void *state, struct hydrology_counters *c)
 	c->flood_shadow_pours = fc.shadow_pours;
 	c->flood_shadow_differed = fc.shadow_differed;
 	c->flood_seconds = s->flood_seconds;
-	c->trees = s->ntrees;
+	c->trees = s->forest.live;
+	c->tree_events = s->forest.events_run;
+	c->tree_checks = s->forest.checks_run;
 }
 
 void hydrology_set_flood_cache(void *state, bool on)

@@ -84,6 +84,8 @@ struct hydrology_counters {
 	uint64_t flood_shadow_pours, flood_shadow_differed; /* the shadow check (flood.h) */
 	double flood_seconds;      /* time in flood_pour, when a clock is set */
 	size_t trees;              /* trees alive now */
+	uint64_t tree_events;      /* tree events run (seeding, death by chance) */
+	uint64_t tree_checks;      /* trees checked on cells droplets visited */
 };
 void hydrology_counters(const void *state, struct hydrology_counters *c);
 /* The flood's lake cache (flood.h), on by default: tests turn it off to
