@@ -248,6 +248,76 @@ static void test_threads_same_bits(void **unused)
 	world_destroy(w1);
 }
 
+/* Above SORT_SPLIT_MIN particles the sort's bounds, keys and moves split
+ * over the workers: the same grid and order as on one thread, and a valid
+ * stable sort (cells rising; within a cell, the order of adding). Random,
+ * clustered, coincident and spray sets, 40,000 particles. */
+static void add_sort_set(struct sph *s)
+{
+	struct rng r;
+	rng_seed(&r, 9, 3);
+	sph_add(s, -3.0f, 70.0f, 29.5f, 0, 0, 0); /* the lowest x and y, first */
+	for (int i = 0; i < 29999; i++)
+		sph_add(s, 64 * rng_float(&r), 64 * rng_float(&r), 30 + 6 * rng_float(&r), 0, 0, 0);
+	for (int i = 0; i < 8000; i++)
+		sph_add(s, 20 + 2 * rng_float(&r), 40 + 2 * rng_float(&r), 31 + rng_float(&r), 0, 0,
+			0);
+	for (int i = 0; i < 1500; i++)
+		sph_add(s, 5.5f, 7.25f, 33.0f, 0, 0, 0);
+	/* Spray rising with the index: the lowest in the first worker's share,
+	 * the highest in the last one's. */
+	for (int i = 0; i < 500; i++)
+		sph_add(s, 0.1f * (float)i, 64 - 0.1f * (float)i, 60 + 200.0f * (float)i, 0, 0, 0);
+}
+
+static void test_parallel_sort_equals_serial(void **unused)
+{
+	(void)unused;
+	struct world *w[2];
+	struct sph *s[2];
+	for (int k = 0; k < 2; k++) {
+		struct params p;
+		sph_fixture_params(&p, 64, 64);
+		p.sph.max_particles = 50000;
+		p.world.threads = k + 1;
+		sph_fixture_make(&p, &w[k], &s[k]);
+		add_sort_set(s[k]);
+		assert_int_equal(s[k]->n, 40000);
+		assert_int_equal(sph_sort(s[k]), GULLY_OK);
+	}
+	assert_null(s[0]->workers);
+	assert_non_null(s[1]->workers);
+	struct sph *a = s[0], *b = s[1];
+	assert_int_equal(a->gx0, b->gx0);
+	assert_int_equal(a->gy0, b->gy0);
+	assert_int_equal(a->gz0, b->gz0);
+	assert_int_equal(a->gnx, b->gnx);
+	assert_int_equal(a->gny, b->gny);
+	assert_int_equal(a->gnz, b->gnz);
+	size_t cells = (size_t)a->gnx * (size_t)a->gny * (size_t)a->gnz;
+	assert_memory_equal(a->cstart, b->cstart, (cells + 1) * sizeof *a->cstart);
+	size_t n = (size_t)a->n;
+	assert_memory_equal(a->p.x, b->p.x, n * sizeof *a->p.x);
+	assert_memory_equal(a->p.y, b->p.y, n * sizeof *a->p.y);
+	assert_memory_equal(a->p.z, b->p.z, n * sizeof *a->p.z);
+	assert_memory_equal(a->p.id, b->p.id, n * sizeof *a->p.id);
+	/* Each cell's run holds particles of that cell, in the order added. */
+	assert_int_equal(a->cstart[cells], a->n);
+	for (size_t c = 0; c < cells; c++)
+		for (uint32_t j = a->cstart[c]; j < a->cstart[c + 1]; j++) {
+			int cx = (int)floor(a->p.x[j] / a->cfg.h) - a->gx0;
+			int cy = (int)floor(a->p.y[j] / a->cfg.h) - a->gy0;
+			assert_int_equal(cx, (int)(c % (size_t)a->gnx));
+			assert_int_equal(cy, (int)(c / (size_t)a->gnx % (size_t)a->gny));
+			if (j > a->cstart[c])
+				assert_true(a->p.id[j] > a->p.id[j - 1]);
+		}
+	for (int k = 0; k < 2; k++) {
+		sph_destroy(s[k]);
+		world_destroy(w[k]);
+	}
+}
+
 static void test_snapshot_resumes_bit_for_bit(void **unused)
 {
 	(void)unused;
@@ -358,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_pool_stays_at_rest),
 		cmocka_unit_test(test_same_run_same_bits),
 		cmocka_unit_test(test_threads_same_bits),
+		cmocka_unit_test(test_parallel_sort_equals_serial),
 		cmocka_unit_test(test_snapshot_resumes_bit_for_bit),
 		cmocka_unit_test(test_corrupt_blob_is_refused),
 		cmocka_unit_test(test_edges_and_empty),

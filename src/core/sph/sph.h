@@ -147,6 +147,9 @@ bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float
 
 /* sph_grid.c: sort by cell and build neighbour lists. */
 int sph_sort(struct sph *s);
+/* How many tasks a parallel phase over `items` is cut into: 1 without
+ * workers or for a small scene (sph_step.c). */
+int sph_tasks(const struct sph *s, long items);
 /* Copies the live particles (dead[i] != 1) of p[from, to), in order, to q
  * from index at; returns how many. */
 int sph_compact_range(struct sph *s, int from, int to, int at);

@@ -5,10 +5,12 @@
 #include "core/sph/sph.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 
 /* A grid never has more cells than this; extra height layers are merged into
  * the top one (which loses no neighbour: it only costs time). */
@@ -23,33 +25,35 @@ static int cell_of(float v, double inv_h)
 	return (int)(c < 268435456.0 ? c : 268435456.0);
 }
 
-static void grid_bounds(struct sph *s)
+/* Cell bounds of particles [from, to): lo > hi when the range is empty. */
+static void range_bounds(const struct sph *s, int from, int to, double inv_h, int lo[3],
+			 int hi[3])
 {
-	double inv_h = 1.0 / s->cfg.h;
-	int x0 = 0, x1 = 0, y0 = 0, y1 = 0, z0 = 0, z1 = 0;
-	for (int i = 0; i < s->n; i++) {
-		int cx = cell_of(s->p.x[i], inv_h), cy = cell_of(s->p.y[i], inv_h);
-		int cz = cell_of(s->p.z[i], inv_h);
-		if (i == 0 || cx < x0)
-			x0 = cx;
-		if (i == 0 || cx > x1)
-			x1 = cx;
-		if (i == 0 || cy < y0)
-			y0 = cy;
-		if (i == 0 || cy > y1)
-			y1 = cy;
-		if (i == 0 || cz < z0)
-			z0 = cz;
-		if (i == 0 || cz > z1)
-			z1 = cz;
+	lo[0] = lo[1] = lo[2] = 1;
+	hi[0] = hi[1] = hi[2] = 0;
+	for (int i = from; i < to; i++) {
+		int c[3] = {cell_of(s->p.x[i], inv_h), cell_of(s->p.y[i], inv_h),
+			    cell_of(s->p.z[i], inv_h)};
+		for (int a = 0; a < 3; a++) {
+			if (i == from || c[a] < lo[a])
+				lo[a] = c[a];
+			if (i == from || c[a] > hi[a])
+				hi[a] = c[a];
+		}
 	}
-	s->gx0 = x0;
-	s->gy0 = y0;
-	s->gz0 = z0;
-	s->gnx = x1 - x0 + 1;
-	s->gny = y1 - y0 + 1;
+}
+
+/* The grid from the particles' cell bounds (exact min and max, so any split
+ * of the particles gives the same grid). */
+static void grid_from_bounds(struct sph *s, const int lo[3], const int hi[3])
+{
+	s->gx0 = lo[0];
+	s->gy0 = lo[1];
+	s->gz0 = lo[2];
+	s->gnx = hi[0] - lo[0] + 1;
+	s->gny = hi[1] - lo[1] + 1;
 	long layers = (long)(GRID_MAX_CELLS / ((unsigned)s->gnx * (unsigned)s->gny));
-	long nz = (long)z1 - z0 + 1;
+	long nz = (long)hi[2] - lo[2] + 1;
 	s->gnz = (int)(nz < layers ? nz : (layers > 1 ? layers : 1));
 }
 
@@ -85,15 +89,80 @@ int sph_compact_range(struct sph *s, int from, int to, int at)
 	return n - at;
 }
 
+/* The sort's three passes over the particles that split: the cell bounds,
+ * the keys, and the moves to the places the serial pass gave. */
+enum sort_pass { SORT_BOUNDS, SORT_KEYS, SORT_MOVES };
+
+#define SORT_TASKS_MAX 64
+/* Below this many particles the sort is a few hundred microseconds and
+ * three more hand-offs cost more than they save (bench/SPH.md). */
+#define SORT_SPLIT_MIN 16384
+
+struct sort_job {
+	struct sph *s;
+	enum sort_pass pass;
+	int tasks;
+	double inv_h;
+	int lo[SORT_TASKS_MAX][3], hi[SORT_TASKS_MAX][3];
+};
+
+static void sort_task(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct sort_job *j = arg;
+	struct sph *s = j->s;
+	long from, to;
+	workers_share(s->n, task, j->tasks, &from, &to);
+	if (j->pass == SORT_BOUNDS) {
+		range_bounds(s, (int)from, (int)to, j->inv_h, j->lo[task], j->hi[task]);
+	} else if (j->pass == SORT_KEYS) {
+		for (long i = from; i < to; i++)
+			s->key[i] = key_of(s, (int)i, j->inv_h);
+	} else {
+		for (long i = from; i < to; i++)
+			move(&s->q, (int)s->key[i], &s->p, (int)i);
+	}
+}
+
+static void sort_run(struct sort_job *j, enum sort_pass pass)
+{
+	j->pass = pass;
+	workers_for(j->tasks > 1 ? j->s->workers : NULL, j->tasks, sort_task, j);
+}
+
+static void sort_bounds(struct sort_job *j)
+{
+	struct sph *s = j->s;
+	sort_run(j, SORT_BOUNDS);
+	int lo[3], hi[3];
+	bool any = false;
+	for (int t = 0; t < j->tasks; t++) {
+		if (j->lo[t][0] > j->hi[t][0])
+			continue; /* an empty share */
+		for (int a = 0; a < 3; a++) {
+			lo[a] = !any || j->lo[t][a] < lo[a] ? j->lo[t][a] : lo[a];
+			hi[a] = !any || j->hi[t][a] > hi[a] ? j->hi[t][a] : hi[a];
+		}
+		any = true;
+	}
+	grid_from_bounds(s, lo, hi);
+}
+
 /* Stable counting sort (histogram, exclusive prefix sum, scatter), so the
- * order, and every result after it, depends on the positions alone. */
+ * order, and every result after it, depends on the positions alone. The
+ * bounds, the keys and the moves split over the workers (sph_tasks); the
+ * histogram and each particle's place stay serial, in particle order. */
 int sph_sort(struct sph *s)
 {
+	struct sort_job j = {.s = s, .tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1,
+			     .inv_h = 1.0 / s->cfg.h};
+	if (j.tasks > SORT_TASKS_MAX)
+		j.tasks = SORT_TASKS_MAX;
 	if (s->n == 0) {
 		s->gnx = s->gny = s->gnz = 1;
 		s->gx0 = s->gy0 = s->gz0 = 0;
 	} else {
-		grid_bounds(s);
+		sort_bounds(&j);
 	}
 	size_t cells = (size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz;
 	if (cells + 1 > s->cells_cap) {
@@ -104,17 +173,19 @@ int sph_sort(struct sph *s)
 		s->cells_cap = cells + 1;
 	}
 	memset(s->cstart, 0, (cells + 1) * sizeof *s->cstart);
-	double inv_h = 1.0 / s->cfg.h;
-	for (int i = 0; i < s->n; i++) {
-		s->key[i] = key_of(s, i, inv_h);
+	if (s->n)
+		sort_run(&j, SORT_KEYS);
+	for (int i = 0; i < s->n; i++)
 		s->cstart[s->key[i] + 1]++;
-	}
 	for (size_t c = 0; c < cells; c++)
 		s->cstart[c + 1] += s->cstart[c];
-	/* Scatter with a running cursor per cell: cstart[k] walks up to
-	 * cstart[k+1]'s old value, then is restored from the cursor's end. */
+	/* Each particle's place, with a running cursor per cell: cstart[k]
+	 * walks up to cstart[k+1]'s old value, then is restored from the
+	 * cursor's end. The key gives way to the place. */
 	for (int i = 0; i < s->n; i++)
-		move(&s->q, (int)s->cstart[s->key[i]]++, &s->p, i);
+		s->key[i] = s->cstart[s->key[i]]++;
+	if (s->n)
+		sort_run(&j, SORT_MOVES);
 	for (size_t c = cells; c > 0; c--)
 		s->cstart[c] = s->cstart[c - 1];
 	s->cstart[0] = 0;

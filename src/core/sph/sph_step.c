@@ -38,7 +38,7 @@ static void pass_task(void *arg, int task, int worker)
 		sph_density_pass(ps->s, ps->w, (int)from, (int)to);
 }
 
-static int tasks_for(const struct sph *s, long items)
+int sph_tasks(const struct sph *s, long items)
 {
 	if (!s->workers || items < 2 * TASK_MIN)
 		return 1;
@@ -125,7 +125,7 @@ static void tail_task(void *arg, int task, int worker)
 static void tail_run(struct sph *s, struct tail *t, bool particles)
 {
 	t->layer = particles && s->draws_water;
-	t->chunks = particles ? tasks_for(s, s->n) : 0;
+	t->chunks = particles ? sph_tasks(s, s->n) : 0;
 	long rows = s->wx1 < s->wx0 ? 0 : s->wy1 - s->wy0 + 1;
 	long cells = rows * (s->wx1 - s->wx0 + 1);
 	t->rows = rows == 0 ? 0 : (int)(cells < 4 * TASK_MIN ? 1 : (rows < 16 ? rows : 16));
@@ -194,7 +194,7 @@ int sph_step(struct sph *s, struct world *w)
 		return err;
 	mark(s, 0, &wall, &cpu);
 	memset(s->dead, 0, (size_t)s->n);
-	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = tasks_for(s, s->n)};
+	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = sph_tasks(s, s->n)};
 	parallel(s, &ps);
 	mark(s, 1, &wall, &cpu);
 	ps.force = 1;
