@@ -3,12 +3,12 @@
  * the yardstick) on a 64x64 crop of the seed's terrain (tests/data/README),
  * 20,000 droplets. The yardstick runs twice with two droplet streams, so the
  * test computes the seed's own spread on this crop; gully must land inside
- * it, give or take a margin: eroded volume within 8% of the yardstick's
+ * it, give or take a margin: eroded volume within 5% of the yardstick's
  * mean, and a height-change correlation with the first stream no more than
- * 0.015 below the two streams' own (0.01 for the radius-3 blurred one;
- * measured: eroded 5.8% over, correlation 0.936 against the seed's own
- * 0.944, blurred 0.990 against 0.991; before edge=wrap and drain_loss 7.1%
- * over and 0.934). The
+ * 0.008 below the two streams' own (0.005 for the radius-3 blurred one;
+ * measured with pour_halves: eroded 2.2% over, correlation 0.943 against
+ * the seed's own 0.944, blurred 0.992 against 0.991; without it 3.3% over
+ * and 0.939, in session 4 5.8% and 0.936). The
  * crop is too small for the seed's
  * lakes (they need the valleys above it: the yardstick makes 0 to 70 pool
  * cells here), so pools are compared at full size only (bench/FIDELITY.md).
@@ -114,11 +114,11 @@ static void test_crop_within_seed_spread(void **state)
 	 * itself is off. */
 	assert_true(r1.eroded > 0 && fabs(r1.eroded - r2.eroded) < 0.05 * r1.eroded);
 	const double mean = 0.5 * (r1.eroded + r2.eroded);
-	if (!(fabs(rg.eroded - mean) <= 0.08 * mean))
-		fail_msg("gully erodes %.2f, the seed %.2f (more than 8%% apart)", rg.eroded, mean);
-	if (!(ours.corr >= spread.corr - 0.015))
+	if (!(fabs(rg.eroded - mean) <= 0.05 * mean))
+		fail_msg("gully erodes %.2f, the seed %.2f (more than 5%% apart)", rg.eroded, mean);
+	if (!(ours.corr >= spread.corr - 0.008))
 		fail_msg("correlation with the seed %.3f, the seed's own %.3f", ours.corr, spread.corr);
-	if (!(ours.corr_blur >= spread.corr_blur - 0.01))
+	if (!(ours.corr_blur >= spread.corr_blur - 0.005))
 		fail_msg("blurred correlation %.3f, the seed's own %.3f", ours.corr_blur,
 			 spread.corr_blur);
 	free(buf);

@@ -21,7 +21,7 @@
 struct golden_case {
 	const char *name;
 	const char *process;
-	const char *settings[8]; /* "key=value", NULL-terminated */
+	const char *settings[10]; /* "key=value", NULL-terminated */
 	uint64_t budget;         /* split over two step() calls */
 	uint64_t pinned;
 };
@@ -65,6 +65,17 @@ static const struct golden_case golden_cases[] = {
 	  "hydrology.leak=high", "hydrology.settle=0", "hydrology.pit_stop=0", "world.threads=2",
 	  NULL},
 	 2000, 0x5ae4241f9511c206ull},
+	/* With pit stops every pit floods, so a short run meets the hollows
+	 * where halves keep nothing. */
+	{"hydrology seed 2020 preset's pour: halves", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
+	  "hydrology.concentrate=1", "hydrology.edge=wall", "hydrology.settle=0",
+	  "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},
+	 2000, 0x15bfa9284ef25ca1ull},
+	{"hydrology seed 2020 preset's pour: no halves", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.concentrate=1",
+	  "hydrology.edge=wall", "hydrology.settle=0", "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},
+	 2000, 0xb98f8a78e592cb8bull},
 	{"hydrology pit pools (pit_dry=0)", "hydrology", {"hydrology.pit_dry=0", NULL}, 2000,
 	 0xc4bc23aa19639a50ull},
 	{"emitter plain", "emitter", {"hardness.generator=strata", NULL}, 400, 0xc3bdf9780d711fe9ull},

@@ -119,12 +119,41 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 	return NULL;
 }
 
+/* flood_params.halves: the 2020 code re-floods a droplet's water in
+ * halves: its first try holds no water, each next one raises the level by
+ * half the water left, and a try that reaches a leak ends the pour without
+ * keeping its water. So of the rise to the leak, which took `poured`, the
+ * lake keeps the largest V (1 - 2^-k) <= poured (V the water brought): a
+ * hollow that holds less than V/2 keeps nothing, and its level is where the
+ * pour started. Otherwise the level comes down by the water given back
+ * over the lake's area at the leak (cells that fall dry on the way are not
+ * counted: the write phase's exact `gained` is what the books take), never
+ * below where the pour started. */
+static void pour_halves(const struct flood *f, struct pour *p)
+{
+	const double poured = p->water - p->left;
+	double keep = 0, half = p->water / 2;
+	for (int k = 0; k < 64 && keep + half <= poured; k++) {
+		keep += half;
+		half /= 2;
+	}
+	if (!(keep < poured))
+		return;
+	/* Nothing kept: the lake as it was. */
+	double lower = keep > 0 ? p->level - (poured - keep) / (double)(f->nbase + f->lake_len)
+				: p->level0;
+	p->level = lower > p->level0 ? lower : p->level0;
+	p->left = p->water - keep;
+}
+
 /* A draining lake: the level sinks a little toward the leak (slow
  * drainage), but not below the lake's ground next to it, and gives up no
  * more than the water going on can carry; the load settles at the start. */
 static void pour_drain(const struct flood *f, struct pour *p, const struct flood_settle *settle,
 		       const struct flood_params *fp)
 {
+	if (fp->halves)
+		pour_halves(f, p);
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
 		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
@@ -330,6 +359,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.heap = &f->heap,
 		.start = start,
 		.level0 = level0,
+		.water = water,
 		.left = water,
 		.h_start = height[start],
 		.h_start_new = height[start],

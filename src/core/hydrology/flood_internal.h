@@ -208,6 +208,7 @@ struct pour {
 	/* The pour as a whole (flood.c). */
 	int32_t start;
 	double level0;              /* the start cell's surface before */
+	double water;               /* the water poured */
 	double left;                /* water not placed yet */
 	float h_start, h_start_new; /* the start cell's ground before and after settling */
 	bool settle_fill_done;      /* the load settled where the water came to rest */

@@ -37,6 +37,7 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->drain_loss = q->drain_loss;
 	hp->fp.below_floor = q->drain_loss;
 	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
+	hp->fp.halves = q->pour_halves;
 	if (q->drain_loss)
 		hp->fp.carry = INFINITY;
 }
