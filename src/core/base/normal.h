@@ -165,6 +165,23 @@ static inline void normal_2020_sum(float px, float mx, float py, float my, float
 	n[2] = nz / len;
 }
 
+/* The x and z parts alone at an interior cell (x and y in 1..size - 2),
+ * `hc` pointing at it in a row-major map `w` wide: the same operations as
+ * normal_2020 and normal_2020_wrap there (they differ only at the edges),
+ * without the up part's division. */
+static inline void normal_2020_xz_inner(const float *hc, size_t w, float scale, float *x,
+					float *z)
+{
+	const float c = hc[0];
+	const float px = scale * (hc[1] - c), mx = scale * (hc[-1] - c);
+	const float py = scale * (hc[w] - c), my = scale * (hc[-(ptrdiff_t)w] - c);
+	const float nx = ((-px + mx) + -px) + mx;
+	const float nz = ((-py + my) + my) + -py;
+	const float len = sqrtf(nx * nx + 16.0f + nz * nz);
+	*x = nx / len;
+	*z = nz / len;
+}
+
 static inline void normal_2020(const float *h, int width, int height, int x, int y, float scale,
 			       float n[3])
 {
