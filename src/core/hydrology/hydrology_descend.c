@@ -97,6 +97,32 @@ static inline __attribute__((always_inline)) v2f hd_normal_2020_inner(const floa
 	return v2_make(x, z);
 }
 
+/* The normal at the droplet's cell: the 2020 one (hydrology.normal) or the
+ * particles', inline inside the map, out of line at its edges. */
+static inline __attribute__((always_inline)) v2f
+hd_normal(const struct hd_env *e, const float *h, uint32_t at, uint32_t w, unsigned where, v2f pos,
+	  bool own_normal, float scale, const struct normal_consts *nk)
+{
+	if (own_normal)
+		return where == 15 ? hd_normal_2020_inner(h + at, w, scale) : hd_normal_2020(e, pos);
+	return where == 15 ? normal_xz(h + at, w, nk)
+			   : normal_edge_xz(h, e->width, e->height, (int)v2_x(pos), (int)v2_y(pos), nk);
+}
+
+/* The cell's streams ease friction and evaporation; its roots hold the soil. */
+static inline __attribute__((always_inline)) void
+hd_rates(const float *stream, const float *veg, uint32_t at, bool streams, bool trees, float *fr,
+	 float *ev, float *dep)
+{
+	if (streams) {
+		const float s = stream[at];
+		*fr *= 1.0f - 0.5f * s;
+		*ev *= 1.0f - 0.2f * s;
+	}
+	if (trees)
+		*dep *= max0f(1.0f - veg[at]);
+}
+
 /* The early stops, worked out and tested as one: barely moving on a stream,
  * or into a pool or a pit (is the 3x3 block on the map: an edge cell is no
  * pit). Apart, whether the droplet changed cells and whether it is on a
@@ -227,19 +253,9 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		track[at] = 1;
-		const v2f nrm = own_normal    ? (where == 15 ? hd_normal_2020_inner(h + at, w, scale)
-							     : hd_normal_2020(e, pos))
-				: where == 15 ? normal_xz(h + at, w, &nk)
-					      : normal_edge_xz(h, e->width, e->height, (int)v2_x(pos),
-							       (int)v2_y(pos), &nk);
+		const v2f nrm = hd_normal(e, h, at, w, where, pos, own_normal, scale, &nk);
 		float fr = friction, ev = evap, dep = deposition;
-		if (streams) {
-			const float s = stream[at];
-			fr *= 1.0f - 0.5f * s;
-			ev *= 1.0f - 0.2f * s;
-		}
-		if (trees)
-			dep *= max0f(1.0f - veg[at]);
+		hd_rates(stream, veg, at, streams, trees, &fr, &ev, &dep);
 		const float vol = (float)volume;
 		const float inv_mass = 1.0f / (vol * density);
 		const v2f acc = v2_scale(nrm, inv_mass);
@@ -269,10 +285,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 					    &sediment, &book, &carried, &volume, changed, &n, &here,
 					    &after);
 		if (one) {
-			st->cell = at;
-			st->before = here;
-			st->after = after;
-			st->c_eq = c_eq;
+			*st = (struct hd_step){at, here, after, c_eq, st->stop};
 			at = next;
 			out = DESCENT_MOVED;
 			break;
