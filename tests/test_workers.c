@@ -85,6 +85,10 @@ static void test_every_task_runs_once(void **unused)
 				assert_int_equal(c.ran[k], k < tasks ? 1 : 0);
 				assert_true(c.worker[k] >= 0 && c.worker[k] < threads);
 			}
+			/* Two workers meet in the middle: the caller's tasks are a
+			 * prefix, the helper's the rest. */
+			for (int k = 1; threads == 2 && k < tasks; k++)
+				assert_true(c.worker[k] >= c.worker[k - 1]);
 			/* A plain round between two task rounds still sees every index. */
 			struct tally t = {.n = N, .values = values};
 			workers_run(w, add_share, &t);
@@ -122,6 +126,52 @@ static void test_shares_tile_the_range(void **unused)
 		}
 }
 
+static void test_taper_tiles_the_range(void **unused)
+{
+	(void)unused;
+	for (int count = 1; count <= 130; count++)
+		for (long n = 0; n < 5000; n += n < 40 ? 1 : 173) {
+			long next = 0, first = -1, middle = -1;
+			for (int i = 0; i < count; i++) {
+				long b, e;
+				workers_taper(n, i, count, &b, &e);
+				assert_int_equal(b, next);
+				assert_true(e >= b);
+				if (i == 0)
+					first = e - b;
+				if (i == (count - 1) / 2)
+					middle = e - b;
+				next = e;
+			}
+			assert_int_equal(next, n);
+			/* Largest where the workers start, smallest where they meet. */
+			if (count >= 16 && n >= 100 * count)
+				assert_true(first > 2 * middle);
+		}
+}
+
+static int64_t big_ran;
+
+static void count_big(void *arg, int task, int worker)
+{
+	(void)arg;
+	(void)task;
+	assert_int_equal(worker, 0);
+	big_ran++;
+}
+
+/* More tasks than the ticket counts: all run, on the caller. */
+static void test_too_many_tasks_run_on_the_caller(void **unused)
+{
+	(void)unused;
+	struct workers *w = NULL;
+	assert_int_equal(workers_create(&w, 2), GULLY_OK);
+	big_ran = 0;
+	workers_for(w, WORKERS_TASKS_MAX + 5, count_big, NULL);
+	assert_int_equal(big_ran, WORKERS_TASKS_MAX + 5);
+	workers_destroy(w);
+}
+
 static void test_resolve_and_bad_counts(void **unused)
 {
 	(void)unused;
@@ -141,6 +191,8 @@ int main(void)
 		cmocka_unit_test(test_every_index_runs_once_per_round),
 		cmocka_unit_test(test_every_task_runs_once),
 		cmocka_unit_test(test_shares_tile_the_range),
+		cmocka_unit_test(test_taper_tiles_the_range),
+		cmocka_unit_test(test_too_many_tasks_run_on_the_caller),
 		cmocka_unit_test(test_resolve_and_bad_counts),
 	};
 	return cmocka_run_group_tests_name("workers", tests, NULL, NULL);

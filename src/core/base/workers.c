@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -47,21 +48,39 @@ int workers_resolve(int requested)
 	return n > WORKERS_MAX ? WORKERS_MAX : (int)n;
 }
 
+/* The ticket of a workers_for round: its number in the high half, then the
+ * tasks claimed from the front and from the back, 16 bits each. Worker 0
+ * (and every even worker) takes tasks from the front, the others from the
+ * back, so each thread gets the same share of the particles in every phase
+ * of a step and finds in its own cache what it wrote in the last one; a
+ * helper that wakes late simply finds the middle already taken. */
+#define TICKET_ROUND(t) ((uint32_t)((t) >> 32))
+#define TICKET_FRONT(t) ((int)((t) >> 16 & 0xFFFF))
+#define TICKET_BACK(t) ((int)((t)&0xFFFF))
+
 /* Claims and runs tasks of the round `round` until none is left. */
 static void for_claim(struct workers *w, uint32_t round, workers_task_fn fn, void *arg,
 		      int tasks, int worker)
 {
+	bool back = worker & 1;
 	for (;;) {
-		uint64_t t = atomic_load(&w->ticket);
+		uint64_t t = atomic_load(&w->ticket), next;
+		int task;
 		do {
-			if ((uint32_t)(t >> 32) != round || (int)(uint32_t)t >= tasks)
+			int front_n = TICKET_FRONT(t), back_n = TICKET_BACK(t);
+			if (TICKET_ROUND(t) != round || front_n + back_n >= tasks)
 				return;
-		} while (!atomic_compare_exchange_weak(&w->ticket, &t, t + 1));
-		fn(arg, (int)(uint32_t)t, worker);
+			task = back ? tasks - 1 - back_n : front_n;
+			next = t + (back ? 1 : (uint64_t)1 << 16);
+		} while (!atomic_compare_exchange_weak(&w->ticket, &t, next));
+		fn(arg, task, worker);
 		if (atomic_fetch_add(&w->tasks_done, 1) + 1 == tasks && worker != 0) {
+			/* The empty section orders the count before the caller's
+			 * check (done under the lock); the signal after it wakes a
+			 * caller already waiting without handing it a held lock. */
 			pthread_mutex_lock(&w->lock);
-			pthread_cond_signal(&w->for_done);
 			pthread_mutex_unlock(&w->lock);
+			pthread_cond_signal(&w->for_done);
 		}
 	}
 }
@@ -175,8 +194,8 @@ void workers_run(struct workers *w, workers_fn fn, void *arg)
 	w->arg = arg;
 	w->running = w->count - 1;
 	w->round++;
-	pthread_cond_broadcast(&w->start);
 	pthread_mutex_unlock(&w->lock);
+	pthread_cond_broadcast(&w->start); /* after the unlock: see workers_for */
 
 	fn(arg, 0, w->count);
 
@@ -190,7 +209,7 @@ void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
 {
 	if (tasks <= 0)
 		return;
-	if (!w || w->count == 1 || tasks == 1) {
+	if (!w || w->count == 1 || tasks == 1 || tasks > WORKERS_TASKS_MAX) {
 		for (int k = 0; k < tasks; k++)
 			fn(arg, k, 0);
 		return;
@@ -203,8 +222,12 @@ void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
 	w->tasks = tasks;
 	atomic_store(&w->tasks_done, 0);
 	atomic_store(&w->ticket, (uint64_t)round << 32);
-	pthread_cond_broadcast(&w->start);
 	pthread_mutex_unlock(&w->lock);
+	/* Outside the lock: a helper woken inside it would find the lock held
+	 * and sleep again on it, and a second wake-up of a virtual CPU costs
+	 * tens of microseconds. No wake-up is lost: a helper not yet waiting
+	 * checks the round under the lock, after the change. */
+	pthread_cond_broadcast(&w->start);
 
 	for_claim(w, round, fn, arg, tasks, 0);
 
@@ -223,4 +246,31 @@ void workers_share(long n, int index, int count, long *begin, long *end)
 	long base = n / count, extra = n % count;
 	*begin = index * base + (index < extra ? index : extra);
 	*end = *begin + base + (index < extra ? 1 : 0);
+}
+
+/* Weight of task k of `tasks`: largest at the two ends, where the workers
+ * start, smallest in the middle, where they meet; the floor keeps the
+ * middle tasks worth a claim. */
+static long taper_weight(int k, int tasks)
+{
+	int from_end = k < tasks - 1 - k ? k : tasks - 1 - k;
+	return (long)(tasks / 2 - from_end) + tasks / 8 + 1;
+}
+
+/* The weights' sum over tasks 0..k-1, in closed form: the first m tasks
+ * fall by one each, the rest rise by one each. */
+static long taper_prefix(int k, int tasks)
+{
+	long half = tasks / 2, c = tasks / 8 + 1, m = (tasks + 1) / 2, K = k;
+	if (K <= m)
+		return K * (half + c) - K * (K - 1) / 2;
+	long a = half + c - tasks + 1;
+	return m * (half + c) - m * (m - 1) / 2 + (K - m) * a + (K * (K - 1) - m * (m - 1)) / 2;
+}
+
+void workers_taper(long n, int index, int count, long *begin, long *end)
+{
+	long total = taper_prefix(count, count), before = taper_prefix(index, count);
+	*begin = (long)((long long)n * before / total);
+	*end = (long)((long long)n * (before + taper_weight(index, count)) / total);
 }

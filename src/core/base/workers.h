@@ -30,16 +30,26 @@ void workers_run(struct workers *w, workers_fn fn, void *arg);
 
 /* Runs fn(arg, task, worker) for every task in 0..tasks-1 and returns when
  * all have returned. Tasks are claimed one at a time by whichever worker is
- * free (the caller is worker 0), so an uneven load or a helper the machine
+ * free (the caller is worker 0; it takes them from the front, a helper from
+ * the back, so each thread keeps its share from one call to the next and
+ * its cache stays warm), so an uneven load or a helper the machine
  * left without a core costs no waiting: the caller takes the tasks no helper
  * claimed and waits only for tasks already under way. Results must not
  * depend on which worker ran a task (write per task, not per worker, unless
  * the combination is exact such as a max or an integer sum). Not reentrant. */
 typedef void (*workers_task_fn)(void *arg, int task, int worker);
+/* More tasks than this run on the caller alone (the ticket counts in 16 bits). */
+#define WORKERS_TASKS_MAX 65535
 void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg);
 
 /* The half-open share [*begin, *end) of n items that worker `index` of `count`
  * takes: contiguous, in order, sizes differing by at most one. */
 void workers_share(long n, int index, int count, long *begin, long *end);
+
+/* The same for workers_for's tasks: contiguous and in order, but largest at
+ * the two ends, where the caller and a helper start, and smallest in the
+ * middle, where they meet, so neither waits long for the other's last task.
+ * Any split gives the same results to a gather-only pass. */
+void workers_taper(long n, int index, int count, long *begin, long *end);
 
 #endif

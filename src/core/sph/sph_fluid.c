@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "core/base/v2.h" /* GULLY_USE_SSE2 */
+
 /* Share of a poly6 kernel (support h) lying beyond a plane at distance u h
  * from its centre: 1/2 - (315/256) F(u), F(u) = u - 4u^3/3 + 6u^5/5 - 4u^7/7
  * + u^9/9, so f(0) = 1/2, f(1) = 0, f'(u) = -(315/256)(1 - u^2)^4. */
@@ -40,14 +42,21 @@ static void terrain_cell(float f, int size, int *i)
 	*i = k < 0 ? 0 : (k > size - 2 ? size - 2 : k);
 }
 
-void sph_terrain_cell(const struct sph *s, float x, float y, int *ix, int *iy)
+static inline void terrain_cell2(const struct sph *s, float x, float y, int *ix, int *iy)
 {
 	terrain_cell(x - 0.5f, s->width, ix);
 	terrain_cell(y - 0.5f, s->height, iy);
 }
 
-void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
-		    float *nx, float *ny, float *nz)
+void sph_terrain_cell(const struct sph *s, float x, float y, int *ix, int *iy)
+{
+	terrain_cell2(s, x, y, ix, iy);
+}
+
+/* sph_terrain_at, inline in the passes (called twice a particle-step). */
+static inline __attribute__((always_inline)) void
+terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H, float *nx,
+	   float *ny, float *nz)
 {
 	const float *h = w->layer[LAYER_HEIGHT];
 	float fx = x - 0.5f, fy = y - 0.5f;
@@ -56,7 +65,7 @@ void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y
 	fy = fy > -1.0f ? fy : -1.0f;
 	fy = fy < (float)s->height ? fy : (float)s->height;
 	int ix, iy;
-	sph_terrain_cell(s, x, y, &ix, &iy);
+	terrain_cell2(s, x, y, &ix, &iy);
 	float tx = fx - (float)ix, ty = fy - (float)iy;
 	tx = tx < 0 ? 0 : (tx > 1 ? 1 : tx);
 	ty = ty < 0 ? 0 : (ty > 1 ? 1 : ty);
@@ -72,6 +81,12 @@ void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y
 	*nx = -gx / len;
 	*ny = -gy / len;
 	*nz = 1.0f / len;
+}
+
+void sph_terrain_at(const struct sph *s, const struct world *w, float x, float y, float *H,
+		    float *nx, float *ny, float *nz)
+{
+	terrain_at(s, w, x, y, H, nx, ny, nz);
 }
 
 static float pressure_of(const struct sph_config *c, float rho)
@@ -105,7 +120,7 @@ void sph_density_pass(struct sph *s, const struct world *w, int from, int to)
 		if (count > SPH_MAX_NEIGHBOURS)
 			s->dead[i] = 2;
 		float H, nx, ny, nz;
-		sph_terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
+		terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
 		s->ground[i] = H;
 		s->nx[i] = nx;
 		s->ny[i] = ny;
@@ -125,43 +140,141 @@ struct accel {
 	float x, y, z;
 };
 
+/* What particle i needs of itself and the constants, for the pair terms. */
+struct pair_env {
+	float xi, yi, zi, vxi, vyi, vzi, pi, rhoi, nu_i;
+	float h, m, visc, eps, spiky, lap;
+};
+
+/* One neighbour's pressure and artificial-viscosity push (f times the
+ * offset) and its mud-viscosity drag (lap times the velocity difference),
+ * as separate terms so the sums keep the one-by-one order. Returns false for
+ * a neighbour on top of i (no direction). */
+static inline bool pair_terms(const struct sph *s, const struct pair_env *e, int j, float *f3,
+			      float *l3, bool *drag)
+{
+	float dx = e->xi - s->p.x[j], dy = e->yi - s->p.y[j], dz = e->zi - s->p.z[j];
+	float r2 = dx * dx + dy * dy + dz * dz;
+	float r = sqrtf(r2);
+	if (r < 1e-6f * e->h)
+		return false;
+	float q = e->h - r;
+	float grad = e->spiky * q * q / r;
+	float dvx = e->vxi - s->p.vx[j], dvy = e->vyi - s->p.vy[j], dvz = e->vzi - s->p.vz[j];
+	float vr = dvx * dx + dvy * dy + dvz * dz;
+	float pij = e->pi + s->press[j];
+	if (vr < 0)
+		pij -= e->visc * vr / (0.5f * (e->rhoi + s->rho[j]) * (r2 + e->eps));
+	float f = e->m * pij * grad;
+	f3[0] = f * dx;
+	f3[1] = f * dy;
+	f3[2] = f * dz;
+	float nu = 0.5f * (e->nu_i + s->nu[j]);
+	*drag = nu > 0;
+	float lap = nu * e->m / s->rho[j] * e->lap * q;
+	l3[0] = lap * dvx;
+	l3[1] = lap * dvy;
+	l3[2] = lap * dvz;
+	return true;
+}
+
+#if GULLY_USE_SSE2
+/* Four neighbours' pair_terms at once, lane by lane the same IEEE
+ * arithmetic (the sqrt and the three divisions are most of a pair's cost);
+ * terms in lane order in f[4][3] and l[4][3]. Returns a 4-bit mask of the
+ * neighbours not on top of i; drag gets the mask of those with nu > 0. */
+static inline unsigned pair_terms4(const struct sph *s, const struct pair_env *e,
+				   const int32_t *j, float f[4][3], float l[4][3], unsigned *drag)
+{
+#define GATHER(a) _mm_setr_ps((a)[j[0]], (a)[j[1]], (a)[j[2]], (a)[j[3]])
+	const __m128 dx = _mm_sub_ps(_mm_set1_ps(e->xi), GATHER(s->p.x));
+	const __m128 dy = _mm_sub_ps(_mm_set1_ps(e->yi), GATHER(s->p.y));
+	const __m128 dz = _mm_sub_ps(_mm_set1_ps(e->zi), GATHER(s->p.z));
+	const __m128 r2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)),
+				     _mm_mul_ps(dz, dz));
+	const __m128 r = _mm_sqrt_ps(r2);
+	const unsigned near = (unsigned)_mm_movemask_ps(_mm_cmpnlt_ps(r, _mm_set1_ps(1e-6f * e->h)));
+	const __m128 q = _mm_sub_ps(_mm_set1_ps(e->h), r);
+	const __m128 grad = _mm_div_ps(_mm_mul_ps(_mm_mul_ps(_mm_set1_ps(e->spiky), q), q), r);
+	const __m128 dvx = _mm_sub_ps(_mm_set1_ps(e->vxi), GATHER(s->p.vx));
+	const __m128 dvy = _mm_sub_ps(_mm_set1_ps(e->vyi), GATHER(s->p.vy));
+	const __m128 dvz = _mm_sub_ps(_mm_set1_ps(e->vzi), GATHER(s->p.vz));
+	const __m128 vr = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dvx, dx), _mm_mul_ps(dvy, dy)),
+				     _mm_mul_ps(dvz, dz));
+	const __m128 rhoj = GATHER(s->rho);
+	__m128 pij = _mm_add_ps(_mm_set1_ps(e->pi), GATHER(s->press));
+	const __m128 den = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), _mm_add_ps(_mm_set1_ps(e->rhoi), rhoj)),
+				      _mm_add_ps(r2, _mm_set1_ps(e->eps)));
+	const __m128 visc = _mm_div_ps(_mm_mul_ps(_mm_set1_ps(e->visc), vr), den);
+	const __m128 approach = _mm_cmplt_ps(vr, _mm_setzero_ps());
+	pij = _mm_or_ps(_mm_and_ps(approach, _mm_sub_ps(pij, visc)), _mm_andnot_ps(approach, pij));
+	const __m128 fs = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(e->m), pij), grad);
+	const __m128 nu = _mm_mul_ps(_mm_set1_ps(0.5f), _mm_add_ps(_mm_set1_ps(e->nu_i), GATHER(s->nu)));
+	*drag = (unsigned)_mm_movemask_ps(_mm_cmpgt_ps(nu, _mm_setzero_ps()));
+	const __m128 lap = _mm_mul_ps(
+		_mm_mul_ps(_mm_div_ps(_mm_mul_ps(nu, _mm_set1_ps(e->m)), rhoj), _mm_set1_ps(e->lap)), q);
+#undef GATHER
+	float t[6][4];
+	_mm_storeu_ps(t[0], _mm_mul_ps(fs, dx));
+	_mm_storeu_ps(t[1], _mm_mul_ps(fs, dy));
+	_mm_storeu_ps(t[2], _mm_mul_ps(fs, dz));
+	_mm_storeu_ps(t[3], _mm_mul_ps(lap, dvx));
+	_mm_storeu_ps(t[4], _mm_mul_ps(lap, dvy));
+	_mm_storeu_ps(t[5], _mm_mul_ps(lap, dvz));
+	for (int k = 0; k < 4; k++)
+		for (int a = 0; a < 3; a++) {
+			f[k][a] = t[a][k];
+			l[k][a] = t[3 + a][k];
+		}
+	return near;
+}
+#endif
+
+static inline void pair_add(struct accel *a, struct accel *v, const float *f3, const float *l3,
+			    bool drag)
+{
+	a->x += f3[0];
+	a->y += f3[1];
+	a->z += f3[2];
+	if (drag) {
+		v->x -= l3[0];
+		v->y -= l3[1];
+		v->z -= l3[2];
+	}
+}
+
 static struct accel fluid_accel(const struct sph *s, int i)
 {
 	const struct sph_config *c = &s->cfg;
-	const float xi = s->p.x[i], yi = s->p.y[i], zi = s->p.z[i];
-	const float vxi = s->p.vx[i], vyi = s->p.vy[i], vzi = s->p.vz[i];
-	const float pi = s->press[i], rhoi = s->rho[i];
-	const float h = (float)c->h, m = (float)c->mass;
-	const float visc = (float)(c->alpha * c->c * c->h), eps = 0.01f * (float)c->h2;
+	const struct pair_env e = {
+		.xi = s->p.x[i], .yi = s->p.y[i], .zi = s->p.z[i],
+		.vxi = s->p.vx[i], .vyi = s->p.vy[i], .vzi = s->p.vz[i],
+		.pi = s->press[i], .rhoi = s->rho[i], .nu_i = s->nu[i],
+		.h = (float)c->h, .m = (float)c->mass,
+		.visc = (float)(c->alpha * c->c * c->h), .eps = 0.01f * (float)c->h2,
+		.spiky = (float)c->spiky_grad, .lap = (float)c->visc_lap,
+	};
+	const float pi = e.pi, zi = e.zi;
 	double Ci = s->p.mud[i] ? mud_share(s, i) : 0;
-	const float nu_i = s->nu[i];
 	struct accel a = {0, 0, 0}, v = {0, 0, 0};
 	const int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
-	for (int k = 0; k < s->ncount[i]; k++) {
-		int j = list[k];
-		float dx = xi - s->p.x[j], dy = yi - s->p.y[j], dz = zi - s->p.z[j];
-		float r2 = dx * dx + dy * dy + dz * dz;
-		float r = sqrtf(r2);
-		if (r < 1e-6f * h)
-			continue;
-		float q = h - r;
-		float grad = (float)c->spiky_grad * q * q / r;
-		float dvx = vxi - s->p.vx[j], dvy = vyi - s->p.vy[j], dvz = vzi - s->p.vz[j];
-		float vr = dvx * dx + dvy * dy + dvz * dz;
-		float pij = pi + s->press[j];
-		if (vr < 0)
-			pij -= visc * vr / (0.5f * (rhoi + s->rho[j]) * (r2 + eps));
-		float f = m * pij * grad;
-		a.x += f * dx;
-		a.y += f * dy;
-		a.z += f * dz;
-		float nu = 0.5f * (nu_i + s->nu[j]);
-		if (nu > 0) {
-			float lap = nu * m / s->rho[j] * (float)c->visc_lap * q;
-			v.x -= lap * dvx;
-			v.y -= lap * dvy;
-			v.z -= lap * dvz;
-		}
+	const int n = s->ncount[i];
+	int k = 0;
+#if GULLY_USE_SSE2
+	for (; k + 4 <= n; k += 4) {
+		float f[4][3], l[4][3];
+		unsigned drag;
+		unsigned near = pair_terms4(s, &e, list + k, f, l, &drag);
+		for (int u = 0; u < 4; u++)
+			if (near >> u & 1)
+				pair_add(&a, &v, f[u], l[u], drag >> u & 1);
+	}
+#endif
+	for (; k < n; k++) {
+		float f3[3], l3[3];
+		bool drag;
+		if (pair_terms(s, &e, list[k], f3, l3, &drag))
+			pair_add(&a, &v, f3, l3, drag);
 	}
 	/* The terrain below, as a half-space of water at rest pressing back. */
 	double d = (zi - s->ground[i]) * s->nz[i];
@@ -194,7 +307,7 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 		float vz = s->p.vz[i] + a.z * fdt;
 		float x = s->p.x[i] + vx * fdt, y = s->p.y[i] + vy * fdt, z = s->p.z[i] + vz * fdt;
 		float H, nx, ny, nz;
-		sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+		terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
 		float vn = vx * nx + vy * ny + vz * nz;
 		float gap = (z - H) * nz;
 		if (gap < (float)c->clearance) {
@@ -203,7 +316,7 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 			x += push * nx;
 			y += push * ny;
 			z += push * nz;
-			sph_terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
+			terrain_at(s, w, x, y, &H, &nx, &ny, &nz);
 			if (z < H + (float)c->clearance * nz)
 				z = H + (float)c->clearance * nz;
 			if (vn < 0) {
@@ -228,7 +341,7 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 		 * overwrites these; no other particle reads them here). */
 		s->busy[i] = (uint8_t)sph_couple_needed(s, &s->q, i, H, nx, ny, nz, dt);
 		int ix, iy;
-		sph_terrain_cell(s, x, y, &ix, &iy);
+		terrain_cell2(s, x, y, &ix, &iy);
 		s->cell[i] = iy * s->width + ix;
 		s->ground[i] = H;
 		s->nx[i] = nx;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/base/v2.h" /* GULLY_USE_SSE2 */
 #include "core/base/workers.h"
 
 /* A grid never has more cells than this; extra height layers are merged into
@@ -195,6 +196,59 @@ int sph_sort(struct sph *s)
 	return GULLY_OK;
 }
 
+/* One candidate within reach: its poly6 share to the sum, itself to the
+ * list (all but i, the first max of them). */
+static inline void neighbour_hit(uint32_t j, int i, float t, float *sum, int32_t *out, int max,
+				 int *count)
+{
+	*sum += t * t * t;
+	if ((int)j == i)
+		return;
+	if (*count < max)
+		out[*count] = (int32_t)j;
+	(*count)++;
+}
+
+/* Candidates a..b-1 of one run against particle i. Most of them are out of
+ * reach, and which is a coin toss for a branch predictor, so four are
+ * measured at once and only the hits are visited, in order: each lane is
+ * the scalar expression's IEEE arithmetic, so the sum and the list are the
+ * same bits as a one-by-one loop's. */
+static void neighbour_run(const struct sph *s, int i, uint32_t a, uint32_t b, float h2,
+			  float *sum, int32_t *out, int max, int *count)
+{
+	const float *px = s->p.x, *py = s->p.y, *pz = s->p.z;
+	const float xi = px[i], yi = py[i], zi = pz[i];
+	uint32_t j = a;
+#if GULLY_USE_SSE2
+	const __m128 vx = _mm_set1_ps(xi), vy = _mm_set1_ps(yi), vz = _mm_set1_ps(zi);
+	const __m128 vh2 = _mm_set1_ps(h2);
+	for (; j + 4 <= b; j += 4) {
+		__m128 dx = _mm_sub_ps(vx, _mm_loadu_ps(px + j));
+		__m128 dy = _mm_sub_ps(vy, _mm_loadu_ps(py + j));
+		__m128 dz = _mm_sub_ps(vz, _mm_loadu_ps(pz + j));
+		__m128 r2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)),
+				       _mm_mul_ps(dz, dz));
+		unsigned hits = (unsigned)_mm_movemask_ps(_mm_cmplt_ps(r2, vh2));
+		if (!hits)
+			continue;
+		float t[4];
+		_mm_storeu_ps(t, _mm_sub_ps(vh2, r2));
+		do {
+			unsigned k = (unsigned)__builtin_ctz(hits);
+			neighbour_hit(j + k, i, t[k], sum, out, max, count);
+			hits &= hits - 1;
+		} while (hits);
+	}
+#endif
+	for (; j < b; j++) {
+		float dx = xi - px[j], dy = yi - py[j], dz = zi - pz[j];
+		float r2 = dx * dx + dy * dy + dz * dz;
+		if (r2 < h2)
+			neighbour_hit(j, i, h2 - r2, sum, out, max, count);
+	}
+}
+
 /* Walks the 9 runs around particle i; writes up to max neighbours within h
  * and adds m W_poly6 of every neighbour (and of itself) to *rho_sum. */
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum)
@@ -205,7 +259,6 @@ int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho
 	int cz = cell_of(s->p.z[i], inv_h) - s->gz0;
 	if (cz >= s->gnz)
 		cz = s->gnz - 1;
-	const float xi = s->p.x[i], yi = s->p.y[i], zi = s->p.z[i];
 	const float h2 = (float)s->cfg.h2;
 	int count = 0;
 	float sum = 0;
@@ -218,19 +271,7 @@ int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho
 				continue;
 			size_t row = ((size_t)z * (size_t)s->gny + (size_t)y) * (size_t)s->gnx;
 			uint32_t a = s->cstart[row + (size_t)xa], b = s->cstart[row + (size_t)xb + 1];
-			for (uint32_t j = a; j < b; j++) {
-				float dx = xi - s->p.x[j], dy = yi - s->p.y[j], dz = zi - s->p.z[j];
-				float r2 = dx * dx + dy * dy + dz * dz;
-				if (r2 >= h2)
-					continue;
-				float t = h2 - r2;
-				sum += t * t * t;
-				if ((int)j == i)
-					continue;
-				if (count < max)
-					out[count] = (int32_t)j;
-				count++;
-			}
+			neighbour_run(s, i, a, b, h2, &sum, out, max, &count);
 		}
 	}
 	*rho_sum = sum * (float)(s->cfg.mass * s->cfg.poly6);

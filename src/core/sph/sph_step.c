@@ -12,9 +12,14 @@
 
 /* Tasks a parallel phase is cut into: enough that the workers balance an
  * uneven load (the deep particles of a pool have more neighbours) and a
- * helper that got no core costs at most one task's wait. */
-#define TASKS_MAX 64
+ * helper that got no core costs at most one task's wait. A task is about
+ * TASK_GRAIN particles (tapered: larger at the ends, where the workers
+ * start, smaller in the middle, where they meet; workers_taper), so the
+ * last one a worker waits for is some tens of microseconds; a scene under
+ * 2 TASK_MIN particles is not worth waking a thread for. */
+#define TASKS_MAX 128
 #define TASK_MIN 256
+#define TASK_GRAIN 64
 
 struct pass {
 	struct sph *s;
@@ -30,7 +35,7 @@ static void pass_task(void *arg, int task, int worker)
 	(void)worker;
 	struct pass *ps = arg;
 	long from, to;
-	workers_share(ps->s->n, task, ps->tasks, &from, &to);
+	workers_taper(ps->s->n, task, ps->tasks, &from, &to);
 	if (ps->force)
 		sph_force_pass(ps->s, ps->w, ps->dt, (int)from, (int)to, &ps->vmax[task],
 			       &ps->amax[task]);
@@ -42,7 +47,7 @@ int sph_tasks(const struct sph *s, long items)
 {
 	if (!s->workers || items < 2 * TASK_MIN)
 		return 1;
-	long t = items / TASK_MIN;
+	long t = items / TASK_GRAIN;
 	return t < TASKS_MAX ? (int)t : TASKS_MAX;
 }
 
@@ -112,7 +117,7 @@ static void tail_task(void *arg, int task, int worker)
 	}
 	if (task < t->chunks) {
 		long from, to;
-		workers_share(s->n, task, t->chunks, &from, &to);
+		workers_taper(s->n, task, t->chunks, &from, &to);
 		sph_compact_range(s, (int)from, (int)to, t->at[task]);
 		return;
 	}
@@ -134,7 +139,7 @@ static void tail_run(struct sph *s, struct tail *t, bool particles)
 	int at = 0;
 	for (int k = 0; k < t->chunks; k++) {
 		long from, to;
-		workers_share(s->n, k, t->chunks, &from, &to);
+		workers_taper(s->n, k, t->chunks, &from, &to);
 		t->at[k] = at;
 		for (long i = from; i < to; i++)
 			at += s->dead[i] != 1;
