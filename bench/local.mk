@@ -31,6 +31,10 @@ EXTRA_DIST += bench/tui-bandwidth.sh bench/TUI.md bench/tui-256-vs-truecolor.png
 noinst_PROGRAMS += bench/bench_sph
 bench_bench_sph_SOURCES = bench/bench_sph.c
 bench_bench_sph_LDADD = src/core/libgullycore.a -lm
+# A helper thread's wake-up and a short phase's speedup (bench/SPH.md).
+noinst_PROGRAMS += bench/bench_workers
+bench_bench_workers_SOURCES = bench/bench_workers.c
+bench_bench_workers_LDADD = src/core/libgullycore.a
 # The yardstick: the seed's own algorithms (seedref.h), written again from
 # the articles, and fidelity measures (fidcompare.h): bench/FIDELITY.md.
 noinst_PROGRAMS += bench/bench_fidelity
