@@ -30,13 +30,14 @@ void workers_run(struct workers *w, workers_fn fn, void *arg);
 
 /* Runs fn(arg, task, worker) for every task in 0..tasks-1 and returns when
  * all have returned. Tasks are claimed one at a time by whichever worker is
- * free (the caller is worker 0; it takes them from the front, a helper from
- * the back, so each thread keeps its share from one call to the next and
- * its cache stays warm), so an uneven load or a helper the machine
- * left without a core costs no waiting: the caller takes the tasks no helper
- * claimed and waits only for tasks already under way. Results must not
- * depend on which worker ran a task (write per task, not per worker, unless
- * the combination is exact such as a max or an integer sum). Not reentrant. */
+ * free, so an uneven load or a helper the machine left without a core costs
+ * no waiting: the caller (worker 0) takes the tasks no helper claimed and
+ * waits only for tasks already under way. The caller claims from the front
+ * and helpers from the back, so with two threads each keeps about the same
+ * share from one call to the next, and finds it in its own cache. Results
+ * must not depend on which worker ran a task (write per task, not per
+ * worker, unless the combination is exact such as a max or an integer sum).
+ * Not reentrant. */
 typedef void (*workers_task_fn)(void *arg, int task, int worker);
 /* More tasks than this run on the caller alone (the ticket counts in 16 bits). */
 #define WORKERS_TASKS_MAX 65535
