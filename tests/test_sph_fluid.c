@@ -104,6 +104,57 @@ static void test_neighbours_equal_brute_force(void **unused)
 	world_destroy(w);
 }
 
+/* The force pass's pair sums, four pairs at a time and one by one, give the
+ * same bits: random offsets inside the kernel, approaching and receding
+ * pairs, mud viscosity on some, a neighbour on top of the particle, lists of
+ * every length up to the cap (so every split between the wide part and the
+ * rest). */
+static void test_pair_sums_wide_equal_one_by_one(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 32, 32);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	struct rng r;
+	rng_seed(&r, 9, 3);
+	float h = (float)s->cfg.h;
+	for (int i = 0; i < 200; i++) {
+		float x = 16, y = 16, z = 40;
+		if (i > 1) { /* particle 1 sits on top of particle 0 */
+			x += h * (rng_float(&r) - 0.5f);
+			y += h * (rng_float(&r) - 0.5f);
+			z += h * (rng_float(&r) - 0.5f);
+		}
+		sph_add(s, x, y, z, 3 * (rng_float(&r) - 0.5f), 3 * (rng_float(&r) - 0.5f),
+			3 * (rng_float(&r) - 0.5f));
+	}
+	for (int i = 0; i < s->n; i++) {
+		s->rho[i] = (float)s->cfg.rho0 * (1 + 0.05f * rng_float(&r));
+		s->press[i] = 1e-3f * (rng_float(&r) - 0.3f);
+		s->nu[i] = i % 3 ? 0.0f : 0.01f * rng_float(&r);
+	}
+	int32_t list[SPH_MAX_NEIGHBOURS];
+	int tested_wide = 0;
+	for (int i = 0; i < 8; i++)
+		for (int n = 0; n <= SPH_MAX_NEIGHBOURS; n++) {
+			for (int k = 0; k < n; k++)
+				list[k] = 1 + (i * 7 + k * 13) % (s->n - 1);
+			if (i == 0 && n > 2)
+				list[2] = 1; /* on top of particle 0 */
+			float push1[3], drag1[3], push4[3], drag4[3];
+			sph_pair_sums(s, i, list, n, false, push1, drag1);
+			sph_pair_sums(s, i, list, n, true, push4, drag4);
+			assert_memory_equal(push1, push4, sizeof push1);
+			assert_memory_equal(drag1, drag4, sizeof drag1);
+			tested_wide += n >= 4 && (push1[0] != 0 || drag1[0] != 0);
+		}
+	assert_true(tested_wide > 100); /* the sums were not all empty */
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 static double mean_density(const struct sph *s)
 {
 	double sum = 0;
@@ -428,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_pool_stays_at_rest),
 		cmocka_unit_test(test_same_run_same_bits),
 		cmocka_unit_test(test_threads_same_bits),
+		cmocka_unit_test(test_pair_sums_wide_equal_one_by_one),
 		cmocka_unit_test(test_parallel_sort_equals_serial),
 		cmocka_unit_test(test_snapshot_resumes_bit_for_bit),
 		cmocka_unit_test(test_corrupt_blob_is_refused),

@@ -156,6 +156,12 @@ int sph_compact_range(struct sph *s, int from, int to, int at);
 /* Neighbours of particle i within h (not i), appended to out; returns count
  * (may exceed max: then only max are written). */
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum);
+/* The force pass's pair sums for particle i over list[0..n-1] (pressure and
+ * artificial viscosity into push, mud-viscosity drag into drag), four pairs
+ * at a time where the build has SSE2 and `wide` is set, else one by one:
+ * the two must give the same bits (tests/test_sph_fluid.c). */
+void sph_pair_sums(const struct sph *s, int i, const int32_t *list, int n, bool wide,
+		   float push[3], float drag[3]);
 
 /* sph_fluid.c */
 double sph_poly6_fraction(double u);        /* share of a poly6 kernel below a plane at u h */

@@ -243,10 +243,10 @@ static inline void pair_add(struct accel *a, struct accel *v, const float *f3, c
 	}
 }
 
-static struct accel fluid_accel(const struct sph *s, int i)
+static inline struct pair_env pair_env_of(const struct sph *s, int i)
 {
 	const struct sph_config *c = &s->cfg;
-	const struct pair_env e = {
+	return (struct pair_env){
 		.xi = s->p.x[i], .yi = s->p.y[i], .zi = s->p.z[i],
 		.vxi = s->p.vx[i], .vyi = s->p.vy[i], .vzi = s->p.vz[i],
 		.pi = s->press[i], .rhoi = s->rho[i], .nu_i = s->nu[i],
@@ -254,28 +254,52 @@ static struct accel fluid_accel(const struct sph *s, int i)
 		.visc = (float)(c->alpha * c->c * c->h), .eps = 0.01f * (float)c->h2,
 		.spiky = (float)c->spiky_grad, .lap = (float)c->visc_lap,
 	};
-	const float pi = e.pi, zi = e.zi;
-	double Ci = s->p.mud[i] ? mud_share(s, i) : 0;
-	struct accel a = {0, 0, 0}, v = {0, 0, 0};
-	const int32_t *list = s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS;
-	const int n = s->ncount[i];
+}
+
+/* The pair terms' sums over list[0..n-1], in list order: four at a time
+ * where the build has SSE2 and `wide` is set, the rest one by one. */
+static inline __attribute__((always_inline)) void
+pair_sums(const struct sph *s, int i, const int32_t *list, int n, bool wide, struct accel *a,
+	  struct accel *v)
+{
+	const struct pair_env e = pair_env_of(s, i);
 	int k = 0;
 #if GULLY_USE_SSE2
-	for (; k + 4 <= n; k += 4) {
+	for (; wide && k + 4 <= n; k += 4) {
 		float f[4][3], l[4][3];
 		unsigned drag;
 		unsigned near = pair_terms4(s, &e, list + k, f, l, &drag);
 		for (int u = 0; u < 4; u++)
 			if (near >> u & 1)
-				pair_add(&a, &v, f[u], l[u], drag >> u & 1);
+				pair_add(a, v, f[u], l[u], drag >> u & 1);
 	}
+#else
+	(void)wide;
 #endif
 	for (; k < n; k++) {
 		float f3[3], l3[3];
 		bool drag;
 		if (pair_terms(s, &e, list[k], f3, l3, &drag))
-			pair_add(&a, &v, f3, l3, drag);
+			pair_add(a, v, f3, l3, drag);
 	}
+}
+
+void sph_pair_sums(const struct sph *s, int i, const int32_t *list, int n, bool wide,
+		   float push[3], float drag[3])
+{
+	struct accel a = {0, 0, 0}, v = {0, 0, 0};
+	pair_sums(s, i, list, n, wide, &a, &v);
+	push[0] = a.x, push[1] = a.y, push[2] = a.z;
+	drag[0] = v.x, drag[1] = v.y, drag[2] = v.z;
+}
+
+static struct accel fluid_accel(const struct sph *s, int i)
+{
+	const struct sph_config *c = &s->cfg;
+	const float pi = s->press[i], zi = s->p.z[i];
+	double Ci = s->p.mud[i] ? mud_share(s, i) : 0;
+	struct accel a = {0, 0, 0}, v = {0, 0, 0};
+	pair_sums(s, i, s->nbr + (size_t)i * SPH_MAX_NEIGHBOURS, s->ncount[i], true, &a, &v);
 	/* The terrain below, as a half-space of water at rest pressing back. */
 	double d = (zi - s->ground[i]) * s->nz[i];
 	if (d < c->h) {
