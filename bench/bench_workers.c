@@ -58,8 +58,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double *lat = malloc((size_t)rounds * sizeof *lat);
-	if (!lat)
+	if (!lat) {
+		fprintf(stderr, "%s: out of memory for %d rounds\n", argv[0], rounds);
+		workers_destroy(w);
 		return 1;
+	}
 	printf("round_1_thread_us\tround_2_threads_us\tspeedup\t"
 	       "helper_start_us_p10\tp50\tp90\trounds_without_helper\n");
 	static const int spins[] = {200, 2000, 20000, 100000};
@@ -84,8 +87,9 @@ int main(int argc, char **argv)
 		}
 		double two = (now() - t0) / rounds;
 		qsort(lat, (size_t)n, sizeof *lat, cmp);
-		printf("%.1f\t%.1f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\n", 1e6 * one, 1e6 * two, one / two, n ? lat[n / 10] : 0, n ? lat[n / 2] : 0,
-		       n ? lat[9 * n / 10] : 0, none);
+		printf("%.1f\t%.1f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\n", 1e6 * one, 1e6 * two,
+		       one / two, n ? lat[n / 10] : 0, n ? lat[n / 2] : 0, n ? lat[9 * n / 10] : 0,
+		       none);
 		if (spins[k] >= 20000)
 			rounds = rounds > 200 ? rounds / 4 : rounds;
 	}

@@ -203,8 +203,8 @@ static inline unsigned pair_terms4(const struct sph *s, const struct pair_env *e
 				     _mm_mul_ps(dvz, dz));
 	const __m128 rhoj = GATHER(s->rho);
 	__m128 pij = _mm_add_ps(_mm_set1_ps(e->pi), GATHER(s->press));
-	const __m128 den = _mm_mul_ps(_mm_mul_ps(_mm_set1_ps(0.5f), _mm_add_ps(_mm_set1_ps(e->rhoi), rhoj)),
-				      _mm_add_ps(r2, _mm_set1_ps(e->eps)));
+	const __m128 mean_rho = _mm_mul_ps(_mm_set1_ps(0.5f), _mm_add_ps(_mm_set1_ps(e->rhoi), rhoj));
+	const __m128 den = _mm_mul_ps(mean_rho, _mm_add_ps(r2, _mm_set1_ps(e->eps)));
 	const __m128 visc = _mm_div_ps(_mm_mul_ps(_mm_set1_ps(e->visc), vr), den);
 	const __m128 approach = _mm_cmplt_ps(vr, _mm_setzero_ps());
 	pij = _mm_or_ps(_mm_and_ps(approach, _mm_sub_ps(pij, visc)), _mm_andnot_ps(approach, pij));
