@@ -85,21 +85,19 @@ static void one_run(int particles, bool jets, int threads, int steps, struct res
 {
 	struct world *w;
 	struct sph *s = scene(particles, jets, threads, &w);
-	for (int i = 0; i < 20; i++)
-		sph_step(s, w);
+	uint64_t done;
+	sph_run(s, w, 20, &done);
 	memset(s->split, 0, sizeof s->split);
 	memset(s->split_cpu, 0, sizeof s->split_cpu);
 	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-	long work = 0;
-	for (int i = 0; i < steps; i++) {
-		work += s->n;
-		sph_step(s, w);
-	}
+	uint64_t work = s->particle_steps;
+	sph_run(s, w, (uint64_t)steps, &done);
+	work = s->particle_steps - work;
 	r->wall = now(CLOCK_MONOTONIC) - w0;
 	r->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	memcpy(r->split, s->split, sizeof r->split);
 	memcpy(r->split_cpu, s->split_cpu, sizeof r->split_cpu);
-	r->n = (int)(work / steps);
+	r->n = (int)(work / (uint64_t)steps);
 	sph_destroy(s);
 	world_destroy(w);
 }

@@ -369,6 +369,100 @@ static void test_parallel_sort_equals_serial(void **unused)
 	}
 }
 
+static void mark_side(void *arg, int task)
+{
+	((int *)arg)[task]++;
+}
+
+/* While removed particles wait for the sort (s->dying), it leaves them out:
+ * the same grid, places and order as sorting the survivors alone, and the
+ * side work runs once per task, on 1 and 2 threads (40,000 particles: the
+ * split sort, its side work in the bounds round). */
+static void test_sort_leaves_out_the_removed(void **unused)
+{
+	(void)unused;
+	for (int threads = 1; threads <= 2; threads++) {
+		struct world *w[2];
+		struct sph *s[2];
+		for (int k = 0; k < 2; k++) {
+			struct params p;
+			sph_fixture_params(&p, 64, 64);
+			p.sph.max_particles = 50000;
+			p.world.threads = k ? 1 : threads;
+			sph_fixture_make(&p, &w[k], &s[k]);
+		}
+		struct sph *a = s[0], *b = s[1];
+		add_sort_set(a);
+		memset(a->dead, 0, (size_t)a->n);
+		for (int i = 0; i < a->n; i++) {
+			/* The first holds the lowest x and y: the grid shrinks. */
+			if (i == 0 || i % 7 == 3 || (i > 38000 && i % 2)) {
+				a->dead[i] = 1;
+				a->dying++;
+			} else {
+				sph_add(b, a->p.x[i], a->p.y[i], a->p.z[i], 0, 0, 0);
+			}
+		}
+		int hits[8] = {0};
+		struct sph_side side = {.tasks = 8, .run = mark_side, .arg = hits};
+		assert_int_equal(sph_sort_with(a, &side), GULLY_OK);
+		assert_int_equal(sph_sort(b), GULLY_OK);
+		for (int k = 0; k < 8; k++)
+			assert_int_equal(hits[k], 1);
+		assert_int_equal(a->dying, 0);
+		assert_int_equal(a->n, b->n);
+		assert_int_equal(a->gx0, b->gx0);
+		assert_int_equal(a->gy0, b->gy0);
+		assert_int_equal(a->gz0, b->gz0);
+		assert_int_equal(a->gnx, b->gnx);
+		assert_int_equal(a->gny, b->gny);
+		assert_int_equal(a->gnz, b->gnz);
+		size_t cells = (size_t)a->gnx * (size_t)a->gny * (size_t)a->gnz;
+		assert_memory_equal(a->cstart, b->cstart, (cells + 1) * sizeof *a->cstart);
+		size_t n = (size_t)a->n;
+		assert_memory_equal(a->p.x, b->p.x, n * sizeof *a->p.x);
+		assert_memory_equal(a->p.y, b->p.y, n * sizeof *a->p.y);
+		assert_memory_equal(a->p.z, b->p.z, n * sizeof *a->p.z);
+		for (int k = 0; k < 2; k++) {
+			sph_destroy(s[k]);
+			world_destroy(w[k]);
+		}
+	}
+}
+
+/* sph_run leaves each step's tail to the next step's sort: the same bits as
+ * sph_step, which settles every step, on 1 and 2 threads, however the run
+ * is cut, with particles leaving and soaking in along the way. */
+static void test_run_equals_steps(void **unused)
+{
+	(void)unused;
+	for (int threads = 1; threads <= 2; threads++) {
+		struct params p;
+		full_params(&p);
+		p.world.threads = threads;
+		struct world *w1, *w2;
+		struct sph *s1, *s2;
+		sph_fixture_make(&p, &w1, &s1);
+		sph_fixture_make(&p, &w2, &s2);
+		sph_fixture_run(s1, w1, 250);
+		const uint64_t cuts[] = {1, 60, 2, 187};
+		for (int k = 0; k < 4; k++) {
+			uint64_t done = 0;
+			assert_int_equal(sph_run(s2, w2, cuts[k], &done), GULLY_OK);
+			assert_true(done == cuts[k]);
+			assert_false(s2->unsettled);
+		}
+		assert_true(s1->n >= 512); /* cut into tasks: a second thread wakes */
+		assert_true(s1->books.absorbed > 0);
+		assert_true(s2->particle_steps == s1->particle_steps);
+		assert_same(s1, w1, s2, w2);
+		sph_destroy(s1);
+		sph_destroy(s2);
+		world_destroy(w1);
+		world_destroy(w2);
+	}
+}
+
 static void test_snapshot_resumes_bit_for_bit(void **unused)
 {
 	(void)unused;
@@ -481,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_threads_same_bits),
 		cmocka_unit_test(test_pair_sums_wide_equal_one_by_one),
 		cmocka_unit_test(test_parallel_sort_equals_serial),
+		cmocka_unit_test(test_sort_leaves_out_the_removed),
+		cmocka_unit_test(test_run_equals_steps),
 		cmocka_unit_test(test_snapshot_resumes_bit_for_bit),
 		cmocka_unit_test(test_corrupt_blob_is_refused),
 		cmocka_unit_test(test_edges_and_empty),

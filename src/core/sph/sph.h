@@ -14,7 +14,14 @@
  * The parallel phases (density; force with the coupling's read-only look;
  * the tail: compaction, water layer, the soil by rows) are gather-only or
  * write disjoint data, and the coupling itself runs in particle order on one
- * thread, so results are identical for any thread count. */
+ * thread, so results are identical for any thread count.
+ *
+ * In a run of steps (sph_run) a step's tail waits for the next step: the
+ * sort drops the removed particles as it moves the others (no compaction),
+ * and the soil runs beside it, in the same round of tasks; the layers drawn
+ * from them are made once, when the run ends. The state is settled (the
+ * tail done) whenever sph_run or sph_step returns, and the bits are those of
+ * doing each tail at once. */
 #ifndef GULLY_SPH_H
 #define GULLY_SPH_H
 
@@ -95,7 +102,7 @@ struct sph {
 	uint8_t *ncount;
 	float *vhit;             /* normal speed of a fresh impact, else 0 */
 	int64_t *mud_next;
-	uint8_t *dead;
+	uint8_t *dead;           /* 1: removed by the coupling; 2: cut list */
 	uint8_t *busy;           /* the force pass found the coupling has work here */
 	int32_t *cell;           /* first of the 2x2 terrain cells under it, row-major */
 	/* Neighbour grid: counting sort over the particles' bounding box. */
@@ -116,17 +123,26 @@ struct sph {
 	/* The particles' water goes to LAYER_POOL only when the map had no pools
 	 * when this state was made: hydrology's lakes are kept, not overwritten. */
 	bool draws_water;
+	/* The last step's tail, not run yet (sph_run): its dt, and how many
+	 * particles the coupling removed (dead[i] == 1; they still count in n
+	 * until the next sort or sph_settle). */
+	bool unsettled;
+	double unsettled_dt;
+	int dying;
 	/* Time and counters. */
 	double time, dt, vmax, amax;
 	uint64_t steps;
+	uint64_t particle_steps; /* the particles each step moved, summed */
 	uint32_t next_id;
 	double emit_carry[SPH_JETS + 1]; /* fractional particles owed, per source */
 	struct sph_books books;
 	int overflows;           /* neighbour lists cut at SPH_MAX_NEIGHBOURS */
 	struct workers *workers; /* NULL: one thread */
 	/* Seconds in each phase of the steps so far, wall clock and the calling
-	 * thread's CPU: emission and sort, density, force, the coupling in
-	 * order, the parallel tail (soil, compaction, water layer). */
+	 * thread's CPU: emission and sort (with the last step's soil and water
+	 * layer beside it), density, force, the coupling in order, the tail
+	 * (the soil's extra substeps; every tail, in sph_step or at the end of
+	 * sph_run). */
 #define SPH_PHASES 5
 	double split[SPH_PHASES], split_cpu[SPH_PHASES];
 };
@@ -137,8 +153,13 @@ void sph_config_from(struct sph_config *c, const struct params *p);
 int sph_create(struct sph **out, struct world *w, const struct params *p);
 void sph_destroy(struct sph *s);
 int sph_reserve(struct sph *s, int n);
-/* One full step. */
+/* One full step, settled. */
 int sph_step(struct sph *s, struct world *w);
+/* Up to `steps` steps (*done of them made; an error stops the run), each
+ * step's tail run beside the next one's sort; settled on return. */
+int sph_run(struct sph *s, struct world *w, uint64_t steps, uint64_t *done);
+/* Runs the last step's tail if it is still to run. */
+void sph_settle(struct sph *s, struct world *w);
 
 /* sph_sources.c: jets and rain; returns particles added. Adds one particle
  * (booked as emitted, or refused over the capacity). */
@@ -147,6 +168,16 @@ bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float
 
 /* sph_grid.c: sort by cell and build neighbour lists. */
 int sph_sort(struct sph *s);
+/* Work that runs in the sort's first round of tasks, beside it (tasks
+ * numbered from 0; nothing the sort reads or writes). */
+struct sph_side {
+	int tasks;
+	void (*run)(void *arg, int task);
+	void *arg;
+};
+/* The sort with side work; while s->dying > 0 the particles with dead[i] == 1
+ * are left out (stably, as a compaction before the sort would). */
+int sph_sort_with(struct sph *s, const struct sph_side *side);
 /* How many tasks a parallel phase over `items` is cut into: 1 without
  * workers or for a small scene (sph_step.c). */
 int sph_tasks(const struct sph *s, long items);

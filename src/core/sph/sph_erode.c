@@ -258,6 +258,7 @@ static bool couple_act(struct sph *s, struct world *w, struct sph_particles *pp,
 			pp->mud[i] = 0;
 		}
 		s->dead[i] = 1;
+		s->dying++;
 	}
 	return false;
 }
@@ -284,6 +285,7 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt, bool gr
 		w->tally[TALLY_SEDIMENT_OFF_MAP] += (double)s->p.mud[i] * SPH_SOIL_QUANTUM / c->scale;
 		s->p.mud[i] = 0;
 		s->dead[i] = 1;
+		s->dying++;
 		return;
 	}
 	float H = s->ground[i], nx = s->nx[i], ny = s->ny[i], nz = s->nz[i];
@@ -309,6 +311,7 @@ static bool touched(const struct sph *s, const uint32_t *stamp, int32_t c)
 void sph_couple(struct sph *s, struct world *w, double dt)
 {
 	memset(s->dead, 0, (size_t)s->n);
+	s->dying = 0;
 	if (++s->epoch == 0) {
 		size_t cells = (size_t)s->width * (size_t)s->height;
 		memset(s->tstamp, 0, cells * sizeof *s->tstamp);

@@ -26,21 +26,26 @@ static int cell_of(float v, double inv_h)
 	return (int)(c < 268435456.0 ? c : 268435456.0);
 }
 
-/* Cell bounds of particles [from, to): lo > hi when the range is empty. */
-static void range_bounds(const struct sph *s, int from, int to, double inv_h, int lo[3],
-			 int hi[3])
+/* Cell bounds of particles [from, to), less those with dead[i] == 1 when
+ * skip is set: lo > hi when none is left. */
+static void range_bounds(const struct sph *s, int from, int to, bool skip, double inv_h,
+			 int lo[3], int hi[3])
 {
 	lo[0] = lo[1] = lo[2] = 1;
 	hi[0] = hi[1] = hi[2] = 0;
+	bool first = true;
 	for (int i = from; i < to; i++) {
+		if (skip && s->dead[i] == 1)
+			continue;
 		int c[3] = {cell_of(s->p.x[i], inv_h), cell_of(s->p.y[i], inv_h),
 			    cell_of(s->p.z[i], inv_h)};
 		for (int a = 0; a < 3; a++) {
-			if (i == from || c[a] < lo[a])
+			if (first || c[a] < lo[a])
 				lo[a] = c[a];
-			if (i == from || c[a] > hi[a])
+			if (first || c[a] > hi[a])
 				hi[a] = c[a];
 		}
+		first = false;
 	}
 }
 
@@ -90,9 +95,10 @@ int sph_compact_range(struct sph *s, int from, int to, int at)
 	return n - at;
 }
 
-/* The sort's three passes over the particles that split: the cell bounds,
- * the keys, and the moves to the places the serial pass gave. */
-enum sort_pass { SORT_BOUNDS, SORT_KEYS, SORT_MOVES };
+/* The sort's passes: the whole sort as one task (a small scene), or the
+ * three that split over the particles: the cell bounds, the keys, and the
+ * moves to the places the serial pass gave. */
+enum sort_pass { SORT_WHOLE, SORT_BOUNDS, SORT_KEYS, SORT_MOVES };
 
 #define SORT_TASKS_MAX 64
 /* Below this many particles the sort is a few hundred microseconds and
@@ -102,40 +108,57 @@ enum sort_pass { SORT_BOUNDS, SORT_KEYS, SORT_MOVES };
 struct sort_job {
 	struct sph *s;
 	enum sort_pass pass;
-	int tasks;
+	int tasks; /* the sort's own tasks in a round */
+	const struct sph_side *side; /* run in the first round, after them */
+	bool skip; /* leave out dead[i] == 1 */
+	int err;
 	double inv_h;
 	int lo[SORT_TASKS_MAX][3], hi[SORT_TASKS_MAX][3];
 };
+
+static void sort_rest(struct sort_job *j);
 
 static void sort_task(void *arg, int task, int worker)
 {
 	(void)worker;
 	struct sort_job *j = arg;
 	struct sph *s = j->s;
+	if (task >= j->tasks) {
+		j->side->run(j->side->arg, task - j->tasks);
+		return;
+	}
 	long from, to;
 	workers_share(s->n, task, j->tasks, &from, &to);
-	if (j->pass == SORT_BOUNDS) {
-		range_bounds(s, (int)from, (int)to, j->inv_h, j->lo[task], j->hi[task]);
+	if (j->pass == SORT_WHOLE) {
+		range_bounds(s, 0, s->n, j->skip, j->inv_h, j->lo[0], j->hi[0]);
+		sort_rest(j);
+	} else if (j->pass == SORT_BOUNDS) {
+		range_bounds(s, (int)from, (int)to, j->skip, j->inv_h, j->lo[task], j->hi[task]);
 	} else if (j->pass == SORT_KEYS) {
 		for (long i = from; i < to; i++)
-			s->key[i] = key_of(s, (int)i, j->inv_h);
+			if (!j->skip || s->dead[i] != 1)
+				s->key[i] = key_of(s, (int)i, j->inv_h);
 	} else {
 		for (long i = from; i < to; i++)
-			move(&s->q, (int)s->key[i], &s->p, (int)i);
+			if (!j->skip || s->dead[i] != 1)
+				move(&s->q, (int)s->key[i], &s->p, (int)i);
 	}
 }
 
-static void sort_run(struct sort_job *j, enum sort_pass pass)
+/* One round of the sort's tasks, with the side work when `side` is set. */
+static void sort_run(struct sort_job *j, enum sort_pass pass, bool side)
 {
 	j->pass = pass;
-	workers_for(j->tasks > 1 ? j->s->workers : NULL, j->tasks, sort_task, j);
+	int tasks = j->tasks + (side && j->side ? j->side->tasks : 0);
+	workers_for(tasks > 1 ? j->s->workers : NULL, tasks, sort_task, j);
 }
 
-static void sort_bounds(struct sort_job *j)
+/* The grid from the bounds of the first pass: exact min and max over the
+ * shares, so any split gives the same grid; one cell when no particle is
+ * left. */
+static void sort_grid(struct sort_job *j)
 {
-	struct sph *s = j->s;
-	sort_run(j, SORT_BOUNDS);
-	int lo[3], hi[3];
+	int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
 	bool any = false;
 	for (int t = 0; t < j->tasks; t++) {
 		if (j->lo[t][0] > j->hi[t][0])
@@ -146,54 +169,82 @@ static void sort_bounds(struct sort_job *j)
 		}
 		any = true;
 	}
-	grid_from_bounds(s, lo, hi);
+	grid_from_bounds(j->s, lo, hi);
 }
 
 /* Stable counting sort (histogram, exclusive prefix sum, scatter), so the
  * order, and every result after it, depends on the positions alone. The
  * bounds, the keys and the moves split over the workers (sph_tasks); the
  * histogram and each particle's place stay serial, in particle order. */
-int sph_sort(struct sph *s)
+static void sort_rest(struct sort_job *j)
 {
-	struct sort_job j = {.s = s, .tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1,
-			     .inv_h = 1.0 / s->cfg.h};
-	if (j.tasks > SORT_TASKS_MAX)
-		j.tasks = SORT_TASKS_MAX;
-	if (s->n == 0) {
-		s->gnx = s->gny = s->gnz = 1;
-		s->gx0 = s->gy0 = s->gz0 = 0;
-	} else {
-		sort_bounds(&j);
-	}
+	struct sph *s = j->s;
+	sort_grid(j);
 	size_t cells = (size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz;
 	if (cells + 1 > s->cells_cap) {
 		uint32_t *c = realloc(s->cstart, (cells + 1) * sizeof *c);
-		if (!c)
-			return GULLY_ENOMEM;
+		if (!c) {
+			j->err = GULLY_ENOMEM;
+			return;
+		}
 		s->cstart = c;
 		s->cells_cap = cells + 1;
 	}
 	memset(s->cstart, 0, (cells + 1) * sizeof *s->cstart);
 	if (s->n)
-		sort_run(&j, SORT_KEYS);
+		sort_run(j, SORT_KEYS, false);
 	for (int i = 0; i < s->n; i++)
-		s->cstart[s->key[i] + 1]++;
+		if (!j->skip || s->dead[i] != 1)
+			s->cstart[s->key[i] + 1]++;
 	for (size_t c = 0; c < cells; c++)
 		s->cstart[c + 1] += s->cstart[c];
 	/* Each particle's place, with a running cursor per cell: cstart[k]
 	 * walks up to cstart[k+1]'s old value, then is restored from the
 	 * cursor's end. The key gives way to the place. */
 	for (int i = 0; i < s->n; i++)
-		s->key[i] = s->cstart[s->key[i]]++;
+		if (!j->skip || s->dead[i] != 1)
+			s->key[i] = s->cstart[s->key[i]]++;
 	if (s->n)
-		sort_run(&j, SORT_MOVES);
+		sort_run(j, SORT_MOVES, false);
 	for (size_t c = cells; c > 0; c--)
 		s->cstart[c] = s->cstart[c - 1];
 	s->cstart[0] = 0;
+}
+
+/* After the round: the side work may read p and n until then. */
+static int sort_finish(struct sort_job *j)
+{
+	struct sph *s = j->s;
+	if (j->err)
+		return j->err;
+	s->n = (int)s->cstart[(size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz];
+	s->dying = 0;
 	struct sph_particles t = s->p;
 	s->p = s->q;
 	s->q = t;
 	return GULLY_OK;
+}
+
+int sph_sort_with(struct sph *s, const struct sph_side *side)
+{
+	struct sort_job j = {.s = s, .tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1,
+			     .side = side && side->tasks > 0 ? side : NULL, .skip = s->dying > 0,
+			     .inv_h = 1.0 / s->cfg.h};
+	if (j.tasks > SORT_TASKS_MAX)
+		j.tasks = SORT_TASKS_MAX;
+	if (j.tasks == 1) {
+		sort_run(&j, SORT_WHOLE, true);
+	} else {
+		sort_run(&j, SORT_BOUNDS, true);
+		if (!j.err)
+			sort_rest(&j);
+	}
+	return sort_finish(&j);
+}
+
+int sph_sort(struct sph *s)
+{
+	return sph_sort_with(s, NULL);
 }
 
 /* One candidate within reach: its poly6 share to the sum, itself to the

@@ -57,13 +57,8 @@ static int sph_process_step(void *state, struct world *w, const struct params *p
 	sph_config_from(&s->cfg, p);
 	struct sph_books before = s->books;
 	uint32_t ids = s->next_id;
-	int err = GULLY_OK;
 	uint64_t done = 0;
-	while (done < budget && !err) {
-		err = sph_step(s, w);
-		if (!err)
-			done++;
-	}
+	int err = sph_run(s, w, budget, &done);
 	tallies(s, w, &before);
 	uint64_t released = s->next_id - ids;
 	w->particles += released;

@@ -13,7 +13,9 @@
 bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float vz)
 {
 	s->books.water_emitted += SPH_WATER_QUANTA;
-	if (s->n >= s->cfg.capacity || sph_reserve(s, s->n + 1) != GULLY_OK) {
+	/* The particles the last coupling removed still hold places until the
+	 * sort (s->dying): they do not count against the capacity. */
+	if (s->n - s->dying >= s->cfg.capacity || sph_reserve(s, s->n + 1) != GULLY_OK) {
 		s->books.water_refused += SPH_WATER_QUANTA;
 		return false;
 	}
@@ -27,6 +29,7 @@ bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float
 	s->p.mud[i] = 0;
 	s->p.id[i] = s->next_id++;
 	s->p.grounded[i] = 0;
+	s->dead[i] = 0;
 	return true;
 }
 

@@ -82,6 +82,8 @@ static int64_t *book(struct sph_books *b, int k)
 
 int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 {
+	if (s->unsettled)
+		return GULLY_EINVAL; /* sph_run and sph_step settle before they return */
 	size_t cells = (size_t)s->width * (size_t)s->height;
 	size_t n = HEADER + (size_t)s->n * PARTICLE + cells * CELL;
 	unsigned char *b = malloc(n);

@@ -1,6 +1,6 @@
-/* One SPH step, in the order sph.h gives: three parallel phases (density,
- * force, the tail after the coupling), each cut into tasks that whichever
- * worker is free claims (base/workers.h, workers_for). */
+/* One SPH step, in the order sph.h gives: three parallel phases (the sort
+ * with the last step's tail beside it, density, force), each cut into tasks
+ * that whichever worker is free claims (base/workers.h, workers_for). */
 #include "core/sph/sph.h"
 
 #include <math.h>
@@ -95,7 +95,11 @@ static double next_dt(const struct sph *s)
 /* After the coupling: the survivors copied out in order (chunks of the
  * particles, each to the offset the live counts before it give), the water
  * layer (one task), and the soil (Darcy, drying, wetness) by rows of the wet
- * box. They touch disjoint data, so one hand-off runs them all. */
+ * box. They touch disjoint data, so one hand-off runs them all. In a run of
+ * steps (sort_and_tail) the next step's sort drops the removed particles
+ * instead of the chunks and the soil runs beside it, without the layers:
+ * both are rewritten whole by the tail that settles the run (the wet box
+ * only grows), so nobody could see them. */
 struct tail {
 	struct sph *s;
 	struct world *w;
@@ -127,13 +131,21 @@ static void tail_task(void *arg, int task, int worker)
 	t->dried[task] = sph_soil_rows(s, t->w, t->st, t->last, s->wy0 + (int)y0, s->wy0 + (int)y1);
 }
 
-static void tail_run(struct sph *s, struct tail *t, bool particles)
+static void side_task(void *arg, int task)
+{
+	tail_task(arg, task, 0);
+}
+
+/* The tail's tasks: with `particles`, the water layer (when the map shows
+ * the particles' water) and the compaction chunks; the soil rows. Returns
+ * how many. */
+static int tail_plan(struct sph *s, struct tail *t, bool particles)
 {
 	t->layer = particles && s->draws_water;
 	t->chunks = particles ? sph_tasks(s, s->n) : 0;
 	long rows = s->wx1 < s->wx0 ? 0 : s->wy1 - s->wy0 + 1;
 	long cells = rows * (s->wx1 - s->wx0 + 1);
-	t->rows = rows == 0 ? 0 : (int)(cells < 4 * TASK_MIN ? 1 : (rows < 16 ? rows : 16));
+	t->rows = rows == 0 ? 0 : (int)(cells < TASK_MIN ? 1 : (rows < 16 ? rows : 16));
 	if (t->chunks + t->rows > TASKS_MAX)
 		t->chunks = TASKS_MAX - t->rows;
 	int at = 0;
@@ -146,20 +158,39 @@ static void tail_run(struct sph *s, struct tail *t, bool particles)
 	}
 	t->at[t->chunks] = at;
 	memset(t->dried, 0, sizeof t->dried);
-	/* A small scene is not worth waking a thread for. */
-	bool small = t->chunks <= 1 && t->rows <= 1;
-	workers_for(small ? NULL : s->workers, t->layer + t->chunks + t->rows, tail_task, t);
+	return t->layer + t->chunks + t->rows;
+}
+
+/* A small scene is not worth waking a thread for. */
+static bool tail_small(const struct tail *t)
+{
+	return t->chunks <= 1 && t->rows <= 1;
+}
+
+static void tail_end(struct sph *s, struct tail *t, bool compact)
+{
 	for (int k = 0; k < t->rows; k++)
 		s->books.water_dried += t->dried[k];
-	if (particles) {
+	if (compact) {
 		struct sph_particles tmp = s->p;
 		s->p = s->q;
 		s->q = tmp;
-		s->n = at;
+		s->n = t->at[t->chunks];
+		s->dying = 0;
 	}
 }
 
-static void step_tail(struct sph *s, struct world *w, double dt)
+static void tail_run(struct sph *s, struct tail *t, bool particles)
+{
+	int tasks = tail_plan(s, t, particles);
+	workers_for(tail_small(t) ? NULL : s->workers, tasks, tail_task, t);
+	tail_end(s, t, particles);
+}
+
+/* The soil's substeps but the last at once (each reads the whole lattice
+ * the one before wrote); the last, with drying, the layers and the removed
+ * particles, waits for sph_settle or the next step's sort. */
+static void step_end(struct sph *s, struct world *w, double dt)
 {
 	struct sph_soil_step st;
 	sph_soil_plan(s, dt, s->cfg.wetting, &st);
@@ -169,11 +200,62 @@ static void step_tail(struct sph *s, struct world *w, double dt)
 		tail_run(s, &t, false);
 		sph_soil_swap(s, &st);
 	}
-	if (st.substeps)
+	s->unsettled = true;
+	s->unsettled_dt = dt;
+}
+
+/* The waiting tail: the plan of the soil's last substep (the same as
+ * step_end's: nothing it reads has changed since). */
+struct pending {
+	struct sph_soil_step st;
+	struct tail t;
+};
+
+static void pending_open(struct sph *s, struct world *w, struct pending *pd)
+{
+	sph_soil_plan(s, s->unsettled_dt, s->cfg.wetting, &pd->st);
+	if (pd->st.substeps)
 		sph_soil_grow(s);
-	t.last = true;
-	tail_run(s, &t, true);
-	sph_soil_swap(s, &st);
+	pd->t = (struct tail){.s = s, .w = w, .st = &pd->st, .last = true};
+}
+
+static void pending_close(struct sph *s, struct pending *pd)
+{
+	sph_soil_swap(s, &pd->st);
+	s->unsettled = false;
+}
+
+static void settle(struct sph *s, struct world *w)
+{
+	if (!s->unsettled)
+		return;
+	struct pending pd;
+	pending_open(s, w, &pd);
+	tail_run(s, &pd.t, true);
+	pending_close(s, &pd);
+}
+
+/* The sort, with the last step's soil in the same round (the compaction is
+ * the sort's: it leaves the removed particles out). */
+static int sort_and_tail(struct sph *s)
+{
+	if (!s->unsettled)
+		return sph_sort(s);
+	struct pending pd;
+	pending_open(s, NULL, &pd);
+	struct sph_side side = {.tasks = tail_plan(s, &pd.t, false), .run = side_task,
+				.arg = &pd.t};
+	int err;
+	if (tail_small(&pd.t) && sph_tasks(s, s->n) == 1) {
+		for (int k = 0; k < side.tasks; k++)
+			side_task(&pd.t, k);
+		err = sph_sort(s);
+	} else {
+		err = sph_sort_with(s, &side);
+	}
+	tail_end(s, &pd.t, false);
+	pending_close(s, &pd);
+	return err;
 }
 
 /* The phases a step times (SPH_PHASES in sph.h), by wall clock and by the
@@ -189,15 +271,17 @@ static void mark(struct sph *s, int phase, double *wall, double *cpu)
 	*cpu = c1;
 }
 
-int sph_step(struct sph *s, struct world *w)
+/* One step, its tail left waiting (step_end). */
+static int step_open(struct sph *s, struct world *w)
 {
 	double dt = s->dt, wall, cpu;
 	mark(s, -1, &wall, &cpu);
 	sph_emit(s, w, dt);
-	int err = sph_sort(s);
+	int err = sort_and_tail(s);
 	if (err)
 		return err;
 	mark(s, 0, &wall, &cpu);
+	s->particle_steps += (uint64_t)s->n;
 	memset(s->dead, 0, (size_t)s->n);
 	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = sph_tasks(s, s->n)};
 	parallel(s, &ps);
@@ -215,10 +299,35 @@ int sph_step(struct sph *s, struct world *w)
 	mark(s, 2, &wall, &cpu);
 	sph_couple(s, w, dt);
 	mark(s, 3, &wall, &cpu);
-	step_tail(s, w, dt);
+	step_end(s, w, dt);
 	s->time += dt;
 	s->steps++;
 	s->dt = next_dt(s);
 	mark(s, 4, &wall, &cpu);
 	return GULLY_OK;
+}
+
+void sph_settle(struct sph *s, struct world *w)
+{
+	double wall, cpu;
+	mark(s, -1, &wall, &cpu);
+	settle(s, w);
+	mark(s, 4, &wall, &cpu);
+}
+
+int sph_step(struct sph *s, struct world *w)
+{
+	int err = step_open(s, w);
+	sph_settle(s, w);
+	return err;
+}
+
+int sph_run(struct sph *s, struct world *w, uint64_t steps, uint64_t *done)
+{
+	int err = GULLY_OK;
+	*done = 0;
+	while (*done < steps && !(err = step_open(s, w)))
+		(*done)++;
+	sph_settle(s, w);
+	return err;
 }
