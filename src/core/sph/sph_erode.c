@@ -178,13 +178,19 @@ struct look {
 	double gap, sat, tau, tau_c;
 };
 
+/* The particle's height over the ground along its normal. */
+static double gap_of(const struct sph_particles *pp, int i, float H, float nz)
+{
+	return (pp->z[i] - H) * nz;
+}
+
 static void look_at(const struct sph *s, const struct sph_particles *pp, int i, float H,
 		    float nx, float ny, float nz, struct look *l)
 {
 	const struct sph_config *c = &s->cfg;
 	l->cx = (int)pp->x[i];
 	l->cy = (int)pp->y[i];
-	l->gap = (pp->z[i] - H) * nz;
+	l->gap = gap_of(pp, i, H, nz);
 	l->contact = l->gap < c->contact;
 	l->sat = sph_saturation(s, l->cx, l->cy);
 	l->tau = l->contact ? shear_of(s, pp, i, nx, ny, nz, l->gap) : 0;
@@ -274,8 +280,12 @@ int sph_couple_needed(struct sph *s, struct sph_particles *pp, int i, float H, f
 }
 
 /* ground_fresh: the terrain under particle i is as the force pass saw it,
- * so its height and normal there still hold. */
-static void couple_one(struct sph *s, struct world *w, int i, double dt, bool ground_fresh)
+ * so its height and normal there still hold. only_contact: the force pass
+ * found nothing to do here and the water has not changed since, so only a
+ * particle the new ground puts in contact can have work: one off the ground
+ * would only splash or shed an overload, which depend on neither. */
+static void couple_one(struct sph *s, struct world *w, int i, double dt, bool ground_fresh,
+		       bool only_contact)
 {
 	const struct sph_config *c = &s->cfg;
 	if (off_map(s, &s->p, i)) {
@@ -291,6 +301,8 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt, bool gr
 	float H = s->ground[i], nx = s->nx[i], ny = s->ny[i], nz = s->nz[i];
 	if (!ground_fresh)
 		sph_terrain_at(s, w, s->p.x[i], s->p.y[i], &H, &nx, &ny, &nz);
+	if (only_contact && !(gap_of(&s->p, i, H, nz) < c->contact))
+		return;
 	struct look l;
 	look_at(s, &s->p, i, H, nx, ny, nz, &l);
 	couple_act(s, w, &s->p, i, &l, dt);
@@ -320,11 +332,12 @@ void sph_couple(struct sph *s, struct world *w, double dt)
 	}
 	for (int i = 0; i < s->n; i++) {
 		if (s->busy[i] == 2) { /* off the map */
-			couple_one(s, w, i, dt, true);
+			couple_one(s, w, i, dt, true, false);
 			continue;
 		}
 		bool ground_fresh = !touched(s, s->tstamp, s->cell[i]);
-		if (s->busy[i] || !ground_fresh || touched(s, s->wstamp, s->cell[i]))
-			couple_one(s, w, i, dt, ground_fresh);
+		bool lazy = !s->busy[i] && !touched(s, s->wstamp, s->cell[i]);
+		if (!lazy || !ground_fresh)
+			couple_one(s, w, i, dt, ground_fresh, lazy);
 	}
 }
