@@ -205,6 +205,8 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	for (int k = 0; k < BOOKS; k++)
 		*book(&s->books, k) = (int64_t)get(&c, 8);
 	s->n = head[2];
+	s->unsettled = false; /* a saved state is settled (sph_save) */
+	s->dying = 0;
 	s->next_id = (uint32_t)head[3];
 	s->wx0 = head[5];
 	s->wy0 = head[6];
