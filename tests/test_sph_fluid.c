@@ -321,24 +321,10 @@ static void add_sort_set(struct sph *s)
 		sph_add(s, 0.1f * (float)i, 64 - 0.1f * (float)i, 60 + 200.0f * (float)i, 0, 0, 0);
 }
 
-static void test_parallel_sort_equals_serial(void **unused)
+/* Two sorts gave the same grid, cell starts and particle positions. */
+static void assert_same_sort(const struct sph *a, const struct sph *b)
 {
-	(void)unused;
-	struct world *w[2];
-	struct sph *s[2];
-	for (int k = 0; k < 2; k++) {
-		struct params p;
-		sph_fixture_params(&p, 64, 64);
-		p.sph.max_particles = 50000;
-		p.world.threads = k + 1;
-		sph_fixture_make(&p, &w[k], &s[k]);
-		add_sort_set(s[k]);
-		assert_int_equal(s[k]->n, 40000);
-		assert_int_equal(sph_sort(s[k]), GULLY_OK);
-	}
-	assert_null(s[0]->workers);
-	assert_non_null(s[1]->workers);
-	struct sph *a = s[0], *b = s[1];
+	assert_int_equal(a->n, b->n);
 	assert_int_equal(a->gx0, b->gx0);
 	assert_int_equal(a->gy0, b->gy0);
 	assert_int_equal(a->gz0, b->gz0);
@@ -351,7 +337,35 @@ static void test_parallel_sort_equals_serial(void **unused)
 	assert_memory_equal(a->p.x, b->p.x, n * sizeof *a->p.x);
 	assert_memory_equal(a->p.y, b->p.y, n * sizeof *a->p.y);
 	assert_memory_equal(a->p.z, b->p.z, n * sizeof *a->p.z);
-	assert_memory_equal(a->p.id, b->p.id, n * sizeof *a->p.id);
+}
+
+/* An empty 64x64 scene with room for the sort set, on `threads` threads. */
+static void sort_scene(int threads, struct world **w, struct sph **s)
+{
+	struct params p;
+	sph_fixture_params(&p, 64, 64);
+	p.sph.max_particles = 50000;
+	p.world.threads = threads;
+	sph_fixture_make(&p, w, s);
+}
+
+static void test_parallel_sort_equals_serial(void **unused)
+{
+	(void)unused;
+	struct world *w[2];
+	struct sph *s[2];
+	for (int k = 0; k < 2; k++) {
+		sort_scene(k + 1, &w[k], &s[k]);
+		add_sort_set(s[k]);
+		assert_int_equal(s[k]->n, 40000);
+		assert_int_equal(sph_sort(s[k]), GULLY_OK);
+	}
+	assert_null(s[0]->workers);
+	assert_non_null(s[1]->workers);
+	struct sph *a = s[0], *b = s[1];
+	assert_same_sort(a, b);
+	size_t cells = (size_t)a->gnx * (size_t)a->gny * (size_t)a->gnz;
+	assert_memory_equal(a->p.id, b->p.id, (size_t)a->n * sizeof *a->p.id);
 	/* Each cell's run holds particles of that cell, in the order added. */
 	assert_int_equal(a->cstart[cells], a->n);
 	for (size_t c = 0; c < cells; c++)
@@ -384,13 +398,8 @@ static void test_sort_leaves_out_the_removed(void **unused)
 	for (int threads = 1; threads <= 2; threads++) {
 		struct world *w[2];
 		struct sph *s[2];
-		for (int k = 0; k < 2; k++) {
-			struct params p;
-			sph_fixture_params(&p, 64, 64);
-			p.sph.max_particles = 50000;
-			p.world.threads = k ? 1 : threads;
-			sph_fixture_make(&p, &w[k], &s[k]);
-		}
+		for (int k = 0; k < 2; k++)
+			sort_scene(k ? 1 : threads, &w[k], &s[k]);
 		struct sph *a = s[0], *b = s[1];
 		add_sort_set(a);
 		memset(a->dead, 0, (size_t)a->n);
@@ -410,19 +419,7 @@ static void test_sort_leaves_out_the_removed(void **unused)
 		for (int k = 0; k < 8; k++)
 			assert_int_equal(hits[k], 1);
 		assert_int_equal(a->dying, 0);
-		assert_int_equal(a->n, b->n);
-		assert_int_equal(a->gx0, b->gx0);
-		assert_int_equal(a->gy0, b->gy0);
-		assert_int_equal(a->gz0, b->gz0);
-		assert_int_equal(a->gnx, b->gnx);
-		assert_int_equal(a->gny, b->gny);
-		assert_int_equal(a->gnz, b->gnz);
-		size_t cells = (size_t)a->gnx * (size_t)a->gny * (size_t)a->gnz;
-		assert_memory_equal(a->cstart, b->cstart, (cells + 1) * sizeof *a->cstart);
-		size_t n = (size_t)a->n;
-		assert_memory_equal(a->p.x, b->p.x, n * sizeof *a->p.x);
-		assert_memory_equal(a->p.y, b->p.y, n * sizeof *a->p.y);
-		assert_memory_equal(a->p.z, b->p.z, n * sizeof *a->p.z);
+		assert_same_sort(a, b);
 		for (int k = 0; k < 2; k++) {
 			sph_destroy(s[k]);
 			world_destroy(w[k]);
