@@ -31,6 +31,14 @@ static inline void sph_fixture_make(const struct params *p, struct world **w, st
 	assert_int_equal(sph_create(s, *w, p), GULLY_OK);
 }
 
+/* A flat map with the fixture's parameters, as they are. */
+static inline void sph_fixture_flat(int width, int height, struct world **w, struct sph **s)
+{
+	struct params p;
+	sph_fixture_params(&p, width, height);
+	sph_fixture_make(&p, w, s);
+}
+
 /* Raises every cell outside [x0, x1) x [y0, y1) by `wall` cells: a basin. */
 static inline void sph_fixture_walls(struct world *w, struct sph *s, int x0, int y0, int x1,
 				     int y1, double wall)

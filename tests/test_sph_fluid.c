@@ -84,11 +84,9 @@ static void check_neighbours(struct sph *s)
 static void test_neighbours_equal_brute_force(void **unused)
 {
 	(void)unused;
-	struct params p;
-	sph_fixture_params(&p, 32, 32);
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
+	sph_fixture_flat(32, 32, &w, &s);
 	struct rng r;
 	rng_seed(&r, 5, 1);
 	/* Random over the map, a tight cluster, and spray far above. */
@@ -112,11 +110,9 @@ static void test_neighbours_equal_brute_force(void **unused)
 static void test_pair_sums_wide_equal_one_by_one(void **unused)
 {
 	(void)unused;
-	struct params p;
-	sph_fixture_params(&p, 32, 32);
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
+	sph_fixture_flat(32, 32, &w, &s);
 	struct rng r;
 	rng_seed(&r, 9, 3);
 	float h = (float)s->cfg.h;
@@ -527,11 +523,9 @@ static void test_corrupt_blob_is_refused(void **unused)
 static void test_edges_and_empty(void **unused)
 {
 	(void)unused;
-	struct params p;
-	sph_fixture_params(&p, 16, 16);
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
+	sph_fixture_flat(16, 16, &w, &s);
 	sph_fixture_run(s, w, 5);
 	assert_int_equal(s->n, 0);
 	/* Ten a side, each group already a few cells out toward its edge. */

@@ -32,11 +32,9 @@ static double second_moment(const struct sph *s, double cx, double cy, double *t
 static void test_darcy_conserves_and_spreads_linearly(void **unused)
 {
 	(void)unused;
-	struct params p;
-	sph_fixture_params(&p, 48, 48);
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
+	sph_fixture_flat(48, 48, &w, &s);
 	for (int k = 0; k < 5; k++)
 		sph_soil_give(s, 24, 24, s->capacity_q);
 	int64_t before = sph_water_in_soil(s);
@@ -465,11 +463,9 @@ static void test_every_parameter_extreme_stays_finite(void **unused)
 static void test_water_layer_draws_spray_lighter(void **unused)
 {
 	(void)unused;
-	struct params p;
-	sph_fixture_params(&p, 16, 16);
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
+	sph_fixture_flat(16, 16, &w, &s);
 	assert_true(s->draws_water);
 	float H, nx, ny, nz;
 	sph_terrain_at(s, w, 3.5f, 3.5f, &H, &nx, &ny, &nz);
