@@ -145,7 +145,9 @@ static void sort_task(void *arg, int task, int worker)
 	}
 }
 
-/* One round of the sort's tasks, with the side work when `side` is set. */
+/* One round of the sort's tasks, with the side work when `side` is set.
+ * Inside the whole-sort task (one task, no side work) the round is a plain
+ * loop on the calling thread: workers_for is never entered twice. */
 static void sort_run(struct sort_job *j, enum sort_pass pass, bool side)
 {
 	j->pass = pass;
