@@ -53,6 +53,13 @@ static bool ref_is_pit(const float *h, const float *pool, int width, int height,
 static void ref_normal(const float *h, int width, int height, int x, int y,
 		       const struct hd_env *hp, float n[3])
 {
+	if (hp->normal2020) {
+		if (hp->normal_wrap)
+			normal_2020_wrap(h, width, height, x, y, hp->scale, n);
+		else
+			normal_2020(h, width, height, x, y, hp->scale, n);
+		return;
+	}
 	const v2f xz = normal_at_xz(h, width, height, x, y, &hp->nk);
 	n[0] = v2_x(xz);
 	n[2] = v2_y(xz);
@@ -170,8 +177,12 @@ static struct world *make_map(int size, uint32_t seed)
 	return w;
 }
 
+/* The normal a comparison runs with: the particles' (symmetric or the
+ * seed's form), or hydrology.normal = 2020 or 2020wrap. */
+enum ref_normal_kind { NORMAL_PARTICLES, NORMAL_2020, NORMAL_2020_WRAP };
+
 static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupling,
-		    bool pit_stop, bool symmetric, uint32_t max_steps)
+		    bool pit_stop, bool symmetric, enum ref_normal_kind normal, uint32_t max_steps)
 {
 	memset(e, 0, sizeof *e);
 	e->h = w->layer[LAYER_HEIGHT];
@@ -194,6 +205,8 @@ static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupl
 	e->coupling = coupling;
 	e->symmetric = symmetric;
 	e->pit_stop = pit_stop;
+	e->normal2020 = normal != NORMAL_PARTICLES;
+	e->normal_wrap = normal == NORMAL_2020_WRAP;
 	hydrology_descend_init(e);
 }
 
@@ -203,7 +216,7 @@ static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupl
  * droplet's end, fields, books, steps and changed cells must match bit for
  * bit, and so must the maps after each. Returns how the droplets ended. */
 static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool symmetric,
-		    uint32_t max_steps, int ends[3])
+		    enum ref_normal_kind normal, uint32_t max_steps, int ends[3])
 {
 	struct world *a = make_map(size, seed), *b = NULL;
 	assert_int_equal(world_clone(&b, a), 0);
@@ -212,8 +225,8 @@ static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool s
 	assert_non_null(ta);
 	assert_non_null(tb);
 	struct hd_env ea, eb;
-	env_for(&ea, a, ta, coupling, pit_stop, symmetric, max_steps);
-	env_for(&eb, b, tb, coupling, pit_stop, symmetric, max_steps);
+	env_for(&ea, a, ta, coupling, pit_stop, symmetric, normal, max_steps);
+	env_for(&eb, b, tb, coupling, pit_stop, symmetric, normal, max_steps);
 	struct cells ref = {0}, fast = {0};
 	struct ref_books rb = {0, 0, 0};
 	double eroded = 0, deposited = 0, evaporated = 0;
@@ -283,13 +296,14 @@ static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool s
 	world_destroy(b);
 }
 
-static void check_modes(bool pit_stop, bool symmetric)
+static void check_modes(bool pit_stop, bool symmetric, enum ref_normal_kind normal)
 {
 	for (int coupling = 0; coupling < HYDROLOGY_COUPLING_COUNT; coupling++) {
 		int ends[3] = {0, 0, 0};
-		compare(48, 11u + (uint32_t)coupling, coupling, pit_stop, symmetric, 20000, ends);
+		compare(48, 11u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal, 20000,
+			ends);
 		/* Droplets left the map, stopped to flood, and dried up. */
-		compare(16, 5u + (uint32_t)coupling, coupling, pit_stop, symmetric, 60, ends);
+		compare(16, 5u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal, 60, ends);
 		if (!(ends[DESCENT_LEFT] > 0 && ends[DESCENT_FLOOD] > 0 && ends[DESCENT_DIED] > 0))
 			fail_msg("coupling %d: ends died %d left %d flood %d", coupling,
 				 ends[DESCENT_DIED], ends[DESCENT_LEFT], ends[DESCENT_FLOOD]);
@@ -299,19 +313,28 @@ static void check_modes(bool pit_stop, bool symmetric)
 static void test_matches_reference_pit_stop(void **state)
 {
 	(void)state;
-	check_modes(true, true);
+	check_modes(true, true, NORMAL_PARTICLES);
 }
 
 static void test_matches_reference_no_pit_stop(void **state)
 {
 	(void)state;
-	check_modes(false, true);
+	check_modes(false, true, NORMAL_PARTICLES);
 }
 
 static void test_matches_reference_seed_normal(void **state)
 {
 	(void)state;
-	check_modes(true, false);
+	check_modes(true, false, NORMAL_PARTICLES);
+}
+
+/* hydrology.normal = 2020 and 2020wrap: the descent's inline interior
+ * normal against normal_2020 and normal_2020_wrap everywhere. */
+static void test_matches_reference_normal_2020(void **state)
+{
+	(void)state;
+	check_modes(false, true, NORMAL_2020);
+	check_modes(true, true, NORMAL_2020_WRAP);
 }
 
 int main(void)
@@ -320,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_matches_reference_pit_stop),
 		cmocka_unit_test(test_matches_reference_no_pit_stop),
 		cmocka_unit_test(test_matches_reference_seed_normal),
+		cmocka_unit_test(test_matches_reference_normal_2020),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

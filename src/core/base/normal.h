@@ -148,21 +148,28 @@ static inline v2f normal_at_xz(const float *h, int width, int height, int x, int
  * (1, s dh(+x), 0) and its three turns, with dh(n) = h(n) - h(centre) and s
  * the vertical scale. Each product is (-+ s dh(x), 1, -+ s dh(y)) exactly,
  * so the sum is (2 s (h(x-1) - h(x+1)), 4, 2 s (h(y-1) - h(y+1))) before
- * normalising: a central difference. Against the normal above it has no
- * diagonal terms and no 1/sqrt(a^2 + 1) damping of steep neighbours; on
- * gentle slopes its sideways part is about twice as large. A neighbour off
- * the map counts as level with the cell (the seed reads past its array
- * there: bench/seedref.c). Sums in the seed's order (term 1 + 2 + 3 + 4), in
- * float like its glm::vec3. */
-/* The sum and its length from the four scaled differences. */
-static inline void normal_2020_sum(float px, float mx, float py, float my, float n[3])
+ * normalising: a central difference, which is how it is computed here (the
+ * centre's height cancels; the seed's term-by-term sum, bench/seedref.c,
+ * gives the same vector up to rounding, and takes three more dependent
+ * additions on the descent's critical path). Against the normal above it
+ * has no diagonal terms and no 1/sqrt(a^2 + 1) damping of steep
+ * neighbours; on gentle slopes its sideways part is about twice as large.
+ * A neighbour off the map counts as level with the cell (the seed reads
+ * past its array there: bench/seedref.c). In float like the seed's
+ * glm::vec3. */
+/* The normal from the axis neighbours' heights (the centre's where one is
+ * off the map): xm, xp at x - 1 and x + 1, ym, yp at y - 1 and y + 1; s2 is
+ * twice the vertical scale. */
+static inline void normal_2020_xyz(float xm, float xp, float ym, float yp, float s2, float *x,
+				   float *y, float *z)
 {
-	const float nx = ((-px + mx) + -px) + mx;
-	const float nz = ((-py + my) + my) + -py;
+	const float nx = s2 * (xm - xp);
+	const float nz = s2 * (ym - yp);
 	const float len = sqrtf(nx * nx + 16.0f + nz * nz);
-	n[0] = nx / len;
-	n[1] = 4.0f / len;
-	n[2] = nz / len;
+	*x = nx / len;
+	if (y)
+		*y = 4.0f / len;
+	*z = nz / len;
 }
 
 /* The x and z parts alone at an interior cell (x and y in 1..size - 2),
@@ -172,14 +179,7 @@ static inline void normal_2020_sum(float px, float mx, float py, float my, float
 static inline void normal_2020_xz_inner(const float *hc, size_t w, float scale, float *x,
 					float *z)
 {
-	const float c = hc[0];
-	const float px = scale * (hc[1] - c), mx = scale * (hc[-1] - c);
-	const float py = scale * (hc[w] - c), my = scale * (hc[-(ptrdiff_t)w] - c);
-	const float nx = ((-px + mx) + -px) + mx;
-	const float nz = ((-py + my) + my) + -py;
-	const float len = sqrtf(nx * nx + 16.0f + nz * nz);
-	*x = nx / len;
-	*z = nz / len;
+	normal_2020_xyz(hc[-1], hc[1], hc[-(ptrdiff_t)w], hc[w], 2.0f * scale, x, NULL, z);
 }
 
 static inline void normal_2020(const float *h, int width, int height, int x, int y, float scale,
@@ -187,11 +187,11 @@ static inline void normal_2020(const float *h, int width, int height, int x, int
 {
 	const size_t c = (size_t)y * (size_t)width + (size_t)x, w = (size_t)width;
 	const float hc = h[c];
-	const float px = x + 1 < width ? scale * (h[c + 1] - hc) : 0.0f;
-	const float mx = x > 0 ? scale * (h[c - 1] - hc) : 0.0f;
-	const float py = y + 1 < height ? scale * (h[c + w] - hc) : 0.0f;
-	const float my = y > 0 ? scale * (h[c - w] - hc) : 0.0f;
-	normal_2020_sum(px, mx, py, my, n);
+	const float xp = x + 1 < width ? h[c + 1] : hc;
+	const float xm = x > 0 ? h[c - 1] : hc;
+	const float yp = y + 1 < height ? h[c + w] : hc;
+	const float ym = y > 0 ? h[c - w] : hc;
+	normal_2020_xyz(xm, xp, ym, yp, 2.0f * scale, &n[0], &n[1], &n[2]);
 }
 
 /* The same with the seed's edge (hydrology.normal = 2020wrap): the seed
@@ -207,15 +207,11 @@ static inline void normal_2020_wrap(const float *h, int width, int height, int x
 	const size_t c = (size_t)y * (size_t)width + (size_t)x, w = (size_t)width;
 	const size_t last = (size_t)(height - 1) * w;
 	const float hc = h[c];
-	const float px = x + 1 < width ? scale * (h[c + 1] - hc) : 0.0f;
-	const float mx = x > 0 ? scale * (h[c - 1] - hc) : 0.0f;
-	const float py = y + 1 < height  ? scale * (h[c + w] - hc)
-			 : x + 1 < width ? scale * (h[(size_t)x + 1] - hc)
-					 : 0.0f;
-	const float my = y > 0	 ? scale * (h[c - w] - hc)
-			 : x > 0 ? scale * (h[last + (size_t)x - 1] - hc)
-				 : 0.0f;
-	normal_2020_sum(px, mx, py, my, n);
+	const float xp = x + 1 < width ? h[c + 1] : hc;
+	const float xm = x > 0 ? h[c - 1] : hc;
+	const float yp = y + 1 < height ? h[c + w] : x + 1 < width ? h[(size_t)x + 1] : hc;
+	const float ym = y > 0 ? h[c - w] : x > 0 ? h[last + (size_t)x - 1] : hc;
+	normal_2020_xyz(xm, xp, ym, yp, 2.0f * scale, &n[0], &n[1], &n[2]);
 }
 
 #endif
