@@ -97,12 +97,12 @@ static enum descent ref_descend(const struct hd_env *hp, struct hdrop *d, struct
 		float volume = (float)d->volume;
 		float inv_mass = 1.0f / (volume * hp->density);
 		float ax = n[0] * inv_mass, ay = n[2] * inv_mass;
-		d->vx += dt * ax;
-		d->vy += dt * ay;
-		d->x += dt * d->vx;
-		d->y += dt * d->vy;
-		d->vx *= 1.0f - dt * fr;
-		d->vy *= 1.0f - dt * fr;
+		/* The position first, from the old velocity: p + dt v + n dt dt / m. */
+		float dtm = dt * inv_mass;
+		d->x = (d->x + dt * d->vx) + n[0] * (dt * dtm);
+		d->y = (d->y + dt * d->vy) + n[2] * (dt * dtm);
+		d->vx = (d->vx + n[0] * dtm) * (1.0f - dt * fr);
+		d->vy = (d->vy + n[2] * dtm) * (1.0f - dt * fr);
 		d->age++;
 		(*steps)++;
 		if (!(d->x >= 0.0f && d->x < fw && d->y >= 0.0f && d->y < fh)) {

@@ -258,10 +258,14 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 		hd_rates(stream, veg, at, streams, trees, &fr, &ev, &dep);
 		const float vol = (float)volume;
 		const float inv_mass = 1.0f / (vol * density);
+		const float dtm = dt * inv_mass;
 		const v2f acc = v2_scale(nrm, inv_mass);
-		vel = v2_add(vel, v2_scale(acc, dt));
-		pos = v2_add(pos, v2_scale(vel, dt));
-		vel = v2_scale(vel, 1.0f - dt * fr);
+		/* p' = (p + dt v) + n (dt dt / (V rho)), as a particle's step
+		 * (particles/droplet.h): the bracket does not wait for the
+		 * normal, so the chain from the normal to the next cell is one
+		 * multiply and one add. */
+		pos = v2_add(v2_add(pos, v2_scale(vel, dt)), v2_scale(nrm, dt * dtm));
+		vel = v2_scale(v2_add(vel, v2_scale(nrm, dtm)), 1.0f - dt * fr);
 		age++;
 		taken++;
 		where = WHERE(pos);
