@@ -110,6 +110,12 @@ struct sph {
 	uint32_t *cstart;        /* gnx*gny*gnz + 1 */
 	size_t cells_cap;
 	uint32_t *key;
+	/* The next sort's grid cells (x, y, z) of particles [0, pre_n), found
+	 * beside the coupling (sph_sort_prelude) for a cell size pre_h; pre_n
+	 * is 0 when there are none. */
+	int32_t *kcell;
+	int pre_n;
+	double pre_h;
 	/* The soil: 5 porous particles per cell, water in quanta. */
 	int32_t *water, *water_next; /* per porous particle, quanta */
 	int32_t capacity_q;      /* per porous particle */
@@ -178,6 +184,12 @@ struct sph_side {
 /* The sort with side work; while s->dying > 0 the particles with dead[i] == 1
  * are left out (stably, as a compaction before the sort would). */
 int sph_sort_with(struct sph *s, const struct sph_side *side);
+/* The grid cells of particles [from, to) for the next sort, from their
+ * positions alone, so that it can run beside the coupling (which moves no
+ * particle): the sort takes them instead of finding them again while
+ * s->pre_n and s->pre_h say they are there (sph_step.c sets them, and clears
+ * them when anything but a sort may reorder the particles). */
+void sph_sort_prelude(struct sph *s, int from, int to);
 /* How many tasks a parallel phase over `items` is cut into: 1 without
  * workers or for a small scene (sph_step.c). */
 int sph_tasks(const struct sph *s, long items);

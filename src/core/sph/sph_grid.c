@@ -26,6 +26,33 @@ static int cell_of(float v, double inv_h)
 	return (int)(c < 268435456.0 ? c : 268435456.0);
 }
 
+/* Particle i's grid cell: the prelude's, when it found it (the same
+ * cell_of of the same positions), or found now. */
+static inline void cell_xyz(const struct sph *s, int i, double inv_h, int c[3])
+{
+	if (i < s->pre_n) {
+		const int32_t *k = s->kcell + 3 * (size_t)i;
+		c[0] = k[0];
+		c[1] = k[1];
+		c[2] = k[2];
+		return;
+	}
+	c[0] = cell_of(s->p.x[i], inv_h);
+	c[1] = cell_of(s->p.y[i], inv_h);
+	c[2] = cell_of(s->p.z[i], inv_h);
+}
+
+void sph_sort_prelude(struct sph *s, int from, int to)
+{
+	const double inv_h = 1.0 / s->cfg.h;
+	for (int i = from; i < to; i++) {
+		int32_t *k = s->kcell + 3 * (size_t)i;
+		k[0] = cell_of(s->p.x[i], inv_h);
+		k[1] = cell_of(s->p.y[i], inv_h);
+		k[2] = cell_of(s->p.z[i], inv_h);
+	}
+}
+
 /* Cell bounds of particles [from, to), less those with dead[i] == 1 when
  * skip is set: lo > hi when none is left. */
 static void range_bounds(const struct sph *s, int from, int to, bool skip, double inv_h,
@@ -37,8 +64,8 @@ static void range_bounds(const struct sph *s, int from, int to, bool skip, doubl
 	for (int i = from; i < to; i++) {
 		if (skip && s->dead[i] == 1)
 			continue;
-		int c[3] = {cell_of(s->p.x[i], inv_h), cell_of(s->p.y[i], inv_h),
-			    cell_of(s->p.z[i], inv_h)};
+		int c[3];
+		cell_xyz(s, i, inv_h, c);
 		for (int a = 0; a < 3; a++) {
 			if (first || c[a] < lo[a])
 				lo[a] = c[a];
@@ -65,9 +92,9 @@ static void grid_from_bounds(struct sph *s, const int lo[3], const int hi[3])
 
 static uint32_t key_of(const struct sph *s, int i, double inv_h)
 {
-	int cx = cell_of(s->p.x[i], inv_h) - s->gx0;
-	int cy = cell_of(s->p.y[i], inv_h) - s->gy0;
-	int cz = cell_of(s->p.z[i], inv_h) - s->gz0;
+	int c[3];
+	cell_xyz(s, i, inv_h, c);
+	int cx = c[0] - s->gx0, cy = c[1] - s->gy0, cz = c[2] - s->gz0;
 	if (cz >= s->gnz)
 		cz = s->gnz - 1;
 	return ((uint32_t)cz * (uint32_t)s->gny + (uint32_t)cy) * (uint32_t)s->gnx + (uint32_t)cx;
@@ -217,6 +244,7 @@ static void sort_rest(struct sort_job *j)
 static int sort_finish(struct sort_job *j)
 {
 	struct sph *s = j->s;
+	s->pre_n = 0; /* the particles move (or the sort failed) */
 	if (j->err)
 		return j->err;
 	s->n = (int)s->cstart[(size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz];
@@ -229,6 +257,8 @@ static int sort_finish(struct sort_job *j)
 
 int sph_sort_with(struct sph *s, const struct sph_side *side)
 {
+	if (s->pre_n > s->n || s->pre_h != s->cfg.h)
+		s->pre_n = 0;
 	struct sort_job j = {.s = s, .tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1,
 			     .side = side && side->tasks > 0 ? side : NULL, .skip = s->dying > 0,
 			     .inv_h = 1.0 / s->cfg.h};

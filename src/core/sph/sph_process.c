@@ -91,6 +91,7 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 		s->books.water_dried += SPH_WATER_QUANTA;
 	}
 	s->n = 0;
+	s->pre_n = 0;
 	tallies(s, w, &before);
 	sph_water_layer(s, w);
 	if (rep)

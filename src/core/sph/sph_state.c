@@ -207,6 +207,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->n = head[2];
 	s->unsettled = false; /* a saved state is settled (sph_save) */
 	s->dying = 0;
+	s->pre_n = 0;
 	s->next_id = (uint32_t)head[3];
 	s->wx0 = head[5];
 	s->wy0 = head[6];

@@ -223,6 +223,7 @@ static void pending_close(struct sph *s, struct pending *pd)
 {
 	sph_soil_swap(s, &pd->st);
 	s->unsettled = false;
+	s->pre_n = 0; /* settling may compact the particles */
 }
 
 static void settle(struct sph *s, struct world *w)
@@ -258,6 +259,41 @@ static int sort_and_tail(struct sph *s)
 	return err;
 }
 
+/* The coupling, and beside it, when another step of this run follows, the
+ * next sort's grid cells (sph_sort_prelude): they depend on the positions
+ * alone, which the coupling reads and never writes, so on two threads they
+ * come off the next step's serial sort. The caller takes the coupling, a
+ * helper the cells (or the caller after it, if no helper came). */
+struct couple_job {
+	struct sph *s;
+	struct world *w;
+	double dt;
+};
+
+static void couple_task(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct couple_job *j = arg;
+	if (task == 0)
+		sph_couple(j->s, j->w, j->dt);
+	else
+		sph_sort_prelude(j->s, 0, j->s->n);
+}
+
+static void couple(struct sph *s, struct world *w, double dt, bool more)
+{
+	s->pre_n = 0;
+	if (!more) {
+		sph_couple(s, w, dt);
+		return;
+	}
+	struct couple_job j = {s, w, dt};
+	const int n = s->n; /* the coupling removes none until the sort */
+	workers_for(sph_tasks(s, n) > 1 ? s->workers : NULL, 2, couple_task, &j);
+	s->pre_n = n;
+	s->pre_h = s->cfg.h;
+}
+
 /* The phases a step times (SPH_PHASES in sph.h), by wall clock and by the
  * calling thread's CPU clock. */
 static void mark(struct sph *s, int phase, double *wall, double *cpu)
@@ -271,8 +307,9 @@ static void mark(struct sph *s, int phase, double *wall, double *cpu)
 	*cpu = c1;
 }
 
-/* One step, its tail left waiting (step_end). */
-static int step_open(struct sph *s, struct world *w)
+/* One step, its tail left waiting (step_end); `more`: another step of the
+ * same run follows. */
+static int step_open(struct sph *s, struct world *w, bool more)
 {
 	double dt = s->dt, wall, cpu;
 	mark(s, -1, &wall, &cpu);
@@ -297,7 +334,7 @@ static int step_open(struct sph *s, struct world *w)
 	s->p = s->q;
 	s->q = t;
 	mark(s, 2, &wall, &cpu);
-	sph_couple(s, w, dt);
+	couple(s, w, dt, more);
 	mark(s, 3, &wall, &cpu);
 	step_end(s, w, dt);
 	s->time += dt;
@@ -317,7 +354,7 @@ void sph_settle(struct sph *s, struct world *w)
 
 int sph_step(struct sph *s, struct world *w)
 {
-	int err = step_open(s, w);
+	int err = step_open(s, w, false);
 	sph_settle(s, w);
 	return err;
 }
@@ -326,7 +363,7 @@ int sph_run(struct sph *s, struct world *w, uint64_t steps, uint64_t *done)
 {
 	int err = GULLY_OK;
 	*done = 0;
-	while (*done < steps && !(err = step_open(s, w)))
+	while (*done < steps && !(err = step_open(s, w, *done + 1 < steps)))
 		(*done)++;
 	sph_settle(s, w);
 	return err;
