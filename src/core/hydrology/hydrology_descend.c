@@ -184,6 +184,15 @@ hd_erode(float *h, uint32_t at, uint32_t next, float vol, v2f vel, float rate, f
 	return c_eq;
 }
 
+/* A cell's stream is brought up to date before it is read or visited
+ * (hydrology_stream.h): descend's start cell, then every next cell. */
+static inline __attribute__((always_inline)) void
+hd_stream_current(struct hstream *hs, const uint8_t *stamp, uint8_t want, uint32_t cell)
+{
+	if (hs && stamp[cell >> HSTREAM_SHIFT] != want)
+		hstream_list(hs, cell >> HSTREAM_SHIFT);
+}
+
 static inline __attribute__((always_inline)) void
 hd_store(struct hdrop *d, v2f pos, v2f vel, double volume, float sediment, double carried,
 	 uint32_t age)
@@ -207,85 +216,66 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	    uint32_t *changed, size_t cap, size_t *nchanged, uint64_t *steps, const bool one,
 	    struct hd_step *st)
 {
-	/* Everything in locals: the height and track stores may alias any
-	 * memory, so fields read through e or d would be reloaded every step. */
-	float *const h = e->h;
-	const float *const stream = e->stream, *const pool = e->pool, *const veg = e->veg;
-	uint8_t *const track = e->track;
-	struct hstream *const hs = e->hs;
-	/* Fixed during a descent (a batch ends between droplets). */
-	const uint8_t *const stamp = hs ? hs->stamp : NULL;
-	const uint8_t want = hs ? hs->want : 0;
-	const uint32_t w = (uint32_t)e->width;
-	const float dt = e->dt, density = e->density, friction = e->friction;
-	const float deposition = e->deposition, evap = e->evap;
-	const float stop_stream = e->stop_stream, stop_accel = e->stop_accel;
-	const double min_volume = e->min_volume;
-	const uint32_t max_steps = e->max_steps;
-	const bool streams = e->coupling >= HYDROLOGY_STREAMS;
-	const bool trees = e->coupling == HYDROLOGY_TREES;
-	const bool pit_stop = e->pit_stop;
-	const bool own_normal = e->normal2020, concentrate = e->concentrate;
-	const bool pit_dry = e->pit_dry;
-	const float scale = e->scale;
-	const struct normal_consts nk = e->nk;
-	const struct v2_bounds bounds = e->bounds;
-#define WHERE(p) v2_where(p, &bounds)
-
+	/* Everything in locals (k is a copy whose address never escapes): the
+	 * height and track stores may alias any memory, so fields read through
+	 * e or d would be reloaded every step. The stream stamps are fixed
+	 * during a descent (a batch ends between droplets). */
+	const struct hd_env k = *e;
+	float *const h = k.h;
+	const uint32_t w = (uint32_t)k.width;
+	const uint8_t *const stamp = k.hs ? k.hs->stamp : NULL;
+	const uint8_t want = k.hs ? k.hs->want : 0;
+	const bool streams = k.coupling >= HYDROLOGY_STREAMS;
+	const bool trees = k.coupling == HYDROLOGY_TREES;
 	v2f pos = v2_make(d->x, d->y), vel = v2_make(d->vx, d->vy);
 	double volume = d->volume, carried = d->carried;
 	float sediment = d->sediment;
 	uint32_t age = d->age;
+	const uint32_t age0 = age;
 	v2d book = d2_make(*eroded, *deposited);
 	size_t n = *nchanged;
-	uint64_t taken = 0;
-	unsigned where = WHERE(pos);
+	unsigned where = v2_where(pos, &k.bounds);
 	uint32_t at = v2_cell(pos, w);
 	enum descent out = DESCENT_DIED;
-	/* A cell's stream is brought up to date before it is read or visited:
-	 * the start cell here, every next cell below (hydrology_stream.h). */
-	if (hs && stamp[at >> HSTREAM_SHIFT] != want)
-		hstream_list(hs, at >> HSTREAM_SHIFT);
+	hd_stream_current(k.hs, stamp, want, at);
 
-	while (volume > min_volume && age < max_steps) {
+	while (volume > k.min_volume && age < k.max_steps) {
 		if (n == cap) {
 			out = DESCENT_FULL;
 			break;
 		}
-		track[at] = 1;
-		const v2f nrm = hd_normal(e, h, at, w, where, pos, own_normal, scale, &nk);
-		float fr = friction, ev = evap, dep = deposition;
-		hd_rates(stream, veg, at, streams, trees, &fr, &ev, &dep);
+		k.track[at] = 1;
+		const v2f nrm = hd_normal(e, h, at, w, where, pos, k.normal2020, k.scale, &k.nk);
+		float fr = k.friction, ev = k.evap, dep = k.deposition;
+		hd_rates(k.stream, k.veg, at, streams, trees, &fr, &ev, &dep);
 		const float vol = (float)volume;
-		const float inv_mass = 1.0f / (vol * density);
-		const float dtm = dt * inv_mass;
+		const float inv_mass = 1.0f / (vol * k.density);
+		const float dtm = k.dt * inv_mass;
 		const v2f acc = v2_scale(nrm, inv_mass);
 		/* p' = (p + dt v) + n (dt dt / (V rho)), as a particle's step
 		 * (particles/droplet.h): the bracket does not wait for the
 		 * normal, so the chain from the normal to the next cell is one
 		 * multiply and one add. */
-		pos = v2_add(v2_add(pos, v2_scale(vel, dt)), v2_scale(nrm, dt * dtm));
-		vel = v2_scale(v2_add(vel, v2_scale(nrm, dtm)), 1.0f - dt * fr);
+		pos = v2_add(v2_add(pos, v2_scale(vel, k.dt)), v2_scale(nrm, k.dt * dtm));
+		vel = v2_scale(v2_add(vel, v2_scale(nrm, dtm)), 1.0f - k.dt * fr);
 		age++;
-		taken++;
-		where = WHERE(pos);
+		where = v2_where(pos, &k.bounds);
 		if ((where & 3) != 3) {
 			out = DESCENT_LEFT;
 			break;
 		}
 		const uint32_t next = v2_cell(pos, w);
-		if (hs && stamp[next >> HSTREAM_SHIFT] != want)
-			hstream_list(hs, next >> HSTREAM_SHIFT);
+		hd_stream_current(k.hs, stamp, want, next);
 		/* The early stops, one branch almost never taken (hd_early_stop). */
-		const enum descent early = hd_early_stop(h, stream, pool, track, w, at, next, where, acc,
-							  stop_stream, stop_accel, pit_stop, pit_dry,
-							  one, st);
+		const enum descent early =
+			hd_early_stop(h, k.stream, k.pool, k.track, w, at, next, where, acc,
+				      k.stop_stream, k.stop_accel, k.pit_stop, k.pit_dry, one, st);
 		if (early != DESCENT_MOVED) {
 			out = early;
 			break;
 		}
 		float here, after;
-		const float c_eq = hd_erode(h, at, next, vol, vel, dt * dep, dt * ev, concentrate,
+		const float c_eq = hd_erode(h, at, next, vol, vel, k.dt * dep, k.dt * ev, k.concentrate,
 					    &sediment, &book, &carried, &volume, changed, &n, &here,
 					    &after);
 		if (one) {
@@ -296,11 +286,10 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 		}
 		at = next;
 	}
-#undef WHERE
 	hd_store(d, pos, vel, volume, sediment, carried, age);
 	d2_get(book, eroded, deposited);
 	*nchanged = n;
-	*steps += taken;
+	*steps += age - age0;
 	return out;
 }
 
