@@ -159,8 +159,6 @@ struct heightmap {
 /* Reads path and sets p's world.width/height to its size; 0 or a status. */
 int heightmap_read(const struct sim_options *o, const char *cmd, const char *path,
 		   struct params *p, struct heightmap *hm);
-/* The heights into w's height and base layers; hardness made anew over them. */
-void heightmap_apply(const struct heightmap *hm, struct world *w, const struct params *p);
 void heightmap_free(struct heightmap *hm);
 
 /* metrics.c: the table `gully run` prints, from one list of columns. */

@@ -52,12 +52,6 @@ static void usage(FILE *fp)
 	fprintf(fp, "  --help, --version\n\nCommands: see '%s --help'.\n", cli_program);
 }
 
-/* The explorer's fresh world becomes the height map (tui_options.prepare_world). */
-static void apply_heightmap(struct world *w, const struct params *p, void *ctx)
-{
-	heightmap_apply(ctx, w, p);
-}
-
 /* Not an exit status: the command goes on. */
 #define GO_ON (-1)
 
@@ -206,8 +200,7 @@ static int explore_load(struct tui_options *o, const struct sim_options *so,
 	if (heightmap_path) {
 		if ((status = heightmap_read(so, CMD, heightmap_path, &o->params, hm)))
 			return status;
-		o->prepare_world = apply_heightmap;
-		o->prepare_ctx = hm;
+		o->heights = hm->heights;
 	}
 	o->process = so->process ? so->process : meta->process[0] ? meta->process : NULL;
 	if (o->process && !process_find(o->process))

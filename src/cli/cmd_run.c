@@ -103,16 +103,15 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 	struct heightmap hm;
 	if (status || (status = heightmap_read(o, CMD, path, p, &hm)))
 		return status;
-	/* Made as usual (so the random stream starts as for any run), then the
-	 * height map replaces the generated terrain. */
-	int e = world_from_params(w, p);
+	/* Made as usual (the random stream and the hardness map start as for
+	 * any run) on the height map's heights. */
+	int e = world_from_params_on(w, p, hm.heights);
+	heightmap_free(&hm);
 	if (e) {
-		cli_error("cannot make a %dx%d world: %s", hm.width, hm.height, gully_strerror(e));
-		heightmap_free(&hm);
+		cli_error("cannot make a %dx%d world: %s", p->world.width, p->world.height,
+			  gully_strerror(e));
 		return 1;
 	}
-	heightmap_apply(&hm, *w, p);
-	heightmap_free(&hm);
 	return 0;
 }
 

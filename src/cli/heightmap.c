@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/terrain/hardness.h"
 #include "io/image.h"
 
 int heightmap_read(const struct sim_options *o, const char *cmd, const char *path,
@@ -36,15 +35,6 @@ int heightmap_read(const struct sim_options *o, const char *cmd, const char *pat
 			hm->width, hm->height, info.is_float ? "float32" : info.bits == 16 ? "16-bit" : "8-bit",
 			o->transpose ? " (transposed)" : "", info.min, info.max);
 	return 0;
-}
-
-void heightmap_apply(const struct heightmap *hm, struct world *w, const struct params *p)
-{
-	size_t n = world_cells(w);
-	memcpy(w->layer[LAYER_HEIGHT], hm->heights, n * sizeof *hm->heights);
-	memcpy(w->layer[LAYER_BASE], hm->heights, n * sizeof *hm->heights);
-	/* Strata follow heights: remake the hardness map over the imported ones. */
-	hardness_generate(w, p);
 }
 
 void heightmap_free(struct heightmap *hm)

@@ -171,6 +171,8 @@ struct app {
 
 /* session.c: the world, the process and files; no curses. */
 int session_new_world(struct app *a, char *err, size_t errlen);
+/* The same on given heights (tui_options.heights), or a generated terrain. */
+int session_new_world_on(struct app *a, const float *heights, char *err, size_t errlen);
 /* Switches to process p on the same world; err says why not. */
 int session_set_process(struct app *a, const struct process_ops *p, char *err, size_t errlen);
 int session_load(struct app *a, const char *path, char *err, size_t errlen);

@@ -48,12 +48,10 @@ static int open_session(struct app *a, const struct tui_options *o)
 		return 2;
 	}
 	/* A big terrain takes seconds to make: say so at once, not after. */
-	if ((long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS)
+	if (!o->heights && (long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS)
 		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
 			a->params.world.width, a->params.world.height);
-	int e = session_new_world(a, err, sizeof err);
-	if (!e && o->prepare_world)
-		o->prepare_world(a->world, &a->params, o->prepare_ctx);
+	int e = session_new_world_on(a, o->heights, err, sizeof err);
 	if (e || session_set_process(a, p, err, sizeof err)) {
 		fprintf(stderr, "gully: %s\n", err);
 		return 1;

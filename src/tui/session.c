@@ -61,8 +61,13 @@ int session_set_process(struct app *a, const struct process_ops *p, char *err, s
 
 int session_new_world(struct app *a, char *err, size_t errlen)
 {
+	return session_new_world_on(a, NULL, err, errlen);
+}
+
+int session_new_world_on(struct app *a, const float *heights, char *err, size_t errlen)
+{
 	struct world *w = NULL;
-	int e = world_from_params(&w, &a->params);
+	int e = world_from_params_on(&w, &a->params, heights);
 	if (e) {
 		snprintf(err, errlen, "cannot make a %dx%d world: %s", a->params.world.width,
 			 a->params.world.height, gully_strerror(e));

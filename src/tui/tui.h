@@ -22,10 +22,9 @@ struct tui_options {
 	double fps;             /* frame cap */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
-	/* Optional: shapes the first fresh world before its process starts (a
-	 * height map given on the command line). */
-	void (*prepare_world)(struct world *w, const struct params *p, void *ctx);
-	void *prepare_ctx;
+	/* Optional: the first fresh world's heights (a height map given on the
+	 * command line; params.world's size), instead of a generated terrain. */
+	const float *heights;
 };
 
 /* The terminal's colours: ask the terminal. */

@@ -89,10 +89,21 @@ void terrain_generate(struct world *w, const struct params *p)
 
 int world_from_params(struct world **out, const struct params *p)
 {
+	return world_from_params_on(out, p, NULL);
+}
+
+int world_from_params_on(struct world **out, const struct params *p, const float *heights)
+{
 	int err = world_create(out, p->world.width, p->world.height);
 	if (err)
 		return err;
-	terrain_generate(*out, p);
+	if (heights) {
+		const size_t bytes = world_cells(*out) * sizeof *heights;
+		memcpy((*out)->layer[LAYER_HEIGHT], heights, bytes);
+		memcpy((*out)->layer[LAYER_BASE], heights, bytes);
+	} else {
+		terrain_generate(*out, p);
+	}
 	hardness_generate(*out, p);
 	rng_seed(&(*out)->rng, (uint64_t)p->world.seed, SIMULATION_STREAM);
 	return 0;

@@ -26,4 +26,10 @@ void terrain_generate(struct world *w, const struct params *p);
  * The simulation RNG is seeded from world.seed. */
 int world_from_params(struct world **out, const struct params *p);
 
+/* The same on given heights (width x height floats, row-major: an imported
+ * height map) instead of a generated terrain, which at 4096x4096 would cost
+ * seconds only to be overwritten; NULL generates it. The hardness map and
+ * the random stream are made as for any run. */
+int world_from_params_on(struct world **out, const struct params *p, const float *heights);
+
 #endif
