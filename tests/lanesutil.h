@@ -12,14 +12,15 @@
 #include "core/particles/particles.h"
 #include "core/terrain/terrain.h"
 
-/* Runs n droplets on a world made from p with the engine forced to one copy
- * (and its state into *blob); NULL when this CPU or build lacks it. */
-static inline struct world *lanes_run_pool(const struct params *p, enum lockstep_isa isa,
-					   struct workers *pool, uint64_t n, unsigned char **blob,
-					   size_t *blob_len)
+/* Runs n droplets on a world made from p (on `heights` when not NULL) with
+ * the engine forced to one copy (and its state into *blob); NULL when this
+ * CPU or build lacks it. */
+static inline struct world *lanes_run_on(const struct params *p, const float *heights,
+					 enum lockstep_isa isa, struct workers *pool, uint64_t n,
+					 unsigned char **blob, size_t *blob_len)
 {
 	struct world *w = NULL;
-	assert_int_equal(world_from_params(&w, p), 0);
+	assert_int_equal(world_from_params_on(&w, p, heights), 0);
 	struct lockstep *pl = lockstep_create(w->width, w->height);
 	assert_non_null(pl);
 	if (!lockstep_set_isa(pl, isa)) {
@@ -41,6 +42,13 @@ static inline struct world *lanes_run_pool(const struct params *p, enum lockstep
 	assert_int_equal(lockstep_save(pl, blob, blob_len), 0);
 	lockstep_destroy(pl);
 	return w;
+}
+
+static inline struct world *lanes_run_pool(const struct params *p, enum lockstep_isa isa,
+					   struct workers *pool, uint64_t n, unsigned char **blob,
+					   size_t *blob_len)
+{
+	return lanes_run_on(p, NULL, isa, pool, n, blob, blob_len);
 }
 
 #endif

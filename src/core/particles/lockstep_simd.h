@@ -30,6 +30,61 @@ static void lockstep_edges(struct lockstep *pl, const struct droplet_env *e, int
 	}
 }
 
+/* Where a step lands: p' = (p + dt v) + n (dt / (V rho)) dt, as
+ * droplet_advance moves; whether that is on the map, and its cell (cell 0
+ * for lanes that do not step or leave the map). Pass two moves by it, and
+ * on a big map pass one asks for it early (lockstep_prefetch). */
+struct lockstep_landing {
+	floatw px, py, on_map;
+	intw next;
+};
+
+static inline __attribute__((always_inline)) struct lockstep_landing
+lockstep_land(const struct lockstep *pl, floatw x, floatw y, floatw vx, floatw vy, floatw nx,
+	      floatw nz, floatw inv_mass, floatw step)
+{
+	const floatw zero = fw_zero(), dt = lockstep_k(pl, K_DT);
+	const floatw dtm = fw_mul(dt, inv_mass);
+	struct lockstep_landing l;
+	l.px = fw_add(fw_add(x, fw_mul(dt, vx)), fw_mul(nx, dtm));
+	l.py = fw_add(fw_add(y, fw_mul(dt, vy)), fw_mul(nz, dtm));
+	l.on_map = fw_and(fw_and(fw_ge(l.px, zero), fw_lt(l.px, lockstep_k(pl, K_FW))),
+			  fw_and(fw_ge(l.py, zero), fw_lt(l.py, lockstep_k(pl, K_FH))));
+	const intw wmul = iw_load(pl->ki[KI_WMUL]);
+	l.next = iw_and(fw_to_i(fw_and(step, l.on_map)),
+			iw_madd16(iw_or(fw_trunc(l.px), iw_shl16(fw_trunc(l.py))), wmul));
+	return l;
+}
+
+/* On a map bigger than the cache (droplet_env.prefetch), a droplet that
+ * moves a row needs cache lines it has not used (lines fetched for one
+ * droplet rarely serve another): pass two's gather of the height where it
+ * lands waited for memory, and next tick's pass one for the rows around it.
+ * So pass one, once a group's normals are known, works out where it will
+ * land and asks for the three rows of the block there: by the time pass two
+ * reaches the group, the other groups' work has hidden the wait. Same
+ * arithmetic, same bits. (An edge lane's normal is patched into t_nx and
+ * t_nz after this group's; its prefetch may miss the spot, which costs
+ * nothing but a wasted fetch.) Addresses as integers: a prefetch off the
+ * map is harmless, but pointer arithmetic past an array would not be. */
+static inline __attribute__((always_inline)) void
+lockstep_prefetch(const struct lockstep *pl, const struct droplet_env *e, int base, floatw x,
+		  floatw y, floatw nx, floatw nz, floatw inv_mass, floatw step)
+{
+	const struct lockstep_landing l =
+		lockstep_land(pl, x, y, fw_load(pl->vx + base), fw_load(pl->vy + base), nx, nz,
+			      inv_mass, step);
+	_Alignas(32) int32_t cell[FLOATW_WIDTH];
+	iw_store(cell, l.next);
+	const uintptr_t h = (uintptr_t)e->h, row = (uintptr_t)e->stride * sizeof(float);
+	for (int j = 0; j < FLOATW_WIDTH; j++) {
+		const uintptr_t left = h + (uintptr_t)cell[j] * sizeof(float) - sizeof(float);
+		__builtin_prefetch((const void *)(left - row));
+		__builtin_prefetch((const void *)left);
+		__builtin_prefetch((const void *)(left + row));
+	}
+}
+
 /* A tick's read phase runs in two passes over the slots: first every group's
  * normal (most of the divisions and square roots, which share one divider),
  * then every group's move. In this order the divider is busy with the next
@@ -37,7 +92,8 @@ static void lockstep_edges(struct lockstep *pl, const struct droplet_env *e, int
  * the divider and the divider for the moves.
  *
  * Pass one: slots base .. base + FLOATW_WIDTH - 1's normals, into pl->t_*. */
-static inline void lockstep_normals(struct lockstep *pl, const struct droplet_env *e, int base)
+static inline __attribute__((always_inline)) void
+lockstep_normals(struct lockstep *pl, const struct droplet_env *e, int base)
 {
 	const floatw one = lockstep_k(pl, K_ONE);
 	const floatw x = fw_load(pl->x + base), y = fw_load(pl->y + base);
@@ -67,8 +123,11 @@ static inline void lockstep_normals(struct lockstep *pl, const struct droplet_en
 		lockstep_edges(pl, e, base, edge);
 	/* dt / (V rho) does not need the normal: with the normals it keeps the
 	 * divider's queue full. */
-	fw_store(pl->t_inv + base, fw_div(lockstep_k(pl, K_DT),
-					  fw_mul(fw_load(pl->volume + base), lockstep_k(pl, K_DENSITY))));
+	const floatw inv_mass =
+		fw_div(lockstep_k(pl, K_DT), fw_mul(fw_load(pl->volume + base), lockstep_k(pl, K_DENSITY)));
+	fw_store(pl->t_inv + base, inv_mass);
+	if (e->prefetch)
+		lockstep_prefetch(pl, e, base, x, y, nx, nz, inv_mass, step);
 	fw_store(pl->t_step + base, step);
 	fw_store(pl->t_act + base, act);
 	iw_store(pl->t_at + base, at);
@@ -100,20 +159,15 @@ lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base, uint64
 	const floatw here = fw_load(pl->t_here + base);
 	const floatw step = fw_load(pl->t_step + base), act = fw_load(pl->t_act + base);
 	const intw at = iw_load(pl->t_at + base);
-	const intw wmul = iw_load(pl->ki[KI_WMUL]);
 
-	const floatw dt = lockstep_k(pl, K_DT), keep = lockstep_k(pl, K_KEEP);
+	const floatw keep = lockstep_k(pl, K_KEEP);
 	const floatw inv_mass = fw_load(pl->t_inv + base);
 	const floatw nvx = fw_mul(fw_add(vx, fw_mul(nx, inv_mass)), keep);
 	const floatw nvy = fw_mul(fw_add(vy, fw_mul(nz, inv_mass)), keep);
-	const floatw dtm = fw_mul(dt, inv_mass);
-	const floatw px = fw_add(fw_add(x, fw_mul(dt, vx)), fw_mul(nx, dtm));
-	const floatw py = fw_add(fw_add(y, fw_mul(dt, vy)), fw_mul(nz, dtm));
-	const floatw on_map = fw_and(fw_and(fw_ge(px, zero), fw_lt(px, lockstep_k(pl, K_FW))),
-				     fw_and(fw_ge(py, zero), fw_lt(py, lockstep_k(pl, K_FH))));
+	const struct lockstep_landing land = lockstep_land(pl, x, y, vx, vy, nx, nz, inv_mass, step);
+	const floatw px = land.px, py = land.py, on_map = land.on_map;
 	const floatw writes = fw_and(step, on_map);
-	const intw next =
-		iw_and(fw_to_i(writes), iw_madd16(iw_or(fw_trunc(px), iw_shl16(fw_trunc(py))), wmul));
+	const intw next = land.next;
 	const floatw there = fw_gather(e->h, next);
 	const floatw speed = fw_sqrt(fw_add(fw_mul(nvx, nvx), fw_mul(nvy, nvy)));
 	const floatw c_eq = fw_max(zero, fw_mul(speed, fw_mul(vol, fw_sub(here, there))));
