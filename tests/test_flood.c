@@ -217,12 +217,17 @@ static void test_full_basin_spills_into_lower(void **state)
 	map_free(m);
 }
 
-/* flood_params.halves (the 2020 code's re-flooding): U holds 0.9 to its
- * sill. 2.0 poured: its first half, 1.0, already overflows, so nothing is
- * kept and the whole 2.0 goes on from the leak. 1.5 poured: 0.75 fits, the
- * next 0.375 would not: 0.75 is kept, taken off the sill level over the
- * lake's 10 cells (the 9 of U and the sill), so the level is 0.585 and U
- * holds 9 x 0.085. Without halves the same pour fills U to its sill. */
+/* flood_params.halves (the 2020 code's re-flooding): U, 9 cells of floor
+ * 0.5, holds 0.9 to its sill at 0.6. 2.0 poured: the first try's plane,
+ * 0.5 + 1.0 / 9, is above the sill, so nothing is kept and the whole 2.0
+ * goes on from the leak. 1.5 poured: the first plane, 0.5 + 0.75 / 9, holds
+ * 0.75 (no more than the 1.5 left) and is kept; the next, 0.375 / 9 higher,
+ * is above the sill: U stands at 0.5 + 0.75 / 9 with 0.75 in it. The pit P
+ * (U again with its middle cell dug to 0.2: a pit that widens as it fills,
+ * 0.4 + 8 x 0.1 = 1.2 to its sill): 1.3 poured, the first plane 0.2 +
+ * 0.65 / 1 is above the sill, so P keeps nothing, though 0.65, 0.325 and
+ * 0.1625 (1.1375) would fit under it, all of which the rule before kept.
+ * Without halves the same pours fill U and P to their sills. */
 static void test_halves_keep_what_fits_under_the_leak(void **state)
 {
 	(void)state;
@@ -239,17 +244,33 @@ static void test_halves_keep_what_fits_under_the_leak(void **state)
 	r = pour(m, at(3, 3), 1.5, &fp);
 	assert_int_equal(r.outcome, FLOOD_DRAIN);
 	assert_int_equal(r.drain, at(6, 3));
-	assert_double_equal(r.poured, 0.75, 1e-12);
-	assert_double_equal(r.level, 0.585, 1e-7);
-	assert_double_equal(r.gained, 9 * 0.085, 1e-6);
-	assert_double_equal(pool_sum(m), 9 * 0.085, 1e-6);
+	assert_double_equal(r.poured, 0.75, 1e-6);
+	assert_double_equal(r.level, 0.5 + 0.75 / 9, 1e-7);
+	assert_double_equal(r.gained, 0.75, 1e-6);
+	assert_double_equal(pool_sum(m), 0.75, 1e-6);
 	assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
+	map_free(m);
+	m = map_new(1.0f);
+	spill_map(m);
+	m->h[at(3, 3)] = 0.2f;
+	r = pour(m, at(3, 3), 1.3, &fp);
+	assert_int_equal(r.outcome, FLOOD_DRAIN);
+	assert_int_equal(r.drain, at(6, 3));
+	assert_double_equal(r.poured, 0.0, 0);
+	assert_double_equal(pool_sum(m), 0.0, 0);
 	map_free(m);
 	m = map_new(1.0f);
 	spill_map(m);
 	r = pour(m, at(3, 3), 1.5, &walls);
 	assert_double_equal(r.level, 0.6, 1e-7);
 	assert_double_equal(r.poured, 0.9, 1e-6);
+	map_free(m);
+	m = map_new(1.0f);
+	spill_map(m);
+	m->h[at(3, 3)] = 0.2f;
+	r = pour(m, at(3, 3), 1.3, &walls);
+	assert_double_equal(r.level, 0.6, 1e-7);
+	assert_double_equal(r.poured, 1.2, 1e-6);
 	map_free(m);
 }
 

@@ -119,31 +119,57 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 	return NULL;
 }
 
-/* flood_params.halves: the 2020 code re-floods a droplet's water in
- * halves: its first try holds no water, each next one raises the level by
- * half the water left, and a try that reaches a leak ends the pour without
- * keeping its water. So of the rise to the leak, which took `poured`, the
- * lake keeps the largest V (1 - 2^-k) <= poured (V the water brought): a
- * hollow that holds less than V/2 keeps nothing, and its level is where the
- * pour started. Otherwise the level comes down by the water given back
- * over the lake's area at the leak (cells that fall dry on the way are not
- * counted: the write phase's exact `gained` is what the books take), never
- * below where the pour started. */
+/* The water a level x holds above the surfaces the pour started from, over
+ * the cells the rise joined (a record's cells all stand at level0); *n, the
+ * cells under x. */
+static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
+{
+	double v = (double)f->nbase * (x - p->level0);
+	size_t k = f->nbase;
+	for (size_t i = 0; i < f->lake_len; i++) {
+		const double s = surface(p->height, p->pool, f->lake[i]);
+		if (s <= x) {
+			v += x - s;
+			k++;
+		}
+	}
+	*n = k ? k : 1;
+	return v;
+}
+
+/* flood_params.halves: the 2020 code re-floods a droplet's water in tries.
+ * Its first try holds nothing; each next one raises the plane by half the
+ * water left spread over the cells the last try covered (the lake's area at
+ * its level then, not the wider area the water will reach) and keeps the
+ * water under it if that is no more than is left; a try whose plane reaches
+ * the leak ends the pour, keeping only the tries before it. The rise has
+ * found the leak at p->level, the rim; this replays the tries below it over
+ * the cells the rise joined, and leaves the lake at the last kept plane.
+ * So a hollow whose area grows as it fills (a pit: one cell at the start)
+ * keeps much less than half a droplet that would fit in it, as the seed's
+ * does. A try that overshoots (its plane covers more water than is left)
+ * ends the pour as well; the seed's droplet then goes on from where it
+ * stood, gully's from the leak. */
 static void pour_halves(const struct flood *f, struct pour *p)
 {
-	const double poured = p->water - p->left;
-	double keep = 0, half = p->water / 2;
-	for (int k = 0; k < 64 && keep + half <= poured; k++) {
-		keep += half;
-		half /= 2;
+	const double rim = p->level;
+	size_t n;
+	double level = p->level0, below = halves_volume(f, p, level, &n), left = p->water;
+	for (int k = 0; k < 64; k++) {
+		const double plane = level + 0.5 * left / (double)n;
+		if (!(plane < rim))
+			break;
+		size_t m;
+		const double under = halves_volume(f, p, plane, &m);
+		if (!(under - below <= left))
+			break;
+		left -= under - below;
+		below = under;
+		level = plane;
+		n = m;
 	}
-	if (!(keep < poured))
-		return;
-	/* Nothing kept: the lake as it was. */
-	double lower = keep > 0 ? p->level - (poured - keep) / (double)(f->nbase + f->lake_len)
-				: p->level0;
-	p->level = lower > p->level0 ? lower : p->level0;
-	p->left = p->water - keep;
+	p->level = level;
+	p->left = left;
 }
 
 /* A draining lake: the level sinks a little toward the leak (slow

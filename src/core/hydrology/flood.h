@@ -40,9 +40,9 @@ struct flood_params {
 	bool leak_high;   /* of the leaks below the level the highest drains, not
 			   * the lowest (the 2020 code) */
 	bool halves;      /* the 2020 code's re-flooding: a pour that reaches a
-			   * leak keeps only the halves of its water (1/2, then
-			   * 1/4, ...) that stay under the leak, not the whole
-			   * rise to it (flood.c, pour_halves) */
+			   * leak keeps only its tries below the leak, each
+			   * raising the level by half the water left over the
+			   * area the last one covered (flood.c, pour_halves) */
 	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
 			   * next columns' first row, past the first row the
 			   * previous columns' last row. Such a pour turns the
