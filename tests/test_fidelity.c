@@ -23,7 +23,6 @@
 #include "core/base/params.h"
 #include "core/base/process.h"
 #include "core/base/world.h"
-#include "core/terrain/hardness.h"
 #include "core/terrain/terrain.h"
 #include "io/preset.h"
 
@@ -73,10 +72,7 @@ static void gully_run(const float *before, float *h, float *pool)
 	p.world.width = p.world.height = SIDE;
 	p.world.seed = 1;
 	struct world *w = NULL;
-	assert_int_equal(world_from_params(&w, &p), 0);
-	memcpy(w->layer[LAYER_HEIGHT], before, CELLS * sizeof *before);
-	memcpy(w->layer[LAYER_BASE], before, CELLS * sizeof *before);
-	hardness_generate(w, &p);
+	assert_int_equal(world_from_params_on(&w, &p, before), 0);
 	const struct process_ops *ops = process_find("hydrology");
 	void *st = NULL;
 	assert_int_equal(ops->create(&st, w, &p), 0);
