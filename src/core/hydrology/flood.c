@@ -120,21 +120,29 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 }
 
 /* The water a level x holds above the surfaces the pour started from, over
- * the cells the rise joined (a record's cells all stand at level0); *n, the
- * cells under x. */
+ * the cells the rise joined; *n, the cells under x. It must not depend on
+ * whether the pour started from a record (whose cells are only known to sit
+ * within tol of level0, and are not listed) or afresh (which lists them in
+ * an order of its own): so every cell within tol of level0 counts as at
+ * level0, and the others are summed in fixed point, where the order of the
+ * sum cannot change its bits (HALVES_FIX: steps of 2^-32 of a height unit
+ * in each cell, room for 2^32 cells a unit deep). */
+#define HALVES_FIX 4294967296.0
 static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
 {
-	double v = (double)f->nbase * (x - p->level0);
-	size_t k = f->nbase;
+	size_t band = f->nbase, k = 0;
+	uint64_t sum = 0;
 	for (size_t i = 0; i < f->lake_len; i++) {
 		const double s = surface(p->height, p->pool, f->lake[i]);
-		if (s <= x) {
-			v += x - s;
+		if (fabs(s - p->level0) <= p->tol)
+			band++;
+		else if (s <= x) {
+			sum += (uint64_t)((x - s) * HALVES_FIX);
 			k++;
 		}
 	}
-	*n = k ? k : 1;
-	return v;
+	*n = band + k ? band + k : 1;
+	return (double)band * (x - p->level0) + (double)sum / HALVES_FIX;
 }
 
 /* flood_params.halves: the 2020 code re-floods a droplet's water in tries.
