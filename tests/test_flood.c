@@ -435,11 +435,10 @@ static void cache_is_invisible(bool halves, double sea, double most)
 	map_free(b);
 }
 
-/* flood_params.halves too: its tries replay over the lake's cells, which a
- * pour from a record does not list (walled, the lakes fill up, and pours
- * into them keep some of their tries: the case that differed when the
- * record's cells were taken at level0 and the others summed in a pour's
- * own order). */
+/* flood_params.halves too, open to a sea and walled (lakes fill up and
+ * pours into them keep some of their tries). These random pours did not
+ * catch the tries' first form, whose sum depended on the pour's order;
+ * test_halves_from_a_record_as_fresh below does. */
 static void test_cache_is_invisible(void **state)
 {
 	(void)state;

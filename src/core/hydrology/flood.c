@@ -125,9 +125,11 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
  * within tol of level0, and are not listed) or afresh (which lists them in
  * an order of its own): so every cell within tol of level0 counts as at
  * level0, and the others are summed in fixed point, where the order of the
- * sum cannot change its bits (HALVES_FIX: steps of 2^-32 of a height unit
- * in each cell, room for 2^32 cells a unit deep). */
-#define HALVES_FIX 4294967296.0
+ * sum cannot change its bits. A cell holds at most POOL_MAX (the cap on a
+ * pool's depth), so with steps of 2^-24 of a height unit the sum over the
+ * largest map (2^24 cells) stays below 2^64, and no conversion overflows
+ * whatever heights were imported. */
+#define HALVES_FIX 16777216.0
 static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
 {
 	size_t band = f->nbase, k = 0;
@@ -137,7 +139,7 @@ static double halves_volume(const struct flood *f, const struct pour *p, double 
 		if (fabs(s - p->level0) <= p->tol)
 			band++;
 		else if (s <= x) {
-			sum += (uint64_t)((x - s) * HALVES_FIX);
+			sum += (uint64_t)(fmin(x - s, (double)POOL_MAX) * HALVES_FIX);
 			k++;
 		}
 	}
