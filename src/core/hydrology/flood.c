@@ -124,12 +124,12 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
  * whether the pour started from a record (whose cells are only known to sit
  * within tol of level0, and are not listed) or afresh (which lists them in
  * an order of its own): so every cell within tol of level0 counts as at
- * level0, and the others are summed in fixed point, where the order of the
- * sum cannot change its bits. A cell holds at most POOL_MAX (the cap on a
- * pool's depth), so with steps of 2^-24 of a height unit the sum over the
- * largest map (2^24 cells) stays below 2^64, and no conversion overflows
- * whatever heights were imported. */
-#define HALVES_FIX 16777216.0
+ * level0, and the others are summed in fixed point (steps of 2^-32 of a
+ * height unit), where the order of the sum cannot change its bits. A cell
+ * holds at most POOL_MAX (the cap on a pool's depth), so no conversion
+ * overflows whatever heights were imported, and the sum saturates rather
+ * than wrap (only a lake of millions of cells 1000 deep could reach it). */
+#define HALVES_FIX 4294967296.0
 static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
 {
 	size_t band = f->nbase, k = 0;
@@ -139,7 +139,8 @@ static double halves_volume(const struct flood *f, const struct pour *p, double 
 		if (fabs(s - p->level0) <= p->tol)
 			band++;
 		else if (s <= x) {
-			sum += (uint64_t)(fmin(x - s, (double)POOL_MAX) * HALVES_FIX);
+			const uint64_t t = (uint64_t)(fmin(x - s, (double)POOL_MAX) * HALVES_FIX);
+			sum = sum > UINT64_MAX - t ? UINT64_MAX : sum + t;
 			k++;
 		}
 	}
