@@ -58,7 +58,8 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int32_t *)a - *(const int32_t *)b;
 }
 
-/* Every particle's list, sorted, equals the brute-force list. */
+/* Every particle's list, sorted, equals the brute-force list, and lies in
+ * the span sph_neighbour_span gives for it. */
 static void check_neighbours(struct sph *s)
 {
 	assert_int_equal(sph_sort(s), GULLY_OK);
@@ -78,6 +79,21 @@ static void check_neighbours(struct sph *s)
 		assert_int_equal(n, m);
 		qsort(got, (size_t)n, sizeof *got, cmp_int);
 		assert_memory_equal(got, want, (size_t)n * sizeof *got);
+		/* The span a force task waits for holds all of them. */
+		long lo, hi;
+		sph_neighbour_span(s, i, i + 1, &lo, &hi);
+		for (int k = 0; k < m; k++)
+			assert_true(want[k] >= lo && want[k] < hi);
+	}
+	/* A range's span holds its members' spans. */
+	for (long from = 0; from < s->n; from += 37) {
+		long to = from + 50 < s->n ? from + 50 : s->n, lo, hi;
+		sph_neighbour_span(s, from, to, &lo, &hi);
+		for (long i = from; i < to; i++) {
+			long lo1, hi1;
+			sph_neighbour_span(s, i, i + 1, &lo1, &hi1);
+			assert_true(lo <= lo1 && hi1 <= hi);
+		}
 	}
 }
 
@@ -297,8 +313,9 @@ static void test_threads_same_bits(void **unused)
 
 /* Above SORT_SPLIT_MIN particles the sort's bounds, keys and moves split
  * over the workers: the same grid and order as on one thread, and a valid
- * stable sort (cells rising; within a cell, the order of adding). Random,
- * clustered, coincident and spray sets, 40,000 particles. */
+ * stable sort (cells rising; within a cell, the order of adding), and the
+ * same bits from full steps after it. Random, clustered, coincident and
+ * spray sets, 40,000 particles. */
 static void add_sort_set(struct sph *s)
 {
 	struct rng r;
@@ -373,6 +390,14 @@ static void test_parallel_sort_equals_serial(void **unused)
 			if (j > a->cstart[c])
 				assert_true(a->p.id[j] > a->p.id[j - 1]);
 		}
+	/* Full steps from there (the split sort in rounds of its own, then
+	 * density and forces as one round of phases): the same bits. */
+	for (int k = 0; k < 2; k++) {
+		uint64_t done = 0;
+		assert_int_equal(sph_run(s[k], w[k], 3, &done), GULLY_OK);
+		assert_true(done == 3 && s[k]->n > 16384);
+	}
+	assert_same(a, w[0], b, w[1]);
 	for (int k = 0; k < 2; k++) {
 		sph_destroy(s[k]);
 		world_destroy(w[k]);

@@ -1,8 +1,11 @@
 /* The thread pool: every index runs once per round, on any pool size, for
  * many rounds in a row; every task of workers_for runs once, on a worker of
- * the pool, mixed with workers_run rounds; shares cover a range exactly. */
+ * the pool, mixed with workers_run rounds; a round of phases runs each task
+ * once, and a task that waits for earlier ones sees what they wrote; shares
+ * cover a range exactly. */
 #include "testutil.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/base/error.h"
@@ -150,6 +153,109 @@ static void test_taper_tiles_the_range(void **unused)
 		}
 }
 
+/* Three phases: phase 0 writes a[k] (task 0 is slow, so the tasks after it
+ * must wait for it), phase 1 sums a[k-1..k+1] once those three are done,
+ * phase 2 sums all of phase 1 once it is done; a phase of no tasks between
+ * them is skipped. */
+enum { PH = 40 };
+struct staged {
+	long a[PH], b[PH], c[PH];
+	atomic_int a_done[PH], b_done[PH];
+	int ran[3][PH];
+	struct workers *pool;
+};
+
+struct staged_wait {
+	struct staged *st;
+	int lo, hi, which;
+};
+
+static bool staged_ready(void *arg)
+{
+	const struct staged_wait *sw = arg;
+	for (int k = sw->lo; k <= sw->hi; k++)
+		if (!atomic_load(sw->which ? &sw->st->b_done[k] : &sw->st->a_done[k]))
+			return false;
+	return true;
+}
+
+static void stage_a(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct staged *st = arg;
+	volatile long spin = 0;
+	for (long i = 0; i < (task == 0 ? 200000 : 100); i++)
+		spin += i;
+	st->a[task] = 3 * task + 1;
+	st->ran[0][task]++;
+	atomic_store(&st->a_done[task], 1);
+}
+
+static void stage_b(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct staged *st = arg;
+	struct staged_wait sw = {st, task > 0 ? task - 1 : 0, task + 1 < PH ? task + 1 : PH - 1, 0};
+	workers_await(st->pool, staged_ready, &sw);
+	long sum = 0;
+	for (int k = sw.lo; k <= sw.hi; k++)
+		sum += st->a[k];
+	st->b[task] = sum;
+	st->ran[1][task]++;
+	atomic_store(&st->b_done[task], 1);
+}
+
+static void stage_c(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct staged *st = arg;
+	struct staged_wait sw = {st, 0, PH - 1, 1};
+	workers_await(st->pool, staged_ready, &sw);
+	long sum = 0;
+	for (int k = 0; k < PH; k++)
+		sum += st->b[k];
+	st->c[task] = sum;
+	st->ran[2][task]++;
+}
+
+static void test_phases_wait_for_their_inputs(void **unused)
+{
+	(void)unused;
+	long want_c = 0;
+	for (int k = 0; k < PH; k++)
+		for (int j = k - 1; j <= k + 1; j++)
+			want_c += j >= 0 && j < PH ? 3 * j + 1 : 0;
+	for (int threads = 1; threads <= 4; threads++) {
+		struct workers *w = NULL;
+		assert_int_equal(workers_create(&w, threads), GULLY_OK);
+		for (int round = 0; round < 60; round++) {
+			static struct staged st;
+			memset(&st, 0, sizeof st);
+			st.pool = w;
+			int c_tasks = 1 + round % 7;
+			struct workers_phase ph[4] = {
+				{PH, stage_a, &st},
+				{0, stage_a, &st},
+				{PH, stage_b, &st},
+				{c_tasks, stage_c, &st},
+			};
+			workers_phases(w, ph, 4);
+			for (int k = 0; k < PH; k++) {
+				assert_int_equal(st.ran[0][k], 1);
+				assert_int_equal(st.ran[1][k], 1);
+				assert_int_equal(st.ran[2][k], k < c_tasks ? 1 : 0);
+				long want_b = 0;
+				for (int j = k - 1; j <= k + 1; j++)
+					want_b += j >= 0 && j < PH ? 3 * j + 1 : 0;
+				assert_int_equal(st.b[k], want_b);
+				if (k < c_tasks)
+					assert_int_equal(st.c[k], want_c);
+			}
+		}
+		workers_destroy(w);
+	}
+}
+
 static int64_t big_ran;
 
 static void count_big(void *arg, int task, int worker)
@@ -192,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_every_task_runs_once),
 		cmocka_unit_test(test_shares_tile_the_range),
 		cmocka_unit_test(test_taper_tiles_the_range),
+		cmocka_unit_test(test_phases_wait_for_their_inputs),
 		cmocka_unit_test(test_too_many_tasks_run_on_the_caller),
 		cmocka_unit_test(test_resolve_and_bad_counts),
 	};

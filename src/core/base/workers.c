@@ -21,15 +21,19 @@ struct workers {
 	int quit;
 	workers_fn fn;
 	void *arg;
-	/* workers_for rounds: tasks claimed one by one from the ticket, which
-	 * carries the round's number in its high half so that a helper waking
-	 * after its round ended claims nothing. */
-	int for_round; /* 1: this round is a workers_for */
-	workers_task_fn task_fn;
-	int tasks;
+	/* workers_for and workers_phases rounds: tasks claimed one by one from
+	 * the ticket, which carries the round's number in its high half so that
+	 * a helper waking after its round ended claims nothing. The phases are
+	 * copied here, and by each helper under the lock, so no one reads the
+	 * caller's array after its round. */
+	int for_round; /* 1: this round is a workers_for or workers_phases */
+	struct workers_phase phases[WORKERS_PHASES_MAX];
+	int phase_count, total;
 	_Atomic uint64_t ticket;
 	atomic_int tasks_done;
 	pthread_cond_t for_done; /* a helper finished a round's last task */
+	atomic_int waiters;      /* workers asleep in workers_await */
+	pthread_cond_t progress; /* a task ended while someone waited */
 };
 
 struct worker_seat {
@@ -48,39 +52,67 @@ int workers_resolve(int requested)
 	return n > WORKERS_MAX ? WORKERS_MAX : (int)n;
 }
 
-/* The ticket of a workers_for round: its number in the high half, then the
- * tasks claimed from the front and from the back, 16 bits each. Worker 0
- * (and every even worker) takes tasks from the front, the others from the
- * back, so each thread gets the same share of the particles in every phase
- * of a step and finds in its own cache what it wrote in the last one; a
- * helper that wakes late simply finds the middle already taken. */
+/* The ticket of a round of phases: its number in the high half, then the
+ * phase being claimed, then the tasks of it claimed from the front and from
+ * the back, 12 bits each. Worker 0 (and every even worker) takes tasks from
+ * the front, the others from the back, so each thread gets the same share
+ * of the particles in every phase of a step and finds in its own cache what
+ * it wrote in the last one; a helper that wakes late simply finds the
+ * middle already taken. */
 #define TICKET_ROUND(t) ((uint32_t)((t) >> 32))
-#define TICKET_FRONT(t) ((int)((t) >> 16 & 0xFFFF))
-#define TICKET_BACK(t) ((int)((t)&0xFFFF))
+#define TICKET_PHASE(t) ((int)((t) >> 24 & 0xFF))
+#define TICKET_FRONT(t) ((int)((t) >> 12 & 0xFFF))
+#define TICKET_BACK(t) ((int)((t)&0xFFF))
+#define TICKET_ONE_FRONT ((uint64_t)1 << 12)
+
+/* Claims the next task of `round`: its phase in *phase, -1 when none is left. */
+static int claim(struct workers *w, uint32_t round, const struct workers_phase *ph, int phases,
+		 bool back, int *phase)
+{
+	uint64_t t = atomic_load(&w->ticket), next;
+	for (;;) {
+		if (TICKET_ROUND(t) != round || TICKET_PHASE(t) >= phases)
+			return -1;
+		int p = TICKET_PHASE(t), front_n = TICKET_FRONT(t), back_n = TICKET_BACK(t);
+		int task = -1;
+		if (front_n + back_n >= ph[p].tasks) /* all claimed: the next phase */
+			next = (uint64_t)round << 32 | (uint64_t)(p + 1) << 24;
+		else {
+			task = back ? ph[p].tasks - 1 - back_n : front_n;
+			next = t + (back ? 1 : TICKET_ONE_FRONT);
+		}
+		if (atomic_compare_exchange_weak(&w->ticket, &t, next)) {
+			if (task >= 0) {
+				*phase = p;
+				return task;
+			}
+			t = next;
+		}
+	}
+}
 
 /* Claims and runs tasks of the round `round` until none is left. */
-static void for_claim(struct workers *w, uint32_t round, workers_task_fn fn, void *arg,
-		      int tasks, int worker)
+static void for_claim(struct workers *w, uint32_t round, const struct workers_phase *ph,
+		      int phases, int total, int worker)
 {
-	bool back = worker & 1;
-	for (;;) {
-		uint64_t t = atomic_load(&w->ticket), next;
-		int task;
-		do {
-			int front_n = TICKET_FRONT(t), back_n = TICKET_BACK(t);
-			if (TICKET_ROUND(t) != round || front_n + back_n >= tasks)
-				return;
-			task = back ? tasks - 1 - back_n : front_n;
-			next = t + (back ? 1 : (uint64_t)1 << 16);
-		} while (!atomic_compare_exchange_weak(&w->ticket, &t, next));
-		fn(arg, task, worker);
-		if (atomic_fetch_add(&w->tasks_done, 1) + 1 == tasks && worker != 0) {
+	int p, task;
+	while ((task = claim(w, round, ph, phases, worker & 1, &p)) >= 0) {
+		ph[p].fn(ph[p].arg, task, worker);
+		if (atomic_fetch_add(&w->tasks_done, 1) + 1 == total && worker != 0) {
 			/* The empty section orders the count before the caller's
 			 * check (done under the lock); the signal after it wakes a
 			 * caller already waiting without handing it a held lock. */
 			pthread_mutex_lock(&w->lock);
 			pthread_mutex_unlock(&w->lock);
 			pthread_cond_signal(&w->for_done);
+		} else if (atomic_load(&w->waiters) > 0) {
+			/* The same for a worker in workers_await: it counted itself
+			 * under the lock before asking ready() (sequentially
+			 * consistent, like the task's own stores), so either it saw
+			 * what this task did or it is counted here. */
+			pthread_mutex_lock(&w->lock);
+			pthread_mutex_unlock(&w->lock);
+			pthread_cond_broadcast(&w->progress);
 		}
 	}
 }
@@ -98,11 +130,12 @@ static void *worker_main(void *p)
 			break;
 		seen = w->round;
 		if (w->for_round) {
-			workers_task_fn fn = w->task_fn;
-			void *arg = w->arg;
-			int tasks = w->tasks;
+			struct workers_phase ph[WORKERS_PHASES_MAX];
+			int phases = w->phase_count, total = w->total;
+			for (int k = 0; k < phases; k++)
+				ph[k] = w->phases[k];
 			pthread_mutex_unlock(&w->lock);
-			for_claim(w, (uint32_t)seen, fn, arg, tasks, seat->index);
+			for_claim(w, (uint32_t)seen, ph, phases, total, seat->index);
 			pthread_mutex_lock(&w->lock);
 			continue;
 		}
@@ -148,6 +181,7 @@ int workers_create(struct workers **out, int threads)
 	pthread_cond_init(&w->start, NULL);
 	pthread_cond_init(&w->done, NULL);
 	pthread_cond_init(&w->for_done, NULL);
+	pthread_cond_init(&w->progress, NULL);
 	for (int i = 1; i < threads; i++) {
 		w->seats[i].pool = w;
 		w->seats[i].index = i;
@@ -171,6 +205,7 @@ void workers_destroy(struct workers *w)
 	pthread_cond_destroy(&w->start);
 	pthread_cond_destroy(&w->done);
 	pthread_cond_destroy(&w->for_done);
+	pthread_cond_destroy(&w->progress);
 	pthread_mutex_destroy(&w->lock);
 	free(w->threads);
 	free(w->seats);
@@ -205,21 +240,38 @@ void workers_run(struct workers *w, workers_fn fn, void *arg)
 	pthread_mutex_unlock(&w->lock);
 }
 
-void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
+/* The round on the calling thread alone: phases in order, tasks in order. */
+static void phases_here(const struct workers_phase *ph, int phases)
 {
-	if (tasks <= 0)
+	for (int p = 0; p < phases; p++)
+		for (int k = 0; k < ph[p].tasks; k++)
+			ph[p].fn(ph[p].arg, k, 0);
+}
+
+void workers_phases(struct workers *w, const struct workers_phase *ph, int phases)
+{
+	int total = 0;
+	bool fits = phases <= WORKERS_PHASES_MAX;
+	for (int p = 0; p < phases; p++) {
+		total += ph[p].tasks > 0 ? ph[p].tasks : 0;
+		fits = fits && ph[p].tasks <= WORKERS_TASKS_MAX;
+	}
+	if (total == 0)
 		return;
-	if (!w || w->count == 1 || tasks == 1 || tasks > WORKERS_TASKS_MAX) {
-		for (int k = 0; k < tasks; k++)
-			fn(arg, k, 0);
+	if (!w || w->count == 1 || total == 1 || !fits) {
+		phases_here(ph, phases);
 		return;
 	}
 	pthread_mutex_lock(&w->lock);
 	uint32_t round = (uint32_t)++w->round;
 	w->for_round = 1;
-	w->task_fn = fn;
-	w->arg = arg;
-	w->tasks = tasks;
+	for (int p = 0; p < phases; p++) {
+		w->phases[p] = ph[p];
+		if (w->phases[p].tasks < 0)
+			w->phases[p].tasks = 0;
+	}
+	w->phase_count = phases;
+	w->total = total;
 	atomic_store(&w->tasks_done, 0);
 	atomic_store(&w->ticket, (uint64_t)round << 32);
 	pthread_mutex_unlock(&w->lock);
@@ -229,15 +281,33 @@ void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
 	 * checks the round under the lock, after the change. */
 	pthread_cond_broadcast(&w->start);
 
-	for_claim(w, round, fn, arg, tasks, 0);
+	for_claim(w, round, w->phases, phases, total, 0);
 
 	/* Only tasks already claimed can be outstanding: a helper still asleep
 	 * holds none, so this never waits for a thread that got no core. */
-	if (atomic_load(&w->tasks_done) == tasks)
+	if (atomic_load(&w->tasks_done) == total)
 		return;
 	pthread_mutex_lock(&w->lock);
-	while (atomic_load(&w->tasks_done) < tasks)
+	while (atomic_load(&w->tasks_done) < total)
 		pthread_cond_wait(&w->for_done, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg)
+{
+	struct workers_phase ph = {tasks, fn, arg};
+	workers_phases(w, &ph, 1);
+}
+
+void workers_await(struct workers *w, bool (*ready)(void *arg), void *arg)
+{
+	if (ready(arg) || !w || w->count == 1)
+		return;
+	pthread_mutex_lock(&w->lock);
+	atomic_fetch_add(&w->waiters, 1);
+	while (!ready(arg))
+		pthread_cond_wait(&w->progress, &w->lock);
+	atomic_fetch_sub(&w->waiters, 1);
 	pthread_mutex_unlock(&w->lock);
 }
 

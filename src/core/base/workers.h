@@ -9,6 +9,8 @@
 #ifndef GULLY_WORKERS_H
 #define GULLY_WORKERS_H
 
+#include <stdbool.h>
+
 struct workers;
 
 typedef void (*workers_fn)(void *arg, int index, int count);
@@ -39,9 +41,33 @@ void workers_run(struct workers *w, workers_fn fn, void *arg);
  * worker, unless the combination is exact such as a max or an integer sum).
  * Not reentrant. */
 typedef void (*workers_task_fn)(void *arg, int task, int worker);
-/* More tasks than this run on the caller alone (the ticket counts in 16 bits). */
-#define WORKERS_TASKS_MAX 65535
+/* More tasks than this in a phase run on the caller alone (the ticket counts
+ * in 12 bits). */
+#define WORKERS_TASKS_MAX 4095
 void workers_for(struct workers *w, int tasks, workers_task_fn fn, void *arg);
+
+/* Several such phases as one round: one wake-up of the helpers instead of
+ * one per phase. Workers claim phase p's tasks (front and back as above)
+ * and move on to phase p + 1 once every task of p is claimed, not finished:
+ * a task that reads what an earlier phase's tasks write says so with
+ * workers_await, which sleeps until those are done. Waits point only at
+ * earlier phases, whose tasks are all claimed by running workers, so no
+ * wait can last forever. Not reentrant. */
+#define WORKERS_PHASES_MAX 8
+struct workers_phase {
+	int tasks;
+	workers_task_fn fn;
+	void *arg;
+};
+void workers_phases(struct workers *w, const struct workers_phase *phases, int count);
+
+/* Inside a task of workers_phases: returns once ready(arg) holds, sleeping
+ * (never spinning) while it does not; ready is asked again whenever a task
+ * of the round ends. What it reads must be set with sequentially consistent
+ * atomic stores by the tasks it waits for, before they return. When the
+ * round runs on the caller alone, every earlier task has run and ready()
+ * must already hold. */
+void workers_await(struct workers *w, bool (*ready)(void *arg), void *arg);
 
 /* The half-open share [*begin, *end) of n items that worker `index` of `count`
  * takes: contiguous, in order, sizes differing by at most one. */

@@ -19,12 +19,15 @@
  * In a run of steps (sph_run) a step's tail waits for the next step: the
  * sort drops the removed particles as it moves the others (no compaction),
  * and the soil runs beside it, in the same round of tasks; the layers drawn
- * from them are made once, when the run ends. The state is settled (the
+ * from them are made once, when the run ends. Sort, density and force are
+ * one round of phases: a density task waits for the sort, a force task for
+ * the density tasks holding its particles' neighbours and for the soil. The state is settled (the
  * tail done) whenever sph_run or sph_step returns, and the bits are those of
  * doing each tail at once. */
 #ifndef GULLY_SPH_H
 #define GULLY_SPH_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -111,8 +114,8 @@ struct sph {
 	size_t cells_cap;
 	uint32_t *key;
 	/* The next sort's grid cells (x, y, z) of particles [0, pre_n), found
-	 * beside the coupling (sph_sort_prelude) for a cell size pre_h; pre_n
-	 * is 0 when there are none. */
+	 * by the force pass where it moves them (sph_cell_of) for a cell size
+	 * pre_h; pre_n is 0 when there are none. */
 	int32_t *kcell;
 	int pre_n;
 	double pre_h;
@@ -145,8 +148,9 @@ struct sph {
 	int overflows;           /* neighbour lists cut at SPH_MAX_NEIGHBOURS */
 	struct workers *workers; /* NULL: one thread */
 	/* Seconds in each phase of the steps so far, wall clock and the calling
-	 * thread's CPU: emission and sort (with the last step's soil and water
-	 * layer beside it), density, force, the coupling in order, the tail
+	 * thread's CPU, as the calling thread goes through them: emission and
+	 * sort (with the last step's soil beside it), density, force (with the
+	 * wait for the other workers' last tasks), the coupling in order, the tail
 	 * (the soil's extra substeps; every tail, in sph_step or at the end of
 	 * sph_run). */
 #define SPH_PHASES 5
@@ -184,12 +188,21 @@ struct sph_side {
 /* The sort with side work; while s->dying > 0 the particles with dead[i] == 1
  * are left out (stably, as a compaction before the sort would). */
 int sph_sort_with(struct sph *s, const struct sph_side *side);
-/* The grid cells of particles [from, to) for the next sort, from their
- * positions alone, so that it can run beside the coupling (which moves no
- * particle): the sort takes them instead of finding them again while
- * s->pre_n and s->pre_h say they are there (sph_step.c sets them, and clears
- * them when anything but a sort may reorder the particles). */
-void sph_sort_prelude(struct sph *s, int from, int to);
+/* Whether the sort splits over the workers (a large scene: several rounds
+ * of its own) or is one task that another round can hold. */
+bool sph_sort_splits(const struct sph *s);
+/* A coordinate's neighbour-grid cell (floor of v / h), clamped to +-2^28 so
+ * that no position overflows an int and a key stays inside 32 bits. The
+ * force pass finds the next sort's cells with it where it moves the
+ * particles (s->kcell; the sort takes them while s->pre_n and s->pre_h say
+ * they are there: sph_step.c sets them, and clears them when anything but a
+ * sort may reorder the particles). */
+static inline int sph_cell_of(float v, double inv_h)
+{
+	double c = floor((double)v * inv_h);
+	c = c > -268435456.0 ? c : -268435456.0; /* not fmin/fmax: libm calls at -O2 */
+	return (int)(c < 268435456.0 ? c : 268435456.0);
+}
 /* How many tasks a parallel phase over `items` is cut into: 1 without
  * workers or for a small scene (sph_step.c). */
 int sph_tasks(const struct sph *s, long items);
@@ -199,6 +212,10 @@ int sph_compact_range(struct sph *s, int from, int to, int at);
 /* Neighbours of particle i within h (not i), appended to out; returns count
  * (may exceed max: then only max are written). */
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum);
+/* After a sort: the particles [*lo, *hi) that hold every neighbour
+ * sph_neighbours can find for sorted particles [from, to), from < to <= n
+ * (what a force task must wait for, sph_step.c). */
+void sph_neighbour_span(const struct sph *s, long from, long to, long *lo, long *hi);
 /* The force pass's pair sums for particle i over list[0..n-1] (pressure and
  * artificial viscosity into push, mud-viscosity drag into drag), four pairs
  * at a time where the build has SSE2 and `wide` is set, else one by one:

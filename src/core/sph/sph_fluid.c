@@ -318,12 +318,14 @@ static struct accel fluid_accel(const struct sph *s, int i)
 
 /* Forces, then v += a dt, x += v dt into the next arrays; a particle that
  * ends below the ground is put back on it with its normal speed reflected.
- * Records the normal speed of a fresh impact in vhit. */
+ * Records the normal speed of a fresh impact in vhit, and the next sort's
+ * grid cells of the new place in kcell. */
 void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, int to,
 		    double *vmax, double *amax)
 {
 	const struct sph_config *c = &s->cfg;
 	float fdt = (float)dt;
+	const double inv_h = 1.0 / c->h;
 	double v2max = 0, a2max = 0;
 	for (int i = from; i < to; i++) {
 		struct accel a = fluid_accel(s, i);
@@ -360,6 +362,10 @@ void sph_force_pass(struct sph *s, const struct world *w, double dt, int from, i
 		s->q.vy[i] = vy;
 		s->q.vz[i] = vz;
 		s->q.id[i] = s->p.id[i];
+		int32_t *k = s->kcell + 3 * (size_t)i; /* the next sort's cells */
+		k[0] = sph_cell_of(x, inv_h);
+		k[1] = sph_cell_of(y, inv_h);
+		k[2] = sph_cell_of(z, inv_h);
 		s->q.mud[i] = s->p.mud[i] + (c->mud ? sph_mud_exchange(s, i, dt) : 0);
 		/* The coupling's look at the new place (the next density pass
 		 * overwrites these; no other particle reads them here). */

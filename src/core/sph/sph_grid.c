@@ -17,17 +17,8 @@
  * the top one (which loses no neighbour: it only costs time). */
 #define GRID_MAX_CELLS (1u << 22)
 
-/* Clamped to +-2^28 cells before the cast, so no position overflows an int
- * (and a key's arithmetic stays inside 32 bits with the grid's cap). */
-static int cell_of(float v, double inv_h)
-{
-	double c = floor((double)v * inv_h);
-	c = c > -268435456.0 ? c : -268435456.0; /* not fmin/fmax: libm calls at -O2 */
-	return (int)(c < 268435456.0 ? c : 268435456.0);
-}
-
-/* Particle i's grid cell: the prelude's, when it found it (the same
- * cell_of of the same positions), or found now. */
+/* Particle i's grid cell: the force pass's, when it found it (the same
+ * sph_cell_of of the same positions), or found now. */
 static inline void cell_xyz(const struct sph *s, int i, double inv_h, int c[3])
 {
 	if (i < s->pre_n) {
@@ -37,20 +28,9 @@ static inline void cell_xyz(const struct sph *s, int i, double inv_h, int c[3])
 		c[2] = k[2];
 		return;
 	}
-	c[0] = cell_of(s->p.x[i], inv_h);
-	c[1] = cell_of(s->p.y[i], inv_h);
-	c[2] = cell_of(s->p.z[i], inv_h);
-}
-
-void sph_sort_prelude(struct sph *s, int from, int to)
-{
-	const double inv_h = 1.0 / s->cfg.h;
-	for (int i = from; i < to; i++) {
-		int32_t *k = s->kcell + 3 * (size_t)i;
-		k[0] = cell_of(s->p.x[i], inv_h);
-		k[1] = cell_of(s->p.y[i], inv_h);
-		k[2] = cell_of(s->p.z[i], inv_h);
-	}
+	c[0] = sph_cell_of(s->p.x[i], inv_h);
+	c[1] = sph_cell_of(s->p.y[i], inv_h);
+	c[2] = sph_cell_of(s->p.z[i], inv_h);
 }
 
 /* Cell bounds of particles [from, to), less those with dead[i] == 1 when
@@ -255,15 +235,24 @@ static int sort_finish(struct sort_job *j)
 	return GULLY_OK;
 }
 
+static int sort_tasks(const struct sph *s)
+{
+	int tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1;
+	return tasks < SORT_TASKS_MAX ? tasks : SORT_TASKS_MAX;
+}
+
+bool sph_sort_splits(const struct sph *s)
+{
+	return sort_tasks(s) > 1;
+}
+
 int sph_sort_with(struct sph *s, const struct sph_side *side)
 {
 	if (s->pre_n > s->n || s->pre_h != s->cfg.h)
 		s->pre_n = 0;
-	struct sort_job j = {.s = s, .tasks = s->n >= SORT_SPLIT_MIN ? sph_tasks(s, s->n) : 1,
+	struct sort_job j = {.s = s, .tasks = sort_tasks(s),
 			     .side = side && side->tasks > 0 ? side : NULL, .skip = s->dying > 0,
 			     .inv_h = 1.0 / s->cfg.h};
-	if (j.tasks > SORT_TASKS_MAX)
-		j.tasks = SORT_TASKS_MAX;
 	if (j.tasks == 1) {
 		sort_run(&j, SORT_WHOLE, true);
 	} else {
@@ -337,9 +326,9 @@ static void neighbour_run(const struct sph *s, int i, uint32_t a, uint32_t b, fl
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum)
 {
 	double inv_h = 1.0 / s->cfg.h;
-	int cx = cell_of(s->p.x[i], inv_h) - s->gx0;
-	int cy = cell_of(s->p.y[i], inv_h) - s->gy0;
-	int cz = cell_of(s->p.z[i], inv_h) - s->gz0;
+	int cx = sph_cell_of(s->p.x[i], inv_h) - s->gx0;
+	int cy = sph_cell_of(s->p.y[i], inv_h) - s->gy0;
+	int cz = sph_cell_of(s->p.z[i], inv_h) - s->gz0;
 	if (cz >= s->gnz)
 		cz = s->gnz - 1;
 	const float h2 = (float)s->cfg.h2;
@@ -359,4 +348,32 @@ int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho
 	}
 	*rho_sum = sum * (float)(s->cfg.mass * s->cfg.poly6);
 	return count;
+}
+
+/* The grid cell holding sorted particle i (i < n): the last with
+ * cstart[c] <= i. */
+static size_t cell_holding(const struct sph *s, long i)
+{
+	size_t lo = 0, hi = (size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz;
+	while (hi - lo > 1) { /* cstart[lo] <= i < cstart[hi] */
+		size_t mid = lo + (hi - lo) / 2;
+		if ((long)s->cstart[mid] <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* sph_neighbours' runs lie within one layer, one row and one cell of a
+ * particle's key, so the span runs from the first of the cell `reach` keys
+ * before the first particle's to the last of the cell `reach` keys after the
+ * last one's. */
+void sph_neighbour_span(const struct sph *s, long from, long to, long *lo, long *hi)
+{
+	size_t cells = (size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz;
+	size_t reach = (size_t)s->gnx * (size_t)s->gny + (size_t)s->gnx + 1;
+	size_t c0 = cell_holding(s, from), c1 = cell_holding(s, to - 1);
+	*lo = s->cstart[c0 > reach ? c0 - reach : 0];
+	*hi = s->cstart[c1 + reach + 1 < cells ? c1 + reach + 1 : cells];
 }

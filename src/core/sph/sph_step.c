@@ -1,9 +1,11 @@
-/* One SPH step, in the order sph.h gives: three parallel phases (the sort
- * with the last step's tail beside it, density, force), each cut into tasks
- * that whichever worker is free claims (base/workers.h, workers_for). */
+/* One SPH step, in the order sph.h gives: the sort with the last step's
+ * tail beside it, density and force as one round of three phases (base/
+ * workers.h, workers_phases), each cut into tasks that whichever worker is
+ * free claims; then the coupling. */
 #include "core/sph/sph.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,41 +23,12 @@
 #define TASK_MIN 256
 #define TASK_GRAIN 64
 
-struct pass {
-	struct sph *s;
-	struct world *w;
-	double dt;
-	int force; /* 0: density pass, 1: force pass */
-	int tasks;
-	double vmax[TASKS_MAX], amax[TASKS_MAX];
-};
-
-static void pass_task(void *arg, int task, int worker)
-{
-	(void)worker;
-	struct pass *ps = arg;
-	long from, to;
-	workers_taper(ps->s->n, task, ps->tasks, &from, &to);
-	if (ps->force)
-		sph_force_pass(ps->s, ps->w, ps->dt, (int)from, (int)to, &ps->vmax[task],
-			       &ps->amax[task]);
-	else
-		sph_density_pass(ps->s, ps->w, (int)from, (int)to);
-}
-
 int sph_tasks(const struct sph *s, long items)
 {
 	if (!s->workers || items < 2 * TASK_MIN)
 		return 1;
 	long t = items / TASK_GRAIN;
 	return t < TASKS_MAX ? (int)t : TASKS_MAX;
-}
-
-/* Both passes are gather-only, so any split gives the same bits; a small
- * scene is not worth waking a thread for. */
-static void parallel(struct sph *s, struct pass *ps)
-{
-	workers_for(s->workers, ps->tasks, pass_task, ps);
 }
 
 static double seconds(void)
@@ -219,11 +192,17 @@ static void pending_open(struct sph *s, struct world *w, struct pending *pd)
 	pd->t = (struct tail){.s = s, .w = w, .st = &pd->st, .last = true};
 }
 
+/* The waiting tail has run (its substep's swap included). */
+static void pending_done(struct sph *s)
+{
+	s->unsettled = false;
+	s->pre_n = 0; /* settling may compact the particles */
+}
+
 static void pending_close(struct sph *s, struct pending *pd)
 {
 	sph_soil_swap(s, &pd->st);
-	s->unsettled = false;
-	s->pre_n = 0; /* settling may compact the particles */
+	pending_done(s);
 }
 
 static void settle(struct sph *s, struct world *w)
@@ -259,41 +238,6 @@ static int sort_and_tail(struct sph *s)
 	return err;
 }
 
-/* The coupling, and beside it, when another step of this run follows, the
- * next sort's grid cells (sph_sort_prelude): they depend on the positions
- * alone, which the coupling reads and never writes, so on two threads they
- * come off the next step's serial sort. The caller takes the coupling, a
- * helper the cells (or the caller after it, if no helper came). */
-struct couple_job {
-	struct sph *s;
-	struct world *w;
-	double dt;
-};
-
-static void couple_task(void *arg, int task, int worker)
-{
-	(void)worker;
-	struct couple_job *j = arg;
-	if (task == 0)
-		sph_couple(j->s, j->w, j->dt);
-	else
-		sph_sort_prelude(j->s, 0, j->s->n);
-}
-
-static void couple(struct sph *s, struct world *w, double dt, bool more)
-{
-	s->pre_n = 0;
-	if (!more) {
-		sph_couple(s, w, dt);
-		return;
-	}
-	struct couple_job j = {s, w, dt};
-	const int n = s->n; /* the coupling removes none until the sort */
-	workers_for(sph_tasks(s, n) > 1 ? s->workers : NULL, 2, couple_task, &j);
-	s->pre_n = n;
-	s->pre_h = s->cfg.h;
-}
-
 /* The phases a step times (SPH_PHASES in sph.h), by wall clock and by the
  * calling thread's CPU clock. */
 static void mark(struct sph *s, int phase, double *wall, double *cpu)
@@ -307,34 +251,207 @@ static void mark(struct sph *s, int phase, double *wall, double *cpu)
 	*cpu = c1;
 }
 
-/* One step, its tail left waiting (step_end); `more`: another step of the
- * same run follows. */
-static int step_open(struct sph *s, struct world *w, bool more)
+/* A step's sort, density and forces as one round of three phases (one
+ * wake-up of the helpers, not one a phase). Phase 0: the sort, when it is
+ * one task (a large scene sorts in rounds of its own first), beside the last
+ * step's soil rows. Phase 1: density, which waits for the sort. Phase 2:
+ * forces, each task waiting for the density tasks that hold its particles'
+ * neighbours and for the soil (the force pass's look for the coupling reads
+ * the saturation). Each pass writes only its own particles and reads only
+ * what it waits for, so the bits are those of three rounds in a row. */
+struct round {
+	struct sph *s;
+	struct world *w;
+	struct workers *pool;
+	double dt;
+	struct pending pd;
+	bool sort_here;
+	int tasks; /* density tasks, and force tasks */
+	int err;
+	long at[TASKS_MAX + 1]; /* task k's particles [at[k], at[k + 1]) */
+	atomic_int sorted, soil_left, soil_ready;
+	atomic_int dense[TASKS_MAX];
+	double vmax[TASKS_MAX], amax[TASKS_MAX];
+	int phase; /* the caller's, for its clocks (mark) */
+	double wall, cpu;
+};
+
+/* The caller's clocks go to the phase it is in. */
+static void round_enter(struct round *r, int phase, int worker)
+{
+	if (worker == 0 && phase != r->phase) {
+		mark(r->s, r->phase, &r->wall, &r->cpu);
+		r->phase = phase;
+	}
+}
+
+/* The passes' shares of the sorted particles. */
+static void round_shares(struct round *r)
+{
+	for (int k = 0; k < r->tasks; k++) {
+		long to;
+		workers_taper(r->s->n, k, r->tasks, &r->at[k], &to);
+	}
+	r->at[r->tasks] = r->s->n;
+}
+
+static void sort_phase_task(void *arg, int task, int worker)
+{
+	struct round *r = arg;
+	round_enter(r, 0, worker);
+	if (r->sort_here && task-- == 0) {
+		r->err = sph_sort(r->s);
+		round_shares(r);
+		atomic_store(&r->sorted, 1);
+		return;
+	}
+	tail_task(&r->pd.t, task, worker);
+	if (atomic_fetch_sub(&r->soil_left, 1) == 1) {
+		sph_soil_swap(r->s, &r->pd.st);
+		atomic_store(&r->soil_ready, 1);
+	}
+}
+
+static bool sorted(void *arg)
+{
+	struct round *r = arg;
+	return atomic_load(&r->sorted);
+}
+
+static void density_phase_task(void *arg, int task, int worker)
+{
+	struct round *r = arg;
+	round_enter(r, 1, worker);
+	workers_await(r->pool, sorted, r);
+	long from = r->at[task], to = r->at[task + 1];
+	if (!r->err && from < to) {
+		memset(r->s->dead + from, 0, (size_t)(to - from));
+		sph_density_pass(r->s, r->w, (int)from, (int)to);
+	}
+	atomic_store(&r->dense[task], 1);
+}
+
+/* A force task waits for density tasks d0..d1: those holding any particle
+ * its own particles can have as neighbours (sph_neighbour_span). */
+struct force_wait {
+	struct round *r;
+	int d0, d1;
+};
+
+static void force_needs(struct force_wait *fw, int task)
+{
+	const struct round *r = fw->r;
+	const struct sph *s = r->s;
+	long from = r->at[task], to = r->at[task + 1];
+	fw->d0 = fw->d1 = task;
+	if (from >= to)
+		return;
+	long lo, hi;
+	sph_neighbour_span(s, from, to, &lo, &hi);
+	while (fw->d0 > 0 && r->at[fw->d0] > lo)
+		fw->d0--;
+	while (fw->d1 + 1 < r->tasks && r->at[fw->d1 + 1] < hi)
+		fw->d1++;
+}
+
+static bool force_ready(void *arg)
+{
+	const struct force_wait *fw = arg;
+	if (!atomic_load(&fw->r->soil_ready))
+		return false;
+	for (int d = fw->d0; d <= fw->d1; d++)
+		if (!atomic_load(&fw->r->dense[d]))
+			return false;
+	return true;
+}
+
+static void force_phase_task(void *arg, int task, int worker)
+{
+	struct round *r = arg;
+	round_enter(r, 2, worker);
+	workers_await(r->pool, sorted, r);
+	if (r->err)
+		return;
+	struct force_wait fw = {.r = r};
+	force_needs(&fw, task);
+	workers_await(r->pool, force_ready, &fw);
+	long from = r->at[task], to = r->at[task + 1];
+	sph_force_pass(r->s, r->w, r->dt, (int)from, (int)to, &r->vmax[task], &r->amax[task]);
+}
+
+/* The last step's soil rows for phase 0, when the run left them waiting;
+ * with no rows, its substep ends here. */
+static void round_open_tail(struct round *r)
+{
+	struct sph *s = r->s;
+	int rows = 0;
+	if (s->unsettled) {
+		pending_open(s, NULL, &r->pd);
+		rows = tail_plan(s, &r->pd.t, false);
+		if (rows == 0)
+			sph_soil_swap(s, &r->pd.st);
+	}
+	atomic_store(&r->soil_left, rows);
+	atomic_store(&r->soil_ready, rows == 0);
+}
+
+/* Runs the round; the caller's clocks continue from *wall and *cpu. */
+static int round_run(struct sph *s, struct world *w, double dt, double *wall, double *cpu)
+{
+	struct round r = {.s = s, .w = w, .dt = dt, .tasks = sph_tasks(s, s->n),
+			  .sort_here = !sph_sort_splits(s), .wall = *wall, .cpu = *cpu};
+	bool pending = s->unsettled;
+	if (!r.sort_here) {
+		if ((r.err = sort_and_tail(s)))
+			return r.err;
+		pending = false;
+		round_shares(&r);
+		atomic_store(&r.sorted, 1);
+		atomic_store(&r.soil_ready, 1);
+	} else {
+		round_open_tail(&r);
+	}
+	int soil = atomic_load(&r.soil_left);
+	r.pool = r.tasks == 1 && (!pending || tail_small(&r.pd.t)) ? NULL : s->workers;
+	struct workers_phase ph[3] = {
+		{r.sort_here + soil, sort_phase_task, &r},
+		{r.tasks, density_phase_task, &r},
+		{r.tasks, force_phase_task, &r},
+	};
+	workers_phases(r.pool, ph, 3);
+	if (pending) { /* phase 0 swapped the soil */
+		tail_end(s, &r.pd.t, false);
+		pending_done(s);
+	}
+	if (r.err)
+		return r.err;
+	s->vmax = s->amax = 0;
+	for (int k = 0; k < r.tasks; k++) {
+		s->vmax = fmax(s->vmax, r.vmax[k]);
+		s->amax = fmax(s->amax, r.amax[k]);
+	}
+	mark(s, r.phase, &r.wall, &r.cpu);
+	*wall = r.wall;
+	*cpu = r.cpu;
+	return GULLY_OK;
+}
+
+/* One step, its tail left waiting (step_end). */
+static int step_open(struct sph *s, struct world *w)
 {
 	double dt = s->dt, wall, cpu;
 	mark(s, -1, &wall, &cpu);
 	sph_emit(s, w, dt);
-	int err = sort_and_tail(s);
+	int err = round_run(s, w, dt, &wall, &cpu);
 	if (err)
 		return err;
-	mark(s, 0, &wall, &cpu);
 	s->particle_steps += (uint64_t)s->n;
-	memset(s->dead, 0, (size_t)s->n);
-	struct pass ps = {.s = s, .w = w, .dt = dt, .force = 0, .tasks = sph_tasks(s, s->n)};
-	parallel(s, &ps);
-	mark(s, 1, &wall, &cpu);
-	ps.force = 1;
-	parallel(s, &ps);
-	s->vmax = s->amax = 0;
-	for (int k = 0; k < ps.tasks; k++) {
-		s->vmax = fmax(s->vmax, ps.vmax[k]);
-		s->amax = fmax(s->amax, ps.amax[k]);
-	}
 	struct sph_particles t = s->p;
 	s->p = s->q;
 	s->q = t;
-	mark(s, 2, &wall, &cpu);
-	couple(s, w, dt, more);
+	s->pre_n = s->n; /* the force pass found their cells */
+	s->pre_h = s->cfg.h;
+	sph_couple(s, w, dt);
 	mark(s, 3, &wall, &cpu);
 	step_end(s, w, dt);
 	s->time += dt;
@@ -354,7 +471,7 @@ void sph_settle(struct sph *s, struct world *w)
 
 int sph_step(struct sph *s, struct world *w)
 {
-	int err = step_open(s, w, false);
+	int err = step_open(s, w);
 	sph_settle(s, w);
 	return err;
 }
@@ -363,7 +480,7 @@ int sph_run(struct sph *s, struct world *w, uint64_t steps, uint64_t *done)
 {
 	int err = GULLY_OK;
 	*done = 0;
-	while (*done < steps && !(err = step_open(s, w, *done + 1 < steps)))
+	while (*done < steps && !(err = step_open(s, w)))
 		(*done)++;
 	sph_settle(s, w);
 	return err;
