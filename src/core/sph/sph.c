@@ -173,6 +173,7 @@ int sph_reserve(struct sph *s, int n)
 	GROW(s->busy, cap);
 	GROW(s->cell, cap);
 	GROW(s->key, cap);
+	GROW(s->order, cap);
 	GROW(s->kcell, (size_t)cap * 3);
 	GROW(s->nbr, (size_t)cap * SPH_MAX_NEIGHBOURS);
 	s->cap = cap;
@@ -202,6 +203,7 @@ void sph_destroy(struct sph *s)
 	free(s->wstamp);
 	free(s->key);
 	free(s->kcell);
+	free(s->order);
 	free(s->nbr);
 	free(s->cstart);
 	free(s->water);

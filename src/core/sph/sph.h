@@ -113,6 +113,7 @@ struct sph {
 	uint32_t *cstart;        /* gnx*gny*gnz + 1 */
 	size_t cells_cap;
 	uint32_t *key;
+	uint32_t *order;         /* the sort's: sorted place -> old index */
 	/* The next sort's grid cells (x, y, z) of particles [0, pre_n), found
 	 * by the force pass where it moves them (sph_cell_of) for a cell size
 	 * pre_h; pre_n is 0 when there are none. */
@@ -191,6 +192,13 @@ int sph_sort_with(struct sph *s, const struct sph_side *side);
 /* Whether the sort splits over the workers (a large scene: several rounds
  * of its own) or is one task that another round can hold. */
 bool sph_sort_splits(const struct sph *s);
+/* The sort in two parts, for a round that holds it: the plan (one task: the
+ * grid, the cell starts, each particle's place; then p and q swap and n is
+ * the sorted count, with p still to fill), and the gathers that fill sorted
+ * particles [from, to) of p from q, on any workers once the plan is done.
+ * sph_sort is the plan and one gather of everything. */
+int sph_sort_plan(struct sph *s);
+void sph_sort_gather(struct sph *s, int from, int to);
 /* A coordinate's neighbour-grid cell (floor of v / h), clamped to +-2^28 so
  * that no position overflows an int and a key stays inside 32 bits. The
  * force pass finds the next sort's cells with it where it moves the

@@ -104,8 +104,8 @@ int sph_compact_range(struct sph *s, int from, int to, int at)
 
 /* The sort's passes: the whole sort as one task (a small scene), or the
  * three that split over the particles: the cell bounds, the keys, and the
- * moves to the places the serial pass gave. */
-enum sort_pass { SORT_WHOLE, SORT_BOUNDS, SORT_KEYS, SORT_MOVES };
+ * gathers of the sorted order from the places the serial pass gave. */
+enum sort_pass { SORT_WHOLE, SORT_BOUNDS, SORT_KEYS, SORT_GATHER };
 
 #define SORT_TASKS_MAX 64
 /* Below this many particles the sort is a few hundred microseconds and
@@ -123,7 +123,7 @@ struct sort_job {
 	int lo[SORT_TASKS_MAX][3], hi[SORT_TASKS_MAX][3];
 };
 
-static void sort_rest(struct sort_job *j);
+static void sort_rest(struct sort_job *j, bool gather);
 
 static void sort_task(void *arg, int task, int worker)
 {
@@ -138,7 +138,7 @@ static void sort_task(void *arg, int task, int worker)
 	workers_share(s->n, task, j->tasks, &from, &to);
 	if (j->pass == SORT_WHOLE) {
 		range_bounds(s, 0, s->n, j->skip, j->inv_h, j->lo[0], j->hi[0]);
-		sort_rest(j);
+		sort_rest(j, true);
 	} else if (j->pass == SORT_BOUNDS) {
 		range_bounds(s, (int)from, (int)to, j->skip, j->inv_h, j->lo[task], j->hi[task]);
 	} else if (j->pass == SORT_KEYS) {
@@ -146,9 +146,7 @@ static void sort_task(void *arg, int task, int worker)
 			if (!j->skip || s->dead[i] != 1)
 				s->key[i] = key_of(s, (int)i, j->inv_h);
 	} else {
-		for (long i = from; i < to; i++)
-			if (!j->skip || s->dead[i] != 1)
-				move(&s->q, (int)s->key[i], &s->p, (int)i);
+		sph_sort_gather(s, (int)from, (int)to);
 	}
 }
 
@@ -181,11 +179,13 @@ static void sort_grid(struct sort_job *j)
 	grid_from_bounds(j->s, lo, hi);
 }
 
-/* Stable counting sort (histogram, exclusive prefix sum, scatter), so the
+/* Stable counting sort (histogram, exclusive prefix sum, places), so the
  * order, and every result after it, depends on the positions alone. The
- * bounds, the keys and the moves split over the workers (sph_tasks); the
- * histogram and each particle's place stay serial, in particle order. */
-static void sort_rest(struct sort_job *j)
+ * bounds, the keys and the gathers split over the workers (sph_tasks); the
+ * histogram and each particle's place stay serial, in particle order. Then
+ * the arrays swap: p is the sorted order, to gather from q (with `gather`
+ * here; else by sph_sort_gather). */
+static void sort_rest(struct sort_job *j, bool gather)
 {
 	struct sph *s = j->s;
 	sort_grid(j);
@@ -209,30 +209,34 @@ static void sort_rest(struct sort_job *j)
 		s->cstart[c + 1] += s->cstart[c];
 	/* Each particle's place, with a running cursor per cell: cstart[k]
 	 * walks up to cstart[k+1]'s old value, then is restored from the
-	 * cursor's end. The key gives way to the place. */
+	 * cursor's end. */
 	for (int i = 0; i < s->n; i++)
 		if (!j->skip || s->dead[i] != 1)
-			s->key[i] = s->cstart[s->key[i]]++;
-	if (s->n)
-		sort_run(j, SORT_MOVES, false);
+			s->order[s->cstart[s->key[i]]++] = (uint32_t)i;
 	for (size_t c = cells; c > 0; c--)
 		s->cstart[c] = s->cstart[c - 1];
 	s->cstart[0] = 0;
-}
-
-/* After the round: the side work may read p and n until then. */
-static int sort_finish(struct sort_job *j)
-{
-	struct sph *s = j->s;
-	s->pre_n = 0; /* the particles move (or the sort failed) */
-	if (j->err)
-		return j->err;
-	s->n = (int)s->cstart[(size_t)s->gnx * (size_t)s->gny * (size_t)s->gnz];
-	s->dying = 0;
 	struct sph_particles t = s->p;
 	s->p = s->q;
 	s->q = t;
-	return GULLY_OK;
+	s->n = (int)s->cstart[cells];
+	s->dying = 0;
+	s->pre_n = 0; /* the cells found before are in the old order */
+	if (gather && s->n)
+		sort_run(j, SORT_GATHER, false);
+}
+
+void sph_sort_gather(struct sph *s, int from, int to)
+{
+	for (int d = from; d < to; d++)
+		move(&s->p, d, &s->q, (int)s->order[d]);
+}
+
+/* After the sort's rounds (side work touches nothing the sort does). */
+static int sort_finish(struct sort_job *j)
+{
+	j->s->pre_n = 0; /* the particles moved (or the sort failed) */
+	return j->err;
 }
 
 static int sort_tasks(const struct sph *s)
@@ -246,20 +250,36 @@ bool sph_sort_splits(const struct sph *s)
 	return sort_tasks(s) > 1;
 }
 
-int sph_sort_with(struct sph *s, const struct sph_side *side)
+static void sort_open(struct sph *s, const struct sph_side *side, struct sort_job *j)
 {
 	if (s->pre_n > s->n || s->pre_h != s->cfg.h)
 		s->pre_n = 0;
-	struct sort_job j = {.s = s, .tasks = sort_tasks(s),
-			     .side = side && side->tasks > 0 ? side : NULL, .skip = s->dying > 0,
-			     .inv_h = 1.0 / s->cfg.h};
+	*j = (struct sort_job){.s = s, .tasks = sort_tasks(s),
+			       .side = side && side->tasks > 0 ? side : NULL,
+			       .skip = s->dying > 0, .inv_h = 1.0 / s->cfg.h};
+}
+
+int sph_sort_with(struct sph *s, const struct sph_side *side)
+{
+	struct sort_job j;
+	sort_open(s, side, &j);
 	if (j.tasks == 1) {
 		sort_run(&j, SORT_WHOLE, true);
 	} else {
 		sort_run(&j, SORT_BOUNDS, true);
 		if (!j.err)
-			sort_rest(&j);
+			sort_rest(&j, true);
 	}
+	return sort_finish(&j);
+}
+
+int sph_sort_plan(struct sph *s)
+{
+	struct sort_job j;
+	sort_open(s, NULL, &j);
+	j.tasks = 1;
+	range_bounds(s, 0, s->n, j.skip, j.inv_h, j.lo[0], j.hi[0]);
+	sort_rest(&j, false);
 	return sort_finish(&j);
 }
 

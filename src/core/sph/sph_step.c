@@ -251,14 +251,17 @@ static void mark(struct sph *s, int phase, double *wall, double *cpu)
 	*cpu = c1;
 }
 
-/* A step's sort, density and forces as one round of three phases (one
- * wake-up of the helpers, not one a phase). Phase 0: the sort, when it is
+/* A step's sort, density and forces as one round of phases (one wake-up of
+ * the helpers, not one a phase). Phase 0: the sort's plan, when the sort is
  * one task (a large scene sorts in rounds of its own first), beside the last
- * step's soil rows. Phase 1: density, which waits for the sort. Phase 2:
- * forces, each task waiting for the density tasks that hold its particles'
- * neighbours and for the soil (the force pass's look for the coupling reads
- * the saturation). Each pass writes only its own particles and reads only
- * what it waits for, so the bits are those of three rounds in a row. */
+ * step's soil rows. Phase 1: the gathers of the sorted particles, after the
+ * plan. Phase 2: density, each task after the gathers that fill its
+ * particles' neighbours. Phase 3: forces, each task after the density tasks
+ * of its particles' neighbours and after the soil (the force pass's look for
+ * the coupling reads the saturation). The gather, density and force tasks
+ * share one split of the particles, so a worker tends to keep its particles
+ * through the step. Each pass writes only its own particles and reads only
+ * what it waits for, so the bits are those of the passes one after another. */
 struct round {
 	struct sph *s;
 	struct world *w;
@@ -266,17 +269,20 @@ struct round {
 	double dt;
 	struct pending pd;
 	bool sort_here;
-	int tasks; /* density tasks, and force tasks */
+	int tasks; /* gather, density and force tasks each */
 	int err;
 	long at[TASKS_MAX + 1]; /* task k's particles [at[k], at[k + 1]) */
-	atomic_int sorted, soil_left, soil_ready;
-	atomic_int dense[TASKS_MAX];
+	/* The tasks holding task k's particles' neighbours: need0[k]..need1[k]. */
+	int need0[TASKS_MAX], need1[TASKS_MAX];
+	atomic_int planned, soil_left, soil_ready;
+	atomic_int gathered[TASKS_MAX], dense[TASKS_MAX];
 	double vmax[TASKS_MAX], amax[TASKS_MAX];
 	int phase; /* the caller's, for its clocks (mark) */
 	double wall, cpu;
 };
 
-/* The caller's clocks go to the phase it is in. */
+/* The caller's clocks go to the phase it is in (the gathers count as the
+ * sort's, the force phase as force). */
 static void round_enter(struct round *r, int phase, int worker)
 {
 	if (worker == 0 && phase != r->phase) {
@@ -285,24 +291,40 @@ static void round_enter(struct round *r, int phase, int worker)
 	}
 }
 
-/* The passes' shares of the sorted particles. */
+/* The tasks' shares of the sorted particles, and the tasks each one's
+ * neighbours lie in (sph_neighbour_span). */
 static void round_shares(struct round *r)
 {
+	const struct sph *s = r->s;
 	for (int k = 0; k < r->tasks; k++) {
 		long to;
-		workers_taper(r->s->n, k, r->tasks, &r->at[k], &to);
+		workers_taper(s->n, k, r->tasks, &r->at[k], &to);
 	}
-	r->at[r->tasks] = r->s->n;
+	r->at[r->tasks] = s->n;
+	for (int k = 0; k < r->tasks; k++) {
+		int d0 = k, d1 = k;
+		if (r->at[k] < r->at[k + 1]) {
+			long lo, hi;
+			sph_neighbour_span(s, r->at[k], r->at[k + 1], &lo, &hi);
+			while (d0 > 0 && r->at[d0] > lo)
+				d0--;
+			while (d1 + 1 < r->tasks && r->at[d1 + 1] < hi)
+				d1++;
+		}
+		r->need0[k] = d0;
+		r->need1[k] = d1;
+	}
 }
 
-static void sort_phase_task(void *arg, int task, int worker)
+static void plan_phase_task(void *arg, int task, int worker)
 {
 	struct round *r = arg;
 	round_enter(r, 0, worker);
 	if (r->sort_here && task-- == 0) {
-		r->err = sph_sort(r->s);
-		round_shares(r);
-		atomic_store(&r->sorted, 1);
+		r->err = sph_sort_plan(r->s);
+		if (!r->err)
+			round_shares(r);
+		atomic_store(&r->planned, 1);
 		return;
 	}
 	tail_task(&r->pd.t, task, worker);
@@ -312,69 +334,65 @@ static void sort_phase_task(void *arg, int task, int worker)
 	}
 }
 
-static bool sorted(void *arg)
+static bool planned(void *arg)
 {
 	struct round *r = arg;
-	return atomic_load(&r->sorted);
+	return atomic_load(&r->planned);
+}
+
+static void gather_phase_task(void *arg, int task, int worker)
+{
+	struct round *r = arg;
+	round_enter(r, 0, worker);
+	workers_await(r->pool, planned, r);
+	if (!r->err)
+		sph_sort_gather(r->s, (int)r->at[task], (int)r->at[task + 1]);
+	atomic_store(&r->gathered[task], 1);
+}
+
+/* A task waits for tasks need0..need1 of an earlier phase (flags). */
+struct needs {
+	struct round *r;
+	const atomic_int *done;
+	bool soil;
+	int task;
+};
+
+static bool needs_met(void *arg)
+{
+	const struct needs *n = arg;
+	if (n->soil && !atomic_load(&n->r->soil_ready))
+		return false;
+	for (int d = n->r->need0[n->task]; d <= n->r->need1[n->task]; d++)
+		if (!atomic_load(&n->done[d]))
+			return false;
+	return true;
 }
 
 static void density_phase_task(void *arg, int task, int worker)
 {
 	struct round *r = arg;
 	round_enter(r, 1, worker);
-	workers_await(r->pool, sorted, r);
+	workers_await(r->pool, planned, r);
 	long from = r->at[task], to = r->at[task + 1];
 	if (!r->err && from < to) {
+		struct needs n = {r, r->gathered, false, task};
+		workers_await(r->pool, needs_met, &n);
 		memset(r->s->dead + from, 0, (size_t)(to - from));
 		sph_density_pass(r->s, r->w, (int)from, (int)to);
 	}
 	atomic_store(&r->dense[task], 1);
 }
 
-/* A force task waits for density tasks d0..d1: those holding any particle
- * its own particles can have as neighbours (sph_neighbour_span). */
-struct force_wait {
-	struct round *r;
-	int d0, d1;
-};
-
-static void force_needs(struct force_wait *fw, int task)
-{
-	const struct round *r = fw->r;
-	const struct sph *s = r->s;
-	long from = r->at[task], to = r->at[task + 1];
-	fw->d0 = fw->d1 = task;
-	if (from >= to)
-		return;
-	long lo, hi;
-	sph_neighbour_span(s, from, to, &lo, &hi);
-	while (fw->d0 > 0 && r->at[fw->d0] > lo)
-		fw->d0--;
-	while (fw->d1 + 1 < r->tasks && r->at[fw->d1 + 1] < hi)
-		fw->d1++;
-}
-
-static bool force_ready(void *arg)
-{
-	const struct force_wait *fw = arg;
-	if (!atomic_load(&fw->r->soil_ready))
-		return false;
-	for (int d = fw->d0; d <= fw->d1; d++)
-		if (!atomic_load(&fw->r->dense[d]))
-			return false;
-	return true;
-}
-
 static void force_phase_task(void *arg, int task, int worker)
 {
 	struct round *r = arg;
 	round_enter(r, 2, worker);
-	workers_await(r->pool, sorted, r);
+	workers_await(r->pool, planned, r);
 	if (r->err)
 		return;
-	struct force_wait fw = {.r = r};
-	force_needs(&fw, task);
-	workers_await(r->pool, force_ready, &fw);
+	struct needs n = {r, r->dense, true, task};
+	workers_await(r->pool, needs_met, &n);
 	long from = r->at[task], to = r->at[task + 1];
 	sph_force_pass(r->s, r->w, r->dt, (int)from, (int)to, &r->vmax[task], &r->amax[task]);
 }
@@ -395,30 +413,41 @@ static void round_open_tail(struct round *r)
 	atomic_store(&r->soil_ready, rows == 0);
 }
 
+/* A large scene's sort, in rounds of its own with the soil beside it: the
+ * round that follows finds everything its density and forces wait for. */
+static int round_sort_first(struct round *r)
+{
+	if ((r->err = sort_and_tail(r->s)))
+		return r->err;
+	round_shares(r);
+	atomic_store(&r->planned, 1);
+	atomic_store(&r->soil_ready, 1);
+	for (int k = 0; k < r->tasks; k++)
+		atomic_store(&r->gathered[k], 1);
+	return GULLY_OK;
+}
+
 /* Runs the round; the caller's clocks continue from *wall and *cpu. */
 static int round_run(struct sph *s, struct world *w, double dt, double *wall, double *cpu)
 {
 	struct round r = {.s = s, .w = w, .dt = dt, .tasks = sph_tasks(s, s->n),
 			  .sort_here = !sph_sort_splits(s), .wall = *wall, .cpu = *cpu};
-	bool pending = s->unsettled;
+	bool pending = s->unsettled && r.sort_here;
 	if (!r.sort_here) {
-		if ((r.err = sort_and_tail(s)))
+		if (round_sort_first(&r))
 			return r.err;
-		pending = false;
-		round_shares(&r);
-		atomic_store(&r.sorted, 1);
-		atomic_store(&r.soil_ready, 1);
 	} else {
 		round_open_tail(&r);
 	}
 	int soil = atomic_load(&r.soil_left);
 	r.pool = r.tasks == 1 && (!pending || tail_small(&r.pd.t)) ? NULL : s->workers;
-	struct workers_phase ph[3] = {
-		{r.sort_here + soil, sort_phase_task, &r},
+	struct workers_phase ph[4] = {
+		{r.sort_here + soil, plan_phase_task, &r},
+		{r.sort_here ? r.tasks : 0, gather_phase_task, &r},
 		{r.tasks, density_phase_task, &r},
 		{r.tasks, force_phase_task, &r},
 	};
-	workers_phases(r.pool, ph, 3);
+	workers_phases(r.pool, ph, 4);
 	if (pending) { /* phase 0 swapped the soil */
 		tail_end(s, &r.pd.t, false);
 		pending_done(s);
