@@ -1,0 +1,52 @@
+#!/bin/sh
+# The seed-hydrology-2020 preset on sixteen droplet streams of the seed's
+# terrain, measured against the seed's own map (bench/FIDELITY.md, "Sixteen
+# droplet streams"): one stream's figure moves with the chaos of a single
+# rounding, sixteen say what a build does.
+#   bench/fidelity-streams.sh BUILD_DIR REFERENCE_DIR [--set KEY=VALUE]...
+# REFERENCE_DIR holds the shared reference maps (hydrology2020-seed12345-*).
+# Runs streams 1-14, 42 and 12345 (200,000 droplets each, two at a time),
+# renders height and pool, measures them with bench_fidelity, and prints
+# the table and each measure's mean, median and range, and how many streams
+# reach the issue's marks.
+set -eu
+[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR REFERENCE_DIR [--set KEY=VALUE]..." >&2; exit 2; }
+B=$1 R=$2
+shift 2
+G=$B/gully F=$B/bench/bench_fidelity P=$(dirname "$0")/../presets/seed-hydrology-2020.yaml
+BEFORE=$R/hydrology2020-seed12345-before.f32 AFTER=$R/hydrology2020-seed12345-after200k-height-then-pool.f32
+for f in "$G" "$F"; do [ -x "$f" ] || { echo "$0: $f: not built (make bench/bench_fidelity)" >&2; exit 2; }; done
+[ -r "$BEFORE" ] && [ -r "$AFTER" ] || { echo "$0: $R: no reference maps" >&2; exit 2; }
+T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
+STREAMS="1 2 3 4 5 6 7 8 9 10 11 12 13 14 42 12345"
+# one STREAM [--set KEY=VALUE]...
+one() {
+	s=$1
+	shift
+	"$G" run "$BEFORE" --quiet -p "$P" --seed "$s" --particles 200000 "$@" -o "$T/$s.gsnap" >/dev/null &&
+		"$G" render "$T/$s.gsnap" --layer height -o "$T/$s.h.f32" >/dev/null &&
+		"$G" render "$T/$s.gsnap" --layer pool -o "$T/$s.p.f32" >/dev/null
+}
+n=0
+for s in $STREAMS; do
+	one "$s" "$@" &
+	n=$((n + 1))
+	[ $((n % 2)) -eq 0 ] && wait
+done
+wait
+for s in $STREAMS; do [ -r "$T/$s.p.f32" ] || { echo "$0: stream $s failed" >&2; exit 1; }; done
+"$F" measure "$BEFORE" "$AFTER" $(for s in $STREAMS; do printf '%s ' "$T/$s.h.f32+$T/$s.p.f32"; done) > "$T/m"
+cat "$T/m"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } NR == 2 { next }
+	{ n++; for (k in col) v[k, n] = $col[k] }
+	function stat(k,   i, j, t, a, s, lo, hi) {
+		for (i = 1; i <= n; i++) a[i] = v[k, i] + 0
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		for (i = 1; i <= n; i++) s += a[i]
+		printf "%-15s mean %.4f  median %.4f  range %.3f-%.3f\n", k, s / n,
+			n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n] }
+	END { split("corr corr_blur3 pool_iou eroded_ratio pool_volume pool_cells pools big_edge_lakes", ks, " ")
+		for (i = 1; i <= 8; i++) stat(ks[i])
+		for (i = 1; i <= n; i++) { c += v["corr", i] >= 0.9; u += v["pool_iou", i] >= 0.45
+			e += v["big_edge_lakes", i] >= 2; r += (v["eroded_ratio", i] - 1) ^ 2 <= 0.01 }
+		printf "streams: corr >= 0.9 %d, IoU >= 0.45 %d, 2+ edge lakes %d, eroded within 10%% %d, of %d\n", c, u, e, r, n }' "$T/m"
