@@ -20,8 +20,9 @@
  * sort drops the removed particles as it moves the others (no compaction),
  * and the soil runs beside it, in the same round of tasks; the layers drawn
  * from them are made once, when the run ends. Sort, density and force are
- * one round of phases: a density task waits for the sort, a force task for
- * the density tasks holding its particles' neighbours and for the soil. The state is settled (the
+ * one round of phases: the sort's gathers wait for its plan, a density task
+ * for the gathers holding its particles' neighbours, a force task for the
+ * density tasks holding them and for the soil. The state is settled (the
  * tail done) whenever sph_run or sph_step returns, and the bits are those of
  * doing each tail at once. */
 #ifndef GULLY_SPH_H

@@ -1,7 +1,7 @@
-/* One SPH step, in the order sph.h gives: the sort with the last step's
- * tail beside it, density and force as one round of three phases (base/
- * workers.h, workers_phases), each cut into tasks that whichever worker is
- * free claims; then the coupling. */
+/* One SPH step, in the order sph.h gives: the sort (its plan beside the
+ * last step's tail, then its gathers), density and force as one round of
+ * phases (base/workers.h, workers_phases), each cut into tasks that
+ * whichever worker is free claims; then the coupling. */
 #include "core/sph/sph.h"
 
 #include <math.h>
