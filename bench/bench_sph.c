@@ -5,6 +5,9 @@
  * threads), the split of wall time between the phases (emission and sort,
  * density, force, the coupling in order, the parallel tail) and the calling
  * thread's CPU microseconds per step in each (on 1 thread: the serial share).
+ * Sort, density and force are one round of phases on two threads, so their
+ * split is the calling thread's own walk through them: the sort while it
+ * plans or gathers, force including its wait for the helper's last task.
  *
  *   bench/bench_sph [--runs N] [--steps S] [--scene pool|jet] [--particles N]
  *                   [--threads LIST]   (LIST: "1,2" by default)

@@ -223,7 +223,8 @@ int sph_compact_range(struct sph *s, int from, int to, int at);
 int sph_neighbours(const struct sph *s, int i, int32_t *out, int max, float *rho_sum);
 /* After a sort: the particles [*lo, *hi) that hold every neighbour
  * sph_neighbours can find for sorted particles [from, to), from < to <= n
- * (what a force task must wait for, sph_step.c). */
+ * (what a density task's gathers and a force task's density tasks must
+ * cover, sph_step.c). */
 void sph_neighbour_span(const struct sph *s, long from, long to, long *lo, long *hi);
 /* The force pass's pair sums for particle i over list[0..n-1] (pressure and
  * artificial viscosity into push, mud-viscosity drag into drag), four pairs
