@@ -15,6 +15,8 @@ shift $(( $# < 3 ? $# : 3 ))
 SEEDS=${*:-1 42 12345}
 G=$B/gully; F=$B/bench/bench_fidelity; P=$(dirname "$0")/../presets
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# a / b to one decimal; "inf" where b rounds to 0 s (a run too short to time)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "inf" }'; }
 cpu() { /usr/bin/time -f '%U %S' -o "$T/t" "$@" >/dev/null 2>&1; awk '{print $1 + $2}' "$T/t"; }
 printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\n'
 for s in $SEEDS; do
@@ -24,12 +26,11 @@ for s in $SEEDS; do
 		a=$(cpu "$F" hydrology "$T/terrain.f32" "$s" "$N" "$T/seed.f32")
 		b=$(cpu "$G" run "$T/terrain.f32" --quiet -p "$P/seed-hydrology-2020.yaml" --seed "$s" --particles "$N")
 		c=$(cpu "$G" run "$T/terrain.f32" --quiet --process hydrology --seed "$s" --particles "$N" --set terrain.vertical_scale=40)
-		printf '%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\n' "$s" "$r" "$a" "$b" "$c" \
-			"$(echo "$a / $b" | bc -l)" "$(echo "$a / $c" | bc -l)"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$r" "$a" "$b" "$c" \
+			"$(ratio "$a" "$b")" "$(ratio "$a" "$c")"
 		r=$((r + 1))
 	done
-done > "$T/rows"
-cat "$T/rows"
+done | tee "$T/rows"
 for s in $SEEDS; do
 	for col in 6 7; do
 		awk -v s="$s" '$1 == s' "$T/rows" | cut -f$col | sort -n | awk -v s="$s" -v c=$col '
