@@ -30,27 +30,30 @@ static float lerp(float a, float b, float t)
 	return a + t * (b - a);
 }
 
-/* Eight unit-ish gradient directions: axes and diagonals. */
+/* Eight unit-ish gradient directions: axes and diagonals (hash & 7: x + y,
+ * -x + y, x - y, -x - y, then 1.41421356 times x, -x, y, -y). Written as
+ * selects rather than a switch: the hash is random, so a switch's branch
+ * was mispredicted about every other call (the terrain's making spent a
+ * third of its time here). Each case's value is the same float as the
+ * switch gave: negation is exact, and x - y is x + (-y). */
 static float grad(int hash, float x, float y)
 {
-	switch (hash & 7) {
-	case 0: return x + y;
-	case 1: return -x + y;
-	case 2: return x - y;
-	case 3: return -x - y;
-	case 4: return 1.41421356f * x;
-	case 5: return -1.41421356f * x;
-	case 6: return 1.41421356f * y;
-	default: return -1.41421356f * y;
-	}
+	const float sx = (hash & 1) ? -x : x;
+	const float axes = 1.41421356f * ((hash & 1) ? -1.0f : 1.0f) * ((hash & 2) ? y : x);
+	const float diagonal = sx + ((hash & 2) ? -y : y);
+	return (hash & 4) ? axes : diagonal;
 }
 
-/* The lattice index, f mod 256. (int)f & 255 is the same for every f an int
- * holds, but high octaves (frequency 64, lacunarity 4, 16 octaves) reach
- * 7e10, where the conversion is undefined (the float-cast-overflow
- * sanitizer caught it); fmod of a whole float is exact. */
+/* The lattice index, f mod 256, for a whole f. Inside an int's range it is
+ * the low byte of (int)f (two's complement wraps negative f the way fmod
+ * plus 256 does). Beyond it (frequency 64, lacunarity 4, 16 octaves reach
+ * 7e10) the conversion would be undefined (the float-cast-overflow
+ * sanitizer caught it), so fmod, exact for a whole float, takes it there;
+ * fmod everywhere cost a sixth of the terrain's making. */
 static int lattice(float f)
 {
+	if (f > -2147483648.0f && f < 2147483648.0f)
+		return (int)f & 255;
 	double m = fmod((double)f, 256.0);
 	return (int)(m < 0 ? m + 256.0 : m);
 }
