@@ -17,6 +17,11 @@ tests_test_particles_LDADD = $(TEST_CORE_LIBS)
 
 check_PROGRAMS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
 TESTS += tests/test_emitter tests/test_hardness tests/test_layer_import tests/test_rain
+check_PROGRAMS += tests/test_terrain
+TESTS += tests/test_terrain
+tests_test_terrain_SOURCES = tests/test_terrain.c tests/testutil.h
+tests_test_terrain_CFLAGS = $(TEST_CFLAGS)
+tests_test_terrain_LDADD = $(TEST_CORE_LIBS)
 tests_test_rain_SOURCES = tests/test_rain.c tests/testutil.h
 tests_test_rain_CFLAGS = $(TEST_CFLAGS)
 tests_test_rain_LDADD = $(TEST_CORE_LIBS)

@@ -18,6 +18,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/process_table.c \
 	src/core/terrain/terrain.c src/core/terrain/terrain.h \
 	src/core/terrain/hardness.c src/core/terrain/hardness.h \
+	src/core/terrain/rows.c src/core/terrain/rows.h \
 	src/core/particles/particles.c src/core/particles/particles.h \
 	src/core/particles/droplet.h \
 	src/core/particles/trace.c src/core/particles/trace.h \

@@ -5,6 +5,7 @@
 #include "core/base/error.h"
 #include "core/base/resample.h"
 #include "core/base/noise.h"
+#include "core/terrain/rows.h"
 
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
 #define HARDNESS_STREAM 3
@@ -15,20 +16,35 @@ static float clamp01(float v)
 	return v >= 0.0f ? (v > 1.0f ? 1.0f : v) : 0.0f;
 }
 
+/* One row block of fbm_field's noise (terrain_rows). */
+struct field_job {
+	float *out;
+	const struct noise *nz;
+	int width, octaves;
+	float freq;
+};
+
+static void field_block(void *arg, int y0, int y1)
+{
+	const struct field_job *j = arg;
+	for (int y = y0; y < y1; y++)
+		for (int x = 0; x < j->width; x++)
+			j->out[(size_t)y * (size_t)j->width + (size_t)x] =
+				noise_fbm(j->nz, (float)x * j->freq, (float)y * j->freq, j->octaves,
+					  0.5f, 2.0f);
+}
+
 /* The noise field over the map, normalised to exactly [0, 1]. */
-static void fbm_field(float *out, const struct world *w, const struct noise *nz,
-		      double frequency, int octaves)
+static void fbm_field(float *out, const struct world *w, const struct params *p,
+		      const struct noise *nz, double frequency, int octaves)
 {
 	float span = (float)(w->width > w->height ? w->width : w->height);
-	float freq = (float)frequency / span;
+	struct field_job job = {out, nz, w->width, octaves, (float)frequency / span};
+	terrain_rows(w, p, field_block, &job);
 	float mn = INFINITY, mx = -INFINITY;
-	for (int y = 0; y < w->height; y++) {
-		for (int x = 0; x < w->width; x++) {
-			float v = noise_fbm(nz, (float)x * freq, (float)y * freq, octaves, 0.5f, 2.0f);
-			out[(size_t)y * (size_t)w->width + (size_t)x] = v;
-			mn = fminf(mn, v);
-			mx = fmaxf(mx, v);
-		}
+	for (size_t i = 0; i < world_cells(w); i++) {
+		mn = fminf(mn, out[i]);
+		mx = fmaxf(mx, out[i]);
 	}
 	float range = mx - mn;
 	for (size_t i = 0; i < world_cells(w); i++)
@@ -61,7 +77,7 @@ static void strata(struct world *w, const struct params *p, const struct noise *
 	}
 	float range = mx - mn;
 	if (q->warp > 0)
-		fbm_field(d, w, nz, q->frequency, q->octaves); /* d holds the warp for now */
+		fbm_field(d, w, p, nz, q->frequency, q->octaves); /* d holds the warp for now */
 	for (size_t i = 0; i < n; i++) {
 		float t = range > 0 ? (h[i] - mn) / range : 0.5f;
 		if (q->warp > 0)
@@ -84,7 +100,7 @@ void hardness_generate(struct world *w, const struct params *p)
 	noise_init(&nz, (uint64_t)p->world.seed * 2654435761ULL + HARDNESS_STREAM);
 	switch ((enum hardness_generator)q->generator) {
 	case HARDNESS_FBM:
-		fbm_field(d, w, &nz, q->frequency, q->octaves);
+		fbm_field(d, w, p, &nz, q->frequency, q->octaves);
 		for (size_t i = 0; i < n; i++)
 			d[i] = clamp01((float)q->value + (float)q->contrast * (d[i] - 0.5f));
 		break;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/terrain/hardness.h"
+#include "core/terrain/rows.h"
 #include "core/base/noise.h"
 
 /* Stream numbers keep terrain and simulation draws independent of each other. */
@@ -55,6 +56,40 @@ static float shape(enum terrain_generator g, float u, float v)
 	}
 }
 
+/* One row block of terrain_generate's noise (terrain_rows). */
+struct terrain_job {
+	float *h;
+	const struct noise *nz;
+	const struct params_terrain *t;
+	int width, height;
+	float freq;
+};
+
+static void terrain_block(void *arg, int y0, int y1)
+{
+	const struct terrain_job *j = arg;
+	const struct params_terrain *t = j->t;
+	enum terrain_generator g = (enum terrain_generator)t->generator;
+	for (int y = y0; y < y1; y++) {
+		for (int x = 0; x < j->width; x++) {
+			float nx = (float)x * j->freq, ny = (float)y * j->freq;
+			float value;
+			if (g == TERRAIN_RIDGED)
+				value = noise_ridged(j->nz, nx, ny, t->octaves,
+						     (float)t->persistence, (float)t->lacunarity);
+			else
+				value = noise_fbm(j->nz, nx, ny, t->octaves,
+						  (float)t->persistence, (float)t->lacunarity);
+			if (g != TERRAIN_FBM && g != TERRAIN_RIDGED) {
+				float u = (float)x / (float)(j->width - 1);
+				float v = (float)y / (float)(j->height - 1);
+				value = shape(g, u, v) + (float)t->roughness * 0.5f * value;
+			}
+			j->h[(size_t)y * (size_t)j->width + (size_t)x] = value;
+		}
+	}
+}
+
 void terrain_generate(struct world *w, const struct params *p)
 {
 	struct noise nz;
@@ -63,25 +98,8 @@ void terrain_generate(struct world *w, const struct params *p)
 	enum terrain_generator g = (enum terrain_generator)t->generator;
 	float *h = w->layer[LAYER_HEIGHT];
 	float span = (float)(w->width > w->height ? w->width : w->height);
-	float freq = (float)t->frequency / span;
-	for (int y = 0; y < w->height; y++) {
-		for (int x = 0; x < w->width; x++) {
-			float nx = (float)x * freq, ny = (float)y * freq;
-			float value;
-			if (g == TERRAIN_RIDGED)
-				value = noise_ridged(&nz, nx, ny, t->octaves,
-						     (float)t->persistence, (float)t->lacunarity);
-			else
-				value = noise_fbm(&nz, nx, ny, t->octaves,
-						  (float)t->persistence, (float)t->lacunarity);
-			if (g != TERRAIN_FBM && g != TERRAIN_RIDGED) {
-				float u = (float)x / (float)(w->width - 1);
-				float v = (float)y / (float)(w->height - 1);
-				value = shape(g, u, v) + (float)t->roughness * 0.5f * value;
-			}
-			h[(size_t)y * (size_t)w->width + (size_t)x] = value;
-		}
-	}
+	struct terrain_job job = {h, &nz, t, w->width, w->height, (float)t->frequency / span};
+	terrain_rows(w, p, terrain_block, &job);
 	if (g == TERRAIN_FBM || g == TERRAIN_RIDGED)
 		normalise(h, world_cells(w));
 	memcpy(w->layer[LAYER_BASE], h, world_cells(w) * sizeof(float));
