@@ -1,7 +1,8 @@
 /* The terrain's noise: noise_gradient against Perlin's gradient noise
  * written plainly (a switch over the hash, the lattice by fmod), bit for
- * bit, from small to huge and negative coordinates; and the terrain and
- * hardness maps the same bits on any thread count (core/terrain/rows.c). */
+ * bit, from small to huge and negative coordinates; noise_fbm_row's wide
+ * cells against noise_fbm's; and the terrain and hardness maps the same
+ * bits on any thread count (core/terrain/rows.c). */
 #include "testutil.h"
 
 #include <math.h>
@@ -96,6 +97,43 @@ static void test_gradient_matches_reference(void **state)
 		}
 }
 
+/* The wide row (several cells a vector) against noise_fbm cell by cell. */
+static void test_fbm_row_matches_cells(void **state)
+{
+	(void)state;
+	struct noise n;
+	noise_init(&n, 99);
+	/* Frequencies per cell from a map's (4 over 4096 cells) to the largest
+	 * (64 over 16 cells), octaves and lacunarity up to their limits (the
+	 * far octaves pass an int's range), rows above and below zero. */
+	static const float xfreqs[] = {4.0f / 4096.0f, 0.37f, 4.0f};
+	static const float ys[] = {0.0f, 3.75f, -9.5f, 1234.5f};
+	static const int octaves[] = {1, 8, 16};
+	static const float lacunarity[] = {1.0f, 2.0f, 4.0f};
+	float row[203];
+	for (size_t f = 0; f < 3; f++)
+		for (size_t y = 0; y < 4; y++)
+			for (size_t o = 0; o < 3; o++)
+				for (size_t l = 0; l < 3; l++) {
+					const int x0 = (int)(f * 7 + y * 3 + o);
+					const int count = 203 - (int)(l + o);
+					noise_fbm_row(&n, x0, count, xfreqs[f], ys[y], octaves[o], 0.5f,
+						      lacunarity[l], row);
+					for (int i = 0; i < count; i++) {
+						const float cell =
+							noise_fbm(&n, (float)(x0 + i) * xfreqs[f], ys[y],
+								  octaves[o], 0.5f, lacunarity[l]);
+						if (memcmp(&cell, &row[i], sizeof cell) != 0)
+							fail_msg("cell %d of the row (x0 %d, freq %g, y %g, "
+								 "%d octaves, lacunarity %g): %.9g, "
+								 "noise_fbm %.9g",
+								 i, x0, (double)xfreqs[f], (double)ys[y],
+								 octaves[o], (double)lacunarity[l],
+								 (double)row[i], (double)cell);
+					}
+				}
+}
+
 static struct world *made_on(struct params *p, int threads)
 {
 	p->world.threads = threads;
@@ -148,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gradient_matches_reference),
+		cmocka_unit_test(test_fbm_row_matches_cells),
 		cmocka_unit_test(test_terrain_same_on_any_thread_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,14 @@ static inline floatw fw_lt(floatw a, floatw b) { return _mm256_cmp_ps(a, b, _CMP
 /* m ? a : b, lane by lane */
 static inline floatw fw_blend(floatw m, floatw a, floatw b) { return _mm256_blendv_ps(b, a, m); }
 static inline unsigned fw_movemask(floatw m) { return (unsigned)_mm256_movemask_ps(m); }
+static inline floatw fw_set1(float a) { return _mm256_set1_ps(a); }
+static inline floatw fw_eq(floatw a, floatw b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+/* -a, exactly (the sign bit flipped; 0 - a would give +0 for +0). */
+static inline floatw fw_neg(floatw a) { return _mm256_xor_ps(a, _mm256_set1_ps(-0.0f)); }
+/* floorf lane by lane. */
+static inline floatw fw_floor(floatw a) { return _mm256_floor_ps(a); }
+/* Each int lane converted to float (fw_from_i reinterprets). */
+static inline floatw fw_convert_i(intw i) { return _mm256_cvtepi32_ps(i); }
 static inline intw fw_trunc(floatw a) { return _mm256_cvttps_epi32(a); }
 static inline floatw fw_from_i(intw i) { return _mm256_castsi256_ps(i); }
 static inline intw fw_to_i(floatw f) { return _mm256_castps_si256(f); }
@@ -131,6 +139,21 @@ static inline floatw fw_blend(floatw m, floatw a, floatw b)
 	return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
 }
 static inline unsigned fw_movemask(floatw m) { return (unsigned)_mm_movemask_ps(m); }
+static inline floatw fw_set1(float a) { return _mm_set1_ps(a); }
+static inline floatw fw_eq(floatw a, floatw b) { return _mm_cmpeq_ps(a, b); }
+static inline floatw fw_neg(floatw a) { return _mm_xor_ps(a, _mm_set1_ps(-0.0f)); }
+/* floorf without SSE4.1's round: a float from 2^23 up is whole already,
+ * and so is one that truncation leaves alone (this keeps -0 as -0); below,
+ * truncation moves toward zero, one too far up for a negative fraction. */
+static inline floatw fw_floor(floatw a)
+{
+	const floatw t = _mm_cvtepi32_ps(_mm_cvttps_epi32(a));
+	const floatw whole = _mm_or_ps(_mm_cmpeq_ps(t, a),
+				       _mm_cmpge_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), a), _mm_set1_ps(8388608.0f)));
+	const floatw down = _mm_sub_ps(t, _mm_and_ps(_mm_cmplt_ps(a, t), _mm_set1_ps(1.0f)));
+	return _mm_or_ps(_mm_and_ps(whole, a), _mm_andnot_ps(whole, down));
+}
+static inline floatw fw_convert_i(intw i) { return _mm_cvtepi32_ps(i); }
 static inline intw fw_trunc(floatw a) { return _mm_cvttps_epi32(a); }
 static inline floatw fw_from_i(intw i) { return _mm_castsi128_ps(i); }
 static inline intw fw_to_i(floatw f) { return _mm_castps_si128(f); }

@@ -28,10 +28,8 @@ static void field_block(void *arg, int y0, int y1)
 {
 	const struct field_job *j = arg;
 	for (int y = y0; y < y1; y++)
-		for (int x = 0; x < j->width; x++)
-			j->out[(size_t)y * (size_t)j->width + (size_t)x] =
-				noise_fbm(j->nz, (float)x * j->freq, (float)y * j->freq, j->octaves,
-					  0.5f, 2.0f);
+		noise_fbm_row(j->nz, 0, j->width, j->freq, (float)y * j->freq, j->octaves, 0.5f, 2.0f,
+			      j->out + (size_t)y * (size_t)j->width);
 }
 
 /* The noise field over the map, normalised to exactly [0, 1]. */

@@ -71,21 +71,22 @@ static void terrain_block(void *arg, int y0, int y1)
 	const struct params_terrain *t = j->t;
 	enum terrain_generator g = (enum terrain_generator)t->generator;
 	for (int y = y0; y < y1; y++) {
+		float *row = j->h + (size_t)y * (size_t)j->width;
+		const float ny = (float)y * j->freq;
+		if (g == TERRAIN_RIDGED) {
+			for (int x = 0; x < j->width; x++)
+				row[x] = noise_ridged(j->nz, (float)x * j->freq, ny, t->octaves,
+						      (float)t->persistence, (float)t->lacunarity);
+			continue;
+		}
+		noise_fbm_row(j->nz, 0, j->width, j->freq, ny, t->octaves, (float)t->persistence,
+			      (float)t->lacunarity, row);
+		if (g == TERRAIN_FBM)
+			continue;
 		for (int x = 0; x < j->width; x++) {
-			float nx = (float)x * j->freq, ny = (float)y * j->freq;
-			float value;
-			if (g == TERRAIN_RIDGED)
-				value = noise_ridged(j->nz, nx, ny, t->octaves,
-						     (float)t->persistence, (float)t->lacunarity);
-			else
-				value = noise_fbm(j->nz, nx, ny, t->octaves,
-						  (float)t->persistence, (float)t->lacunarity);
-			if (g != TERRAIN_FBM && g != TERRAIN_RIDGED) {
-				float u = (float)x / (float)(j->width - 1);
-				float v = (float)y / (float)(j->height - 1);
-				value = shape(g, u, v) + (float)t->roughness * 0.5f * value;
-			}
-			j->h[(size_t)y * (size_t)j->width + (size_t)x] = value;
+			float u = (float)x / (float)(j->width - 1);
+			float v = (float)y / (float)(j->height - 1);
+			row[x] = shape(g, u, v) + (float)t->roughness * 0.5f * row[x];
 		}
 	}
 }
