@@ -61,6 +61,15 @@ void sweep_print_header(FILE *fp, const struct sweep *s, const char *run_header,
 void sweep_print_row(FILE *fp, const struct sweep *s, long point, const char *row);
 /* DIR/run-0007.tsv (or .json), DIR/run-0007.gsnap ...: point `point`'s file. */
 void sweep_file_name(char *buf, size_t len, const char *dir, long point, const char *ext);
+/* DIR/sweep.grid's text (malloc'd; NULL when out of memory): the points,
+ * the format, each axis's values and the options every run shares. */
+char *sweep_grid_text(const struct sweep *s, size_t *len);
+/* Point's row with `mark` ("failed", "missing") under the first metric,
+ * `columns` metrics wide (JSON: a status field). */
+void sweep_print_marked(FILE *fp, const struct sweep *s, long point, const char *mark,
+			int columns);
+/* `gully run`'s metrics header (malloc'd, one line) and its column count. */
+char *sweep_metrics_header(int *columns);
 /* The absolute path of this binary, or NULL. */
 const char *sweep_self_path(void);
 
@@ -71,7 +80,9 @@ int sweep_run_point(const struct sweep *s, long point);
 /* sweep_emit.c: the command list (parallel) or a job-array script (slurm). */
 enum sweep_emit { SWEEP_EMIT_NONE, SWEEP_EMIT_PARALLEL, SWEEP_EMIT_SLURM };
 int sweep_emit(const struct sweep *s, enum sweep_emit how);
-/* Writes --out DIR/sweep.grid (making DIR): the grid --collect reads. */
+/* Writes --out DIR/sweep.grid (making DIR): the grid --collect reads. A
+ * grid already there must be this one (1 and a line saying so otherwise):
+ * runs of two sweeps in one directory would make one mixed table. */
 int sweep_write_grid(const struct sweep *s);
 
 /* sweep_collect.c: DIR's run files as the one table. */

@@ -70,6 +70,8 @@ static int read_grid(const char *dir, struct sweep *s)
 			s->points = strtol(line + 7, NULL, 10);
 		else if (strncmp(line, "format ", 7) == 0)
 			snprintf(fmt, sizeof fmt, "%s", line + 7);
+		else if (strncmp(line, "shared", 6) == 0 && (line[6] == ' ' || !line[6]))
+			continue; /* for sweep_write_grid's check; the rows carry them */
 		else if (strncmp(line, "axis ", 5) == 0 && s->naxes < SWEEP_MAX_AXES) {
 			if (add_axis(s, line + 5))
 				status = grid_fail(path, lineno, "an axis with an unknown key or no values");
@@ -88,21 +90,6 @@ static int read_grid(const char *dir, struct sweep *s)
 	return status;
 }
 
-/* The run's header as `gully run` prints it, for rows no file holds. */
-static char *metrics_header(void)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
-		return NULL;
-	metrics_print_header(mem);
-	fclose(mem);
-	if (text)
-		text[strcspn(text, "\n")] = '\0';
-	return text;
-}
-
 /* The expected first fields of point's row: its varied values. */
 static bool row_matches(const struct sweep *s, long point, const char *row)
 {
@@ -116,25 +103,6 @@ static bool row_matches(const struct sweep *s, long point, const char *row)
 		row += n + 1;
 	}
 	return true;
-}
-
-static void print_marked(const struct sweep *s, long point, const char *mark, int columns)
-{
-	int pick[SWEEP_MAX_AXES];
-	sweep_point_values(s, point, pick);
-	if (s->o.json) {
-		putchar('{');
-		for (int i = 0; i < s->naxes; i++)
-			printf("\"%s\": \"%s\", ", s->axes[i].key, s->axes[i].values[pick[i]]);
-		printf("\"status\": \"%s\"}\n", mark);
-		return;
-	}
-	for (int i = 0; i < s->naxes; i++)
-		printf("%s\t", s->axes[i].values[pick[i]]);
-	fputs(mark, stdout);
-	for (int c = 1; c < columns; c++)
-		putchar('\t');
-	putchar('\n');
 }
 
 /* One point: its row printed, or a marked row and a line on stderr; false
@@ -152,7 +120,7 @@ static bool collect_point(const struct sweep *s, const char *dir, long point, co
 		bool did_fail = access(failed, F_OK) == 0;
 		fprintf(stderr, "%s sweep: point %ld %s: %s\n", cli_program, point,
 			did_fail ? "failed" : "missing", did_fail ? failed : path);
-		print_marked(s, point, did_fail ? "failed" : "missing", columns);
+		sweep_print_marked(stdout, s, point, did_fail ? "failed" : "missing", columns);
 		return false;
 	}
 	const char *row = text;
@@ -168,7 +136,7 @@ static bool collect_point(const struct sweep *s, const char *dir, long point, co
 	else {
 		fprintf(stderr, "%s sweep: point %ld: %s is not this grid's row\n", cli_program,
 			point, path);
-		print_marked(s, point, "failed", columns);
+		sweep_print_marked(stdout, s, point, "failed", columns);
 	}
 	free(text);
 	return ok;
@@ -179,7 +147,8 @@ int sweep_collect(const char *dir)
 	struct sweep s;
 	memset(&s, 0, sizeof s);
 	int status = read_grid(dir, &s);
-	char *run_header = status ? NULL : metrics_header();
+	int columns = 1;
+	char *run_header = status ? NULL : sweep_metrics_header(&columns);
 	char *header = NULL;
 	size_t hlen = 0;
 	FILE *mem = run_header ? open_memstream(&header, &hlen) : NULL;
@@ -190,9 +159,6 @@ int sweep_collect(const char *dir)
 	}
 	if (!status) {
 		header[strcspn(header, "\n")] = '\0';
-		int columns = 1;
-		for (const char *c = run_header; *c; c++)
-			columns += *c == '\t';
 		if (!s.o.json)
 			printf("%s\n", header);
 		long bad = 0;

@@ -4,6 +4,7 @@
  * --point N`, writing DIR/run-NNNN.tsv, and DIR/sweep.grid tells --collect
  * the grid, so the order the runs finish in does not matter. */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,26 @@
 #include "cli/sweep.h"
 #include "io/fileio.h"
 
-/* DIR/sweep.grid: the points, the format and each axis's values. */
+/* An existing DIR/sweep.grid: 0 when it is `text`, 2 (and why) when it is
+ * another sweep's, -1 when there is none. */
+static int grid_already(const char *path, const char *dir, const char *text, size_t len)
+{
+	char *old;
+	size_t olen;
+	if (file_read_all(path, 16u << 20, &old, &olen) != 0)
+		return errno == ENOENT ? -1 : (cli_error("%s: cannot read: %s", path, strerror(errno)), 2);
+	const bool same = olen == len && memcmp(old, text, len) == 0;
+	free(old);
+	if (same)
+		return 0;
+	cli_error("%s holds another sweep (its %s has other values or shared options): its run "
+		  "files would mix into this one's table; use another --out, or empty %s first",
+		  dir, SWEEP_GRID_FILE, dir);
+	return 2;
+}
+
+/* DIR/sweep.grid: the points, the format, each axis's values and the shared
+ * options; left alone when it is already this grid. */
 int sweep_write_grid(const struct sweep *s)
 {
 	if (mkdir(s->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -21,29 +41,30 @@ int sweep_write_grid(const struct sweep *s)
 	}
 	char path[4096];
 	snprintf(path, sizeof path, "%s/%s", s->out_dir, SWEEP_GRID_FILE);
-	struct atomic_file af;
-	if (atomic_open(&af, path) != 0) {
-		cli_error("%s: cannot create: %s", path, strerror(errno));
+	size_t len;
+	char *text = sweep_grid_text(s, &len);
+	if (!text) {
+		cli_error("out of memory");
 		return 1;
 	}
-	fprintf(af.fp, "gully-sweep 1\npoints %ld\nformat %s\n", s->points,
-		s->o.json ? "json" : "tsv");
-	for (int i = 0; i < s->naxes; i++) {
-		fprintf(af.fp, "axis %s", s->axes[i].key);
-		for (int k = 0; k < s->axes[i].count; k++)
-			fprintf(af.fp, " %s", s->axes[i].values[k]);
-		fputc('\n', af.fp);
+	int status = grid_already(path, s->out_dir, text, len);
+	if (status >= 0) {
+		free(text);
+		return status;
 	}
-	if (ferror(af.fp)) {
+	struct atomic_file af;
+	status = 1;
+	if (atomic_open(&af, path) != 0)
+		cli_error("%s: cannot create: %s", path, strerror(errno));
+	else if (fwrite(text, 1, len, af.fp) != len || ferror(af.fp)) {
 		atomic_abort(&af);
 		cli_error("%s: write failed", path);
-		return 1;
-	}
-	if (atomic_commit(&af) != 0) {
+	} else if (atomic_commit(&af) != 0)
 		cli_error("%s: cannot save: %s", path, strerror(errno));
-		return 1;
-	}
-	return 0;
+	else
+		status = 0;
+	free(text);
+	return status;
 }
 
 static int emit_lines(const struct sweep *s)
@@ -103,8 +124,9 @@ int sweep_emit(const struct sweep *s, enum sweep_emit how)
 	if (how == SWEEP_EMIT_SLURM && !s->out_dir)
 		return cli_usage_error(SWEEP_CMD, "--emit=slurm needs --out DIR (a directory every "
 				       "node sees) for the runs' files");
-	if (s->out_dir && sweep_write_grid(s))
-		return 1;
+	int grid = s->out_dir ? sweep_write_grid(s) : 0;
+	if (grid)
+		return grid;
 	/* Made here so the commands name it by its absolute path. */
 	if (s->maps_dir && mkdir(s->maps_dir, 0777) != 0 && errno != EEXIST) {
 		cli_error("%s: cannot create: %s", s->maps_dir, strerror(errno));

@@ -214,6 +214,79 @@ static int push_shared(struct argv_buf *b, const struct sim_options *o)
 	return bad;
 }
 
+char *sweep_grid_text(const struct sweep *s, size_t *len)
+{
+	char *text = NULL;
+	*len = 0;
+	FILE *mem = open_memstream(&text, len);
+	if (!mem)
+		return NULL;
+	fprintf(mem, "gully-sweep 1\npoints %ld\nformat %s\n", s->points,
+		s->o.json ? "json" : "tsv");
+	for (int i = 0; i < s->naxes; i++) {
+		fprintf(mem, "axis %s", s->axes[i].key);
+		for (int k = 0; k < s->axes[i].count; k++)
+			fprintf(mem, " %s", s->axes[i].values[k]);
+		fputc('\n', mem);
+	}
+	/* The options every run shares, as the runs get them: a run made with
+	 * others (another --particles, --size, preset) is another sweep. */
+	struct argv_buf b = {0};
+	int bad = push_shared(&b, &s->o);
+	fputs("shared", mem);
+	for (int i = 0; !bad && i < b.n; i++) {
+		fputc(' ', mem);
+		sweep_shell_word(mem, b.v[i]);
+	}
+	fputc('\n', mem);
+	argv_free(&b);
+	if (fclose(mem) != 0 || bad) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void sweep_print_marked(FILE *fp, const struct sweep *s, long point, const char *mark,
+			int columns)
+{
+	int pick[SWEEP_MAX_AXES];
+	sweep_point_values(s, point, pick);
+	if (s->o.json) {
+		fputc('{', fp);
+		for (int i = 0; i < s->naxes; i++)
+			fprintf(fp, "\"%s\": \"%s\", ", s->axes[i].key, s->axes[i].values[pick[i]]);
+		fprintf(fp, "\"status\": \"%s\"}\n", mark);
+		return;
+	}
+	for (int i = 0; i < s->naxes; i++)
+		fprintf(fp, "%s\t", s->axes[i].values[pick[i]]);
+	fputs(mark, fp);
+	for (int c = 1; c < columns; c++)
+		fputc('\t', fp);
+	fputc('\n', fp);
+}
+
+char *sweep_metrics_header(int *columns)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	metrics_print_header(mem);
+	if (fclose(mem) != 0) {
+		free(text);
+		return NULL;
+	}
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	*columns = 1;
+	for (const char *c = text ? text : ""; *c; c++)
+		*columns += *c == '\t';
+	return text;
+}
+
 int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0, long point)
 {
 	char buf[4096];

@@ -141,20 +141,63 @@ static int start_run(const struct sweep *s, struct run_slot *slot, const char *s
 	return 0;
 }
 
-/* Rows print in grid order as soon as the next one is in; "" marks a failure. */
-static void print_ready(const struct sweep *s, char **rows, long *printed, const char *header,
-			bool *header_done)
+/* What a sweep over the grid has gathered so far. */
+struct grid_state {
+	char **rows;       /* a point's row once its run is in ("" if it failed) */
+	long done, failed, printed;
+	char *header;      /* the first run's header */
+	bool header_done;
+	struct progress pg;
+};
+
+/* Point's row, or for a failed run its varied values and "failed", as
+ * --collect prints it; the header before the first row. */
+static void print_point(const struct sweep *s, struct grid_state *g, long point)
 {
-	while (*printed < s->points && rows[*printed]) {
-		if (rows[*printed][0] && !*header_done && !s->o.json) {
-			sweep_print_header(stdout, s, header ? header : "", header ? strlen(header) : 0);
-			*header_done = true;
-		}
-		if (rows[*printed][0])
-			sweep_print_row(stdout, s, *printed, rows[*printed]);
-		fflush(stdout);
-		(*printed)++;
+	const char *row = g->rows[point];
+	if (!g->header_done && !s->o.json && (row[0] || g->header)) {
+		sweep_print_header(stdout, s, g->header ? g->header : "",
+				   g->header ? strlen(g->header) : 0);
+		g->header_done = true;
 	}
+	if (row[0]) {
+		sweep_print_row(stdout, s, point, row);
+		return;
+	}
+	int columns = 1;
+	char *h = sweep_metrics_header(&columns);
+	free(h);
+	sweep_print_marked(stdout, s, point, "failed", columns);
+}
+
+/* Rows print in grid order as soon as the next one is in. A failed run's
+ * row waits for the first good run's header (the table's own); if none
+ * comes, the failures are all there is to say, on stderr. */
+static void print_ready(const struct sweep *s, struct grid_state *g)
+{
+	while (g->printed < s->points && g->rows[g->printed] &&
+	       (g->rows[g->printed][0] || g->header || s->o.json)) {
+		print_point(s, g, g->printed);
+		fflush(stdout);
+		g->printed++;
+	}
+}
+
+/* A sweep stopped by a signal: the runs that finished after the first one
+ * still missing are printed too, out of grid order (each row names its
+ * point by its varied values), so no finished run is lost. */
+static void print_finished(const struct sweep *s, struct grid_state *g)
+{
+	long late = 0;
+	for (long pt = g->printed; pt < s->points; pt++)
+		if (g->rows[pt] && (g->rows[pt][0] || g->header || s->o.json)) {
+			print_point(s, g, pt);
+			late++;
+		}
+	fflush(stdout);
+	if (late)
+		cli_error("the last %ld row%s came out of grid order: the runs before them "
+			  "had not finished", late, late == 1 ? "" : "s");
 }
 
 static bool slot_ready(const struct run_slot *slot, const struct pollfd *pfd, nfds_t n)
@@ -182,15 +225,6 @@ static int sweep_stopped(long done, long points, bool broken)
 	return sig ? 128 + sig : 1;
 }
 
-/* What a sweep over the grid has gathered so far. */
-struct grid_state {
-	char **rows;       /* a point's row once its run is in ("" if it failed) */
-	long done, failed, printed;
-	char *header;      /* the first run's header */
-	bool header_done;
-	struct progress pg;
-};
-
 /* Takes in a finished run: its row (or its failure) is kept, and the rows
  * now in order are printed. A row -o cannot keep sets *status to 1 and the
  * sweep goes on; a stdout that fails ends it: true, *status set. */
@@ -215,7 +249,7 @@ static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_
 	}
 	g->rows[slot->point] = strdup(row ? row : "");
 	progress_update(&g->pg, (uint64_t)g->done);
-	print_ready(s, g->rows, &g->printed, g->header, &g->header_done);
+	print_ready(s, g);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		*status = sweep_stopped(g->done, s->points, true);
 		return true;
@@ -250,8 +284,8 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 		status = 1;
 		goto out;
 	}
-	if (make_dir(s->maps_dir) || (s->out_dir && sweep_write_grid(s))) {
-		status = 1;
+	if (make_dir(s->maps_dir) || (s->out_dir && (status = sweep_write_grid(s)))) {
+		status = status ? status : 1;
 		goto out;
 	}
 	while (g.done < s->points) {
@@ -270,8 +304,11 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 			status = 1;
 			goto out;
 		}
-		if ((status = sweep_stopped(g.done, s->points, pfd[n].revents & POLLERR)))
+		if ((status = sweep_stopped(g.done, s->points, pfd[n].revents & POLLERR))) {
+			if (!(pfd[n].revents & POLLERR))
+				print_finished(s, &g);
 			goto out;
+		}
 		for (long k = 0; k < jobs; k++) {
 			struct run_slot *slot = &slots[k];
 			if (!slot->pid || !slot_ready(slot, pfd, n) || slot_read(slot))
@@ -381,8 +418,11 @@ static int make_dir(const char *dir)
 
 int sweep_run_point(const struct sweep *s, long point)
 {
-	if (make_dir(s->out_dir) || make_dir(s->maps_dir))
-		return 1;
+	/* The grid first: a point run with other options than DIR's sweep
+	 * would put a row of another sweep into its table. */
+	int bad = s->out_dir ? sweep_write_grid(s) : 0;
+	if (bad || make_dir(s->maps_dir))
+		return bad ? bad : 1;
 	struct run_slot slot = {0};
 	if (start_run(s, &slot, sweep_self_path(), point))
 		return 1;
