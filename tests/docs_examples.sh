@@ -78,7 +78,7 @@ for script in "$T"/readme-*.sh "$T"/man-*.sh; do
 	fi
 done
 # The examples' tables are real tables: the sweeps, run as written, give rows.
-for f in sweep.tsv friction.tsv drainage.tsv; do
+for f in sweep.tsv friction.tsv deposition.tsv; do
 	[ -f "$T/work/$f" ] || continue
 	[ "$(wc -l <"$T/work/$f")" -ge 2 ] || fail "$f has no rows"
 done
