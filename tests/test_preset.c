@@ -122,6 +122,19 @@ static void test_defaults_round_trip(void **state)
 		assert_non_null(strstr(text, line));
 	}
 	assert_non_null(strstr(text, "# gully preset"));
+	/* Ranges in plain decimals, as a person writes them: "(1 to 1000)",
+	 * not "(1 to 1e+03)". */
+	for (const char *c = strchr(text, '('); c; c = strchr(c + 1, '(')) {
+		const size_t lo = strspn(c + 1, "0123456789.-+e");
+		if (lo == 0 || strncmp(c + 1 + lo, " to ", 4) != 0)
+			continue; /* not a range: a parenthesis in help text */
+		const char *end = strchr(c, ')');
+		assert_non_null(end);
+		for (const char *d = c; d < end; d++)
+			if (*d == 'e' && (d[1] == '+' || d[1] == '-'))
+				fail_msg("a range with an exponent: %.40s", c);
+	}
+	assert_non_null(strstr(text, "(1 to 1000)"));
 	memset(&p, 0x5a, sizeof p);
 	char err[PRESET_ERR_MAX];
 	assert_int_equal(load(text, &p, NULL, err), GULLY_OK);

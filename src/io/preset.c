@@ -3,6 +3,7 @@
 #include <cyaml/cyaml.h>
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -413,15 +414,16 @@ static void sb_quoted(struct sbuf *b, const char *text)
 	sb_printf(b, "\"");
 }
 
-/* The shortest text that reads back as v, so ranges read "0.05", not
- * "0.050000000000000003". */
+/* The shortest plain decimal that reads back as v, so ranges read "0.05",
+ * not "0.050000000000000003", and "1000", not "1e+03" (%g's shortest). */
 static void shortest(char *buf, size_t len, double v)
 {
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
+	for (int decimals = 0; decimals <= 17 && fabs(v) < 1e15; decimals++) {
+		snprintf(buf, len, "%.*f", decimals, v);
 		if (strtod(buf, NULL) == v)
 			return;
 	}
+	snprintf(buf, len, "%.17g", v);
 }
 
 static void format_locked(struct sbuf *b, const struct params *p, const struct preset_meta *meta)
