@@ -41,6 +41,22 @@ static const struct equation_symbol emitter_symbols[] = {
 	{"c", NULL, "depth_scale"},
 };
 
+static const struct equation_symbol sph_symbols[] = {
+	{"m", "particle mass", NULL}, {"W6", "poly6 kernel of r_ij, the distance i to j", NULL},
+	{"rho0", NULL, "rest_density"}, {"f(d/h)", "the ground's share, d below i", NULL},
+	{"h", "smoothing radius, 2 x spacing", NULL}, {"B", "stiffness rho0 c_s^2 / 7", NULL},
+	{"Pi_ij", "Monaghan's viscosity (alpha: viscosity)", NULL},
+	{"Wspiky", "spiky kernel", NULL}, {"g", NULL, "gravity"},
+	{"q_ab", "water from pore a to b", NULL}, {"K", NULL, "permeability"},
+	{"c", NULL, "capillary"}, {"w", "the pores' link weight", NULL},
+	{"v_n", "impact speed into the ground", NULL}, {"s_dry", NULL, "yield_dry"},
+	{"r_w", NULL, "wet_ratio"}, {"K_tau", NULL, "shear_k"},
+	{"v_t", "speed along the bed", NULL}, {"gap", "height over the bed", NULL},
+	{"D", "water over the bed, at most shear_depth", NULL}, {"K_E", NULL, "erosion_k"},
+	{"tau_c", NULL, "critical_shear"}, {"g(s)", "0 below scour_start, 1 saturated", NULL},
+	{"C", "soil share of a particle", NULL}, {"rho_s", NULL, "soil_density"},
+};
+
 const struct equation_symbol *equations_symbols(const char *section, int *n)
 {
 	static const struct {
@@ -51,6 +67,7 @@ const struct equation_symbol *equations_symbols(const char *section, int *n)
 		{"particles", particles_symbols, (int)(sizeof particles_symbols / sizeof particles_symbols[0])},
 		{"hydrology", hydrology_symbols, (int)(sizeof hydrology_symbols / sizeof hydrology_symbols[0])},
 		{"emitter", emitter_symbols, (int)(sizeof emitter_symbols / sizeof emitter_symbols[0])},
+		{"sph", sph_symbols, (int)(sizeof sph_symbols / sizeof sph_symbols[0])},
 	};
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		if (strcmp(all[i].section, section) == 0) {
@@ -91,37 +108,54 @@ void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len
 	out[o] = '\0';
 }
 
-/* The "where" list as lines of at most `width` bytes of ASCII text. */
+/* One symbol's text: " rho0 = rest_density 1000.0," or " h smoothing ...,". */
+static void where_item(struct app *a, const struct equation_symbol *sym, bool last, char *item,
+		       size_t len)
+{
+	if (sym->param) {
+		char key[96], val[48];
+		snprintf(key, sizeof key, "%s.%s", a->proc->section, sym->param);
+		int idx = params_find(key);
+		if (idx >= 0)
+			num_param(&a->params, idx, val, sizeof val);
+		else
+			snprintf(val, sizeof val, "?");
+		snprintf(item, len, " %s = %s %s%s", sym->symbol, sym->param, val, last ? "" : ",");
+	} else {
+		snprintf(item, len, " %s %s%s", sym->symbol, sym->meaning, last ? "" : ",");
+	}
+}
+
+/* The "where" list as at most `max` lines of at most `width` bytes of ASCII
+ * text; what does not fit ends the last line as " ..." (a bigger terminal
+ * shows it all), and an item wider than a line is cut. */
 static int where_lines(struct app *a, int width, char lines[][256], int max)
 {
 	int n, count = 0;
 	const struct equation_symbol *s = equations_symbols(a->proc->section, &n);
-	if (!s || max <= 0)
+	if (!s || max <= 0 || width < 16)
 		return 0;
+	if (width > 255)
+		width = 255;
 	snprintf(lines[0], 256, "where");
 	for (int i = 0; i < n; i++) {
 		char item[160];
-		if (s[i].param) {
-			char key[96], val[48];
-			snprintf(key, sizeof key, "%s.%s", a->proc->section, s[i].param);
-			int idx = params_find(key);
-			if (idx >= 0)
-				num_param(&a->params, idx, val, sizeof val);
-			else
-				snprintf(val, sizeof val, "?");
-			snprintf(item, sizeof item, " %s = %s %s%s", s[i].symbol, s[i].param, val,
-				 i + 1 < n ? "," : "");
-		} else {
-			snprintf(item, sizeof item, " %s %s%s", s[i].symbol, s[i].meaning,
-				 i + 1 < n ? "," : "");
-		}
+		where_item(a, &s[i], i + 1 == n, item, sizeof item);
 		size_t used = strlen(lines[count]);
-		if ((int)(used + strlen(item)) > width && count + 1 < max) {
-			count++;
-			snprintf(lines[count], 256, "     %s", item);
-		} else {
+		if ((int)(used + strlen(item)) <= width) {
 			snprintf(lines[count] + used, 256 - used, "%s", item);
+			continue;
 		}
+		if (count + 1 < max) {
+			/* An item wider than the box is cut at its edge. */
+			snprintf(lines[++count], (size_t)width + 1, "     %s", item);
+			continue;
+		}
+		/* Out of lines: say so and stop. */
+		if ((int)used + 4 > width)
+			used = (size_t)(width - 4);
+		snprintf(lines[count] + used, 256 - used, " ...");
+		break;
 	}
 	return count + 1;
 }
@@ -133,7 +167,8 @@ void equations_draw(struct app *a, int rows, int cols)
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 	char where[10][256];
-	int nwhere = where_lines(a, cols - 4, where, 10);
+	const int room = rows - lines - 3;
+	int nwhere = where_lines(a, cols - 4, where, room < 10 ? room : 10);
 	int box_h = lines + nwhere + 3;
 	if (box_h > rows)
 		box_h = rows;

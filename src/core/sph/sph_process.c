@@ -139,7 +139,7 @@ const struct process_ops sph_process = {
 		"a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad Wspiky + g    (2, 4)\n"
 		"s: saturation of 5 porous particles/cell; q_ab = K c w (s_a - s_b)  (7, 8)\n"
 		"crater V = m v_n^2 / 2 sigma(s);  sigma = s_dry (1 - (1 - r_w) s)  (12-14)\n"
-		"scour: tau = K_tau v_t / gap;  e = K_E (tau - tau_c) g(s)           (19-22)\n"
+		"scour: tau = K_tau (v_t / gap)(1 + D/h);  e = K_E (tau - tau_c) g(s)  (19-22)\n"
 		"mud: rho = (1-C) rho_f + C rho_s; dC by diffusion + settling        (10-18)",
 	.create = sph_process_create,
 	.step = sph_process_step,
