@@ -103,6 +103,13 @@ static int draw_selected(struct app *a, int y, int x, int w)
 	return y;
 }
 
+/* draw_stats's lines: its title and five numbers, and sph's particles. */
+static int stats_lines(const struct app *a)
+{
+	struct sph_metrics sm;
+	return 6 + sph_metrics_of(a->proc, a->state, &sm);
+}
+
 static int draw_stats(struct app *a, int y, int x, int w)
 {
 	char n[5][40];
@@ -136,7 +143,7 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_BOLD, "%s", a->proc->title);
 	line(y++, x, w, A_BOLD, "-- parameters --");
 
-	int legend = legend_lines(a), stats = 6, info = 2;
+	int legend = legend_lines(a), stats = stats_lines(a), info = 2;
 	int room = rows - y - info - stats - legend;
 	if (room < 3) {
 		legend = 0;

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MAPW=69
-start 100 32 LANG=C NO_COLOR=1 -- --ascii --paused --seed 4 --size 48x48 \
+start 100 34 LANG=C NO_COLOR=1 -- --ascii --paused --seed 4 --size 48x48 \
 	--set terrain.generator=flat --set sph.jet1_x=0.25 --set sph.jet1_y=0.5 \
 	--set sph.jet2_x=0.75 --set sph.jet2_y=0.25
 wait_for "1:particles"
@@ -44,10 +44,17 @@ parts=$(screen | sed -n 's/.* particles  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1
 keys E
 wait_for "the equations (E hides)"
 screen | grep -q "sigma = s_dry" || fail "no crater equation in the panel"
+# Its symbols defined under them, with their parameters' values.
+screen | grep -q "where m particle mass" || fail "the equations' symbols are not defined"
+screen | grep -q "rho0 = rest_density 1000" || fail "rho0 is not tied to sph.rest_density"
 # The water, drawn as pools.
 screen | head -n 22 | cut -c1-$MAPW | grep -q "~" || fail "no water drawn on the map"
 # q closes the equations first (an overlay), then asks to quit.
 keys q
 wait_gone "the equations (E hides)"
+# The legend keeps its rows under sph's longer stats: erosion's two.
+keys e
+wait_for "deposits"
+screen | grep -q "eroded  " || fail "the legend lost its eroded row"
 quit_discarding
 stop
