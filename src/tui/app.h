@@ -217,6 +217,7 @@ struct source {
 	double x, y;                 /* world cells */
 	double window;               /* cells */
 	double direction;            /* degrees, 0 east, 90 south */
+	double level;                /* the heading's level share, cos(elevation): 1 level, 0 down */
 };
 /* The picked source (a->source_pick), false when the process has none. */
 bool source_get(const struct app *a, struct source *s);

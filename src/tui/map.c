@@ -213,7 +213,10 @@ static void source_arrow(const struct app *a, const struct source *s)
 	double reach = h / cpp + 4; /* pixels: past the box */
 	if (reach > 24)
 		reach = 24;
-	int n = (int)reach;
+	/* As seen from above: a jet tilted down reaches less far, and one
+	 * pointing (nearly) straight down has no sideways arrow at all. */
+	reach *= s->level;
+	int n = s->level < 0.2 ? 0 : (int)reach;
 	for (int i = 1; i <= n; i++) {
 		double len = i * cpp;
 		double wx = s->x + dx * len, wy = s->y + dy * len * 2;
@@ -224,7 +227,8 @@ static void source_arrow(const struct app *a, const struct source *s)
 /* The sources, all plain characters so they read in ASCII and monochrome as
  * well as in colour: each one's centre as its number (a process with one
  * source: the section's initial, "E"), an arrow along its heading when it
- * is on, and the picked one's window as a box. The picked one is drawn
+ * is on (shorter as a jet tilts down; none straight down), and the picked
+ * one's window as a box. The picked one is drawn
  * last, over the others. */
 void source_draw(struct app *a)
 {

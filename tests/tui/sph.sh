@@ -16,6 +16,8 @@ wait_for "SPH splash and scour"
 # The jets' centres, drawn with their numbers, the ones off too.
 [ -n "$(find_char 1 $MAPW)" ] || fail "no jet 1 on the map"
 [ -n "$(find_char 2 $MAPW)" ] || fail "no jet 2 on the map"
+# Jet 1 points straight down (elevation -90): no sideways arrow.
+screen | head -n 30 | cut -c1-$MAPW | grep -q ">" && fail "jet 1 points down but has an arrow"
 keys S-Right S-Right S-Right S-Right S-Right
 wait_for "jet 1 at 14,24"
 screen | grep -E -q ' jet1_x +0\.3$' || fail "the panel does not show sph.jet1_x = 0.3"

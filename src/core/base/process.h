@@ -25,6 +25,7 @@ struct process_source {
 	const char *window;     /* the side of the square it emits from, cells */
 	int window_is_radius;   /* window names a radius (a jet's nozzle): the side is twice it */
 	const char *on;         /* its on/off switch (a boolean key); NULL: always on */
+	const char *elevation;  /* degrees above the horizontal (a jet's); NULL: level */
 };
 
 struct process_ops {

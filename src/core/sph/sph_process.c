@@ -121,6 +121,7 @@ static int sph_process_load(void *state, const unsigned char *data, size_t len)
 		.name = "jet " #n, .x = "sph.jet" #n "_x", .y = "sph.jet" #n "_y",                            \
 		.direction = "sph.jet" #n "_azimuth", .window = "sph.jet" #n "_radius",   \
 		.window_is_radius = 1, .on = "sph.jet" #n "_on",                           \
+		.elevation = "sph.jet" #n "_elevation",                                    \
 	}
 static const struct process_source sph_sources[] = {
 	SPH_JET_SOURCE(1), SPH_JET_SOURCE(2), SPH_JET_SOURCE(3), SPH_JET_SOURCE(4),
