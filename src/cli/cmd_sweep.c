@@ -5,13 +5,17 @@
  * `--emit` can hand the very same runs to GNU parallel or a Slurm job array
  * (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
  * reads the command line and picks the job. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli/signals.h"
 #include "cli/sweep.h"
+#include "io/image.h"
 #include "config.h"
 
 #define CMD SWEEP_CMD
@@ -22,12 +26,14 @@ enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT, OPT_GULLY, OPT_OUT, OPT_SAVE_MAPS, 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s sweep [PRESET] --vary KEY=V1,V2,... [--vary ...] [options]\n"
+		"Usage: %s sweep [PRESET] [MAP] --vary KEY=V1,V2,... [--vary ...] [options]\n"
 		"       %s sweep --collect DIR\n\n"
 		"Runs `gully run` once for every combination of the --vary values and prints\n"
 		"one table: the varied keys, then run's metrics columns, one row per run in\n"
 		"grid order (the last --vary changes fastest). A value list may be\n"
-		"START:STOP:STEP, such as 0.02:0.1:0.02.\n\n"
+		"START:STOP:STEP, such as 0.02:0.1:0.02. MAP, a height map (.f32 .r16 .pgm\n"
+		".png .ppm) or a snapshot (.gsnap), is where every run starts, as with\n"
+		"`gully run MAP`; without it each run makes its terrain.\n\n"
 		"Options:\n"
 		"  --vary KEY=LIST      a parameter and its values; repeatable\n"
 		"  --jobs N             runs at once (default: the number of CPUs)\n"
@@ -46,12 +52,21 @@ static void usage(FILE *fp)
 		"  --collect DIR        print the table from DIR's files, in grid order; a\n"
 		"                       missing or failed run is named and marked (exit 1)\n"
 		"  -p, --preset NAME|FILE, --process NAME, --particles N, --seed S,\n"
-		"  --size WxH, --set KEY=VALUE, --hardness FILE\n"
+		"  --size WxH, --set KEY=VALUE, --hardness FILE, --rain FILE, --range MIN:MAX,\n"
+		"  --transpose\n"
 		"                       as for `gully run`, the same for every point\n"
 		"  --json               JSON lines instead of TSV\n"
 		"  --quiet              no progress on stderr\n"
 		"  --help, --version\n",
 		cli_program, cli_program);
+}
+
+/* A height map or snapshot, by its name, as `gully run` tells them apart. */
+static bool sweep_is_start(const char *arg)
+{
+	const size_t n = strlen(arg);
+	return image_format_from_path(arg) != IMAGE_NONE ||
+	       (n > 6 && strcasecmp(arg + n - 6, ".gsnap") == 0);
 }
 
 struct sweep_args {
@@ -154,14 +169,21 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 			return cli_usage_error(CMD, "'%s' is for single runs: --save-maps DIR keeps "
 					       "each run's map", argv[optind - 1]);
 	}
-	if (optind < argc) {
-		if (a->s.o.preset)
-			return cli_usage_error(CMD, "two presets: -p %s and %s", a->s.o.preset,
-					       argv[optind]);
-		a->s.o.preset = argv[optind++];
+	for (; optind < argc; optind++) {
+		const char *arg = argv[optind];
+		if (sweep_is_start(arg)) {
+			if (a->s.start)
+				return cli_usage_error(CMD, "two maps to start from: %s and %s",
+						       a->s.start, arg);
+			a->s.start = arg;
+		} else if (a->s.o.preset) {
+			return cli_usage_error(CMD, "two presets: %s and %s (a map to start from "
+					       "ends in .gsnap, .f32, .r16, .pgm, .png or .ppm)",
+					       a->s.o.preset, arg);
+		} else {
+			a->s.o.preset = arg;
+		}
 	}
-	if (optind < argc)
-		return cli_usage_error(CMD, "one preset at most ('%s' is extra)", argv[optind]);
 	return 0;
 }
 
@@ -190,6 +212,15 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "--gully names the binary of emitted commands: add --emit");
 	if (!s->gully)
 		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
+	if (s->start && access(s->start, R_OK) != 0)
+		return cli_usage_error(CMD, "%s: cannot read: %s", s->start, strerror(errno));
+	const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
+	if ((s->o.transpose || s->o.range_set) && (!s->start || snapshot))
+		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	if (snapshot && (s->o.preset || s->o.width))
+		return cli_usage_error(CMD, "%s: a snapshot carries its parameters and size: no "
+				       "preset or --size with it; change them with --set or --vary",
+				       s->start);
 	/* The shared options are checked once here rather than in every run. */
 	struct params p;
 	return sim_options_load(&s->o, CMD, &p, NULL);

@@ -30,6 +30,7 @@ struct sweep {
 	const char *gully;           /* the binary the runs use: --gully, else this one */
 	const char *out_dir;         /* --out DIR: one file per run */
 	const char *maps_dir;        /* --save-maps DIR: each run's map and picture */
+	const char *start;           /* a height map or snapshot every run starts from; NULL: fresh terrain */
 };
 
 /* sweep_grid.c */

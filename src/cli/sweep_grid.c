@@ -179,11 +179,19 @@ static int push_path(struct argv_buf *b, const char *path)
 	return argv_push(b, path, false);
 }
 
-/* The options every point shares, as `gully run` and `gully sweep` take them. */
-static int push_shared(struct argv_buf *b, const struct sim_options *o)
+/* The options every point shares, as `gully run` and `gully sweep` take them,
+ * and the map they start from. */
+static int push_shared(struct argv_buf *b, const struct sweep *s)
 {
+	const struct sim_options *o = &s->o;
 	char buf[64];
-	int bad = 0;
+	int bad = s->start ? push_path(b, s->start) : 0;
+	if (o->transpose)
+		bad |= argv_push(b, "--transpose", false);
+	if (o->range_set) {
+		snprintf(buf, sizeof buf, "%.17g:%.17g", o->range_min, o->range_max);
+		bad |= argv_push(b, "--range", false) | argv_push(b, buf, true);
+	}
 	if (o->json)
 		bad |= argv_push(b, "--json", false);
 	if (o->preset) {
@@ -232,7 +240,7 @@ char *sweep_grid_text(const struct sweep *s, size_t *len)
 	/* The options every run shares, as the runs get them: a run made with
 	 * others (another --particles, --size, preset) is another sweep. */
 	struct argv_buf b = {0};
-	int bad = push_shared(&b, &s->o);
+	int bad = push_shared(&b, s);
 	fputs("shared", mem);
 	for (int i = 0; !bad && i < b.n; i++) {
 		fputc(' ', mem);
@@ -295,7 +303,7 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 	/* Each job on one thread: the jobs already fill the cores. */
 	int bad = argv_push(b, argv0, false) | argv_push(b, "run", false) |
 		  argv_push(b, "--quiet", false) | argv_push(b, "--set", false) |
-		  argv_push(b, "world.threads=1", false) | push_shared(b, &s->o);
+		  argv_push(b, "world.threads=1", false) | push_shared(b, s);
 	for (int i = 0; i < s->naxes; i++) {
 		snprintf(buf, sizeof buf, "%s=%s", s->axes[i].key, s->axes[i].values[pick[i]]);
 		bad |= argv_push(b, "--set", false) | argv_push(b, buf, true);
@@ -334,7 +342,7 @@ static int push_axes(struct argv_buf *b, const struct sweep *s)
 int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv0)
 {
 	int bad = argv_push(b, argv0, false) | argv_push(b, "sweep", false) |
-		  argv_push(b, "--quiet", false) | push_shared(b, &s->o) | push_axes(b, s);
+		  argv_push(b, "--quiet", false) | push_shared(b, s) | push_axes(b, s);
 	if (s->out_dir)
 		bad |= argv_push(b, "--out", false) | push_path(b, s->out_dir);
 	if (s->maps_dir)
