@@ -47,6 +47,7 @@ struct profile {
 	int row, col;                /* PROFILE_ROW's row, PROFILE_COLUMN's column */
 	int x0, y0, x1, y1;          /* PROFILE_LINE's ends, world cells */
 	int picking;                 /* clicks still wanted for a line: 2, 1 or 0 */
+	int width, height;           /* the map they are on (profile_fit rescales to a new one) */
 	struct profile_point points[PROFILE_MAX_COLS];
 };
 

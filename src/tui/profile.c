@@ -20,10 +20,39 @@
 static const struct rgb air = {0, 0, 0};
 static const struct rgb axis_grey = {150, 150, 150};
 
+/* One position on an old map's axis of n cells, at the same share of a new
+ * one's of m (a map of another size: a preset, a snapshot, undo). */
+static int rescale(int v, int n, int m)
+{
+	const long r = (long)v * m / n;
+	return r < 0 ? 0 : r >= m ? m - 1 : (int)r;
+}
+
+/* The row, column and line follow a change of the map's size: row 64 of
+ * 128 becomes row 128 of 256, not row 64. */
+static void profile_fit(struct app *a)
+{
+	struct profile *p = &a->profile;
+	const int W = a->world->width, H = a->world->height;
+	if (p->width == W && p->height == H)
+		return;
+	if (p->width > 0 && p->height > 0) {
+		p->row = rescale(p->row, p->height, H);
+		p->col = rescale(p->col, p->width, W);
+		p->x0 = rescale(p->x0, p->width, W);
+		p->x1 = rescale(p->x1, p->width, W);
+		p->y0 = rescale(p->y0, p->height, H);
+		p->y1 = rescale(p->y1, p->height, H);
+	}
+	p->width = W;
+	p->height = H;
+}
+
 void profile_cycle(struct app *a)
 {
 	struct profile *p = &a->profile;
 	const struct world *w = a->world;
+	profile_fit(a);
 	p->picking = 0;
 	switch (p->mode) {
 	case PROFILE_OFF:
@@ -47,6 +76,7 @@ void profile_move(struct app *a, int dir)
 {
 	struct profile *p = &a->profile;
 	const struct world *w = a->world;
+	profile_fit(a);
 	int step = (p->mode == PROFILE_COLUMN ? w->width : w->height) / 32;
 	step = step < 1 ? dir : step * dir;
 	if (p->mode == PROFILE_ROW) {
@@ -85,6 +115,7 @@ void profile_pick(struct app *a)
 bool profile_click(struct app *a, int cx, int cy)
 {
 	struct profile *p = &a->profile;
+	profile_fit(a);
 	if (p->picking == 2) {
 		p->x0 = cx;
 		p->y0 = cy;
@@ -225,6 +256,7 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 {
 	if (a->profile.mode == PROFILE_OFF || rows < 5 || cols < AXIS_W + 8)
 		return;
+	profile_fit(a);
 	int x0, y0c, x1, y1c;
 	profile_ends(a, &x0, &y0c, &x1, &y1c);
 	int n = cols - AXIS_W - 1;

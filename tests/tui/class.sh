@@ -1,7 +1,8 @@
 #!/bin/sh
 # For a class: the legend's heights are the terrain's own range and stay
 # while it erodes (c re-fits them); overlays list their values; the
-# cross-section (x) is drawn with an axis and follows the running map; the
+# cross-section (x) is drawn with an axis, follows the running map and keeps
+# its place on a map of another size; the
 # run counts down to particles.budget, stops there and runs on with Space.
 # A big map says it is being made before it is.
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +69,7 @@ keys x
 wait_for "cross-section along column 32"
 keys '('
 wait_for "cross-section along column 30"
+wait_for "A 30,0"
 keys x
 wait_for "cross-section hidden"
 wait_gone "A 30,0"
@@ -80,6 +82,22 @@ wait_for "picking a line needs the mouse"
 keys ' '
 wait_for "running on past the budget"
 wait_for "RUNNING"
+keys ' '
+wait_for "PAUSED"
+
+# A preset of another size: the column keeps its place on the map (30 of
+# 64 is 60 of 128), not its number.
+keys x x
+wait_for "cross-section along column 32"
+keys '('
+wait_for "A 30,0"
+printf 'world:\n  width: 128\n  height: 128\n' >"$TMPD/big.yaml"
+keys P C-u
+keys -l "$TMPD/big.yaml"
+keys Enter
+wait_for "| preset big"
+wait_for "A 60,0"
+wait_for "B 60,127"
 quit_discarding
 
 # Two clicks on the map give the cross-section's ends.
