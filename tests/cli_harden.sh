@@ -120,6 +120,7 @@ expect_t 1 "info on a FIFO without an extension" -- "$GULLY" info "$T/fifo"
 expect_t 1 "run from a FIFO" -- $RESUME "$T/f.gsnap"
 expect_t 1 "render from a FIFO" -- "$GULLY" render "$T/f.gsnap" -o "$T/x.png"
 expect_t 1 "run -p a FIFO" -- $RUN -p "$T/f.yaml"
+err_has "a FIFO with no writer"
 expect_t 1 "run --hardness a FIFO" -- $RUN --hardness "$T/f.f32"
 expect_t 1 "run from a FIFO height map" -- "$GULLY" run --quiet --particles 10 "$T/f.f32"
 
