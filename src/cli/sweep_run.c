@@ -257,14 +257,18 @@ static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_
 	return false;
 }
 
-/* The runs still under way are stopped (TERM) and reaped. */
+/* The runs still under way are stopped (TERM) and reaped. Their pipes close
+ * after they end: a run stopped by TERM still prints its metrics row, and
+ * into a closed pipe that was one "Broken pipe" line per run. */
 static void stop_runs(struct run_slot *slots, long jobs)
 {
+	for (long k = 0; slots && k < jobs; k++)
+		if (slots[k].pid)
+			kill(slots[k].pid, SIGTERM);
 	for (long k = 0; slots && k < jobs; k++) {
 		if (slots[k].pid) {
-			kill(slots[k].pid, SIGTERM);
-			close(slots[k].fd);
 			waitpid(slots[k].pid, NULL, 0);
+			close(slots[k].fd);
 		}
 		free(slots[k].out);
 	}
