@@ -251,8 +251,8 @@ TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # The explorer opening a height map (issue 13), in tmux.
-TESTS += tests/tui/heightmap.sh
-EXTRA_DIST += tests/tui/heightmap.sh
+TESTS += tests/tui/heightmap.sh tests/tui/hardness.sh
+EXTRA_DIST += tests/tui/heightmap.sh tests/tui/hardness.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \
