@@ -159,5 +159,19 @@ grep -q "cells per row, $max" "$MAN/gully-snapshot.5" ||
 grep -q "8192" "$MAN/gully-snapshot.5" && fail "gully-snapshot(5) still says 8192"
 echo "ok: gully-snapshot(5) sizes"
 
+# ---- 13: the explorer's refusals name the option, not its value ----
+E="env HOME=$T/home XDG_STATE_HOME=$T/state $GULLY"
+expect_t 2 "explorer --particles 10" -- $E --particles 10
+err_has "^gully: --particles is for 'gully run'"
+expect_t 2 "explorer --rain FILE" -- $E --rain height.png
+err_has "^gully: --rain is for 'gully run'"
+grep -q "height.png" "$T/err" && fail "the refusal names the value: $(cat "$T/err")"
+expect_t 2 "explorer --steps=5" -- $E --steps=5
+err_has "^gully: --steps is for"
+expect_t 2 "explorer -o FILE" -- $E -o x.gsnap
+err_has "^gully: -o is for"
+expect_t 2 "explorer --resume PRESET" -- $E --resume river-valley
+err_has "--resume takes no preset"
+
 echo "checks done"
 finish

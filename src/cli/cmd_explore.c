@@ -74,22 +74,31 @@ static const struct option explore_longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* A simulation option (sim_options_take), less those only `gully run` has. */
-static int explore_sim_option(struct sim_options *so, int opt, char **argv)
+/* A simulation option (sim_options_take), less those only `gully run` has.
+ * longindex: getopt_long's, so the refusal names the option as spelt in
+ * full (--steps, not the value after it); -1 for a short option. */
+static int explore_sim_option(struct sim_options *so, int opt, int longindex)
 {
 	int took = sim_options_take(so, CMD, opt, optarg);
 	if (took < 0)
 		return EXIT_USAGE;
 	if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
-	    opt == OPT_RAIN)
-		return cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
-				       argv[optind - 1], cli_program);
+	    opt == OPT_RAIN) {
+		char name[64];
+		if (longindex >= 0)
+			snprintf(name, sizeof name, "--%s", explore_longopts[longindex].name);
+		else
+			snprintf(name, sizeof name, "-%c", opt);
+		return cli_usage_error(CMD, "%s is for '%s run', not the explorer", name,
+				       cli_program);
+	}
 	return GO_ON;
 }
 
 /* One option from getopt_long: GO_ON, or the status to exit with (0 after
  * --help, --version and --keys-man). */
-static int explore_option(struct tui_options *o, struct sim_options *so, int opt, char **argv)
+static int explore_option(struct tui_options *o, struct sim_options *so, int opt,
+			  int longindex, char **argv)
 {
 	uint64_t n;
 	switch (opt) {
@@ -140,7 +149,7 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 	case ':':
 		return cli_bad_option(CMD, opt, argv);
 	default:
-		return explore_sim_option(so, opt, argv);
+		return explore_sim_option(so, opt, longindex);
 	}
 }
 
@@ -150,10 +159,13 @@ static int explore_parse(int argc, char **argv, struct tui_options *o, struct si
 {
 	optind = 1;
 	opterr = 0;
-	int opt, status;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts, NULL)) != -1)
-		if ((status = explore_option(o, so, opt, argv)) != GO_ON)
+	int opt, status, longindex = -1;
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts,
+				  &longindex)) != -1) {
+		if ((status = explore_option(o, so, opt, longindex, argv)) != GO_ON)
 			return status;
+		longindex = -1;
+	}
 	*arg = optind < argc ? argv[optind++] : NULL;
 	if (optind < argc)
 		return cli_usage_error(CMD, "one preset or snapshot at most ('%s' is extra)",
