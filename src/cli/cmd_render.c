@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_output.h"
 #include "cli/render_ansi.h"
 #include "config.h"
 #include "cli/picture.h"
@@ -175,6 +176,9 @@ static int check_args(const struct render_args *a)
 			return cli_usage_error(CMD, "-o '%s': unknown extension (one of %s)", a->outs[i],
 					       image_format_names());
 		png |= f == IMAGE_PNG;
+		int st = run_output_check_path(CMD, a->outs[i]);
+		if (st)
+			return st;
 	}
 	if (a->po.values.grey16 && !png)
 		return cli_usage_error(CMD, "--gray16 is for a .png output");
