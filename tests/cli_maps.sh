@@ -82,6 +82,19 @@ grep -q "^gully: $T/cut.png: damaged PNG" "$T/err" || fail "damaged PNG: $(cat "
 [ -e "$T/cut.f32" ] && fail "a refused run wrote a file"
 ok "a damaged PNG is one line"
 
+# A height out of the range gully's snapshots hold (1e30 at x 3, y 5 of a
+# 32x32 .f32) is refused at import, naming the file and the cell; else the
+# run wrote a snapshot that could never be loaded.
+{ head -c $((4 * 163)) /dev/zero; printf '\312\362\111\161'
+  head -c $((4 * (1024 - 164))) /dev/zero; } >"$T/big_32x32.f32"
+"$GULLY" run --quiet --particles 100 "$T/big_32x32.f32" -o "$T/big.gsnap" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] || fail "a height of 1e30 was not refused with exit 1"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "a height of 1e30: $(cat "$T/err")"
+grep -q "big_32x32.f32: cell 163 (x 3, y 5) is 1e+30, outside" "$T/err" ||
+	fail "a height of 1e30: no file and cell: $(cat "$T/err")"
+[ -e "$T/big.gsnap" ] && fail "a refused height map wrote a snapshot"
+ok "a height beyond the snapshot's range is refused at import"
+
 # Data layers are what they say: erosion = max(0, base - height), deposition
 # = max(0, height - base), flow = the stream map.
 "$GULLY" render "$T/a.gsnap" --layer base -o "$T/base.f32"
