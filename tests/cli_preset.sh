@@ -74,5 +74,16 @@ $gully run -p ridges-and-plateaus --size 64x64 --particles 500 --quiet >"$tmp/ru
 	fail "run exit $?"
 grep -q '^particles	7	64	64	500	' "$tmp/run" || fail "run row: $(tail -1 "$tmp/run")"
 
+# $GULLY_PRESET_PATH adds directories before the others; it never hides the
+# shipped presets (it did, from the build tree, even when empty).
+mkdir "$tmp/pp"
+for pp in "$tmp/pp" ""; do
+	GULLY_PRESET_PATH=$pp $gully presets >"$tmp/list" 2>&1 ||
+		fail "GULLY_PRESET_PATH='$pp' gully presets: exit $?"
+	grep -q "^lake-chain " "$tmp/list" || fail "GULLY_PRESET_PATH='$pp' hid the shipped presets"
+	GULLY_PRESET_PATH=$pp $gully run -p lake-chain --dump-preset >/dev/null 2>&1 ||
+		fail "GULLY_PRESET_PATH='$pp' gully run -p lake-chain: exit $?"
+done
+
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))
