@@ -58,6 +58,15 @@ tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif
 
+# gully run's progress bar, fitted to the terminal's width.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_progress
+TESTS += tests/test_progress
+tests_test_progress_SOURCES = tests/test_progress.c src/cli/progress.c tests/testutil.h
+tests_test_progress_CFLAGS = $(TEST_CFLAGS)
+tests_test_progress_LDADD = $(CMOCKA_LIBS) -lm
+endif
+
 # The command line, end to end, from the build tree (VPATH builds too).
 TESTS += tests/cli.test
 EXTRA_DIST += tests/cli.test
