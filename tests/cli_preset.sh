@@ -85,5 +85,19 @@ for pp in "$tmp/pp" ""; do
 		fail "GULLY_PRESET_PATH='$pp' gully run -p lake-chain: exit $?"
 done
 
+# presets --json without a name: the list as a JSON array (it printed the
+# text table), quotes in a description escaped.
+printf 'description: say "hi"\nprocess: hydrology\n' >"$tmp/pp/quoted.yaml"
+GULLY_PRESET_PATH=$tmp/pp $gully presets --json >"$tmp/json" || fail "presets --json: exit $?"
+[ "$(head -n 1 "$tmp/json")" = "[" ] && [ "$(tail -n 1 "$tmp/json")" = "]" ] ||
+	fail "presets --json is not an array: $(head -n 2 "$tmp/json")"
+grep -q '^  {"name": "quoted", "process": "hydrology", "description": "say \\"hi\\"", "readable": true, "path": ".*/pp/quoted.yaml"},$' \
+	"$tmp/json" || fail "presets --json: no escaped entry for quoted: $(grep quoted "$tmp/json")"
+grep -q '^  {"name": "lake-chain", ' "$tmp/json" || fail "presets --json lacks lake-chain"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json" ||
+		fail "presets --json is not JSON"
+fi
+
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))

@@ -215,6 +215,8 @@ bool info_is_preset(const char *arg);
 /* Prints the resolved values, section by section, marking those the preset
  * changes; returns an exit status. */
 int info_preset(FILE *fp, const char *arg, bool json);
+/* s as a JSON string, quoted and escaped (bytes from 0x80 as they are). */
+void cli_json_string(FILE *fp, const char *s);
 /* cmd_explore.c: no command name, the explorer. */
 int cmd_explore(int argc, char **argv);
 void explore_options_help(FILE *fp);
