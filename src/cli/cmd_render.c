@@ -63,7 +63,9 @@ static void usage(FILE *fp)
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
 		"  --ansi[=TIER]        print the shaded map to stdout as coloured text:\n"
-		"                       truecolor, 256 or none (default: the terminal's)\n"
+		"                       truecolor, 256, 16, 8 or none (default: the\n"
+		"                       terminal's, as the explorer picks it); ASCII\n"
+		"                       when the locale is not UTF-8\n"
 		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
 		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
 }
@@ -156,7 +158,8 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 	case 'a':
 		a->ansi = true;
 		if ((a->tier = render_ansi_tier(arg)) < 0)
-			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, none", arg);
+			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, 16, 8, none",
+					       arg);
 		return 0;
 	case 'c':
 		if (!parse_u64(arg, &n) || n < 2 || n > 10000)
@@ -242,7 +245,8 @@ int cmd_render(int argc, char **argv)
 		for (int i = 0; i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
 		if (a.ansi)
-			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns);
+			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns,
+					      render_ansi_utf8());
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}
