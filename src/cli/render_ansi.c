@@ -55,23 +55,21 @@ bool render_ansi_utf8(void)
 	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
-/* The tier's escape for colour c as foreground or background. */
-static void colour(FILE *fp, int tier, bool bg, struct rgb c)
-{
-	if (tier == ANSI_TRUE) {
-		fprintf(fp, "\033[%d;2;%d;%d;%dm", bg ? 48 : 38, c.r, c.g, c.b);
-	} else if (tier == ANSI_256) {
-		fprintf(fp, "\033[%d;5;%dm", bg ? 48 : 38, palette_to_256(c));
-	} else {
-		int i = palette_to_ansi(c, tier == ANSI_16 ? 16 : 8);
-		fprintf(fp, "\033[%dm", (i < 8 ? 30 + i : 90 + i - 8) + (bg ? 10 : 0));
-	}
-}
-
 /* An ANSI colour index 0-15 as foreground or background. */
 static void ansi_index(FILE *fp, bool bg, int i)
 {
 	fprintf(fp, "\033[%dm", (i < 8 ? 30 + i : 90 + i - 8) + (bg ? 10 : 0));
+}
+
+/* The tier's escape for colour c as foreground or background. */
+static void colour(FILE *fp, int tier, bool bg, struct rgb c)
+{
+	if (tier == ANSI_TRUE)
+		fprintf(fp, "\033[%d;2;%d;%d;%dm", bg ? 48 : 38, c.r, c.g, c.b);
+	else if (tier == ANSI_256)
+		fprintf(fp, "\033[%d;5;%dm", bg ? 48 : 38, palette_to_256(c));
+	else
+		ansi_index(fp, bg, palette_to_ansi(c, tier == ANSI_16 ? 16 : 8));
 }
 
 /* One character for two pixels, as the explorer's crt_put_cell draws it. */
