@@ -23,17 +23,36 @@ RESUME="$GULLY run --quiet --particles 10"
 # ---- 1: -o replaces only regular files ----
 mkdir "$T/nodes"
 if mknod "$T/nodes/null.gsnap" c 1 3 2>/dev/null; then
-	expect_t 1 "-o onto a character device is refused" -- $RUN -o "$T/nodes/null.gsnap"
+	expect_t 2 "-o onto a character device is refused" -- $RUN -o "$T/nodes/null.gsnap"
 	err_has "not a regular file"
 	[ -c "$T/nodes/null.gsnap" ] || fail "-o replaced a character device"
 else
 	echo "note: no mknod here (not root): the device case is skipped"
 fi
 mkfifo "$T/nodes/fifo.gsnap"
-expect_t 1 "-o onto a FIFO is refused" -- $RUN -o "$T/nodes/fifo.gsnap"
+# Refused before the run (exit 2, no row of metrics), not after it.
+ran() { [ -s "$T/out" ] && fail "$1: the run went ahead before the refusal"; one_line 2; }
+expect_t 2 "-o onto a FIFO is refused" -- $RUN -o "$T/nodes/fifo.gsnap"
+ran "FIFO"
+err_has "fifo.gsnap: cannot create: not a regular file"
 [ -p "$T/nodes/fifo.gsnap" ] || fail "-o replaced a FIFO"
 mkdir "$T/nodes/dir.gsnap"
-expect_t 1 "-o onto a directory is refused" -- $RUN -o "$T/nodes/dir.gsnap"
+expect_t 2 "-o onto a directory is refused" -- $RUN -o "$T/nodes/dir.gsnap"
+ran "directory"
+err_has "dir.gsnap: cannot create"
+ln -s /nonexistent-gully/d/x.gsnap "$T/nodes/nodir.gsnap"
+expect_t 2 "-o through a symlink into no directory is refused" -- $RUN -o "$T/nodes/nodir.gsnap"
+ran "dangling symlink"
+err_has "nodir.gsnap: no directory /nonexistent-gully/d"
+mkfifo "$T/nodes/fifo.png"
+expect_t 2 "render -o onto a FIFO is refused before loading" -- "$GULLY" render "$T/no.gsnap" -o "$T/nodes/fifo.png"
+err_has "fifo.png: cannot create: not a regular file"
+: >"$T/nodes/plain"
+expect_t 2 "sweep --save-maps onto a file is refused" -- "$GULLY" sweep --quiet --size 16x16 --particles 10 --vary world.seed=1,2 --save-maps "$T/nodes/plain"
+err_has "save-maps .*plain: not a directory"
+expect_t 2 "sweep --out onto a FIFO is refused" -- "$GULLY" sweep --quiet --size 16x16 --particles 10 --vary world.seed=1,2 --out "$T/nodes/fifo.png"
+expect_t 2 "sweep -o names the option" -- "$GULLY" sweep --vary world.seed=1,2 -o x.gsnap
+err_has "sweep: -o is for single runs"
 [ -d "$T/nodes/dir.gsnap" ] || fail "-o replaced a directory"
 # A symlink is written through: the link stays, its target is the snapshot.
 mkdir "$T/real"
@@ -46,7 +65,7 @@ ln -s "$T/real/new.png" "$T/nodes/dangling.png"
 expect_t 0 "-o through a dangling symlink creates its target" -- $RUN -o "$T/nodes/dangling.png"
 [ -L "$T/nodes/dangling.png" ] && [ -s "$T/real/new.png" ] || fail "dangling symlink not written through"
 ln -s fifo.gsnap "$T/nodes/tofifo.gsnap"
-expect_t 1 "-o through a symlink to a FIFO is refused" -- $RUN -o "$T/nodes/tofifo.gsnap"
+expect_t 2 "-o through a symlink to a FIFO is refused" -- $RUN -o "$T/nodes/tofifo.gsnap"
 [ -p "$T/nodes/fifo.gsnap" ] || fail "the FIFO behind a symlink was replaced"
 ls "$T/nodes" "$T/real" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 
@@ -159,6 +178,20 @@ grep -q "cells per row, $max" "$MAN/gully-snapshot.5" ||
 	fail "gully-snapshot(5) does not give world.width's range $max"
 grep -q "8192" "$MAN/gully-snapshot.5" && fail "gully-snapshot(5) still says 8192"
 echo "ok: gully-snapshot(5) sizes"
+
+# ---- 13: the explorer's refusals name the option, not its value ----
+E="env HOME=$T/home XDG_STATE_HOME=$T/state $GULLY"
+expect_t 2 "explorer --particles 10" -- $E --particles 10
+err_has "^gully: --particles is for 'gully run'"
+expect_t 2 "explorer --rain FILE" -- $E --rain height.png
+err_has "^gully: --rain is for 'gully run'"
+grep -q "height.png" "$T/err" && fail "the refusal names the value: $(cat "$T/err")"
+expect_t 2 "explorer --steps=5" -- $E --steps=5
+err_has "^gully: --steps is for"
+expect_t 2 "explorer -o FILE" -- $E -o x.gsnap
+err_has "^gully: -o is for"
+expect_t 2 "explorer --resume PRESET" -- $E --resume river-valley
+err_has "--resume takes no preset"
 
 echo "checks done"
 finish

@@ -82,6 +82,19 @@ grep -q "^gully: $T/cut.png: damaged PNG" "$T/err" || fail "damaged PNG: $(cat "
 [ -e "$T/cut.f32" ] && fail "a refused run wrote a file"
 ok "a damaged PNG is one line"
 
+# A height out of the range gully's snapshots hold (1e30 at x 3, y 5 of a
+# 32x32 .f32) is refused at import, naming the file and the cell; else the
+# run wrote a snapshot that could never be loaded.
+{ head -c $((4 * 163)) /dev/zero; printf '\312\362\111\161'
+  head -c $((4 * (1024 - 164))) /dev/zero; } >"$T/big_32x32.f32"
+"$GULLY" run --quiet --particles 100 "$T/big_32x32.f32" -o "$T/big.gsnap" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] || fail "a height of 1e30 was not refused with exit 1"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "a height of 1e30: $(cat "$T/err")"
+grep -q "big_32x32.f32: cell 163 (x 3, y 5) is 1e+30, outside" "$T/err" ||
+	fail "a height of 1e30: no file and cell: $(cat "$T/err")"
+[ -e "$T/big.gsnap" ] && fail "a refused height map wrote a snapshot"
+ok "a height beyond the snapshot's range is refused at import"
+
 # Data layers are what they say: erosion = max(0, base - height), deposition
 # = max(0, height - base), flow = the stream map.
 "$GULLY" render "$T/a.gsnap" --layer base -o "$T/base.f32"
@@ -122,9 +135,41 @@ ok "data pictures and --scale"
 grep -q "$(printf '\033')\[38;2;" "$T/ansi" || fail "--ansi=truecolor has no 24-bit colours"
 "$GULLY" render "$T/a.gsnap" --ansi=256 --columns 20 >"$T/ansi"
 grep -q "$(printf '\033')\[48;5;" "$T/ansi" || fail "--ansi=256 has no 256-colour backgrounds"
-"$GULLY" render "$T/a.gsnap" --ansi=16 >/dev/null 2>&1
-[ $? -eq 2 ] || fail "--ansi=16 not refused"
+"$GULLY" render "$T/a.gsnap" --ansi=17 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--ansi=17 not refused"
 ok "--ansi"
+
+# --ansi's default is the terminal's, as the explorer picks it: terminfo's
+# colours for TERM (the Linux console's 16, xterm's 8, none on a vt100) and
+# ASCII without a UTF-8 locale (256 colours and half blocks were printed
+# whatever the terminal). ansi TERM LOCALE: the output in $T/ansi.
+ESC=$(printf '\033')
+UTF=$(printf '\342')
+ansi() {
+	env -u NO_COLOR -u COLORTERM -u LANG -u LC_CTYPE TERM="$1" LC_ALL="$2" \
+		"$GULLY" render "$T/a.gsnap" --ansi --columns 20 >"$T/ansi" || fail "--ansi on TERM=$1"
+}
+if infocmp linux >/dev/null 2>&1 && infocmp xterm >/dev/null 2>&1 &&
+	infocmp vt100 >/dev/null 2>&1 && locale -a | grep -qix 'c.utf-\{0,1\}8'; then
+	ansi linux C.UTF-8
+	grep -q "$ESC\[38;5;" "$T/ansi" && fail "TERM=linux got 256 colours"
+	grep -q "$ESC\[4[0-7]m" "$T/ansi" || fail "TERM=linux got no ANSI colours"
+	ansi xterm C.UTF-8
+	grep -q "$ESC\[38;5;" "$T/ansi" && fail "TERM=xterm (8 colours) got 256 colours"
+	grep -q "$ESC\[9[0-7]m" "$T/ansi" && fail "TERM=xterm (8 colours) got bright colours"
+	grep -q "$ESC\[3[0-7]m" "$T/ansi" || fail "TERM=xterm got no ANSI colours"
+	ansi vt100 C.UTF-8
+	grep -q "$ESC" "$T/ansi" && fail "TERM=vt100 (no colour) got escapes"
+	grep -q "$UTF" "$T/ansi" && fail "TERM=vt100 (no colour) got UTF-8 glyphs"
+	ansi xterm-256color C
+	grep -q "$UTF" "$T/ansi" && fail "a C locale got UTF-8 half blocks"
+	grep -q "$ESC\[38;5;" "$T/ansi" || fail "TERM=xterm-256color in C: no 256 colours"
+	ansi xterm-256color C.UTF-8
+	grep -q "$UTF" "$T/ansi" || fail "a UTF-8 locale got no half blocks"
+	ok "--ansi follows the terminal and the locale"
+else
+	echo "note: no linux/xterm/vt100 terminfo or C.UTF-8 locale: the --ansi tier checks skipped"
+fi
 
 # A rain mask: droplets start only where it rains. Short-lived droplets
 # (evaporating fast) on a mask raining on the left 24 columns of 64 leave

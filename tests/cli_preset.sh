@@ -74,5 +74,30 @@ $gully run -p ridges-and-plateaus --size 64x64 --particles 500 --quiet >"$tmp/ru
 	fail "run exit $?"
 grep -q '^particles	7	64	64	500	' "$tmp/run" || fail "run row: $(tail -1 "$tmp/run")"
 
+# $GULLY_PRESET_PATH adds directories before the others; it never hides the
+# shipped presets (it did, from the build tree, even when empty).
+mkdir "$tmp/pp"
+for pp in "$tmp/pp" ""; do
+	GULLY_PRESET_PATH=$pp $gully presets >"$tmp/list" 2>&1 ||
+		fail "GULLY_PRESET_PATH='$pp' gully presets: exit $?"
+	grep -q "^lake-chain " "$tmp/list" || fail "GULLY_PRESET_PATH='$pp' hid the shipped presets"
+	GULLY_PRESET_PATH=$pp $gully run -p lake-chain --dump-preset >/dev/null 2>&1 ||
+		fail "GULLY_PRESET_PATH='$pp' gully run -p lake-chain: exit $?"
+done
+
+# presets --json without a name: the list as a JSON array (it printed the
+# text table), quotes in a description escaped.
+printf 'description: say "hi"\nprocess: hydrology\n' >"$tmp/pp/quoted.yaml"
+GULLY_PRESET_PATH=$tmp/pp $gully presets --json >"$tmp/json" || fail "presets --json: exit $?"
+[ "$(head -n 1 "$tmp/json")" = "[" ] && [ "$(tail -n 1 "$tmp/json")" = "]" ] ||
+	fail "presets --json is not an array: $(head -n 2 "$tmp/json")"
+grep -q '^  {"name": "quoted", "process": "hydrology", "description": "say \\"hi\\"", "readable": true, "path": ".*/pp/quoted.yaml"},$' \
+	"$tmp/json" || fail "presets --json: no escaped entry for quoted: $(grep quoted "$tmp/json")"
+grep -q '^  {"name": "lake-chain", ' "$tmp/json" || fail "presets --json lacks lake-chain"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json" ||
+		fail "presets --json is not JSON"
+fi
+
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))

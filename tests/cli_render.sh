@@ -52,5 +52,17 @@ expect 2 "render --colors 17" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" --co
 one_line "'17' is not 256 or truecolor"
 [ -e "$T/x.png" ] && fail "a refused render wrote a file"
 [ -e "$T/b.gsnap" ] && fail "a refused run wrote a file"
+# A constant layer (no droplets: no flow) has no span: the range render
+# offers must be one gully takes, and must read the file back exactly.
+"$GULLY" run --quiet --size 32x32 --particles 0 -o "$T/flat.gsnap" >/dev/null ||
+	fail "a map without droplets"
+expect 0 "render a constant layer 16-bit" -- "$GULLY" render "$T/flat.gsnap" --layer flow \
+	--gray16 -o "$T/flow.png" -o "$T/flow.r16"
+grep -q "flow is constant at 0" "$T/err" || fail "no word of a constant layer: $(cat "$T/err")"
+range=$(sed -n 's/.*flow.r16.*read back with --range \([^)]*\)).*/\1/p' "$T/err")
+expect 0 "read a constant layer back with the range render gave" -- "$GULLY" run --quiet \
+	--particles 0 --range "$range" "$T/flow.r16" -o "$T/flow_back.f32"
+"$GULLY" render "$T/flat.gsnap" --layer flow -o "$T/flow.f32" 2>/dev/null
+cmp -s "$T/flow.f32" "$T/flow_back.f32" || fail "the constant layer did not read back"
 [ "$fails" -eq 0 ] || exit 1
 echo "all ok"

@@ -58,6 +58,15 @@ tests_test_image_CFLAGS = $(TEST_CFLAGS) $(PNG_CFLAGS)
 tests_test_image_LDADD = $(TEST_IO_LIBS)
 endif
 
+# gully run's progress bar, fitted to the terminal's width.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_progress
+TESTS += tests/test_progress
+tests_test_progress_SOURCES = tests/test_progress.c src/cli/progress.c tests/testutil.h
+tests_test_progress_CFLAGS = $(TEST_CFLAGS)
+tests_test_progress_LDADD = $(CMOCKA_LIBS) -lm
+endif
+
 # The command line, end to end, from the build tree (VPATH builds too).
 TESTS += tests/cli.test
 EXTRA_DIST += tests/cli.test
@@ -251,8 +260,8 @@ TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # The explorer opening a height map (issue 13), in tmux.
-TESTS += tests/tui/heightmap.sh
-EXTRA_DIST += tests/tui/heightmap.sh
+TESTS += tests/tui/heightmap.sh tests/tui/hardness.sh
+EXTRA_DIST += tests/tui/heightmap.sh tests/tui/hardness.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \

@@ -534,17 +534,28 @@ static void test_find_list_complete(void **state)
 	/* Listing: sorted, shadowed names once, a preset for an unknown process
 	 * still listed with its description. */
 	struct preset_entry *list;
-	int n;
+	int n, rain = -1, river = -1, lake = -1;
 	assert_int_equal(preset_list(&list, &n), GULLY_OK);
-	assert_true(n >= 2);
-	assert_string_equal(list[0].name, "rain");
-	assert_string_equal(list[0].meta.description, "rain");
-	assert_string_equal(list[0].meta.process, "sph");
-	assert_string_equal(list[1].name, "river");
-	assert_string_equal(list[1].meta.description, "from a");
-	for (int i = 2; i < n; i++)
-		assert_string_not_equal(list[i].name, "river");
+	for (int i = 0; i < n; i++) {
+		if (i > 0)
+			assert_true(strcmp(list[i - 1].name, list[i].name) < 0);
+		if (strcmp(list[i].name, "rain") == 0)
+			rain = i;
+		else if (strcmp(list[i].name, "river") == 0)
+			river = i;
+		else if (strcmp(list[i].name, "lake-chain") == 0)
+			lake = i;
+	}
+	assert_true(rain >= 0 && river >= 0);
+	assert_string_equal(list[rain].meta.description, "rain");
+	assert_string_equal(list[rain].meta.process, "sph");
+	assert_string_equal(list[river].meta.description, "from a");
+	/* $GULLY_PRESET_PATH comes first; the shipped presets are still there
+	 * after it (a user's path hid them all). */
+	assert_true(lake >= 0);
 	preset_list_free(list, n);
+	assert_int_equal(preset_resolve("lake-chain", path, sizeof path), GULLY_OK);
+	assert_true(strncmp(path, a, strlen(a)) != 0 && strncmp(path, b, strlen(b)) != 0);
 
 	/* Saving by name goes to $XDG_DATA_HOME/gully/presets, made on demand,
 	 * and is then found by name and completed. */
@@ -560,10 +571,16 @@ static void test_find_list_complete(void **state)
 	assert_int_equal(p.world.seed, 1234);
 	char **names;
 	assert_int_equal(preset_complete("ri", &names, &n), GULLY_OK);
-	assert_int_equal(n, 2);
-	assert_string_equal(names[0], "ri-mine");
-	assert_string_equal(names[1], "river");
-	assert_null(names[2]);
+	/* Sorted, with the shipped ones (ridges-and-plateaus, river-valley). */
+	bool mine = false, river_found = false;
+	for (int i = 0; i < n; i++) {
+		assert_true(strncmp(names[i], "ri", 2) == 0);
+		assert_true(i == 0 || strcmp(names[i - 1], names[i]) < 0);
+		mine |= strcmp(names[i], "ri-mine") == 0;
+		river_found |= strcmp(names[i], "river") == 0;
+	}
+	assert_true(mine && river_found);
+	assert_null(names[n]);
 	preset_names_free(names);
 	assert_int_equal(preset_complete("zz", &names, &n), GULLY_OK);
 	assert_int_equal(n, 0);

@@ -189,6 +189,12 @@ struct progress {
 void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet);
 void progress_update(struct progress *pg, uint64_t done);
 void progress_end(struct progress *pg);
+/* The terminal's width on fd (TIOCGWINSZ), else $COLUMNS, else 80. */
+int progress_columns(int fd);
+/* One bar line into buf (no \r), at most columns - 1 characters: the bar
+ * shrinks (30 cells at most), then the counts go, then the text is cut. */
+void progress_format(char *buf, size_t len, int columns, uint64_t done, uint64_t total,
+		     const char *unit, double eta);
 double clock_seconds(void);
 
 /* One per subcommand. */
@@ -209,6 +215,8 @@ bool info_is_preset(const char *arg);
 /* Prints the resolved values, section by section, marking those the preset
  * changes; returns an exit status. */
 int info_preset(FILE *fp, const char *arg, bool json);
+/* s as a JSON string, quoted and escaped (bytes from 0x80 as they are). */
+void cli_json_string(FILE *fp, const char *s);
 /* cmd_explore.c: no command name, the explorer. */
 int cmd_explore(int argc, char **argv);
 void explore_options_help(FILE *fp);

@@ -7,7 +7,9 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/base/process.h"
+#include "core/terrain/hardness.h"
 #include "io/image.h"
+#include "io/layer_import.h"
 #include "io/preset.h"
 #include "tui/tui.h"
 
@@ -26,6 +28,7 @@ void explore_options_help(FILE *fp)
 		"  --seed S             random seed (world.seed)\n"
 		"  --size WxH           map size (world.width, world.height)\n"
 		"  --set KEY=VALUE      set a parameter; repeatable\n"
+		"  --hardness FILE      hardness map for a new terrain, as `gully run` loads it\n"
 		"  --resume             reopen the session saved when the terminal hung up here\n"
 		"                       (one per working directory)\n"
 		"  --paused             start paused\n"
@@ -71,22 +74,31 @@ static const struct option explore_longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* A simulation option (sim_options_take), less those only `gully run` has. */
-static int explore_sim_option(struct sim_options *so, int opt, char **argv)
+/* A simulation option (sim_options_take), less those only `gully run` has.
+ * longindex: getopt_long's, so the refusal names the option as spelt in
+ * full (--steps, not the value after it); -1 for a short option. */
+static int explore_sim_option(struct sim_options *so, int opt, int longindex)
 {
 	int took = sim_options_take(so, CMD, opt, optarg);
 	if (took < 0)
 		return EXIT_USAGE;
 	if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
-	    opt == OPT_RAIN)
-		return cli_usage_error(CMD, "'%s' is for '%s run', not the explorer",
-				       argv[optind - 1], cli_program);
+	    opt == OPT_RAIN) {
+		char name[64];
+		if (longindex >= 0)
+			snprintf(name, sizeof name, "--%s", explore_longopts[longindex].name);
+		else
+			snprintf(name, sizeof name, "-%c", opt);
+		return cli_usage_error(CMD, "%s is for '%s run', not the explorer", name,
+				       cli_program);
+	}
 	return GO_ON;
 }
 
 /* One option from getopt_long: GO_ON, or the status to exit with (0 after
  * --help, --version and --keys-man). */
-static int explore_option(struct tui_options *o, struct sim_options *so, int opt, char **argv)
+static int explore_option(struct tui_options *o, struct sim_options *so, int opt,
+			  int longindex, char **argv)
 {
 	uint64_t n;
 	switch (opt) {
@@ -137,7 +149,7 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 	case ':':
 		return cli_bad_option(CMD, opt, argv);
 	default:
-		return explore_sim_option(so, opt, argv);
+		return explore_sim_option(so, opt, longindex);
 	}
 }
 
@@ -147,10 +159,13 @@ static int explore_parse(int argc, char **argv, struct tui_options *o, struct si
 {
 	optind = 1;
 	opterr = 0;
-	int opt, status;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts, NULL)) != -1)
-		if ((status = explore_option(o, so, opt, argv)) != GO_ON)
+	int opt, status, longindex = -1;
+	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts,
+				  &longindex)) != -1) {
+		if ((status = explore_option(o, so, opt, longindex, argv)) != GO_ON)
 			return status;
+		longindex = -1;
+	}
 	*arg = optind < argc ? argv[optind++] : NULL;
 	if (optind < argc)
 		return cli_usage_error(CMD, "one preset or snapshot at most ('%s' is extra)",
@@ -178,18 +193,53 @@ static int explore_argument(const char *arg, struct tui_options *o, struct sim_o
 	}
 	if (!*heightmap_path && (so->transpose || so->range_set))
 		return cli_usage_error(CMD, "--transpose and --range are for a height map");
-	if ((o->snapshot || o->resume) && (so->preset || so->nsets || so->seed >= 0 || so->width))
-		return cli_usage_error(CMD, "a snapshot carries its parameters: change them in "
-				       "the explorer's panel, or with '%s run --set'", cli_program);
-	if (o->snapshot && o->resume)
-		return cli_usage_error(CMD, "--resume opens the autosave: name no snapshot with it");
+	if (o->resume && (arg || so->preset))
+		return cli_usage_error(CMD, "--resume takes no preset, snapshot or height map: it "
+				       "reopens the autosave as it was");
+	if ((o->snapshot || o->resume) && (so->nsets || so->seed >= 0 || so->width))
+		return cli_usage_error(CMD, "%s carries its parameters: change them in the "
+				       "explorer's panel, or with '%s run --set'",
+				       o->resume ? "--resume's autosave" : "a snapshot", cli_program);
+	/* The explorer starts a snapshot's process at once, on its own layer;
+	 * run replaces the layer before its process starts. */
+	if ((o->snapshot || o->resume) && so->hardness)
+		return cli_usage_error(CMD, "--hardness is for a new terrain: %s carries its "
+				       "hardness layer (replace it with '%s run SNAPSHOT --hardness "
+				       "FILE --particles 0 -o NEW.gsnap')",
+				       o->resume ? "the autosave" : "a snapshot", cli_program);
+	if (o->snapshot && so->preset)
+		return cli_usage_error(CMD, "a snapshot carries its parameters: -p %s does not go "
+				       "with it", so->preset);
 	return GO_ON;
+}
+
+/* --hardness read as `gully run` reads it (a bad map: its one line, exit 1),
+ * kept in *hardness for every new terrain; hardness.generator=file without
+ * it is refused as run refuses it (exit 2). A snapshot has its own layer. */
+static int explore_hardness(struct tui_options *o, const struct sim_options *so,
+			    float **hardness)
+{
+	if (!so->hardness) {
+		if (!o->snapshot && !o->resume && o->params.hardness.generator == HARDNESS_FILE)
+			return cli_usage_error(CMD, "hardness.generator=file needs --hardness FILE");
+		return 0;
+	}
+	char err[512];
+	if (layer_import_hardness_grid(so->hardness, hardness, &o->hardness_width,
+				       &o->hardness_height, err, sizeof err)) {
+		cli_error("--hardness %s", err);
+		return 1;
+	}
+	o->hardness = *hardness;
+	o->params.hardness.generator = HARDNESS_FILE;
+	return 0;
 }
 
 /* The parameters (defaults or preset, then the options), the height map
  * when one is given, and the process to start. */
 static int explore_load(struct tui_options *o, const struct sim_options *so,
-			const char *heightmap_path, struct heightmap *hm, struct preset_meta *meta)
+			const char *heightmap_path, struct heightmap *hm, float **hardness,
+			struct preset_meta *meta)
 {
 	int status;
 	struct sim_options sized = *so;
@@ -202,6 +252,8 @@ static int explore_load(struct tui_options *o, const struct sim_options *so,
 			return status;
 		o->heights = hm->heights;
 	}
+	if ((status = explore_hardness(o, so, hardness)))
+		return status;
 	o->process = so->process ? so->process : meta->process[0] ? meta->process : NULL;
 	if (o->process && !process_find(o->process))
 		return cli_usage_error(CMD, "no process named '%s' (one of %s)", o->process,
@@ -234,14 +286,14 @@ static int explore_need_terminal(void)
 }
 
 static int explore(int argc, char **argv, struct tui_options *o, struct sim_options *so,
-		   struct heightmap *hm)
+		   struct heightmap *hm, float **hardness)
 {
 	const char *arg = NULL, *heightmap_path = NULL;
 	struct preset_meta meta;
 	int status;
 	if ((status = explore_parse(argc, argv, o, so, &arg)) != GO_ON ||
 	    (status = explore_argument(arg, o, so, &heightmap_path)) != GO_ON ||
-	    (status = explore_load(o, so, heightmap_path, hm, &meta)) != GO_ON)
+	    (status = explore_load(o, so, heightmap_path, hm, hardness, &meta)) != GO_ON)
 		return status;
 	if (so->dump_preset)
 		return explore_dump_preset(o, &meta);
@@ -264,7 +316,9 @@ int cmd_explore(int argc, char **argv)
 	o.utf8 = -1;
 	o.theme = -1;
 	o.fps = 20;
-	int status = explore(argc, argv, &o, &so, &hm);
+	float *hardness = NULL;
+	int status = explore(argc, argv, &o, &so, &hm, &hardness);
+	free(hardness);
 	heightmap_free(&hm);
 	sim_options_free(&so);
 	return status;

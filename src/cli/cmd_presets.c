@@ -10,17 +10,81 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s presets [--paths]\n"
+	fprintf(fp, "Usage: %s presets [--paths] [--json]\n"
 		"       %s presets [--json] NAME|FILE\n\n"
 		"Without an argument, lists the presets `-p NAME` finds, with their\n"
 		"process and description; searched in $GULLY_PRESET_PATH, then\n"
 		"$XDG_DATA_HOME/gully/presets (~/.local/share/gully/presets), then\n"
-		"%s/presets. With one, prints every value it resolves to, marking\n"
-		"those that differ from the defaults (as `gully info PRESET`).\n\n"
+		"the shipped presets (%s/presets installed). With one, prints every\n"
+		"value it resolves to, marking those that differ from the defaults\n"
+		"(as `gully info PRESET`).\n\n"
 		"Options:\n"
 		"  --paths              show each preset's file\n"
-		"  --json               the values as one JSON object\n"
+		"  --json               the list as a JSON array of objects (name,\n"
+		"                       process, description, readable, path); with\n"
+		"                       NAME|FILE, the values as one JSON object\n"
 		"  --help\n", cli_program, cli_program, GULLY_PKGDATADIR);
+}
+
+/* The table: name, process and description (and the file with --paths). */
+static void print_table(const struct preset_entry *list, int n, bool paths)
+{
+	int w = 4;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(list[i].name) > w)
+			w = (int)strlen(list[i].name);
+	for (int i = 0; i < n; i++) {
+		const struct preset_entry *e = &list[i];
+		printf("%-*s  %-10s  %s", w, e->name,
+		       e->meta.process[0] ? e->meta.process : "-",
+		       !e->readable ? "(unreadable)"
+				    : e->meta.description[0] ? e->meta.description : "");
+		if (paths)
+			printf("  [%s]", e->path);
+		printf("\n");
+	}
+}
+
+/* The same as a JSON array, one object a preset: the table's fields, the
+ * file always (cheap, and what a script wants next), null for no process. */
+static void print_json(const struct preset_entry *list, int n)
+{
+	printf("[");
+	for (int i = 0; i < n; i++) {
+		const struct preset_entry *e = &list[i];
+		printf("%s\n  {\"name\": ", i ? "," : "");
+		cli_json_string(stdout, e->name);
+		printf(", \"process\": ");
+		if (e->meta.process[0])
+			cli_json_string(stdout, e->meta.process);
+		else
+			printf("null");
+		printf(", \"description\": ");
+		cli_json_string(stdout, e->meta.description);
+		printf(", \"readable\": %s, \"path\": ", e->readable ? "true" : "false");
+		cli_json_string(stdout, e->path);
+		printf("}");
+	}
+	printf("%s]\n", n ? "\n" : "");
+}
+
+static int presets_list(bool paths, bool json)
+{
+	struct preset_entry *list;
+	int n;
+	if (preset_list(&list, &n)) {
+		cli_error("out of memory");
+		return 1;
+	}
+	if (n == 0)
+		fprintf(stderr, "%s: no presets found (searched $GULLY_PRESET_PATH, "
+			"$XDG_DATA_HOME/gully/presets and the shipped presets)\n", cli_program);
+	if (json)
+		print_json(list, n);
+	else
+		print_table(list, n, paths);
+	preset_list_free(list, n);
+	return 0;
 }
 
 int cmd_presets(int argc, char **argv)
@@ -56,30 +120,5 @@ int cmd_presets(int argc, char **argv)
 	if (optind < argc)
 		return info_preset(stdout, argv[optind], json);
 
-	struct preset_entry *list;
-	int n;
-	if (preset_list(&list, &n)) {
-		cli_error("out of memory");
-		return 1;
-	}
-	if (n == 0)
-		fprintf(stderr, "%s: no presets found (searched $GULLY_PRESET_PATH, "
-			"$XDG_DATA_HOME/gully/presets and %s/presets)\n", cli_program,
-			GULLY_PKGDATADIR);
-	int w = 4;
-	for (int i = 0; i < n; i++)
-		if ((int)strlen(list[i].name) > w)
-			w = (int)strlen(list[i].name);
-	for (int i = 0; i < n; i++) {
-		const struct preset_entry *e = &list[i];
-		printf("%-*s  %-10s  %s", w, e->name,
-		       e->meta.process[0] ? e->meta.process : "-",
-		       !e->readable ? "(unreadable)"
-				    : e->meta.description[0] ? e->meta.description : "");
-		if (paths)
-			printf("  [%s]", e->path);
-		printf("\n");
-	}
-	preset_list_free(list, n);
-	return 0;
+	return presets_list(paths, json);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/run_output.h"
 #include "cli/render_ansi.h"
 #include "config.h"
 #include "cli/picture.h"
@@ -62,7 +63,9 @@ static void usage(FILE *fp)
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
 		"  --ansi[=TIER]        print the shaded map to stdout as coloured text:\n"
-		"                       truecolor, 256 or none (default: the terminal's)\n"
+		"                       truecolor, 256, 16, 8 or none (default: the\n"
+		"                       terminal's, as the explorer picks it); ASCII\n"
+		"                       when the locale is not UTF-8\n"
 		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
 		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
 }
@@ -91,7 +94,14 @@ static int render_one(const char *out, const struct world *w, const struct param
 	}
 	int fmt = image_format_from_path(out);
 	bool picture = (fmt == IMAGE_PNG && !a->po.values.grey16) || fmt == IMAGE_PPM;
-	if (span.stretched)
+	/* A constant layer has no span to stretch: every sample is 0, and
+	 * --range MIN:MAX wants MIN < MAX, so any range from the value reads it
+	 * back exactly. */
+	if (span.stretched && !(span.max > span.min))
+		fprintf(stderr, "%s: %s is constant at %.9g, every sample 0 (read back with "
+			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.min,
+			(double)span.min + 1);
+	else if (span.stretched)
 		fprintf(stderr, "%s: %s %.9g to %.9g stretched over 0..65535 (read back with "
 			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.max, span.min,
 			span.max);
@@ -148,7 +158,8 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 	case 'a':
 		a->ansi = true;
 		if ((a->tier = render_ansi_tier(arg)) < 0)
-			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, none", arg);
+			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, 16, 8, none",
+					       arg);
 		return 0;
 	case 'c':
 		if (!parse_u64(arg, &n) || n < 2 || n > 10000)
@@ -175,6 +186,9 @@ static int check_args(const struct render_args *a)
 			return cli_usage_error(CMD, "-o '%s': unknown extension (one of %s)", a->outs[i],
 					       image_format_names());
 		png |= f == IMAGE_PNG;
+		int st = run_output_check_path(CMD, a->outs[i]);
+		if (st)
+			return st;
 	}
 	if (a->po.values.grey16 && !png)
 		return cli_usage_error(CMD, "--gray16 is for a .png output");
@@ -231,7 +245,8 @@ int cmd_render(int argc, char **argv)
 		for (int i = 0; i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
 		if (a.ansi)
-			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns);
+			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns,
+					      render_ansi_utf8());
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/signals.h"
@@ -145,8 +146,9 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 	};
 	optind = 1;
 	opterr = 0;
-	int opt;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
+	int opt, longindex = -1;
+	for (; (opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, &longindex)) != -1;
+	     longindex = -1) {
 		if (opt == OPT_HELP) {
 			usage(stdout);
 			return -1;
@@ -165,9 +167,11 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		}
 		if (sim_options_take(&a->s.o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
+		/* Named as matched: argv[optind - 1] is -o's value, not -o. */
 		if (opt == 'o' || opt == OPT_DUMP_PRESET)
-			return cli_usage_error(CMD, "'%s' is for single runs: --save-maps DIR keeps "
-					       "each run's map", argv[optind - 1]);
+			return cli_usage_error(CMD, "%s%s is for single runs: --save-maps DIR keeps "
+					       "each run's map", longindex >= 0 ? "--" : "-o",
+					       longindex >= 0 ? longopts[longindex].name : "");
 	}
 	for (; optind < argc; optind++) {
 		const char *arg = argv[optind];
@@ -184,6 +188,20 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 			a->s.o.preset = arg;
 		}
 	}
+	return 0;
+}
+
+/* --out and --save-maps before any run: an existing path that is not a
+ * directory (or a symlink to nothing) would fail every run's write. */
+static int check_dir_option(const char *opt, const char *dir)
+{
+	struct stat st;
+	if (!dir)
+		return 0;
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return cli_usage_error(CMD, "%s %s: not a directory", opt, dir);
+	if (stat(dir, &st) != 0 && lstat(dir, &st) == 0)
+		return cli_usage_error(CMD, "%s %s: a symlink to nothing", opt, dir);
 	return 0;
 }
 
@@ -221,6 +239,9 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "%s: a snapshot carries its parameters and size: no "
 				       "preset or --size with it; change them with --set or --vary",
 				       s->start);
+	int st = check_dir_option("--out", s->out_dir);
+	if (st || (st = check_dir_option("--save-maps", s->maps_dir)))
+		return st;
 	/* The shared options are checked once here rather than in every run. */
 	struct params p;
 	return sim_options_load(&s->o, CMD, &p, NULL);

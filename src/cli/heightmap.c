@@ -23,6 +23,12 @@ int heightmap_read(const struct sim_options *o, const char *cmd, const char *pat
 		cli_error("%s", err);
 		return 1;
 	}
+	/* Or the run writes a snapshot its own loader refuses. */
+	if (image_check_heights(path, hm->heights, hm->width, hm->height, err, sizeof err)) {
+		cli_error("%s", err);
+		heightmap_free(hm);
+		return 1;
+	}
 	if (params_set(p, params_find("world.width"), hm->width) ||
 	    params_set(p, params_find("world.height"), hm->height)) {
 		cli_error("%s: a %dx%d map is larger than world.width and world.height allow", path,

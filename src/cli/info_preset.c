@@ -34,7 +34,7 @@ bool info_is_preset(const char *arg)
 	return true;
 }
 
-static void json_string(FILE *fp, const char *s)
+void cli_json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
@@ -73,11 +73,11 @@ int info_preset(FILE *fp, const char *arg, bool json)
 	params_defaults(&def);
 	if (json) {
 		fprintf(fp, "{\"preset\": ");
-		json_string(fp, path);
+		cli_json_string(fp, path);
 		fprintf(fp, ", \"description\": ");
-		json_string(fp, meta.description);
+		cli_json_string(fp, meta.description);
 		fprintf(fp, ", \"process\": ");
-		json_string(fp, meta.process);
+		cli_json_string(fp, meta.process);
 		fprintf(fp, ", \"params\": {");
 		for (int i = 0; i < params_count(); i++) {
 			const struct param_def *d = params_def(i);
@@ -85,7 +85,7 @@ int info_preset(FILE *fp, const char *arg, bool json)
 			params_format(&p, i, v, sizeof v);
 			fprintf(fp, "%s\"%s\": ", i ? ", " : "", d->key);
 			if (d->type == PARAM_ENUM)
-				json_string(fp, v);
+				cli_json_string(fp, v);
 			else
 				fputs(v, fp);
 		}

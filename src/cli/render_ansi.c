@@ -1,41 +1,104 @@
-/* gully render --ansi: the shaded map on stdout as coloured half blocks, a
- * quick look over SSH and in scripts: two map pixels a character, truecolor,
- * xterm's 256 colours, or no colour (an ASCII density ramp). */
+/* gully render --ansi: the shaded map on stdout as coloured text, a quick
+ * look over SSH and in scripts, drawn as the explorer would draw it on the
+ * same terminal: two map pixels a character as half blocks (truecolor, 256
+ * colours), one shaded pixel (16 or 8 colours), or, without a UTF-8 locale
+ * or without colour, an ASCII density ramp. */
+#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli/render_ansi.h"
 #include "view/shade.h"
 
+static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
+
+/* The explorer's rule (tui/crt.c: crt_init and detect_tier) on terminfo:
+ * NO_COLOR none; COLORTERM truecolor; else the entry's colors#. */
+static int auto_tier(void)
+{
+	const char *nc = getenv("NO_COLOR"), *ct = getenv("COLORTERM"), *term = getenv("TERM");
+	if (nc && *nc)
+		return ANSI_NONE;
+	if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
+		return ANSI_TRUE;
+	if (term && strcmp(term, "dumb") == 0)
+		return ANSI_NONE;
+	bool rgb;
+	int colors = term_colors(term, &rgb);
+	/* Not in the database (or no TERM: a script): 256, what nearly every
+	 * terminal shows; the explorer would refuse, render has no screen to lose. */
+	if (colors < 0) {
+		size_t n = term ? strlen(term) : 0;
+		return n > 7 && strcmp(term + n - 7, "-direct") == 0 ? ANSI_TRUE : ANSI_256;
+	}
+	if (rgb && colors >= 0x1000000)
+		return ANSI_TRUE;
+	return colors >= 256 ? ANSI_256 : colors >= 16 ? ANSI_16 : colors >= 8 ? ANSI_8 : ANSI_NONE;
+}
+
 int render_ansi_tier(const char *name)
 {
-	if (!name) {
-		const char *ct = getenv("COLORTERM"), *term = getenv("TERM");
-		if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
-			return ANSI_NONE;
-		if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
-			return ANSI_TRUE;
-		if (term && strcmp(term, "dumb") == 0)
-			return ANSI_NONE;
-		return ANSI_256;
-	}
-	if (strcmp(name, "truecolor") == 0)
-		return ANSI_TRUE;
-	if (strcmp(name, "256") == 0)
-		return ANSI_256;
-	if (strcmp(name, "none") == 0)
-		return ANSI_NONE;
+	if (!name)
+		return auto_tier();
+	for (int i = 0; i < (int)(sizeof tier_names / sizeof tier_names[0]); i++)
+		if (strcmp(name, tier_names[i]) == 0)
+			return i;
 	return -1;
 }
 
+bool render_ansi_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+/* An ANSI colour index 0-15 as foreground or background. */
+static void ansi_index(FILE *fp, bool bg, int i)
+{
+	fprintf(fp, "\033[%dm", (i < 8 ? 30 + i : 90 + i - 8) + (bg ? 10 : 0));
+}
+
+/* The tier's escape for colour c as foreground or background. */
 static void colour(FILE *fp, int tier, bool bg, struct rgb c)
 {
 	if (tier == ANSI_TRUE)
 		fprintf(fp, "\033[%d;2;%d;%d;%dm", bg ? 48 : 38, c.r, c.g, c.b);
-	else
+	else if (tier == ANSI_256)
 		fprintf(fp, "\033[%d;5;%dm", bg ? 48 : 38, palette_to_256(c));
+	else
+		ansi_index(fp, bg, palette_to_ansi(c, tier == ANSI_16 ? 16 : 8));
+}
+
+/* One character for two pixels, as the explorer's crt_put_cell draws it. */
+static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb bottom)
+{
+	static const char ramp[] = " .:-=+*#%@";
+	struct rgb mix = palette_mix(top, bottom, 0.5);
+	if (tier == ANSI_NONE || !utf8) {
+		char g = ramp[(int)(palette_luma(mix) * 9.999)];
+		if (tier != ANSI_NONE) {
+			/* Painted on black so it reads the same on light terminals. */
+			colour(fp, tier, false, mix);
+			colour(fp, tier, true, (struct rgb){0, 0, 0});
+			g = g == ' ' ? '.' : g;
+		}
+		fputc(g, fp);
+	} else if (tier == ANSI_16 || tier == ANSI_8) {
+		/* One pixel, shaded: two of the few colours through a shade glyph. */
+		static const char *const shades[PALETTE_SHADES] = {" ", "\xe2\x96\x91",
+								   "\xe2\x96\x92", "\xe2\x96\x93"};
+		struct palette_cell pc = palette_to_ansi_shade(mix, tier == ANSI_16 ? 16 : 8);
+		ansi_index(fp, false, pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0);
+		ansi_index(fp, true, pc.bg);
+		fputs(shades[pc.shade], fp);
+	} else {
+		colour(fp, tier, false, top);
+		colour(fp, tier, true, bottom);
+		fputs("\xe2\x96\x80", fp); /* U+2580 upper half block */
+	}
 }
 
 /* The terminal's width, else $COLUMNS, else 80. */
@@ -50,7 +113,7 @@ static int terminal_columns(void)
 }
 
 int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
-		int tier, int columns)
+		int tier, int columns, bool utf8)
 {
 	int cols = columns > 0 ? columns : terminal_columns();
 	if (cols > w->width)
@@ -70,19 +133,9 @@ int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigne
 	v.zoom = ZOOM_FIT;
 	v.overlays = overlays;
 	shade_render(&f, w, &v, NULL, 0);
-	static const char ramp[] = " .:-=+*#%@";
 	for (int y = 0; y < rows; y += 2) {
-		for (int x = 0; x < cols; x++) {
-			struct rgb top = f.px[y * cols + x], bottom = f.px[(y + 1) * cols + x];
-			if (tier == ANSI_NONE) {
-				double l = (palette_luma(top) + palette_luma(bottom)) / 2;
-				fputc(ramp[(int)(l * 9.999)], fp);
-				continue;
-			}
-			colour(fp, tier, false, top);
-			colour(fp, tier, true, bottom);
-			fputs("\xe2\x96\x80", fp); /* U+2580 upper half block */
-		}
+		for (int x = 0; x < cols; x++)
+			put_cell(fp, tier, utf8, f.px[y * cols + x], f.px[(y + 1) * cols + x]);
 		fputs(tier == ANSI_NONE ? "\n" : "\033[0m\n", fp);
 	}
 	shade_frame_free(&f);

@@ -7,14 +7,25 @@
 #include "core/base/params.h"
 #include "core/base/world.h"
 
-enum ansi_tier { ANSI_NONE, ANSI_256, ANSI_TRUE };
+#include <stdbool.h>
 
-/* "truecolor", "256" or "none"; NULL: from $NO_COLOR, $COLORTERM and $TERM.
- * -1 for another name. */
+/* In the explorer's order (tui/crt.h's crt_tier): more colours, higher. */
+enum ansi_tier { ANSI_NONE, ANSI_8, ANSI_16, ANSI_256, ANSI_TRUE };
+
+/* "truecolor", "256", "16", "8" or "none"; NULL: the terminal's, by the
+ * explorer's rule ($NO_COLOR, $COLORTERM, then terminfo's colors for
+ * $TERM; 256 when TERM is not in the database). -1 for another name. */
 int render_ansi_tier(const char *name);
+/* The locale's character set is UTF-8: half blocks and shades, else ASCII. */
+bool render_ansi_utf8(void);
 /* The whole map fitted to `columns` characters (0: the terminal's width),
- * two pixels a character, in the explorer's colours and light. 0 or 1. */
+ * two pixels a character, in the explorer's colours and light; without
+ * utf8 an ASCII ramp (coloured in the tier). 0 or 1. */
 int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
-		int tier, int columns);
+		int tier, int columns, bool utf8);
+
+/* term_colors.c: colors# of the terminfo entry for term (linux: its
+ * 16-colour entry) and its RGB flag; -1 when there is none. */
+int term_colors(const char *term, bool *rgb);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cli/run_output.h"
 #include "cli/picture.h"
 #include "core/base/error.h"
+#include "io/fileio.h"
 #include "io/image.h"
 
 static bool is_snapshot_name(const char *path)
@@ -19,15 +20,16 @@ static bool is_snapshot_name(const char *path)
 	return dot && !strchr(dot, '/') && strcasecmp(dot, ".gsnap") == 0;
 }
 
-/* The directory a new file at path goes into must exist and take files. */
-static int check_directory(const char *cmd, const char *path)
+/* The directory a new file at target goes into must exist and take files. */
+static int check_directory(const char *cmd, const char *path, const char *target)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = strrchr(target, '/');
 	char dir[4096];
 	if (!slash)
 		snprintf(dir, sizeof dir, ".");
 	else
-		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target),
+			 target);
 	struct stat st;
 	if (stat(dir, &st) != 0)
 		return cli_usage_error(cmd, "-o %s: no directory %s", path, dir);
@@ -37,6 +39,20 @@ static int check_directory(const char *cmd, const char *path)
 		return cli_usage_error(cmd, "-o %s: cannot write in %s: %s", path, dir,
 				       strerror(errno));
 	return 0;
+}
+
+int run_output_check_path(const char *cmd, const char *path)
+{
+	/* The file the save will replace, through symlinks as atomic_open
+	 * follows them: a FIFO, a directory or a link loop is refused now, not
+	 * after the run, and a dangling link's target directory must exist. */
+	char *target = file_save_target(path);
+	if (!target)
+		return cli_usage_error(cmd, "-o %s: cannot create: %s", path,
+				       file_strerror(errno));
+	int status = check_directory(cmd, path, target);
+	free(target);
+	return status;
 }
 
 int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays)
@@ -52,7 +68,7 @@ int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlay
 		for (int j = 0; j < i; j++)
 			if (strcmp(o->outputs[j], path) == 0)
 				return cli_usage_error(cmd, "-o %s given twice", path);
-		int st = check_directory(cmd, path);
+		int st = run_output_check_path(cmd, path);
 		if (st)
 			return st;
 	}

@@ -10,6 +10,10 @@
 #define RUN_INTERRUPTED_MARK "# gully run: interrupted after"
 
 
+/* One output path, before any work: what it names through symlinks is a
+ * regular file or nothing yet, in a directory that takes files. 0, or
+ * EXIT_USAGE (one line naming the path, reported for `cmd`). */
+int run_output_check_path(const char *cmd, const char *path);
 /* Every -o: a known extension, no name twice, a directory that takes files;
  * a picture among them when there are overlays. 0, or EXIT_USAGE (reported). */
 int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays);

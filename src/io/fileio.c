@@ -48,9 +48,8 @@ const char *file_strerror(int err)
 	return strerror(err);
 }
 
-/* Follows symlinks to the path a save must replace: the last link's target,
- * which may not exist yet. Returns a malloc'd path, or NULL with errno. */
-static char *save_target(const char *path)
+/* Follows symlinks (fileio.h): the one rule a save and a check before a run share. */
+char *file_save_target(const char *path)
 {
 	char *cur = strdup(path);
 	for (int hops = 0; cur && hops < 40; hops++) {
@@ -146,7 +145,7 @@ static void remove_stale_temps(const char *target)
 int atomic_open(struct atomic_file *af, const char *path)
 {
 	memset(af, 0, sizeof *af);
-	char *target = save_target(path);
+	char *target = file_save_target(path);
 	if (!target)
 		return -1;
 	size_t n = strlen(target);

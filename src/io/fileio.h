@@ -27,6 +27,12 @@ int atomic_commit(struct atomic_file *af);
 /* Gives up: closes and removes the temporary file. */
 void atomic_abort(struct atomic_file *af);
 
+/* Follows symlinks to the path a save must replace: the last link's target,
+ * which may not exist yet. Returns a malloc'd path, or NULL with errno
+ * (EISDIR for a directory, ENOTSUP for a FIFO, device or socket, ELOOP).
+ * The front ends check an output with it before a long run. */
+char *file_save_target(const char *path);
+
 /* Async-signal-safe: removes the temporary file of a save in progress, if
  * any, so a signal handler that is about to end the process leaves none. */
 void atomic_signal_cleanup(void);

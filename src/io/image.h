@@ -73,7 +73,12 @@ struct image_read_info {
 int image_import_grid_opts(const char *path, int min_side, const struct image_read_opts *ro,
 			   int *width, int *height, float **data, struct image_read_info *info,
 			   char *err, size_t errlen);
-/* The defaults, at least world_size_min() a side. */
+/* Every value a height gully takes (world_layer_range(LAYER_HEIGHT), the
+ * range the snapshot loader holds the height layer to): GULLY_ERANGE with one
+ * line naming path and the first cell (x, y) outside it, or NaN. */
+int image_check_heights(const char *path, const float *data, int width, int height, char *err,
+			size_t errlen);
+/* The defaults, at least world_size_min() a side, and image_check_heights. */
 int image_import(const char *path, int *width, int *height, float **data,
 		 char *err, size_t errlen);
 /* The defaults for any grid of at least min_side (>= 1) a side, such as a

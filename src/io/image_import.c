@@ -311,28 +311,33 @@ int image_import_grid_opts(const char *path, int min_side, const struct image_re
 	return GULLY_OK;
 }
 
+int image_check_heights(const char *path, const float *data, int width, int height, char *err,
+			size_t errlen)
+{
+	/* A .f32 holds any float: heights must be ones the processes can take
+	 * and a snapshot of them can be loaded again (snapshot.c's range). */
+	float mn, mx;
+	world_layer_range(LAYER_HEIGHT, &mn, &mx);
+	size_t n = (size_t)width * (size_t)height;
+	for (size_t i = 0; i < n; i++)
+		if (!(data[i] >= mn && data[i] <= mx))
+			return io_fail(err, errlen, GULLY_ERANGE, path,
+				       "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes "
+				       "(%.10g to %.10g)", i, i % (size_t)width, i / (size_t)width,
+				       (double)data[i], (double)mn, (double)mx);
+	return GULLY_OK;
+}
+
 int image_import(const char *path, int *width, int *height, float **data, char *err,
 		 size_t errlen)
 {
 	int e = image_import_grid_opts(path, world_size_min(), NULL, width, height, data, NULL, err,
 				       errlen);
-	if (e)
-		return e;
-	/* A .f32 holds any float: heights must be ones the processes can take. */
-	float mn, mx;
-	world_layer_range(LAYER_HEIGHT, &mn, &mx);
-	size_t n = (size_t)*width * (size_t)*height;
-	for (size_t i = 0; i < n; i++)
-		if (!((*data)[i] >= mn && (*data)[i] <= mx)) {
-			e = io_fail(err, errlen, GULLY_ERANGE, path,
-				    "cell %zu (x %zu, y %zu) is %g, outside the heights gully takes (%.10g to %.10g)",
-				    i, i % (size_t)*width, i / (size_t)*width, (double)(*data)[i],
-				    (double)mn, (double)mx);
-			free(*data);
-			*data = NULL;
-			return e;
-		}
-	return GULLY_OK;
+	if (!e && (e = image_check_heights(path, *data, *width, *height, err, errlen))) {
+		free(*data);
+		*data = NULL;
+	}
+	return e;
 }
 
 int image_import_grid(const char *path, int min_side, int *width, int *height, float **data,

@@ -98,18 +98,24 @@ static int hardness_check(const char *spec, const float *v, int sw, int sh, char
 	return GULLY_OK;
 }
 
+int layer_import_hardness_grid(const char *spec, float **values, int *width, int *height,
+			       char *err, size_t errlen)
+{
+	int rc = layer_import_read(spec, values, width, height, err, errlen);
+	if (!rc && (rc = hardness_check(spec, *values, *width, *height, err, errlen))) {
+		free(*values);
+		*values = NULL;
+	}
+	return rc;
+}
+
 int layer_import_hardness(struct world *w, const char *spec, char *err, size_t errlen)
 {
 	float *v;
 	int sw, sh;
-	int rc = layer_import_read(spec, &v, &sw, &sh, err, errlen);
+	int rc = layer_import_hardness_grid(spec, &v, &sw, &sh, err, errlen);
 	if (rc)
 		return rc;
-	rc = hardness_check(spec, v, sw, sh, err, errlen);
-	if (rc) {
-		free(v);
-		return rc;
-	}
 	rc = hardness_fill_from(w, v, sw, sh);
 	free(v);
 	if (rc)

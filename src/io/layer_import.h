@@ -15,6 +15,12 @@
 int layer_import_read(const char *spec, float **values, int *width, int *height,
 		      char *err, size_t errlen);
 
+/* Reads `spec` as a hardness grid, its own size (caller frees *values):
+ * refused as layer_import_hardness refuses it. For a front end that makes
+ * its worlds later (the explorer: every new terrain gets the map). */
+int layer_import_hardness_grid(const char *spec, float **values, int *width, int *height,
+			       char *err, size_t errlen);
+
 /* Reads `spec` and fills w's hardness layer, stretched (bilinear) to the
  * map's size. A value that is NaN, infinite or outside 0..1 is refused
  * (GULLY_ERANGE, the layer untouched) with one line naming the file and the

@@ -62,7 +62,7 @@ int preset_peek(const char *path, struct preset_meta *meta);
  * A name is looked up, first match wins, in every directory of
  * $GULLY_PRESET_PATH (colon-separated; for tests and the uninstalled build),
  * then $XDG_DATA_HOME/gully/presets (default ~/.local/share/gully/presets),
- * then the installed presets. */
+ * then the shipped presets, always (installed, else the source tree's). */
 
 /* True when arg is a file rather than a name: it has a '/' or ends in .yaml. */
 bool preset_is_file(const char *arg);

@@ -78,11 +78,13 @@ static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
 		if (r)
 			return r;
 	}
+	/* The shipped presets always come last, $GULLY_PRESET_PATH or not (it
+	 * adds directories, README says, it does not hide these): the installed
+	 * ones, or, not installed, the source's, for a gully run from its build
+	 * tree. */
 	struct stat st;
-	if (stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0] || env)
+	if (stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0])
 		return fn(GULLY_PKGDATADIR "/presets", ctx);
-	/* Not installed and no GULLY_PRESET_PATH: a gully run from its build tree
-	 * finds the source's presets. */
 	return fn(GULLY_SOURCE_PRESETS, ctx);
 }
 

@@ -116,6 +116,10 @@ struct app {
 	 * load, nothing run since (session_preset.c says what the unsaved mark
 	 * means). */
 	bool pristine;
+	/* --hardness's grid (the command line's, not owned): every new terrain
+	 * gets it while hardness.generator is file, or the core's uniform value. */
+	const float *hardness_map;
+	int hardness_w, hardness_h;
 	bool equations;              /* the equation panel is shown */
 	int source_pick;             /* which of the process's sources the keys move */
 	int sel;                     /* selected entry of plist */

@@ -165,6 +165,9 @@ static struct app *app_new(const struct tui_options *o)
 	if (!a)
 		return NULL;
 	a->params = o->params;
+	a->hardness_map = o->hardness;
+	a->hardness_w = o->hardness_width;
+	a->hardness_h = o->hardness_height;
 	a->fps = o->fps > 0 ? o->fps : 20;
 	a->fps_chosen = a->fps;
 	a->running = !o->start_paused;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
+#include "core/terrain/hardness.h"
 #include "core/terrain/terrain.h"
 #include "io/simulation.h"
 #include "tui/app.h"
@@ -71,6 +72,12 @@ int session_new_world_on(struct app *a, const float *heights, char *err, size_t 
 	if (e) {
 		snprintf(err, errlen, "cannot make a %dx%d world: %s", a->params.world.width,
 			 a->params.world.height, gully_strerror(e));
+		return e;
+	}
+	if (a->hardness_map && a->params.hardness.generator == HARDNESS_FILE &&
+	    (e = hardness_fill_from(w, a->hardness_map, a->hardness_w, a->hardness_h))) {
+		snprintf(err, errlen, "--hardness: %s", gully_strerror(e));
+		world_destroy(w);
 		return e;
 	}
 	void *state = NULL;

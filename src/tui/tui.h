@@ -25,6 +25,10 @@ struct tui_options {
 	/* Optional: the first fresh world's heights (a height map given on the
 	 * command line; params.world's size), instead of a generated terrain. */
 	const float *heights;
+	/* Optional: --hardness's grid (its own size), stretched over every new
+	 * terrain while hardness.generator is file, as `gully run` loads it. */
+	const float *hardness;
+	int hardness_width, hardness_height;
 };
 
 /* The terminal's colours: ask the terminal. */

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The explorer loads --hardness as `gully run` does: the map it runs on,
+# saved on SIGHUP, has the file's hardness layer, not the uniform default;
+# a missing file or hardness.generator=file without one is refused before
+# the screen starts, with run's line and exit status.
+. "$(dirname "$0")/lib.sh"
+
+"$GULLY" run --quiet --size 48x32 --particles 0 --set hardness.generator=strata \
+	-o "$TMPD/strata.gsnap" >/dev/null || fail "could not make a strata map"
+"$GULLY" run --quiet --size 48x32 --particles 0 --hardness "$TMPD/strata.gsnap" \
+	-o "$TMPD/ref.gsnap" >/dev/null || fail "run --hardness failed"
+"$GULLY" render "$TMPD/ref.gsnap" --layer hardness -o "$TMPD/ref.f32" 2>/dev/null ||
+	fail "render of run's hardness failed"
+
+start 100 30 -- --paused --size 48x32 --hardness "$TMPD/strata.gsnap"
+wait_for "PAUSED"
+kill -HUP "$(gully_pid)"
+wait_exit 129
+save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
+[ -f "$save" ] || fail "SIGHUP wrote no autosave"
+"$GULLY" render "$save" --layer hardness -o "$TMPD/shown.f32" 2>/dev/null ||
+	fail "render of the autosave failed"
+cmp -s "$TMPD/ref.f32" "$TMPD/shown.f32" || fail "the explorer's hardness is not the file's"
+stop
+
+# Refused before the terminal is asked for: run's line and status.
+"$GULLY" --hardness "$TMPD/nonexist.pgm" </dev/null >/dev/null 2>"$TMPD/err"
+[ $? -eq 1 ] || fail "a missing --hardness file: not exit 1"
+grep -q -- "--hardness .*nonexist.pgm" "$TMPD/err" || fail "no line naming the missing file"
+"$GULLY" --set hardness.generator=file </dev/null >/dev/null 2>"$TMPD/err"
+[ $? -eq 2 ] || fail "hardness.generator=file without --hardness: not exit 2"
+grep -q "needs --hardness FILE" "$TMPD/err" || fail "no word of the missing --hardness"
+echo ok
