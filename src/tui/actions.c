@@ -168,9 +168,19 @@ static void preset_save_prompt(struct app *a)
 		a->running = was;
 		return;
 	}
-	char path[PATH_MAX], q[PRESET_NAME_MAX + 64];
+	char path[PATH_MAX], other[PATH_MAX] = "", q[PATH_MAX + PRESET_NAME_MAX + 128];
 	if (session_preset_exists(buf, path, sizeof path)) {
-		snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
+		/* In the user's own presets: a replacement. Elsewhere (a shipped
+		 * preset, GULLY_PRESET_PATH): a second preset of that name, which
+		 * hides the first or is hidden by it; say which after saving. */
+		const bool own = session_preset_is_users(buf, path);
+		if (!own)
+			snprintf(other, sizeof other, "%s", path);
+		if (own)
+			snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
+		else
+			snprintf(q, sizeof q, " %s names a preset already (%s): save yours too?", buf,
+				 path);
 		if (!prompt_yes_no(a, q)) {
 			app_message(a, "kept preset %s; nothing saved", buf);
 			a->running = was;
@@ -178,11 +188,16 @@ static void preset_save_prompt(struct app *a)
 		}
 	}
 	char err[PRESET_ERR_MAX + 128];
-	if (session_save_preset(a, buf, path, sizeof path, err, sizeof err) == GULLY_OK)
+	if (session_save_preset(a, buf, path, sizeof path, err, sizeof err) != GULLY_OK)
+		app_message(a, "%s", err);
+	else if (other[0] && !session_preset_is_users(buf, NULL))
+		app_message(a, "saved %s to your presets, but %s is found first by that name",
+			    buf, other);
+	else if (other[0])
+		app_message(a, "saved preset %s; it hides %s", buf, other);
+	else
 		app_message(a, "saved preset %s%s", buf,
 			    a->dirty ? " (parameters only: S saves the map too)" : "");
-	else
-		app_message(a, "%s", err);
 	a->running = was;
 }
 

@@ -195,6 +195,9 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 void session_preset_label(struct app *a, const char *arg);
 /* Whether a preset of that name is visible (its file in path). */
 bool session_preset_exists(const char *name, char *path, size_t len);
+/* Whether `found` (NULL: what the name resolves to now) is the user's own
+ * preset of that name, $XDG_DATA_HOME/gully/presets/NAME.yaml. */
+bool session_preset_is_users(const char *name, const char *found);
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
 			char *err, size_t errlen);
 

@@ -7,7 +7,9 @@
  * mark only while the world is still the one they generate ("pristine":
  * just loaded from the preset or made with g, nothing run since). Changing
  * a parameter, switching the process or running the simulation sets it. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/base/error.h"
@@ -76,6 +78,21 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 bool session_preset_exists(const char *name, char *path, size_t len)
 {
 	return preset_name_ok(name) && preset_resolve(name, path, len) == GULLY_OK;
+}
+
+bool session_preset_is_users(const char *name, const char *found)
+{
+	char dir[PATH_MAX], mine[PATH_MAX + PRESET_NAME_MAX + 8], first[PATH_MAX];
+	if (!found) {
+		if (!session_preset_exists(name, first, sizeof first))
+			return false;
+		found = first;
+	}
+	if (preset_user_dir(dir, sizeof dir) != GULLY_OK)
+		return false;
+	snprintf(mine, sizeof mine, "%s/%s.yaml", dir, name);
+	char a[PATH_MAX], b[PATH_MAX];
+	return realpath(found, a) && realpath(mine, b) && strcmp(a, b) == 0;
 }
 
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,

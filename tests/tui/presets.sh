@@ -75,6 +75,17 @@ wait_for "replace it? (y/n)"
 keys y
 wait_for "saved preset mine (parameters only: S saves the map too)"
 screen | grep -F -q "[+]" || fail "a preset save cleared the mark of a run map"
+# A shipped preset's name: not "replace it?" (the shipped file stays), and
+# after saving, which of the two the name finds (here GULLY_PRESET_PATH's,
+# searched before the user's presets).
+keys W C-u
+keys -l "river-valley"
+keys Enter
+wait_for "river-valley names a preset already"
+keys y
+wait_for "to your presets, but "
+[ -f "$TMPD/home/.local/share/gully/presets/river-valley.yaml" ] || fail "no river-valley.yaml saved"
+[ -f "$PRESETS/river-valley.yaml" ] || fail "the shipped river-valley was touched"
 # A snapshot holds the map too.
 keys S C-u
 keys -l "$TMPD/s.gsnap"
