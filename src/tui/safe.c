@@ -1,7 +1,8 @@
 /* Nothing lost: the quit confirmation, the snapshot save that never
- * overwrites silently and never reuses a name, and the autosave a hang-up
- * leaves (one per working directory), announced at start and resumed by R
- * or --resume. */
+ * overwrites silently and never reuses a name, and the autosave a signal
+ * leaves when there is unsaved work (one per working directory, numbered
+ * beside one still waiting), announced at start and resumed by R or
+ * --resume. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -146,6 +147,53 @@ bool safe_quit_confirmed(struct app *a)
 		return safe_save_prompt(a);
 	app_message(a, "not quitting");
 	return false;
+}
+
+/* Where the autosave goes: this directory's own name when free; when an
+ * earlier session's autosave still waits there (not yet resumed, which
+ * removes it), the first free autosave-DIR-HASH-N.gsnap (N from 2), so a
+ * later hang-up never destroys it. false when none can be named. */
+static bool autosave_target(char *path, size_t len, bool *numbered)
+{
+	char base[PATH_MAX];
+	*numbered = false;
+	if (!tui_autosave_path(base, sizeof base))
+		return false;
+	if (!exists(base))
+		return (size_t)snprintf(path, len, "%s", base) < len;
+	size_t stem = strlen(base) - strlen(".gsnap");
+	*numbered = true;
+	for (int i = 2; i < 1000; i++) {
+		int n = snprintf(path, len, "%.*s-%d.gsnap", (int)stem, base, i);
+		if (n < 0 || (size_t)n >= len)
+			return false;
+		if (!exists(path))
+			return true;
+	}
+	return false;
+}
+
+enum safe_autosave safe_autosave(struct app *a, char *saved, size_t saved_len, bool *numbered,
+				 char *err, size_t err_len)
+{
+	char path[PATH_MAX];
+	*numbered = false;
+	saved[0] = '\0';
+	/* Nothing unsaved: nothing to keep, and an earlier autosave stays. */
+	if (!a->dirty)
+		return SAFE_AUTOSAVE_CLEAN;
+	if (!autosave_target(path, sizeof path, numbered)) {
+		snprintf(err, err_len, "no XDG_STATE_HOME or HOME to save in");
+		return SAFE_AUTOSAVE_FAILED;
+	}
+	if (app_make_parents(path) != 0) {
+		snprintf(err, err_len, "%s: cannot make its directory: %s", path, strerror(errno));
+		return SAFE_AUTOSAVE_FAILED;
+	}
+	if (session_save(a, path, err, err_len) != GULLY_OK)
+		return SAFE_AUTOSAVE_FAILED;
+	snprintf(saved, saved_len, "%s", path);
+	return SAFE_AUTOSAVE_SAVED;
 }
 
 void safe_autosave_notice(struct app *a)
