@@ -347,6 +347,20 @@ static void test_autosave_keeps_an_earlier_one(void **state)
 	assert_int_equal(chdir(old), 0);
 }
 
+/* S refuses picture and data names (it wrote snapshot bytes into foo.png,
+ * which then opened nowhere); plain and .gsnap names are saved. */
+static void test_picture_names_refused(void **state)
+{
+	(void)state;
+	const char *pictures[] = {"foo.png", "dir/x.PNG", "a.ppm", "a.pgm", "a.r16", "a.f32",
+				  "b.jpg", "b.jpeg", "c.tif"};
+	for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; i++)
+		assert_true(safe_picture_name(pictures[i]));
+	const char *snapshots[] = {"foo.gsnap", "foo", "dir.png/foo", "gully-1-2.gsnap", "a.b.c"};
+	for (size_t i = 0; i < sizeof snapshots / sizeof snapshots[0]; i++)
+		assert_false(safe_picture_name(snapshots[i]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_default_names_do_not_collide),
 		cmocka_unit_test(test_autosave_per_directory),
 		cmocka_unit_test(test_autosave_keeps_an_earlier_one),
+		cmocka_unit_test(test_picture_names_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/base/error.h"
+#include "io/image.h"
 #include "tui/app.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
@@ -97,6 +99,23 @@ void safe_default_name(const struct app *a, char *buf, size_t len)
 		snprintf(buf, len, "gully-%d-%s-%d.gsnap", a->params.world.seed, stamp, i);
 }
 
+bool safe_picture_name(const char *path)
+{
+	/* Pictures gully writes (gully render), and the common ones it does
+	 * not: a snapshot under any of these names is a file no viewer opens. */
+	static const char *const others[] = {"jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp",
+					     "svg"};
+	if (image_format_from_path(path) != IMAGE_NONE)
+		return true;
+	const char *dot = strrchr(path, '.');
+	if (!dot || strchr(dot, '/'))
+		return false;
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+		if (strcasecmp(dot + 1, others[i]) == 0)
+			return true;
+	return false;
+}
+
 bool safe_save_prompt(struct app *a)
 {
 	char buf[PATH_MAX];
@@ -108,6 +127,15 @@ bool safe_save_prompt(struct app *a)
 	a->running = false;
 	if (!prompt_read(a, " save snapshot to: ", buf, sizeof buf) || !buf[0]) {
 		app_message(a, "not saved");
+		a->running = was;
+		return false;
+	}
+	/* S once wrote snapshot bytes into foo.png, which then opened nowhere. */
+	if (safe_picture_name(buf)) {
+		const char *base = strrchr(buf, '/');
+		app_message(a, "not saved: S writes a .gsnap snapshot, not %s; for a picture save"
+			       " a .gsnap, then gully render NAME.gsnap -o %s", base ? base + 1 : buf,
+			    base ? base + 1 : buf);
 		a->running = was;
 		return false;
 	}

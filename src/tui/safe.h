@@ -13,6 +13,9 @@ bool safe_quit_confirmed(struct app *a);
 /* Asks for a file name (a fresh one by default) and saves; an existing
  * file other than the session's own is replaced only on a yes. */
 bool safe_save_prompt(struct app *a);
+/* Whether path names a picture or height data (.png, .ppm, .pgm, .r16,
+ * .f32, .jpg...): S refuses those, since it writes only snapshots. */
+bool safe_picture_name(const char *path);
 /* gully-SEED-YYYYMMDD-HHMMSS.gsnap, numbered when that exists. */
 void safe_default_name(const struct app *a, char *buf, size_t len);
 /* Whether this directory has an autosave (its path in path). */
