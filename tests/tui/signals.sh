@@ -61,6 +61,9 @@ keys R
 wait_for "resumed the session saved at the hang-up"
 [ -e "$save" ] && fail "the autosave is still there after R"
 screen | grep -q " \[+\]" || fail "a resumed session is not marked unsaved"
+# Opening a saved session drops the checkpoints, as gully(1) says.
+keys u
+wait_for "nothing to undo"
 keys q
 wait_for "quit without saving?"
 keys n
