@@ -123,6 +123,10 @@ static int run_loop(struct app *a, const struct tui_options *o)
 		if ((e = read_keys(a, wait_ms, &keyed)))
 			break;
 		now = app_now();
+		/* A message hides the status fields while it shows: once it is
+		 * over, draw them again, paused or not. */
+		if (a->message[0] && now >= a->message_until)
+			a->needs_draw = true;
 		/* A key is answered at once, not at the next frame's time. */
 		bool due = now >= next_frame || keyed;
 		if (due && (a->running || a->needs_draw || o->frames > 0)) {
