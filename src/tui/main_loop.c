@@ -148,8 +148,8 @@ static int run_loop(struct app *a, const struct tui_options *o)
 
 /* After Ctrl-C (SIGINT), a hang-up, TERM or QUIT: unsaved work goes to an
  * autosave (Ctrl-C too, since it does not ask as q does); a session with
- * nothing unsaved just ends. Returns what to print once the terminal is
- * back, or "" for nothing. */
+ * nothing unsaved just ends. `say` gets the line to print once the
+ * terminal is back, or "" for nothing. */
 static void autosave_on_signal(struct app *a, int sig, char *say, size_t say_len)
 {
 	say[0] = '\0';

@@ -181,12 +181,14 @@ bool safe_quit_confirmed(struct app *a)
  * earlier session's autosave still waits there (not yet resumed, which
  * removes it), the first free autosave-DIR-HASH-N.gsnap (N from 2), so a
  * later hang-up never destroys it. false when none can be named. */
-static bool autosave_target(char *path, size_t len, bool *numbered)
+static bool autosave_target(char *path, size_t len, bool *numbered, char *err, size_t err_len)
 {
 	char base[PATH_MAX];
 	*numbered = false;
-	if (!tui_autosave_path(base, sizeof base))
+	if (!tui_autosave_path(base, sizeof base)) {
+		snprintf(err, err_len, "no XDG_STATE_HOME or HOME to save in");
 		return false;
+	}
 	if (!exists(base))
 		return (size_t)snprintf(path, len, "%s", base) < len;
 	size_t stem = strlen(base) - strlen(".gsnap");
@@ -198,6 +200,8 @@ static bool autosave_target(char *path, size_t len, bool *numbered)
 		if (!exists(path))
 			return true;
 	}
+	snprintf(err, err_len, "%s and 998 numbered ones beside it wait: resume or remove some",
+		 base);
 	return false;
 }
 
@@ -210,10 +214,8 @@ enum safe_autosave safe_autosave(struct app *a, char *saved, size_t saved_len, b
 	/* Nothing unsaved: nothing to keep, and an earlier autosave stays. */
 	if (!a->dirty)
 		return SAFE_AUTOSAVE_CLEAN;
-	if (!autosave_target(path, sizeof path, numbered)) {
-		snprintf(err, err_len, "no XDG_STATE_HOME or HOME to save in");
+	if (!autosave_target(path, sizeof path, numbered, err, err_len))
 		return SAFE_AUTOSAVE_FAILED;
-	}
 	if (app_make_parents(path) != 0) {
 		snprintf(err, err_len, "%s: cannot make its directory: %s", path, strerror(errno));
 		return SAFE_AUTOSAVE_FAILED;
