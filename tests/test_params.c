@@ -216,6 +216,41 @@ static void test_nudge_clamps(void **state)
 	assert_double_equal(p.particles.friction, 0.5, 0);
 }
 
+/* < and > move ten steps: the value lands on the decimal a person would
+ * type (the double nearest it, printing clean with %.17g's shortest), for
+ * panels and saved presets (was 0.7000000000000001 from dt 1.2). */
+static void test_nudge_lands_on_clean_decimals(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *key;
+		double from, steps, want;
+	} cases[] = {
+		{"particles.dt", 1.2, -10, 0.7},   {"particles.dt", 0.7, 10, 1.2},
+		{"particles.dt", 1.2, 1, 1.25},    {"particles.dt", 0.1, 2, 0.2},
+		{"particles.friction", 0.05, 10, 0.15}, {"particles.friction", 0.1, 2, 0.12},
+		{"particles.friction", 0.3, -10, 0.2},  {"sph.max_dt", 0.005, 10, 0.01},
+		{"sph.cfl", 0.4, -1, 0.35},        {"emitter.x", 0.125, 1, 0.135},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct params p;
+		params_defaults(&p);
+		int i = params_find(cases[c].key);
+		assert_true(i >= 0);
+		assert_int_equal(params_set(&p, i, cases[c].from), GULLY_OK);
+		params_nudge(&p, i, cases[c].steps);
+		char got[64], want[64];
+		snprintf(got, sizeof got, "%.17g", params_get(&p, i));
+		snprintf(want, sizeof want, "%.17g", cases[c].want);
+		assert_string_equal(got, want);
+		/* And the shortest form is the short decimal itself. */
+		char text[64];
+		params_format(&p, i, text, sizeof text);
+		snprintf(want, sizeof want, "%g", cases[c].want);
+		assert_string_equal(text, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_format_round_trips),
 		cmocka_unit_test(test_enum_order_matches_c_enum),
 		cmocka_unit_test(test_nudge_clamps),
+		cmocka_unit_test(test_nudge_lands_on_clean_decimals),
 		cmocka_unit_test(test_world_size_range_matches_world),
 		cmocka_unit_test(test_pool_volume_one_definition),
 		cmocka_unit_test(test_process_sources_name_registry_keys),

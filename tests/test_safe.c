@@ -296,6 +296,71 @@ static void test_autosave_per_directory(void **state)
 	assert_int_equal(chdir(old), 0);
 }
 
+/* A signal saves only unsaved work, and never over an autosave an earlier
+ * session left and nobody resumed (a user's 500k droplets were replaced by
+ * a later untouched session's 0): the new one is numbered beside it. */
+static void test_autosave_keeps_an_earlier_one(void **state)
+{
+	(void)state;
+	char old[PATH_MAX], base[PATH_MAX], saved[PATH_MAX], err[PATH_MAX + 256];
+	char d[128];
+	assert_non_null(getcwd(old, sizeof old));
+	snprintf(d, sizeof d, "%s/keep", tmpdir);
+	assert_int_equal(mkdir(d, 0700), 0);
+	assert_int_equal(chdir(d), 0);
+	assert_true(tui_autosave_path(base, sizeof base));
+	bool numbered;
+	/* Nothing unsaved: no file at all. */
+	struct app *clean = new_app("particles", 3);
+	clean->dirty = false;
+	assert_int_equal(safe_autosave(clean, saved, sizeof saved, &numbered, err, sizeof err),
+			 SAFE_AUTOSAVE_CLEAN);
+	assert_int_not_equal(access(base, F_OK), 0);
+	/* Unsaved work goes to the directory's autosave. */
+	struct app *a = new_app("particles", 4);
+	uint64_t done;
+	assert_int_equal(session_step(a, 50, &done), GULLY_OK);
+	assert_int_equal(safe_autosave(a, saved, sizeof saved, &numbered, err, sizeof err),
+			 SAFE_AUTOSAVE_SAVED);
+	assert_string_equal(saved, base);
+	assert_false(numbered);
+	/* A later clean session leaves it alone... */
+	assert_int_equal(safe_autosave(clean, saved, sizeof saved, &numbered, err, sizeof err),
+			 SAFE_AUTOSAVE_CLEAN);
+	/* ...and a later unsaved one goes beside it, numbered. */
+	struct app *b = new_app("particles", 5);
+	assert_int_equal(session_step(b, 10, &done), GULLY_OK);
+	assert_int_equal(safe_autosave(b, saved, sizeof saved, &numbered, err, sizeof err),
+			 SAFE_AUTOSAVE_SAVED);
+	assert_true(numbered);
+	assert_string_not_equal(saved, base);
+	assert_non_null(strstr(saved, "-2.gsnap"));
+	/* The first session's work is still what R resumes. */
+	struct app *c = new_app("emitter", 6);
+	assert_int_equal(safe_open_autosave(c, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(c->world, a->world);
+	assert_int_equal(unlink(saved), 0);
+	free_app(clean);
+	free_app(a);
+	free_app(b);
+	free_app(c);
+	assert_int_equal(chdir(old), 0);
+}
+
+/* S refuses picture and data names (it wrote snapshot bytes into foo.png,
+ * which then opened nowhere); plain and .gsnap names are saved. */
+static void test_picture_names_refused(void **state)
+{
+	(void)state;
+	const char *pictures[] = {"foo.png", "dir/x.PNG", "a.ppm", "a.pgm", "a.r16", "a.f32",
+				  "b.jpg", "b.jpeg", "c.tif"};
+	for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; i++)
+		assert_true(safe_picture_name(pictures[i]));
+	const char *snapshots[] = {"foo.gsnap", "foo", "dir.png/foo", "gully-1-2.gsnap", "a.b.c"};
+	for (size_t i = 0; i < sizeof snapshots / sizeof snapshots[0]; i++)
+		assert_false(safe_picture_name(snapshots[i]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +371,8 @@ int main(void)
 		cmocka_unit_test(test_lineedit),
 		cmocka_unit_test(test_default_names_do_not_collide),
 		cmocka_unit_test(test_autosave_per_directory),
+		cmocka_unit_test(test_autosave_keeps_an_earlier_one),
+		cmocka_unit_test(test_picture_names_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -101,19 +101,56 @@ void app_refresh_stats(struct app *a, bool whole)
 	}
 }
 
+/* The next line of text at most width columns wide, broken after a word
+ * (a word longer than the line is cut); its length, *next where the line
+ * after starts. */
+static int wrap_next(const char *text, int width, const char **next)
+{
+	int len = (int)strlen(text);
+	int cut = len;
+	if (len > width) {
+		cut = width;
+		for (int i = width; i > 0; i--)
+			if (text[i] == ' ') {
+				cut = i;
+				break;
+			}
+	}
+	const char *p = text + cut;
+	while (*p == ' ')
+		p++;
+	*next = p;
+	return cut;
+}
+
+/* Below the smallest size: what is wrong, the size needed and how to
+ * leave, wrapped to any width; lines that do not fit are dropped (the
+ * last first), never written over each other. */
+static void draw_too_small(void)
+{
+	char need[96];
+	snprintf(need, sizeof need, "%dx%d here, gully needs at least %dx%d", COLS, LINES,
+		 MIN_COLS, MIN_ROWS);
+	const char *paras[] = {"terminal too small", need, "q quits"};
+	const char *start[16];
+	int lens[16], n = 0;
+	for (size_t i = 0; i < sizeof paras / sizeof paras[0]; i++)
+		for (const char *t = paras[i]; *t && n < 16 && COLS > 0;) {
+			start[n] = t;
+			lens[n++] = wrap_next(t, COLS, &t);
+		}
+	if (n > LINES)
+		n = LINES;
+	int y = (LINES - n) / 2;
+	for (int i = 0; i < n; i++)
+		mvaddnstr(y + i, 0, start[i], lens[i]);
+}
+
 void app_draw(struct app *a)
 {
 	erase();
 	if (app_too_small()) {
-		const char *msg = "terminal too small";
-		char need[80];
-		snprintf(need, sizeof need, "%dx%d here, gully needs at least %dx%d", COLS, LINES,
-			 MIN_COLS, MIN_ROWS);
-		int y = LINES / 2 - 1;
-		mvprintw(y < 0 ? 0 : y, 0, "%s", msg);
-		mvprintw(y + 1 < LINES ? y + 1 : 0, 0, "%s", need);
-		if (y + 2 < LINES)
-			mvprintw(y + 2, 0, "q quits");
+		draw_too_small();
 		refresh();
 		return;
 	}

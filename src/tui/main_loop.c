@@ -123,6 +123,10 @@ static int run_loop(struct app *a, const struct tui_options *o)
 		if ((e = read_keys(a, wait_ms, &keyed)))
 			break;
 		now = app_now();
+		/* A message hides the status fields while it shows: once it is
+		 * over, draw them again, paused or not. */
+		if (a->message[0] && now >= a->message_until)
+			a->needs_draw = true;
 		/* A key is answered at once, not at the next frame's time. */
 		bool due = now >= next_frame || keyed;
 		if (due && (a->running || a->needs_draw || o->frames > 0)) {
@@ -142,21 +146,34 @@ static int run_loop(struct app *a, const struct tui_options *o)
 	return e;
 }
 
-/* After a hang-up, TERM or QUIT: the session goes to the autosave file;
- * `saved` gets its path, or `save_err` what failed. */
-static void autosave_on_signal(struct app *a, int sig, char *saved, size_t saved_len,
-			       char *save_err, size_t err_len)
+/* After Ctrl-C (SIGINT), a hang-up, TERM or QUIT: unsaved work goes to an
+ * autosave (Ctrl-C too, since it does not ask as q does); a session with
+ * nothing unsaved just ends. `say` gets the line to print once the
+ * terminal is back, or "" for nothing. */
+static void autosave_on_signal(struct app *a, int sig, char *say, size_t say_len)
 {
-	if (sig != SIGHUP && sig != SIGTERM && sig != SIGQUIT)
+	say[0] = '\0';
+	if (sig != SIGINT && sig != SIGHUP && sig != SIGTERM && sig != SIGQUIT)
 		return;
-	char path[PATH_MAX];
-	if (!tui_autosave_path(path, sizeof path))
-		snprintf(save_err, err_len, "no XDG_STATE_HOME or HOME to save in");
-	else if (app_make_parents(path) != 0)
-		snprintf(save_err, err_len, "%s: cannot make its directory: %s", path,
-			 strerror(errno));
-	else if (session_save(a, path, save_err, err_len) == GULLY_OK)
-		snprintf(saved, saved_len, "%s", path);
+	char saved[PATH_MAX], err[PATH_MAX + 256];
+	bool numbered;
+	switch (safe_autosave(a, saved, sizeof saved, &numbered, err, sizeof err)) {
+	case SAFE_AUTOSAVE_SAVED:
+		if (numbered)
+			snprintf(say, say_len,
+				 "gully: saved the session to %s (an earlier autosave still waits:"
+				 " R resumes that one, gully %s opens this)\n", saved, saved);
+		else
+			snprintf(say, say_len,
+				 "gully: saved the session to %s (gully --resume or R reopens it)\n",
+				 saved);
+		break;
+	case SAFE_AUTOSAVE_FAILED:
+		snprintf(say, say_len, "gully: autosave failed: %s\n", err);
+		break;
+	case SAFE_AUTOSAVE_CLEAN:
+		break;
+	}
 }
 
 static struct app *app_new(const struct tui_options *o)
@@ -218,17 +235,14 @@ int tui_main(const struct tui_options *o)
 	if (!e)
 		e = a->sim_error;
 	int sig = signals_caught();
-	char saved[PATH_MAX] = "", save_err[PATH_MAX + 256] = "";
-	autosave_on_signal(a, sig, saved, sizeof saved, save_err, sizeof save_err);
+	char say[3 * PATH_MAX + 256];
+	autosave_on_signal(a, sig, say, sizeof say);
 	crt_done();
 	if (e) {
 		fprintf(stderr, "gully: %s: %s\n", a->proc->name, gully_strerror(e));
 		status = 1;
 	}
-	if (saved[0])
-		fprintf(stderr, "gully: saved the session to %s\n", saved);
-	else if (save_err[0])
-		fprintf(stderr, "gully: autosave failed: %s\n", save_err);
+	fputs(say, stderr);
 	if (sig)
 		status = 128 + sig;
 	trace_stop(a);

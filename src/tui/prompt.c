@@ -48,17 +48,26 @@ static void show_line(const char *question, const struct line_edit *le, int row)
 	refresh();
 }
 
+/* The terminal changed size under an open prompt: the old frame is gone
+ * (or garbled), so draw the whole screen at the new size; the caller then
+ * draws the prompt on the new bottom row. */
+static void prompt_resized(struct app *a)
+{
+	app_draw(a);
+}
+
 bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		    struct completion *comp)
 {
 	struct line_edit le;
 	lineedit_init(&le, buf, len);
-	int rows = LINES;
 	curs_set(1);
 	timeout(100);
 	bool ok = false;
 	bool matches_shown = false;
 	for (;;) {
+		/* LINES each time round: a resize moves the bottom row. */
+		int rows = LINES;
 		if (comp && comp->count > 1) {
 			show_matches(comp, rows - 2);
 			matches_shown = true;
@@ -67,6 +76,8 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		int ch = getch();
 		if (signals_caught())
 			break;
+		if (ch == KEY_RESIZE)
+			prompt_resized(a);
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
 		if (ch == '\t' && comp) {
@@ -123,6 +134,8 @@ int prompt_choice(struct app *a, const char *question, const char *choices)
 		int ch = getch();
 		if (signals_caught())
 			break;
+		if (ch == KEY_RESIZE)
+			prompt_resized(a);
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
 		if (ch >= 'A' && ch <= 'Z')

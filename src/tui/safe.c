@@ -1,17 +1,20 @@
 /* Nothing lost: the quit confirmation, the snapshot save that never
- * overwrites silently and never reuses a name, and the autosave a hang-up
- * leaves (one per working directory), announced at start and resumed by R
- * or --resume. */
+ * overwrites silently and never reuses a name, and the autosave a signal
+ * leaves when there is unsaved work (one per working directory, numbered
+ * beside one still waiting), announced at start and resumed by R or
+ * --resume. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/base/error.h"
+#include "io/image.h"
 #include "tui/app.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
@@ -96,6 +99,23 @@ void safe_default_name(const struct app *a, char *buf, size_t len)
 		snprintf(buf, len, "gully-%d-%s-%d.gsnap", a->params.world.seed, stamp, i);
 }
 
+bool safe_picture_name(const char *path)
+{
+	/* Pictures gully writes (gully render), and the common ones it does
+	 * not: a snapshot under any of these names is a file no viewer opens. */
+	static const char *const others[] = {"jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp",
+					     "svg"};
+	if (image_format_from_path(path) != IMAGE_NONE)
+		return true;
+	const char *dot = strrchr(path, '.');
+	if (!dot || strchr(dot, '/'))
+		return false;
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+		if (strcasecmp(dot + 1, others[i]) == 0)
+			return true;
+	return false;
+}
+
 bool safe_save_prompt(struct app *a)
 {
 	char buf[PATH_MAX];
@@ -107,6 +127,15 @@ bool safe_save_prompt(struct app *a)
 	a->running = false;
 	if (!prompt_read(a, " save snapshot to: ", buf, sizeof buf) || !buf[0]) {
 		app_message(a, "not saved");
+		a->running = was;
+		return false;
+	}
+	/* S once wrote snapshot bytes into foo.png, which then opened nowhere. */
+	if (safe_picture_name(buf)) {
+		const char *base = strrchr(buf, '/');
+		app_message(a, "not saved: S writes a .gsnap snapshot, not %s; for a picture save"
+			       " a .gsnap, then gully render NAME.gsnap -o %s", base ? base + 1 : buf,
+			    base ? base + 1 : buf);
 		a->running = was;
 		return false;
 	}
@@ -146,6 +175,55 @@ bool safe_quit_confirmed(struct app *a)
 		return safe_save_prompt(a);
 	app_message(a, "not quitting");
 	return false;
+}
+
+/* Where the autosave goes: this directory's own name when free; when an
+ * earlier session's autosave still waits there (not yet resumed, which
+ * removes it), the first free autosave-DIR-HASH-N.gsnap (N from 2), so a
+ * later hang-up never destroys it. false when none can be named. */
+static bool autosave_target(char *path, size_t len, bool *numbered, char *err, size_t err_len)
+{
+	char base[PATH_MAX];
+	*numbered = false;
+	if (!tui_autosave_path(base, sizeof base)) {
+		snprintf(err, err_len, "no XDG_STATE_HOME or HOME to save in");
+		return false;
+	}
+	if (!exists(base))
+		return (size_t)snprintf(path, len, "%s", base) < len;
+	size_t stem = strlen(base) - strlen(".gsnap");
+	*numbered = true;
+	for (int i = 2; i < 1000; i++) {
+		int n = snprintf(path, len, "%.*s-%d.gsnap", (int)stem, base, i);
+		if (n < 0 || (size_t)n >= len)
+			return false;
+		if (!exists(path))
+			return true;
+	}
+	snprintf(err, err_len, "%s and 998 numbered ones beside it wait: resume or remove some",
+		 base);
+	return false;
+}
+
+enum safe_autosave safe_autosave(struct app *a, char *saved, size_t saved_len, bool *numbered,
+				 char *err, size_t err_len)
+{
+	char path[PATH_MAX];
+	*numbered = false;
+	saved[0] = '\0';
+	/* Nothing unsaved: nothing to keep, and an earlier autosave stays. */
+	if (!a->dirty)
+		return SAFE_AUTOSAVE_CLEAN;
+	if (!autosave_target(path, sizeof path, numbered, err, err_len))
+		return SAFE_AUTOSAVE_FAILED;
+	if (app_make_parents(path) != 0) {
+		snprintf(err, err_len, "%s: cannot make its directory: %s", path, strerror(errno));
+		return SAFE_AUTOSAVE_FAILED;
+	}
+	if (session_save(a, path, err, err_len) != GULLY_OK)
+		return SAFE_AUTOSAVE_FAILED;
+	snprintf(saved, saved_len, "%s", path);
+	return SAFE_AUTOSAVE_SAVED;
 }
 
 void safe_autosave_notice(struct app *a)

@@ -6,9 +6,15 @@
 
 #include "tui/app.h"
 
-void status_draw(struct app *a, int row, int cols)
+/* The left-hand fields: everything when the line is wide, only running and
+ * the unsaved mark when it is narrow or a message needs the room. */
+static void status_fields(struct app *a, bool compact, char *left, size_t len)
 {
-	char left[160], right[300];
+	if (compact) {
+		snprintf(left, len, " %s%s ", a->running ? "RUNNING" : "PAUSED",
+			 a->dirty ? " [+]" : "");
+		return;
+	}
 	char named[80];
 	const char *file = a->file[0] ? a->file : "new map";
 	const char *slash = strrchr(file, '/');
@@ -28,20 +34,48 @@ void status_draw(struct app *a, int row, int cols)
 	else
 		snprintf(zoom, sizeof zoom, "zoom %s", shade_zoom_name(a->view.zoom));
 	if (a->running)
-		snprintf(left, sizeof left, " RUNNING %s %s/s | %s%s | %.60s%s ", rate, a->proc->unit,
+		snprintf(left, len, " RUNNING %s %s/s | %s%s | %.60s%s ", rate, a->proc->unit,
 			 budget, zoom, file, a->dirty ? " [+]" : "");
 	else
-		snprintf(left, sizeof left, " PAUSED | %s%s | %.60s%s ", budget, zoom, file,
+		snprintf(left, len, " PAUSED | %s%s | %.60s%s ", budget, zoom, file,
 			 a->dirty ? " [+]" : "");
-	if (cols < 80)
-		/* A small terminal keeps what matters: running, and unsaved. */
-		snprintf(left, sizeof left, " %s%s ", a->running ? "RUNNING" : "PAUSED",
-			 a->dirty ? " [+]" : "");
-	if (a->message[0] && app_now() < a->message_until)
-		snprintf(right, sizeof right, " %s", a->message);
-	else
-		snprintf(right, sizeof right,
-			 " ?:help q:quit Space:run .:step u:undo P:preset S:save");
+}
+
+/* A message too long for one line: its head (up to the last space that
+ * fits) on the row above, the rest on the status row. */
+static const char *message_head(const char *msg, int row, int cols)
+{
+	int cut = cols - 1;
+	for (int i = cut; i > cols / 2; i--)
+		if (msg[i] == ' ') {
+			cut = i;
+			break;
+		}
+	attrset(A_REVERSE);
+	mvprintw(row - 1, 0, " %-*.*s", cols - 1, cut, msg);
+	attrset(A_NORMAL);
+	return msg + cut + (msg[cut] == ' ');
+}
+
+/* A message (an error above all) must be read whole, so it comes before
+ * the status fields: beside all of them when it fits, beside running and
+ * [+] when those fit, else the whole line, and a second row when even
+ * that is short (at 80 columns the fields left it a dozen). */
+void status_draw(struct app *a, int row, int cols)
+{
+	char left[160], right[300];
+	bool shown = a->message[0] && app_now() < a->message_until;
+	const char *msg = shown ? a->message : "?:help q:quit Space:run .:step u:undo P:preset S:save";
+	int mlen = (int)strlen(msg) + 1;
+	/* A small terminal keeps what matters: running, and unsaved. */
+	status_fields(a, cols < 80, left, sizeof left);
+	if (shown && (int)strlen(left) + mlen > cols)
+		status_fields(a, true, left, sizeof left);
+	if (shown && (int)strlen(left) + mlen > cols)
+		left[0] = '\0';
+	if (shown && mlen > cols && row > 0)
+		msg = message_head(msg, row, cols);
+	snprintf(right, sizeof right, " %s", msg);
 	attrset(A_REVERSE | A_BOLD);
 	mvprintw(row, 0, "%.*s", cols, left);
 	int used = (int)strlen(left);

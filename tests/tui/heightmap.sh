@@ -11,6 +11,9 @@
 
 start 100 30 -- --paused "$TMPD/map_48x32.r16"
 wait_for "PAUSED"
+# Only unsaved work is autosaved: a parameter change, the map untouched.
+keys '>'
+wait_for "[+]"
 kill -HUP "$(gully_pid)"
 wait_exit 129
 # One autosave per working directory: autosave-NAME-HASH.gsnap.

@@ -91,6 +91,15 @@ wait_for "exists: replace it? (y/n)"
 keys n
 wait_for "not saved"
 [ -s "$TMPD/other.gsnap" ] && fail "n still wrote other.gsnap"
+# A picture's name is refused in one line saying how to get a picture (S
+# once wrote snapshot bytes into foo.png).
+keys S
+wait_for "save snapshot to: "
+keys -l "$TMPD/pic.png"
+keys Enter
+wait_for "not saved: S writes a .gsnap snapshot, not pic.png"
+wait_for "gully render NAME.gsnap -o pic.png"
+[ -e "$TMPD/pic.png" ] && fail "S wrote a snapshot into pic.png"
 
 # The prompt: the pre-filled value is selected, so typing replaces it.
 keys Home

@@ -1,18 +1,21 @@
 #!/bin/sh
 # Every signal gives the terminal back (out of the alternate screen, cursor
-# shown, line editing on): SIGINT quits; SIGHUP, SIGTERM and SIGQUIT save the
-# session to $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap first; a start
-# announces it, R and --resume reopen it; SIGPIPE is ignored.
+# shown, line editing on); SIGINT (Ctrl-C), SIGHUP, SIGTERM and SIGQUIT save
+# unsaved work (only) to $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap first,
+# or beside one still waiting, numbered, never over it; a start announces
+# it, R and --resume reopen it; SIGPIPE is ignored.
 . "$(dirname "$0")/lib.sh"
 
-start 140 30 -- --seed 4 --set particles.budget=0
-wait_for "RUNNING"
+# Ctrl-C with nothing unsaved just quits: no autosave.
+start 140 30 -- --seed 4 --size 64x64 --paused
+wait_for "PAUSED"
 kill -INT "$(gully_pid)"
 wait_exit 130
+ls "$TMPD"/state/gully/autosave-*.gsnap >/dev/null 2>&1 && fail "a clean session was autosaved"
 stop
 
 start 140 30 -- --seed 4 --size 64x64 --set particles.budget=0
-wait_for "RUNNING"
+wait_for "[+]"
 kill -HUP "$(gully_pid)"
 wait_exit 129
 # One autosave per working directory: autosave-NAME-HASH.gsnap.
@@ -28,6 +31,29 @@ fi
 grep -q "saved the session to $save" "$TMPD/err" || fail "no word of the autosave on stderr"
 stop
 
+# A later session with nothing unsaved leaves the waiting autosave alone
+# (it once replaced 500k droplets with 0); one with unsaved work saves
+# beside it, numbered, and says where.
+cp "$save" "$TMPD/first.gsnap"
+start 140 30 -- --paused --size 64x64
+wait_for "a session was saved when the terminal hung up"
+kill -HUP "$(gully_pid)"
+wait_exit 129
+cmp -s "$save" "$TMPD/first.gsnap" || fail "an unchanged session overwrote the autosave"
+grep -q "saved the session" "$TMPD/err" && fail "an unchanged session said it saved"
+stop
+start 140 30 -- --size 64x64 --set particles.budget=0
+wait_for "[+]"
+kill -HUP "$(gully_pid)"
+wait_exit 129
+cmp -s "$save" "$TMPD/first.gsnap" || fail "a later session overwrote the waiting autosave"
+second=${save%.gsnap}-2.gsnap
+[ -f "$second" ] || fail "no numbered autosave beside the waiting one"
+grep -q "saved the session to $second (an earlier autosave still waits" "$TMPD/err" ||
+	fail "no word of the numbered autosave on stderr"
+rm -f "$second"
+stop
+
 # A plain start says an autosave waits; R resumes it.
 start 140 30 -- --paused --size 32x32
 wait_for "a session was saved when the terminal hung up: R resumes it"
@@ -35,6 +61,9 @@ keys R
 wait_for "resumed the session saved at the hang-up"
 [ -e "$save" ] && fail "the autosave is still there after R"
 screen | grep -q " \[+\]" || fail "a resumed session is not marked unsaved"
+# Opening a saved session drops the checkpoints, as gully(1) says.
+keys u
+wait_for "nothing to undo"
 keys q
 wait_for "quit without saving?"
 keys n
@@ -57,7 +86,7 @@ grep -q "no saved session" "$TMPD/err" || fail "--resume with none did not say '
 saves_on() {
 	rm -f "$TMPD"/state/gully/autosave-*.gsnap
 	start 140 30 -- --seed 5 --size 64x64 --set particles.budget=0
-	wait_for "RUNNING"
+	wait_for "[+]"
 	kill -"$1" "$(gully_pid)"
 	wait_exit "$2"
 	save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
@@ -70,6 +99,8 @@ saves_on() {
 # terminal would send it to the test's own shell around gully as well.
 saves_on QUIT 131
 saves_on TERM 143
+# Ctrl-C with unsaved work does not lose it either (it once quit at once).
+saves_on INT 130
 
 # SIGPIPE is ignored: the explorer goes on, and quits normally.
 start 140 30 -- --seed 7 --size 64x64 --paused

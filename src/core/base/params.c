@@ -304,6 +304,42 @@ int params_validate(const struct params *p, int *bad_index)
 	return GULLY_OK;
 }
 
+/* The fewest decimal places (0 to 15) that write x exactly as a double
+ * reads it back, or -1 when none do (x is not a short decimal). */
+static int short_decimals(double x)
+{
+	double scale = 1;
+	for (int k = 0; k <= 15; k++, scale *= 10) {
+		double r = round(x * scale);
+		if (fabs(r) < 9e15 && r / scale == x)
+			return k;
+	}
+	return -1;
+}
+
+/* v rounded to k decimal places: an integer over a power of ten, which
+ * IEEE division rounds to the double nearest that decimal, so 1.2 - 0.5
+ * gives the 0.7 a person typed, not 0.7000000000000001. */
+static double round_decimals(double v, int k)
+{
+	double scale = 1;
+	for (int i = 0; i < k; i++)
+		scale *= 10;
+	double r = round(v * scale);
+	return fabs(r) < 9e15 ? r / scale : v;
+}
+
+/* A nudged double lands on as many decimals as the old value or the move
+ * has (a typed 0.123 keeps its thousandths), so panels and presets show
+ * clean numbers. */
+static double nudge_double(double v, double move)
+{
+	int kv = short_decimals(v), km = short_decimals(move);
+	if (kv < 0 || km < 0)
+		return v + move;
+	return round_decimals(v + move, kv > km ? kv : km);
+}
+
 void params_nudge(struct params *p, int index, double steps)
 {
 	const struct param_def *d = params_def(index);
@@ -318,11 +354,10 @@ void params_nudge(struct params *p, int index, double steps)
 	if (d->type == PARAM_BOOL) {
 		v = steps != 0 ? (v != 0 ? 0 : 1) : v;
 	} else {
-		v += steps * d->step;
 		if (d->type != PARAM_DOUBLE)
-			v = round(v);
+			v = round(v + steps * d->step);
 		else
-			v = round(v / d->step * 1e6) / 1e6 * d->step; /* keep 0.1+0.2 tidy */
+			v = nudge_double(v, steps * d->step);
 	}
 	if (v < mn)
 		v = mn;
