@@ -14,6 +14,9 @@
 
 start 100 30 -- --paused --size 48x32 --hardness "$TMPD/strata.gsnap"
 wait_for "PAUSED"
+# Only unsaved work is autosaved: a parameter change, the map untouched.
+keys '>'
+wait_for "[+]"
 kill -HUP "$(gully_pid)"
 wait_exit 129
 save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
