@@ -35,8 +35,27 @@ static pid_t spawn(char **argv, const char *self, int *fd)
 	int pipefd[2];
 	if (pipe(pipefd) != 0)
 		return -1;
+	/* Between fork and exec the child has the sweep's signal handlers,
+	 * which only note a signal: a TERM that stops the sweep then was lost,
+	 * and the run went on for its whole length while the sweep waited for
+	 * it. The signals wait, blocked, until the child has the default
+	 * actions (an ignored one stays ignored, as nohup asked). */
+	static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	sigset_t block, old;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		sigaddset(&block, stops[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid_t parent = getpid();
 	pid_t pid = fork();
+	if (pid == 0) {
+		for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+			struct sigaction now;
+			if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+				signal(stops[i], SIG_DFL);
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
