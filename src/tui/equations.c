@@ -184,19 +184,25 @@ void equations_draw(struct app *a, int rows, int cols)
 	attrset(A_NORMAL);
 	int y = y0 + 1;
 	char buf[512];
-	for (const char *p = text; *p && y < rows - 1; y++) {
+	/* Numbered: the droplet trace (T) names each number's line. */
+	for (int no = 1; *text && y < rows - 1; y++, no++) {
+		const char *p = text;
 		const char *nl = strchr(p, '\n');
 		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		equations_pretty(p, (size_t)(n < cols - 2 ? n : cols - 2), crt.utf8, buf, sizeof buf);
-		mvaddstr(y, 2, buf);
+		attrset(A_DIM);
+		mvprintw(y, 0, "%2d", no);
+		attrset(A_NORMAL);
+		equations_pretty(p, (size_t)(n < cols - 4 ? n : cols - 4), crt.utf8, buf, sizeof buf);
+		mvaddstr(y, 3, buf);
 		p += n;
 		if (*p == '\n')
 			p++;
+		text = p;
 	}
 	for (int i = 0; i < nwhere && y < rows - 1; i++, y++) {
 		equations_pretty(where[i], strlen(where[i]), crt.utf8, buf, sizeof buf);
 		attrset(A_DIM);
-		mvaddstr(y, 2, buf);
+		mvaddstr(y, 3, buf);
 		attrset(A_NORMAL);
 	}
 	mvhline(rows - 1, 0, '-', cols);

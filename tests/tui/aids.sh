@@ -9,6 +9,8 @@ wait_for "1:particles"
 keys E
 wait_for "Particle erosion: the equations (E hides)"
 wait_for "c_eq = max(0, V |v| (h(p0) - h(p)))"
+# Numbered, as the droplet trace (T) cites them: c_eq is line 2.
+screen | grep -q "^ 2 c_eq = max" || fail "the equations' lines are not numbered"
 # Symbols are defined, tied to the panel's parameter names; UTF-8 signs.
 wait_for "a = n.xz / (V ρ)"
 wait_for "ρ = density 1.0"
