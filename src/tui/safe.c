@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/base/error.h"
+#include "io/fileio.h"
 #include "io/image.h"
 #include "tui/app.h"
 #include "tui/safe.h"
@@ -139,6 +140,15 @@ bool safe_save_prompt(struct app *a)
 		a->running = was;
 		return false;
 	}
+	/* A FIFO, a directory or a link into nothing: refused before asking
+	 * "replace it?", whose yes could only fail. */
+	char *target = file_save_target(buf);
+	if (!target) {
+		app_message(a, "not saved: %s: %s", buf, file_strerror(errno));
+		a->running = was;
+		return false;
+	}
+	free(target);
 	/* The session's own file is saved again without asking, as an editor
 	 * does; any other existing file is replaced only on a yes. */
 	if (exists(buf) && strcmp(buf, a->file) != 0) {

@@ -100,6 +100,16 @@ keys Enter
 wait_for "not saved: S writes a .gsnap snapshot, not pic.png"
 wait_for "gully render NAME.gsnap -o pic.png"
 [ -e "$TMPD/pic.png" ] && fail "S wrote a snapshot into pic.png"
+# A directory (or FIFO) by a snapshot's name: refused at once, not after a
+# "replace it?" whose yes could only fail.
+mkdir "$TMPD/dir.gsnap"
+keys S
+wait_for "save snapshot to: "
+keys -l "$TMPD/dir.gsnap"
+keys Enter
+wait_for "not saved: $TMPD/dir.gsnap"
+screen | grep -F -q "replace it?" && fail "S asked to replace a directory"
+[ -d "$TMPD/dir.gsnap" ] || fail "the directory was touched"
 
 # The prompt: the pre-filled value is selected, so typing replaces it.
 keys Home
