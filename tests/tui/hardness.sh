@@ -14,13 +14,8 @@
 
 start 100 30 -- --paused --size 48x32 --hardness "$TMPD/strata.gsnap"
 wait_for "PAUSED"
-# Only unsaved work is autosaved: a parameter change, the map untouched.
-keys '>'
-wait_for "[+]"
-kill -HUP "$(gully_pid)"
-wait_exit 129
-save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
-[ -f "$save" ] || fail "SIGHUP wrote no autosave"
+# One autosave per working directory: autosave-NAME-HASH.gsnap.
+hangup_autosave
 "$GULLY" render "$save" --layer hardness -o "$TMPD/shown.f32" 2>/dev/null ||
 	fail "render of the autosave failed"
 cmp -s "$TMPD/ref.f32" "$TMPD/shown.f32" || fail "the explorer's hardness is not the file's"

@@ -11,14 +11,8 @@
 
 start 100 30 -- --paused "$TMPD/map_48x32.r16"
 wait_for "PAUSED"
-# Only unsaved work is autosaved: a parameter change, the map untouched.
-keys '>'
-wait_for "[+]"
-kill -HUP "$(gully_pid)"
-wait_exit 129
 # One autosave per working directory: autosave-NAME-HASH.gsnap.
-save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
-[ -f "$save" ] || fail "SIGHUP wrote no autosave"
+hangup_autosave
 grep -q "read 48x32 16-bit heights" "$TMPD/err" || fail "no word of what was read"
 "$GULLY" info "$save" | grep -q "^size: *48x32" || fail "the explorer's map is not 48x32"
 "$GULLY" render "$save" -o "$TMPD/shown.f32" 2>/dev/null || fail "render of the autosave failed"

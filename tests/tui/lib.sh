@@ -137,6 +137,18 @@ gully_pid() {
 	fail "cannot find gully's pid"
 }
 
+# hangup_autosave: marks the session unsaved (a parameter nudged, the map
+# untouched: only unsaved work is autosaved), hangs it up, and sets $save
+# to the autosave it wrote.
+hangup_autosave() {
+	keys '>'
+	wait_for "[+]"
+	kill -HUP "$(gully_pid)"
+	wait_exit 129
+	save=$(ls "$TMPD"/state/gully/autosave-*.gsnap 2>/dev/null | head -n 1)
+	[ -f "$save" ] || fail "SIGHUP wrote no autosave"
+}
+
 # The shipped presets, wherever the tests run from (VPATH builds too).
 PRESETS=$(cd "$(dirname "$0")/../../presets" && pwd)
 
