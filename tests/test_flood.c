@@ -395,6 +395,50 @@ static void test_random_pours_conserve_water(void **state)
 	}
 }
 
+/* A pour that would hold all its water replays the tries too. U (9 cells of
+ * floor at 0.5, the same area all the way up) takes 0.45 to 0.55, below its
+ * sill: the tries keep 0.225, 0.1125, 0.05625 and stop with 0.028125 left,
+ * not more than halves_stop (0.05): FILLED, 0.421875 kept, and the rest
+ * stays with the droplet. The pit P (the middle cell dug to 0.2) would hold
+ * 1.0 to 0.578 (9 L = 1.0 + 0.2 + 8 x 0.5), but the first try's plane, 0.2
+ * + 0.5 / 1, is above that: it holds more than is left, so P keeps nothing
+ * and all of it goes on from the pit (FLOOD_OVERSHOT, drain = the start).
+ * Without halves both fill. */
+static void test_halves_overshoot_where_all_would_fit(void **state)
+{
+	(void)state;
+	struct flood_params fp = walls;
+	fp.halves = true;
+	fp.halves_stop = 0.05;
+	struct map *m = map_new(1.0f);
+	spill_map(m);
+	struct flood_result r = pour(m, at(3, 3), 0.45, &fp);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	assert_double_equal(r.poured, 0.421875, 1e-9);
+	assert_double_equal(r.level, 0.5 + 0.421875 / 9, 1e-7);
+	assert_double_equal(pool_sum(m), 0.421875, 1e-6);
+	assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
+	map_free(m);
+	for (int halves = 1; halves >= 0; halves--) {
+		fp.halves = halves;
+		m = map_new(1.0f);
+		spill_map(m);
+		m->h[at(3, 3)] = 0.2f;
+		r = pour(m, at(3, 3), 1.0, &fp);
+		if (halves) {
+			assert_int_equal(r.outcome, FLOOD_OVERSHOT);
+			assert_int_equal(r.drain, at(3, 3));
+			assert_double_equal(r.poured, 0.0, 0);
+			assert_double_equal(pool_sum(m), 0.0, 0);
+		} else {
+			assert_int_equal(r.outcome, FLOOD_FILLED);
+			assert_double_equal(r.level, 5.2 / 9, 1e-7);
+			assert_double_equal(pool_sum(m), 1.0, 1e-6);
+		}
+		map_free(m);
+	}
+}
+
 /* The lake cache changes nothing: the same pours with and without it give
  * bit-identical pools and results. `sea` is the sea's level (above the
  * map: walled, so lakes fill and leak), `most` the largest pour. */
@@ -449,7 +493,7 @@ static void test_cache_is_invisible(void **state)
 
 /* The same for the halves' tries from a record: a bowl of 13 x 14 cells
  * (0.2 + 0.002 r^2 from (7, 7), at most 0.37) with a sill at 0.5, 43.5 to
- * its sill, filled with 36 (to 0.459: every cell under water, a float
+ * its sill, filled with 36 without halves (to 0.459: every cell under water, a float
  * rounding off the level) and remembered; then 10 poured at its middle,
  * more than the 7.5 of room left: the first try keeps 5 (10 / 2 over 182
  * cells, to 0.4865), the next would reach the sill. The cached pour knows
@@ -469,8 +513,8 @@ static void test_halves_from_a_record_as_fresh(void **state)
 	m[0]->h[at(15, 7)] = m[1]->h[at(15, 7)] = 0.1f;
 	flood_set_cache(m[1]->f, false);
 	struct flood_result res[2];
-	for (int k = 0; k < 2; k++)
-		res[k] = pour(m[k], at(7, 7), 36.0, &fp);
+	for (int k = 0; k < 2; k++) /* without halves: its tries would overshoot */
+		res[k] = pour(m[k], at(7, 7), 36.0, &walls);
 	assert_int_equal(res[0].outcome, FLOOD_FILLED);
 	for (int k = 0; k < 2; k++)
 		res[k] = pour(m[k], at(7, 7), 10.0, &fp);
@@ -1041,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_two_basins_keep_their_levels),
 		cmocka_unit_test(test_full_basin_spills_into_lower),
 		cmocka_unit_test(test_halves_keep_what_fits_under_the_leak),
+		cmocka_unit_test(test_halves_overshoot_where_all_would_fit),
 		cmocka_unit_test(test_drainage_lowers_toward_leak_not_below_ground),
 		cmocka_unit_test(test_edge_drains_into_sea),
 		cmocka_unit_test(test_lowest_leak_wins),

@@ -149,31 +149,34 @@ static double halves_volume(const struct flood *f, const struct pour *p, double 
 }
 
 /* flood_params.halves: the 2020 code re-floods a droplet's water in tries.
- * Its first try holds nothing; each next one raises the plane by half the
- * water left spread over the cells the last try covered (the lake's area at
- * its level then, not the wider area the water will reach) and keeps the
- * water under it if that is no more than is left; a try whose plane reaches
- * the leak ends the pour, keeping only the tries before it. The rise has
- * found the leak at p->level, the rim; this replays the tries below it over
- * the cells the rise joined, and leaves the lake at the last kept plane.
- * So a hollow whose area grows as it fills (a pit: one cell at the start)
- * keeps much less than half a droplet that would fit in it, as the seed's
- * does. A try that overshoots (its plane covers more water than is left)
- * ends the pour as well; the seed's droplet then goes on from where it
- * stood, gully's from the leak. */
-static void pour_halves(const struct flood *f, struct pour *p)
+ * Its first try holds nothing; each next one, while more than halves_stop
+ * is left, raises the plane by half the water left spread over the cells
+ * the last try covered (the lake's area at its level then, not the wider
+ * area the water will reach) and keeps the water under it if that is no
+ * more than is left. A try that holds more (it overshoots) ends the pour,
+ * keeping only the tries before it, and so does one whose plane reaches the
+ * rim: the leak, or for a pour that would hold all its water, the level
+ * that holds it (a plane at or above it holds more than is left). This
+ * replays the tries below p->level over the cells the rise joined, and
+ * leaves the lake at the last kept plane. So a hollow whose area grows as
+ * it fills (a pit: one cell at the start) keeps much less than half a
+ * droplet that would fit in it, as the seed's does. Returns whether the
+ * tries ended at an overshoot or the rim with water left to try with (the
+ * seed's droplet then goes on from where it stood, or from the leak). */
+static bool pour_halves(const struct flood *f, struct pour *p, double stop)
 {
 	const double rim = p->level;
 	size_t n;
 	double level = p->level0, below = halves_volume(f, p, level, &n), left = p->water;
-	for (int k = 0; k < 64; k++) {
+	bool ended = false;
+	for (int k = 0; k < 64 && left > stop; k++) {
 		const double plane = level + 0.5 * left / (double)n;
-		if (!(plane < rim))
-			break;
 		size_t m;
-		const double under = halves_volume(f, p, plane, &m);
-		if (!(under - below <= left))
+		const double under = plane < rim ? halves_volume(f, p, plane, &m) : 0;
+		if (!(plane < rim) || !(under - below <= left)) {
+			ended = true;
 			break;
+		}
 		left -= under - below;
 		below = under;
 		level = plane;
@@ -181,6 +184,7 @@ static void pour_halves(const struct flood *f, struct pour *p)
 	}
 	p->level = level;
 	p->left = left;
+	return ended;
 }
 
 /* A draining lake: the level sinks a little toward the leak (slow
@@ -190,7 +194,7 @@ static void pour_drain(const struct flood *f, struct pour *p, const struct flood
 		       const struct flood_params *fp)
 {
 	if (fp->halves)
-		pour_halves(f, p);
+		pour_halves(f, p, fp->halves_stop);
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
 		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
@@ -359,7 +363,7 @@ static void pour_result(struct flood *f, const struct pour *p, enum flood_outcom
 			const struct pour_write *w, bool from_record, struct flood_result *r)
 {
 	r->outcome = outcome;
-	r->drain = outcome == FLOOD_DRAIN ? p->leak_cell : -1;
+	r->drain = outcome == FLOOD_DRAIN ? p->leak_cell : outcome == FLOOD_OVERSHOT ? p->start : -1;
 	r->level = p->level;
 	r->gained = (double)fix_signed(w->gained) / FIX_ONE;
 	r->settled = (double)p->h_start_new - (double)p->h_start;
@@ -412,6 +416,8 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		goto nomem;
 	if (outcome != FLOOD_FILLED)
 		pour_drain(f, &p, settle, fp);
+	else if (fp->halves && pour_halves(f, &p, fp->halves_stop))
+		outcome = FLOOD_OVERSHOT;
 	if (!pour_write(f, &p, height, pool, rec, id, &w))
 		goto nomem;
 	pour_keep(f, &p, height, pool, rec, id, &w);

@@ -39,10 +39,13 @@ struct flood_params {
 			   * the leak, toward the leak's surface (the 2020 code) */
 	bool leak_high;   /* of the leaks below the level the highest drains, not
 			   * the lowest (the 2020 code) */
-	bool halves;      /* the 2020 code's re-flooding: a pour that reaches a
-			   * leak keeps only its tries below the leak, each
-			   * raising the level by half the water left over the
-			   * area the last one covered (flood.c, pour_halves) */
+	bool halves;      /* the 2020 code's re-flooding: a pour keeps only its
+			   * tries, each raising the level by half the water
+			   * left over the area the last one covered, that stay
+			   * below a leak and hold no more than is left
+			   * (flood.c, pour_halves) */
+	double halves_stop; /* with halves: no try with this much water or
+			   * less left (the droplet's smallest volume) */
 	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
 			   * next columns' first row, past the first row the
 			   * previous columns' last row. Such a pour turns the
@@ -54,11 +57,14 @@ enum flood_outcome {
 	FLOOD_FILLED, /* all the water is in the lake */
 	FLOOD_DRAIN,  /* a leak was found: the rest of the water goes on from it */
 	FLOOD_SEA,    /* the lake reached the sea: the rest leaves the map */
+	FLOOD_OVERSHOT, /* halves: a try held more than was left; the rest
+			 * goes on from the start */
 };
 
 struct flood_result {
 	enum flood_outcome outcome;
-	int drain;         /* the leak's cell for FLOOD_DRAIN, else -1 */
+	int drain;         /* where the rest goes on: the leak's cell for
+			    * FLOOD_DRAIN, the start for FLOOD_OVERSHOT, else -1 */
 	double level;      /* the lake's water level at the end */
 	double gained;     /* exact change of sum(pool) over the map; < 0 when a
 			    * draining lake lost more than it was given */
