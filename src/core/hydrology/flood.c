@@ -119,74 +119,6 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 	return NULL;
 }
 
-/* The water a level x holds above the surfaces the pour started from, over
- * the cells the rise joined; *n, the cells under x. It must not depend on
- * whether the pour started from a record (whose cells are only known to sit
- * within tol of level0, and are not listed) or afresh (which lists them in
- * an order of its own): so every cell within tol of level0 counts as at
- * level0, and the others are summed in fixed point (steps of 2^-32 of a
- * height unit), where the order of the sum cannot change its bits. A cell
- * holds at most POOL_MAX (the cap on a pool's depth), so no conversion
- * overflows whatever heights were imported, and the sum saturates rather
- * than wrap (only a lake of millions of cells 1000 deep could reach it). */
-#define HALVES_FIX 4294967296.0
-static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
-{
-	size_t band = f->nbase, k = 0;
-	uint64_t sum = 0;
-	for (size_t i = 0; i < f->lake_len; i++) {
-		const double s = surface(p->height, p->pool, f->lake[i]);
-		if (fabs(s - p->level0) <= p->tol)
-			band++;
-		else if (s <= x) {
-			const uint64_t t = (uint64_t)(fmin(x - s, (double)POOL_MAX) * HALVES_FIX);
-			sum = sum > UINT64_MAX - t ? UINT64_MAX : sum + t;
-			k++;
-		}
-	}
-	*n = band + k ? band + k : 1;
-	return (double)band * (x - p->level0) + (double)sum / HALVES_FIX;
-}
-
-/* flood_params.halves: the 2020 code re-floods a droplet's water in tries.
- * Its first try holds nothing; each next one, while more than halves_stop
- * is left, raises the plane by half the water left spread over the cells
- * the last try covered (the lake's area at its level then, not the wider
- * area the water will reach) and keeps the water under it if that is no
- * more than is left. A try that holds more (it overshoots) ends the pour,
- * keeping only the tries before it, and so does one whose plane reaches the
- * rim: the leak, or for a pour that would hold all its water, the level
- * that holds it (a plane at or above it holds more than is left). This
- * replays the tries below p->level over the cells the rise joined, and
- * leaves the lake at the last kept plane. So a hollow whose area grows as
- * it fills (a pit: one cell at the start) keeps much less than half a
- * droplet that would fit in it, as the seed's does. Returns whether the
- * tries ended at an overshoot or the rim with water left to try with (the
- * seed's droplet then goes on from where it stood, or from the leak). */
-static bool pour_halves(const struct flood *f, struct pour *p, double stop)
-{
-	const double rim = p->level;
-	size_t n;
-	double level = p->level0, below = halves_volume(f, p, level, &n), left = p->water;
-	bool ended = false;
-	for (int k = 0; k < 64 && left > stop; k++) {
-		const double plane = level + 0.5 * left / (double)n;
-		size_t m;
-		const double under = plane < rim ? halves_volume(f, p, plane, &m) : 0;
-		if (!(plane < rim) || !(under - below <= left)) {
-			ended = true;
-			break;
-		}
-		left -= under - below;
-		below = under;
-		level = plane;
-		n = m;
-	}
-	p->level = level;
-	p->left = left;
-	return ended;
-}
-
 /* A draining lake: the level sinks a little toward the leak (slow
  * drainage), but not below the lake's ground next to it, and gives up no
  * more than the water going on can carry; the load settles at the start. */
@@ -194,7 +126,7 @@ static void pour_drain(const struct flood *f, struct pour *p, const struct flood
 		       const struct flood_params *fp)
 {
 	if (fp->halves)
-		pour_halves(f, p, fp->halves_stop);
+		flood_halves(f, p, fp->halves_stop);
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
 		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
@@ -414,9 +346,9 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	if (!(rec ? flood_start_cached(f, &p, rec) : flood_start_fresh(f, &p)) ||
 	    !flood_rise(f, &p, settle, &outcome))
 		goto nomem;
-	if (outcome != FLOOD_FILLED)
+	if (outcome == FLOOD_DRAIN || outcome == FLOOD_SEA)
 		pour_drain(f, &p, settle, fp);
-	else if (fp->halves && pour_halves(f, &p, fp->halves_stop))
+	else if (outcome == FLOOD_FILLED && fp->halves && flood_halves(f, &p, fp->halves_stop))
 		outcome = FLOOD_OVERSHOT;
 	if (!pour_write(f, &p, height, pool, rec, id, &w))
 		goto nomem;

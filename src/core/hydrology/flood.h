@@ -43,7 +43,7 @@ struct flood_params {
 			   * tries, each raising the level by half the water
 			   * left over the area the last one covered, that stay
 			   * below a leak and hold no more than is left
-			   * (flood.c, pour_halves) */
+			   * (flood_halves.c) */
 	double halves_stop; /* with halves: no try with this much water or
 			   * less left (the droplet's smallest volume) */
 	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the

@@ -2,6 +2,7 @@
  * src/core/hydrology/flood*.c):
  *   flood.c        a pour from start to finish: its phases (flood_pour)
  *   flood_fill.c   the priority flood that grows the lake, fresh or from a record
+ *   flood_halves.c the 2020 code's tries (flood_params.halves)
  *   flood_lakes.c  the lake records (the cache): made, grown, dropped, told of changes
  *   flood_shed.c   cells leaving a record, and whether what is left holds together
  *   flood_write.c  the level write: the pools of the lake for its new level
@@ -249,6 +250,9 @@ bool flood_start_cached(struct flood *f, struct pour *p, struct lake *k);
 bool flood_rise(struct flood *f, struct pour *p, const struct flood_settle *settle,
 		enum flood_outcome *outcome);
 double flood_leak_floor(const struct flood *f, const struct pour *p);
+
+/* flood_halves.c: the tries. */
+bool flood_halves(const struct flood *f, struct pour *p, double stop);
 
 /* flood_lakes.c: the records. */
 void flood_lake_free(struct lake *k);
