@@ -439,6 +439,97 @@ static void test_halves_overshoot_where_all_would_fit(void **state)
 	}
 }
 
+/* A pour that keeps nothing, poured again: U's floor under 0.05 of water
+ * (surface 0.55), its middle cell 1e-4 lower (a droplet eroded it). 0.1
+ * there: the rise fills U to 0.55 + 0.0999 / 9, but the first try's plane
+ * is 0.5499 + 0.05 / 1, above that: nothing is kept (FLOOD_OVERSHOT from
+ * the start). The same pour again is answered from the last (`repeated`),
+ * with the same result; a forgotten cell, other water or another pour in
+ * between make it a flood again. */
+static void test_overshoot_poured_again(void **state)
+{
+	(void)state;
+	struct flood_params fp = walls;
+	fp.halves = true;
+	fp.halves_stop = 0.001;
+	struct map *m = map_new(1.0f);
+	spill_map(m);
+	for (int y = 2; y <= 4; y++)
+		for (int x = 2; x <= 4; x++)
+			m->pool[at(x, y)] = 0.05f;
+	m->pool[at(3, 3)] = 0.0499f;
+	float before[N];
+	memcpy(before, m->pool, sizeof before);
+	struct flood_result r0 = pour(m, at(3, 3), 0.1, &fp), r;
+	assert_int_equal(r0.outcome, FLOOD_OVERSHOT);
+	assert_int_equal(r0.drain, at(3, 3));
+	assert_int_equal(r0.lake_cells, 9);
+	assert_memory_equal(before, m->pool, sizeof before);
+	struct flood_counters c0, c1;
+	flood_counters(m->f, &c0);
+	r = pour(m, at(3, 3), 0.1, &fp);
+	flood_counters(m->f, &c1);
+	assert_int_equal(c1.repeated, c0.repeated + 1);
+	assert_int_equal(c1.calls, c0.calls + 1);
+	assert_memory_equal(&r, &r0, sizeof r);
+	flood_forget_cell(m->f, at(12, 12));
+	r = pour(m, at(3, 3), 0.1, &fp);
+	r = pour(m, at(3, 3), 0.09, &fp);
+	assert_int_equal(r.outcome, FLOOD_OVERSHOT);
+	r = pour(m, at(12, 12), 0.0, &fp);
+	r = pour(m, at(3, 3), 0.09, &fp);
+	flood_counters(m->f, &c0);
+	assert_int_equal(c0.repeated, c1.repeated);
+	assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
+	map_free(m);
+}
+
+/* The memo changes nothing: random pours, each poured one to three times
+ * (with halves many keep nothing and are answered from the memo), and now
+ * and then a cell's ground moved and reported (as a droplet's erosion is),
+ * give the bits a flood without cache or memo gives. */
+static void test_poured_again_is_invisible(void **state)
+{
+	(void)state;
+	struct rng r;
+	rng_seed(&r, 7, 7);
+	struct map *a = map_new(1.0f), *b = map_new(1.0f);
+	for (int i = 0; i < N; i++)
+		a->h[i] = b->h[i] = 0.3f * rng_float(&r) + 0.2f;
+	flood_set_cache(b->f, false);
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 100.0, .carry = INFINITY,
+				  .below_floor = true, .halves = true, .halves_stop = 1e-4};
+	for (int k = 0; k < 3000; k++) {
+		int cell = (int)rng_below(&r, N);
+		double water = 0.05 * rng_double(&r);
+		int times = 1 + (int)rng_below(&r, 3);
+		for (int t = 0; t < times; t++) {
+			struct flood_result ra = pour(a, cell, water, &fp);
+			struct flood_result rb = pour(b, cell, water, &fp);
+			assert_int_equal(ra.outcome, rb.outcome);
+			assert_int_equal(ra.drain, rb.drain);
+			assert_int_equal(ra.lake_cells, rb.lake_cells);
+			assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+			assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+			assert_memory_equal(&ra.poured, &rb.poured, sizeof ra.poured);
+		}
+		if (rng_below(&r, 8) == 0) {
+			int c = (int)rng_below(&r, N);
+			a->h[c] = b->h[c] = a->h[c] - 1e-5f;
+			flood_forget_cell(a->f, c);
+		}
+	}
+	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
+	assert_int_equal(flood_check(a->f, a->h, a->pool), 0);
+	struct flood_counters ca, cb;
+	flood_counters(a->f, &ca);
+	flood_counters(b->f, &cb);
+	assert_true(ca.repeated > 100);
+	assert_int_equal(cb.repeated, 0);
+	map_free(a);
+	map_free(b);
+}
+
 /* The lake cache changes nothing: the same pours with and without it give
  * bit-identical pools and results. `sea` is the sea's level (above the
  * map: walled, so lakes fill and leak), `most` the largest pour. */
@@ -712,8 +803,10 @@ static void test_cache_record_spread_in_band(void **state)
 		for (int i = 0; i < 2; i++)
 			r[i] = pour(m[i], start[k], water[k], &walls);
 		flood_counters(m[0]->f, &c1);
-		/* The first pour makes the record; every later one uses it. */
-		assert_int_equal(c1.cached, c0.cached + (k > 0));
+		/* The first pour makes the record; every later one uses it, or
+		 * is the one before it again (the second: it wrote nothing). */
+		assert_int_equal(c1.cached + c1.repeated, c0.cached + c0.repeated + (k > 0));
+		assert_int_equal(c1.repeated, c0.repeated + (k == 1));
 		assert_int_equal(r[0].lake_cells, 36);
 		assert_same_pour(m, r);
 	}
@@ -1086,6 +1179,8 @@ int main(void)
 		cmocka_unit_test(test_full_basin_spills_into_lower),
 		cmocka_unit_test(test_halves_keep_what_fits_under_the_leak),
 		cmocka_unit_test(test_halves_overshoot_where_all_would_fit),
+		cmocka_unit_test(test_overshoot_poured_again),
+		cmocka_unit_test(test_poured_again_is_invisible),
 		cmocka_unit_test(test_drainage_lowers_toward_leak_not_below_ground),
 		cmocka_unit_test(test_edge_drains_into_sea),
 		cmocka_unit_test(test_lowest_leak_wins),

@@ -309,10 +309,52 @@ static void pour_result(struct flood *f, const struct pour *p, enum flood_outcom
 	f->count.cached += from_record;
 }
 
+/* Whether this pour is the memo's (struct flood_memo), on the same map. */
+static bool memo_hit(const struct flood *f, const float *height, const float *pool, int start,
+		     double water, const struct flood_settle *settle,
+		     const struct flood_params *fp)
+{
+	const struct flood_memo *m = &f->memo;
+	return m->valid && m->start == start && m->water == water && m->height == height &&
+	       m->pool == pool && m->settle == (settle != NULL) &&
+	       (!settle || (m->s.on_drain == settle->on_drain && m->s.on_fill == settle->on_fill)) &&
+	       !memcmp(&m->fp, fp, sizeof *fp) && m->h_start == height[start] &&
+	       m->p_start == pool[start];
+}
+
+/* Keeps a pour that wrote nothing (not a pool, not the start's ground). */
+static void memo_keep(struct flood *f, const float *height, const float *pool, int start,
+		      double water, const struct flood_settle *settle,
+		      const struct flood_params *fp, const struct flood_result *r)
+{
+	struct flood_memo *m = &f->memo;
+	m->valid = f->cache && r->written == 0 && r->settled == 0 && r->gained == 0;
+	if (!m->valid)
+		return;
+	m->height = height;
+	m->pool = pool;
+	m->start = start;
+	m->water = water;
+	m->settle = settle != NULL;
+	if (settle)
+		m->s = *settle;
+	memcpy(&m->fp, fp, sizeof *fp);
+	m->h_start = height[start];
+	m->p_start = pool[start];
+	m->r = *r;
+}
+
 int flood_pour_plain(struct flood *f, float *height, float *pool, int start, double water,
 		     const struct flood_settle *settle, const struct flood_params *fp,
 		     struct flood_result *r)
 {
+	if (f->cache && memo_hit(f, height, pool, start, water, settle, fp)) {
+		*r = f->memo.r;
+		f->count.calls++;
+		f->count.repeated++;
+		return GULLY_OK;
+	}
+	f->memo.valid = false;
 	memset(r, 0, sizeof *r);
 	r->drain = -1;
 	next_stamp(f);
@@ -355,6 +397,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	pour_keep(f, &p, height, pool, rec, id, &w);
 	pour_result(f, &p, outcome, &w, rec != NULL, r);
 	r->poured = water - p.left;
+	memo_keep(f, height, pool, start, water, settle, fp, r);
 	return GULLY_OK;
 nomem:
 	/* Nothing was written, but a record's rim heap may have lost entries

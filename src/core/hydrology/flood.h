@@ -104,7 +104,11 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
  * cell the level reaches joins before a leak counts, and pool sums are
  * kept in fixed point, so the order cells are visited in never shows. A
  * record is used only while all its cells sit at the start cell's level.
- * Whoever changes height or pool outside flood_pour must tell it (for any
+ * And a pour that wrote nothing, poured again (same cell, water and
+ * parameters) before anything changed, is answered with its result without
+ * a flood (counted in flood_counters' `repeated`): a droplet whose tries
+ * all overshoot on a lake cell pours there again at once, up to its spill
+ * rounds. Whoever changes height or pool outside flood_pour must tell it (for any
  * cell, in a lake or not: a rim cell whose surface falls could be a leak): */
 void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
 void flood_forget_all(struct flood *f);            /* anything may have */
@@ -160,6 +164,8 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
 	uint64_t cached; /* calls that started from a remembered lake */
+	uint64_t repeated; /* calls that were the last call again, on a map
+			    * it left as it was: its result, without a flood */
 	uint64_t shadow_pours, shadow_differed; /* the shadow check's counts */
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);

@@ -84,6 +84,24 @@ struct lake {
 	bool live;
 };
 
+/* The last pour, while the same pour again is known to give the same
+ * result: it wrote nothing, and nothing was changed since (every forget and
+ * every other pour ends it). A droplet whose pour keeps nothing (all its
+ * tries overshoot) goes on from its start; on a lake cell it pours there
+ * again at once, with the same water, on the same map, up to its spill
+ * rounds. */
+struct flood_memo {
+	bool valid;
+	const float *height, *pool;
+	int start;
+	double water;
+	bool settle;
+	struct flood_settle s;
+	struct flood_params fp; /* copied whole (memcpy), compared whole */
+	float h_start, p_start; /* the start cell's layers: a cheap second check */
+	struct flood_result r;
+};
+
 struct flood {
 	int width, height;
 	size_t n;
@@ -129,6 +147,7 @@ struct flood {
 	uint32_t *free_ids;
 	size_t nfree, free_cap;
 	struct flood_counters count;
+	struct flood_memo memo;
 	bool avx2; /* record writes take record_level_avx2 */
 	/* The shadow check (flood_check.c): a cache-less flood poured beside
 	 * every pour on copies of the layers; what differed. */
