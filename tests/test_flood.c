@@ -484,6 +484,35 @@ static void test_overshoot_poured_again(void **state)
 	map_free(m);
 }
 
+/* A lake keeps its record through a pour that keeps nothing: a 6 x 6 floor
+ * at 0.5 filled with 1.8 (to 0.55) is remembered; a droplet erodes one of
+ * its cells by 1e-4 (reported), and 0.1 poured there overshoots (the first
+ * plane is 0.05 above the cell, the lake would take 0.1 at 0.5528). The
+ * next pour elsewhere on the lake still starts from the record. */
+static void test_overshoot_keeps_the_lake_record(void **state)
+{
+	(void)state;
+	struct flood_params fp = walls;
+	fp.halves = true;
+	fp.halves_stop = 0.001;
+	struct map *m = map_new(1.0f);
+	fill_rect(m, 2, 2, 7, 7, 0.5f);
+	struct flood_result r = pour(m, at(4, 4), 1.8, &walls);
+	assert_int_equal(r.outcome, FLOOD_FILLED);
+	m->h[at(3, 4)] -= 1e-4f;
+	flood_forget_cell(m->f, at(3, 4));
+	r = pour(m, at(3, 4), 0.1, &fp);
+	assert_int_equal(r.outcome, FLOOD_OVERSHOT);
+	assert_int_equal(r.lake_cells, 36);
+	struct flood_counters c0, c1;
+	flood_counters(m->f, &c0);
+	r = pour(m, at(6, 6), 0.0, &fp);
+	flood_counters(m->f, &c1);
+	assert_int_equal(c1.cached, c0.cached + 1);
+	assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
+	map_free(m);
+}
+
 /* The memo changes nothing: random pours, each poured one to three times
  * (with halves many keep nothing and are answered from the memo), and now
  * and then a cell's ground moved and reported (as a droplet's erosion is),
@@ -1181,6 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_halves_overshoot_where_all_would_fit),
 		cmocka_unit_test(test_overshoot_poured_again),
 		cmocka_unit_test(test_poured_again_is_invisible),
+		cmocka_unit_test(test_overshoot_keeps_the_lake_record),
 		cmocka_unit_test(test_drainage_lowers_toward_leak_not_below_ground),
 		cmocka_unit_test(test_edge_drains_into_sea),
 		cmocka_unit_test(test_lowest_leak_wins),

@@ -394,7 +394,13 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		outcome = FLOOD_OVERSHOT;
 	if (!pour_write(f, &p, height, pool, rec, id, &w))
 		goto nomem;
-	pour_keep(f, &p, height, pool, rec, id, &w);
+	/* A fresh pour whose tries all overshot wrote nothing: the records of
+	 * its cells still hold, and a record of its lake (the start below
+	 * cells that rose above the band) could serve no pour. Left as they
+	 * are: a lake whose cell a droplet eroded keeps its record for the
+	 * droplets that land elsewhere on it. */
+	if (rec || outcome != FLOOD_OVERSHOT || p.level != p.level0 || w.moved)
+		pour_keep(f, &p, height, pool, rec, id, &w);
 	pour_result(f, &p, outcome, &w, rec != NULL, r);
 	r->poured = water - p.left;
 	memo_keep(f, height, pool, start, water, settle, fp, r);
