@@ -36,6 +36,7 @@ int flood_create_plain(struct flood **out, int width, int height)
 	f->slot = calloc(f->n, sizeof *f->slot);
 	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
 	f->cache = true;
+	f->ov_exit = true;
 	flood_set_avx2(f, true);
 	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark) {
 		flood_destroy(f);
@@ -85,6 +86,11 @@ void flood_destroy(struct flood *f)
 	free(f->spare_depth);
 	flood_set_shadow(f, false);
 	free(f);
+}
+
+void flood_set_overshoot_exit(struct flood *f, bool on)
+{
+	f->ov_exit = on;
 }
 
 void flood_counters(const struct flood *f, struct flood_counters *c)
@@ -299,12 +305,13 @@ static void pour_result(struct flood *f, const struct pour *p, enum flood_outcom
 	r->level = p->level;
 	r->gained = (double)fix_signed(w->gained) / FIX_ONE;
 	r->settled = (double)p->h_start_new - (double)p->h_start;
-	r->lake_cells = f->nbase + f->lake_len;
+	r->lake_cells = f->nbase + f->lake_len + p->ov.cells;
 	r->touched = f->pushed_len;
 	r->written = w->written;
 	f->count.calls++;
 	f->count.touched += f->pushed_len;
-	f->count.lake_cells += f->nbase + f->lake_len;
+	f->count.lake_cells += f->nbase + f->lake_len + p->ov.cells;
+	f->count.overshot_early += p->ov.cells > 0;
 	f->count.written += w->written;
 	f->count.cached += from_record;
 }
@@ -379,6 +386,10 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.h_start = height[start],
 		.h_start_new = height[start],
 	};
+	/* (Not with a load that settles where the water comes to rest: that
+	 * moves the start's ground and the water mid-rise.) */
+	p.ov.on = fp->halves && f->ov_exit && water > fp->halves_stop &&
+		  !(settle && settle->on_fill > 0);
 	uint32_t id;
 	struct lake *rec = pour_pick(f, &p, &id);
 	if (rec)

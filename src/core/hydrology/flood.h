@@ -115,6 +115,15 @@ void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);
 
+/* With flood_params.halves, a fresh pour about to reach a remembered lake
+ * whose record shows that the first try would keep nothing (a cell of the
+ * lake eroded below the others, poured on: the first plane lies above the
+ * level all the water would take, and nothing around the lake is low
+ * enough to join or leak) ends there as FLOOD_OVERSHOT, without walking
+ * the lake: the result a full rise gives, bit for bit, but `touched`. On by
+ * default; off, every pour rises to its end (tests compare both). */
+void flood_set_overshoot_exit(struct flood *f, bool on);
+
 /* Record writes in AVX2 when the CPU has it (the default) or in the
  * baseline code (off); both give the same bits (tests compare them).
  * Returns whether AVX2 is now used. */
@@ -166,6 +175,8 @@ struct flood_counters {
 	uint64_t cached; /* calls that started from a remembered lake */
 	uint64_t repeated; /* calls that were the last call again, on a map
 			    * it left as it was: its result, without a flood */
+	uint64_t overshot_early; /* calls a lake's record ended before its walk
+				  * (flood_set_overshoot_exit) */
 	uint64_t shadow_pours, shadow_differed; /* the shadow check's counts */
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);

@@ -148,6 +148,7 @@ struct flood {
 	size_t nfree, free_cap;
 	struct flood_counters count;
 	struct flood_memo memo;
+	bool ov_exit; /* flood_overshoot_lake may end a pour (the default) */
 	bool avx2; /* record writes take record_level_avx2 */
 	/* The shadow check (flood_check.c): a cache-less flood poured beside
 	 * every pour on copies of the layers; what differed. */
@@ -208,6 +209,13 @@ static inline double surface(const float *height, const float *pool, int32_t c)
 	return (double)height[c] + (double)pool[c];
 }
 
+/* flood_overshoot_lake's state in a pour. */
+struct pour_ov {
+	bool on;       /* it may end the pour (FLOOD_OVERSHOT) */
+	uint32_t tried; /* the last record it looked at */
+	size_t cells;  /* the record's cells, in the lake without a walk */
+};
+
 /* One pour's working state. */
 struct pour {
 	const float *height, *pool;
@@ -232,6 +240,7 @@ struct pour {
 	double left;                /* water not placed yet */
 	float h_start, h_start_new; /* the start cell's ground before and after settling */
 	bool settle_fill_done;      /* the load settled where the water came to rest */
+	struct pour_ov ov;
 };
 
 #define NO_LAKE UINT32_MAX
@@ -272,6 +281,7 @@ double flood_leak_floor(const struct flood *f, const struct pour *p);
 
 /* flood_halves.c: the tries. */
 bool flood_halves(const struct flood *f, struct pour *p, double stop);
+bool flood_overshoot_lake(const struct flood *f, struct pour *p);
 
 /* flood_lakes.c: the records. */
 void flood_lake_free(struct lake *k);
