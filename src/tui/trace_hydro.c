@@ -67,9 +67,10 @@ static void pour_row(struct app *a, int y, int cols)
 	char v[64], n1[32], n2[32];
 	num_value(n1, sizeof n1, h->level);
 	num_value(n2, sizeof n2, h->poured);
-	const char *how = h->outcome == HTRACE_SEA     ? "to the sea"
-			  : h->outcome == HTRACE_DRAIN ? "leaks"
-						       : "filled";
+	const char *how = h->outcome == HTRACE_SEA	    ? "to the sea"
+			  : h->outcome == HTRACE_DRAIN	    ? "leaks"
+			  : h->outcome == HTRACE_OVERSHOT ? "overshot"
+							    : "filled";
 	snprintf(v, sizeof v, "%.9s (+%.9s) %s", n1, n2, how);
 	trace_row(a, y, cols, "pool level", v, h->outcome == HTRACE_DRAIN ? 8 : 6,
 		  h->outcome == HTRACE_DRAIN ? "level -=" : "raise the lake");

@@ -36,6 +36,7 @@ int flood_create_plain(struct flood **out, int width, int height)
 	f->slot = calloc(f->n, sizeof *f->slot);
 	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
 	f->cache = true;
+	f->ov_exit = true;
 	flood_set_avx2(f, true);
 	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark) {
 		flood_destroy(f);
@@ -87,6 +88,11 @@ void flood_destroy(struct flood *f)
 	free(f);
 }
 
+void flood_set_overshoot_exit(struct flood *f, bool on)
+{
+	f->ov_exit = on;
+}
+
 void flood_counters(const struct flood *f, struct flood_counters *c)
 {
 	*c = f->count;
@@ -119,70 +125,6 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 	return NULL;
 }
 
-/* The water a level x holds above the surfaces the pour started from, over
- * the cells the rise joined; *n, the cells under x. It must not depend on
- * whether the pour started from a record (whose cells are only known to sit
- * within tol of level0, and are not listed) or afresh (which lists them in
- * an order of its own): so every cell within tol of level0 counts as at
- * level0, and the others are summed in fixed point (steps of 2^-32 of a
- * height unit), where the order of the sum cannot change its bits. A cell
- * holds at most POOL_MAX (the cap on a pool's depth), so no conversion
- * overflows whatever heights were imported, and the sum saturates rather
- * than wrap (only a lake of millions of cells 1000 deep could reach it). */
-#define HALVES_FIX 4294967296.0
-static double halves_volume(const struct flood *f, const struct pour *p, double x, size_t *n)
-{
-	size_t band = f->nbase, k = 0;
-	uint64_t sum = 0;
-	for (size_t i = 0; i < f->lake_len; i++) {
-		const double s = surface(p->height, p->pool, f->lake[i]);
-		if (fabs(s - p->level0) <= p->tol)
-			band++;
-		else if (s <= x) {
-			const uint64_t t = (uint64_t)(fmin(x - s, (double)POOL_MAX) * HALVES_FIX);
-			sum = sum > UINT64_MAX - t ? UINT64_MAX : sum + t;
-			k++;
-		}
-	}
-	*n = band + k ? band + k : 1;
-	return (double)band * (x - p->level0) + (double)sum / HALVES_FIX;
-}
-
-/* flood_params.halves: the 2020 code re-floods a droplet's water in tries.
- * Its first try holds nothing; each next one raises the plane by half the
- * water left spread over the cells the last try covered (the lake's area at
- * its level then, not the wider area the water will reach) and keeps the
- * water under it if that is no more than is left; a try whose plane reaches
- * the leak ends the pour, keeping only the tries before it. The rise has
- * found the leak at p->level, the rim; this replays the tries below it over
- * the cells the rise joined, and leaves the lake at the last kept plane.
- * So a hollow whose area grows as it fills (a pit: one cell at the start)
- * keeps much less than half a droplet that would fit in it, as the seed's
- * does. A try that overshoots (its plane covers more water than is left)
- * ends the pour as well; the seed's droplet then goes on from where it
- * stood, gully's from the leak. */
-static void pour_halves(const struct flood *f, struct pour *p)
-{
-	const double rim = p->level;
-	size_t n;
-	double level = p->level0, below = halves_volume(f, p, level, &n), left = p->water;
-	for (int k = 0; k < 64; k++) {
-		const double plane = level + 0.5 * left / (double)n;
-		if (!(plane < rim))
-			break;
-		size_t m;
-		const double under = halves_volume(f, p, plane, &m);
-		if (!(under - below <= left))
-			break;
-		left -= under - below;
-		below = under;
-		level = plane;
-		n = m;
-	}
-	p->level = level;
-	p->left = left;
-}
-
 /* A draining lake: the level sinks a little toward the leak (slow
  * drainage), but not below the lake's ground next to it, and gives up no
  * more than the water going on can carry; the load settles at the start. */
@@ -190,7 +132,7 @@ static void pour_drain(const struct flood *f, struct pour *p, const struct flood
 		       const struct flood_params *fp)
 {
 	if (fp->halves)
-		pour_halves(f, p);
+		flood_halves(f, p, fp->halves_stop);
 	if (p->leak_key < p->level) {
 		double lower = p->level - fp->drainage * (p->level - p->leak_key);
 		double floor = fp->below_floor ? -INFINITY : flood_leak_floor(f, p);
@@ -359,24 +301,67 @@ static void pour_result(struct flood *f, const struct pour *p, enum flood_outcom
 			const struct pour_write *w, bool from_record, struct flood_result *r)
 {
 	r->outcome = outcome;
-	r->drain = outcome == FLOOD_DRAIN ? p->leak_cell : -1;
+	r->drain = outcome == FLOOD_DRAIN ? p->leak_cell : outcome == FLOOD_OVERSHOT ? p->start : -1;
 	r->level = p->level;
 	r->gained = (double)fix_signed(w->gained) / FIX_ONE;
 	r->settled = (double)p->h_start_new - (double)p->h_start;
-	r->lake_cells = f->nbase + f->lake_len;
+	r->lake_cells = f->nbase + f->lake_len + p->ov.cells;
 	r->touched = f->pushed_len;
 	r->written = w->written;
 	f->count.calls++;
 	f->count.touched += f->pushed_len;
-	f->count.lake_cells += f->nbase + f->lake_len;
+	f->count.lake_cells += f->nbase + f->lake_len + p->ov.cells;
+	f->count.overshot_early += p->ov.cells > 0;
 	f->count.written += w->written;
 	f->count.cached += from_record;
+}
+
+/* Whether this pour is the memo's (struct flood_memo), on the same map. */
+static bool memo_hit(const struct flood *f, const float *height, const float *pool, int start,
+		     double water, const struct flood_settle *settle,
+		     const struct flood_params *fp)
+{
+	const struct flood_memo *m = &f->memo;
+	return m->valid && m->start == start && m->water == water && m->height == height &&
+	       m->pool == pool && m->settle == (settle != NULL) &&
+	       (!settle || (m->s.on_drain == settle->on_drain && m->s.on_fill == settle->on_fill)) &&
+	       !memcmp(&m->fp, fp, sizeof *fp) && m->h_start == height[start] &&
+	       m->p_start == pool[start];
+}
+
+/* Keeps a pour that wrote nothing (not a pool, not the start's ground). */
+static void memo_keep(struct flood *f, const float *height, const float *pool, int start,
+		      double water, const struct flood_settle *settle,
+		      const struct flood_params *fp, const struct flood_result *r)
+{
+	struct flood_memo *m = &f->memo;
+	m->valid = f->cache && r->written == 0 && r->settled == 0 && r->gained == 0;
+	if (!m->valid)
+		return;
+	m->height = height;
+	m->pool = pool;
+	m->start = start;
+	m->water = water;
+	m->settle = settle != NULL;
+	if (settle)
+		m->s = *settle;
+	memcpy(&m->fp, fp, sizeof *fp);
+	m->h_start = height[start];
+	m->p_start = pool[start];
+	m->r = *r;
 }
 
 int flood_pour_plain(struct flood *f, float *height, float *pool, int start, double water,
 		     const struct flood_settle *settle, const struct flood_params *fp,
 		     struct flood_result *r)
 {
+	if (f->cache && memo_hit(f, height, pool, start, water, settle, fp)) {
+		*r = f->memo.r;
+		f->count.calls++;
+		f->count.repeated++;
+		return GULLY_OK;
+	}
+	f->memo.valid = false;
 	memset(r, 0, sizeof *r);
 	r->drain = -1;
 	next_stamp(f);
@@ -401,6 +386,10 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.h_start = height[start],
 		.h_start_new = height[start],
 	};
+	/* (Not with a load that settles where the water comes to rest: that
+	 * moves the start's ground and the water mid-rise.) */
+	p.ov.on = fp->halves && f->ov_exit && water > fp->halves_stop &&
+		  !(settle && settle->on_fill > 0);
 	uint32_t id;
 	struct lake *rec = pour_pick(f, &p, &id);
 	if (rec)
@@ -410,13 +399,22 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	if (!(rec ? flood_start_cached(f, &p, rec) : flood_start_fresh(f, &p)) ||
 	    !flood_rise(f, &p, settle, &outcome))
 		goto nomem;
-	if (outcome != FLOOD_FILLED)
+	if (outcome == FLOOD_DRAIN || outcome == FLOOD_SEA)
 		pour_drain(f, &p, settle, fp);
+	else if (outcome == FLOOD_FILLED && fp->halves && flood_halves(f, &p, fp->halves_stop))
+		outcome = FLOOD_OVERSHOT;
 	if (!pour_write(f, &p, height, pool, rec, id, &w))
 		goto nomem;
-	pour_keep(f, &p, height, pool, rec, id, &w);
+	/* A fresh pour whose tries all overshot wrote nothing: the records of
+	 * its cells still hold, and a record of its lake (the start below
+	 * cells that rose above the band) could serve no pour. Left as they
+	 * are: a lake whose cell a droplet eroded keeps its record for the
+	 * droplets that land elsewhere on it. */
+	if (rec || outcome != FLOOD_OVERSHOT || p.level != p.level0 || w.moved)
+		pour_keep(f, &p, height, pool, rec, id, &w);
 	pour_result(f, &p, outcome, &w, rec != NULL, r);
 	r->poured = water - p.left;
+	memo_keep(f, height, pool, start, water, settle, fp, r);
 	return GULLY_OK;
 nomem:
 	/* Nothing was written, but a record's rim heap may have lost entries

@@ -39,10 +39,13 @@ struct flood_params {
 			   * the leak, toward the leak's surface (the 2020 code) */
 	bool leak_high;   /* of the leaks below the level the highest drains, not
 			   * the lowest (the 2020 code) */
-	bool halves;      /* the 2020 code's re-flooding: a pour that reaches a
-			   * leak keeps only its tries below the leak, each
-			   * raising the level by half the water left over the
-			   * area the last one covered (flood.c, pour_halves) */
+	bool halves;      /* the 2020 code's re-flooding: a pour keeps only its
+			   * tries, each raising the level by half the water
+			   * left over the area the last one covered, that stay
+			   * below a leak and hold no more than is left
+			   * (flood_halves.c) */
+	double halves_stop; /* with halves: no try with this much water or
+			   * less left (the droplet's smallest volume) */
 	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
 			   * next columns' first row, past the first row the
 			   * previous columns' last row. Such a pour turns the
@@ -54,11 +57,14 @@ enum flood_outcome {
 	FLOOD_FILLED, /* all the water is in the lake */
 	FLOOD_DRAIN,  /* a leak was found: the rest of the water goes on from it */
 	FLOOD_SEA,    /* the lake reached the sea: the rest leaves the map */
+	FLOOD_OVERSHOT, /* halves: a try held more than was left; the rest
+			 * goes on from the start */
 };
 
 struct flood_result {
 	enum flood_outcome outcome;
-	int drain;         /* the leak's cell for FLOOD_DRAIN, else -1 */
+	int drain;         /* where the rest goes on: the leak's cell for
+			    * FLOOD_DRAIN, the start for FLOOD_OVERSHOT, else -1 */
 	double level;      /* the lake's water level at the end */
 	double gained;     /* exact change of sum(pool) over the map; < 0 when a
 			    * draining lake lost more than it was given */
@@ -98,12 +104,25 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
  * cell the level reaches joins before a leak counts, and pool sums are
  * kept in fixed point, so the order cells are visited in never shows. A
  * record is used only while all its cells sit at the start cell's level.
- * Whoever changes height or pool outside flood_pour must tell it (for any
+ * And a pour that wrote nothing, poured again (same cell, water and
+ * parameters) before anything changed, is answered with its result without
+ * a flood (counted in flood_counters' `repeated`): a droplet whose tries
+ * all overshoot on a lake cell pours there again at once, up to its spill
+ * rounds. Whoever changes height or pool outside flood_pour must tell it (for any
  * cell, in a lake or not: a rim cell whose surface falls could be a leak): */
 void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
 void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);
+
+/* With flood_params.halves, a fresh pour about to reach a remembered lake
+ * whose record shows that the first try would keep nothing (a cell of the
+ * lake eroded below the others, poured on: the first plane lies above the
+ * level all the water would take, and nothing around the lake is low
+ * enough to join or leak) ends there as FLOOD_OVERSHOT, without walking
+ * the lake: the result a full rise gives, bit for bit, but `touched`. On by
+ * default; off, every pour rises to its end (tests compare both). */
+void flood_set_overshoot_exit(struct flood *f, bool on);
 
 /* Record writes in AVX2 when the CPU has it (the default) or in the
  * baseline code (off); both give the same bits (tests compare them).
@@ -154,6 +173,10 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 struct flood_counters {
 	uint64_t calls, touched, lake_cells, written;
 	uint64_t cached; /* calls that started from a remembered lake */
+	uint64_t repeated; /* calls that were the last call again, on a map
+			    * it left as it was: its result, without a flood */
+	uint64_t overshot_early; /* calls a lake's record ended before its walk
+				  * (flood_set_overshoot_exit) */
 	uint64_t shadow_pours, shadow_differed; /* the shadow check's counts */
 };
 void flood_counters(const struct flood *f, struct flood_counters *c);

@@ -383,7 +383,9 @@ static bool settle_on_fill(struct pour *p, const struct flood_settle *settle)
 }
 
 /* Raises the level from the lowest rim up until the water is placed
- * (FLOOD_FILLED) or a leak is found (FLOOD_DRAIN, FLOOD_SEA). Every rim
+ * (FLOOD_FILLED) or a leak is found (FLOOD_DRAIN, FLOOD_SEA), or, with the
+ * tries, until a remembered lake shows the first try keeps nothing
+ * (FLOOD_OVERSHOT, the level back at level0: flood_overshoot_lake). Every rim
  * cell the level has reached joins before any leak counts: the lake is then
  * the same whatever order cells with equal surfaces come off the heap in.
  * False: out of memory. */
@@ -404,6 +406,14 @@ bool flood_rise(struct flood *f, struct pour *p, const struct flood_settle *sett
 		}
 		if (p->leak) {
 			*outcome = p->leak_cell == SEA_CELL ? FLOOD_SEA : FLOOD_DRAIN;
+			return true;
+		}
+		if (p->ov.on && p->heap->len && flood_overshoot_lake(f, p)) {
+			/* What the rest of the rise and flood_halves would
+			 * leave: nothing kept. */
+			p->level = p->level0;
+			p->left = p->water;
+			*outcome = FLOOD_OVERSHOT;
 			return true;
 		}
 		double area = (double)(f->nbase + f->lake_len);

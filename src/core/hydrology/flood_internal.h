@@ -2,6 +2,7 @@
  * src/core/hydrology/flood*.c):
  *   flood.c        a pour from start to finish: its phases (flood_pour)
  *   flood_fill.c   the priority flood that grows the lake, fresh or from a record
+ *   flood_halves.c the 2020 code's tries (flood_params.halves)
  *   flood_lakes.c  the lake records (the cache): made, grown, dropped, told of changes
  *   flood_shed.c   cells leaving a record, and whether what is left holds together
  *   flood_write.c  the level write: the pools of the lake for its new level
@@ -83,6 +84,24 @@ struct lake {
 	bool live;
 };
 
+/* The last pour, while the same pour again is known to give the same
+ * result: it wrote nothing, and nothing was changed since (every forget and
+ * every other pour ends it). A droplet whose pour keeps nothing (all its
+ * tries overshoot) goes on from its start; on a lake cell it pours there
+ * again at once, with the same water, on the same map, up to its spill
+ * rounds. */
+struct flood_memo {
+	bool valid;
+	const float *height, *pool;
+	int start;
+	double water;
+	bool settle;
+	struct flood_settle s;
+	struct flood_params fp; /* copied whole (memcpy), compared whole */
+	float h_start, p_start; /* the start cell's layers: a cheap second check */
+	struct flood_result r;
+};
+
 struct flood {
 	int width, height;
 	size_t n;
@@ -128,6 +147,8 @@ struct flood {
 	uint32_t *free_ids;
 	size_t nfree, free_cap;
 	struct flood_counters count;
+	struct flood_memo memo;
+	bool ov_exit; /* flood_overshoot_lake may end a pour (the default) */
 	bool avx2; /* record writes take record_level_avx2 */
 	/* The shadow check (flood_check.c): a cache-less flood poured beside
 	 * every pour on copies of the layers; what differed. */
@@ -188,6 +209,13 @@ static inline double surface(const float *height, const float *pool, int32_t c)
 	return (double)height[c] + (double)pool[c];
 }
 
+/* flood_overshoot_lake's state in a pour. */
+struct pour_ov {
+	bool on;       /* it may end the pour (FLOOD_OVERSHOT) */
+	uint32_t tried; /* the last record it looked at */
+	size_t cells;  /* the record's cells, in the lake without a walk */
+};
+
 /* One pour's working state. */
 struct pour {
 	const float *height, *pool;
@@ -212,6 +240,7 @@ struct pour {
 	double left;                /* water not placed yet */
 	float h_start, h_start_new; /* the start cell's ground before and after settling */
 	bool settle_fill_done;      /* the load settled where the water came to rest */
+	struct pour_ov ov;
 };
 
 #define NO_LAKE UINT32_MAX
@@ -249,6 +278,10 @@ bool flood_start_cached(struct flood *f, struct pour *p, struct lake *k);
 bool flood_rise(struct flood *f, struct pour *p, const struct flood_settle *settle,
 		enum flood_outcome *outcome);
 double flood_leak_floor(const struct flood *f, const struct pour *p);
+
+/* flood_halves.c: the tries. */
+bool flood_halves(const struct flood *f, struct pour *p, double stop);
+bool flood_overshoot_lake(const struct flood *f, struct pour *p);
 
 /* flood_lakes.c: the records. */
 void flood_lake_free(struct lake *k);

@@ -83,6 +83,7 @@ void flood_rim_notify(struct flood *f, int32_t cell, double key, uint32_t skip)
 
 void flood_forget_cell(struct flood *f, int cell)
 {
+	f->memo.valid = false;
 	uint32_t id = f->lake_of[cell];
 	/* A lake cell may be on other lakes' rims too. */
 	if (f->rim_mark[cell])
@@ -93,6 +94,7 @@ void flood_forget_cell(struct flood *f, int cell)
 
 void flood_forget_all(struct flood *f)
 {
+	f->memo.valid = false;
 	for (size_t i = 0; i < f->nlakes; i++)
 		if (f->lakes[i].live)
 			flood_lake_kill(f, (uint32_t)i + 1);

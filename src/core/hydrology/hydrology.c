@@ -38,6 +38,7 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.below_floor = q->drain_loss;
 	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
 	hp->fp.halves = q->pour_halves;
+	hp->fp.halves_stop = q->min_volume / q->volume_factor;
 	if (q->drain_loss)
 		hp->fp.carry = INFINITY;
 }
@@ -176,7 +177,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 		d->volume -= r.gained * hp->vf;
 	}
 	*outcome = r.outcome;
-	if (r.outcome == FLOOD_DRAIN) {
+	if (r.outcome == FLOOD_DRAIN || r.outcome == FLOOD_OVERSHOT) {
 		if (!hp->settle && d->carried > 0) {
 			/* The seed's load left at a leak is gone from the books. */
 			double lost = (1.0 - hp->keep) * d->carried;

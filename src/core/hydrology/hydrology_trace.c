@@ -56,8 +56,10 @@ int hydrology_trace_start(struct hydrology_trace **out, void *state, struct worl
 static void trace_pour(struct hydrology_trace_state *st, const struct flood_result *r, int cell)
 {
 	st->event = HTRACE_POUR;
-	st->outcome = r->outcome == FLOOD_SEA ? HTRACE_SEA
-		      : r->outcome == FLOOD_DRAIN ? HTRACE_DRAIN : HTRACE_FILLED;
+	st->outcome = r->outcome == FLOOD_SEA        ? HTRACE_SEA
+		      : r->outcome == FLOOD_DRAIN    ? HTRACE_DRAIN
+		      : r->outcome == FLOOD_OVERSHOT ? HTRACE_OVERSHOT
+						     : HTRACE_FILLED;
 	st->pour_cell = cell;
 	st->level = r->level;
 	st->poured = r->gained;

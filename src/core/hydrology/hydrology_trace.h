@@ -32,7 +32,7 @@ enum hydrology_trace_stop { HTRACE_STOP_NONE, HTRACE_STOP_STREAM, HTRACE_STOP_PO
 			    HTRACE_STOP_PIT };
 
 /* How a pour ended (as flood.h's enum flood_outcome). */
-enum hydrology_trace_pour { HTRACE_FILLED, HTRACE_DRAIN, HTRACE_SEA };
+enum hydrology_trace_pour { HTRACE_FILLED, HTRACE_DRAIN, HTRACE_SEA, HTRACE_OVERSHOT };
 
 struct hydrology_trace_state {
 	float x, y, vx, vy;   /* position (cells) and velocity */
