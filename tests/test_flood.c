@@ -233,6 +233,7 @@ static void test_halves_keep_what_fits_under_the_leak(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	struct map *m = map_new(1.0f);
 	spill_map(m);
 	struct flood_result r = pour(m, at(3, 3), 2.0, &fp);
@@ -409,6 +410,7 @@ static void test_halves_overshoot_where_all_would_fit(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	fp.halves_stop = 0.05;
 	struct map *m = map_new(1.0f);
 	spill_map(m);
@@ -421,6 +423,7 @@ static void test_halves_overshoot_where_all_would_fit(void **state)
 	map_free(m);
 	for (int halves = 1; halves >= 0; halves--) {
 		fp.halves = halves;
+		fp.halves_filled = halves;
 		m = map_new(1.0f);
 		spill_map(m);
 		m->h[at(3, 3)] = 0.2f;
@@ -451,6 +454,7 @@ static void test_overshoot_poured_again(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	fp.halves_stop = 0.001;
 	struct map *m = map_new(1.0f);
 	spill_map(m);
@@ -494,6 +498,7 @@ static void test_overshoot_keeps_the_lake_record(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	fp.halves_stop = 0.001;
 	struct map *m = map_new(1.0f);
 	fill_rect(m, 2, 2, 7, 7, 0.5f);
@@ -524,6 +529,7 @@ static void test_overshoot_read_off_the_record(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	fp.halves_stop = 0.001;
 	for (int gap = 0; gap < 2; gap++) {
 		struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
@@ -579,7 +585,8 @@ static void test_overshoot_early_is_invisible(void **state)
 	}
 	flood_set_overshoot_exit(m[1]->f, false);
 	struct flood_params fp = {.drainage = 0.001, .sea_level = 100.0, .carry = INFINITY,
-				  .below_floor = true, .halves = true, .halves_stop = 1e-4};
+				  .below_floor = true, .halves = true, .halves_filled = true,
+				  .halves_stop = 1e-4};
 	for (int k = 0; k < 3000; k++) {
 		const int bx = 8 * (int)rng_below(&r, 2), by = 8 * (int)rng_below(&r, 2);
 		const int cell = at(bx + 1 + (int)rng_below(&r, 6), by + 1 + (int)rng_below(&r, 6));
@@ -642,7 +649,8 @@ static void test_poured_again_is_invisible(void **state)
 		a->h[i] = b->h[i] = 0.3f * rng_float(&r) + 0.2f;
 	flood_set_cache(b->f, false);
 	struct flood_params fp = {.drainage = 0.001, .sea_level = 100.0, .carry = INFINITY,
-				  .below_floor = true, .halves = true, .halves_stop = 1e-4};
+				  .below_floor = true, .halves = true, .halves_filled = true,
+				  .halves_stop = 1e-4};
 	for (int k = 0; k < 3000; k++) {
 		int cell = (int)rng_below(&r, N);
 		double water = 0.05 * rng_double(&r);
@@ -686,7 +694,7 @@ static void cache_is_invisible(bool halves, double sea, double most)
 		a->h[i] = b->h[i] = 0.5f * rng_float(&r) + (float)(i % W) * 0.01f;
 	flood_set_cache(b->f, false);
 	struct flood_params fp = {.drainage = 0.001, .sea_level = sea, .carry = 0.1,
-				  .halves = halves};
+				  .halves = halves, .halves_filled = halves};
 	for (int k = 0; k < 2000; k++) {
 		int cell = (int)rng_below(&r, N);
 		double water = most * rng_double(&r);
@@ -739,6 +747,7 @@ static void test_halves_from_a_record_as_fresh(void **state)
 	(void)state;
 	struct flood_params fp = walls;
 	fp.halves = true;
+	fp.halves_filled = true;
 	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
 	for (int y = 1; y <= 14; y++)
 		for (int x = 1; x <= 13; x++)

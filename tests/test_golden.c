@@ -69,9 +69,15 @@ static const struct golden_case golden_cases[] = {
 	 * where halves keep nothing. */
 	{"hydrology seed 2020 preset's pour: halves", "hydrology",
 	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
+	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",
+	  "hydrology.settle=0", "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},
+	 2000, 0xbf679f0c48ca6216ull},
+	/* The tries only up to a leak, as before halves_filled. */
+	{"hydrology seed 2020 pour: halves to a leak only", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
 	  "hydrology.concentrate=1", "hydrology.edge=wall", "hydrology.settle=0",
 	  "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},
-	 2000, 0xbf679f0c48ca6216ull},
+	 2000, 0xff7595535987c1fcull},
 	{"hydrology seed 2020 preset's pour: no halves", "hydrology",
 	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.concentrate=1",
 	  "hydrology.edge=wall", "hydrology.settle=0", "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},

@@ -388,7 +388,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	};
 	/* (Not with a load that settles where the water comes to rest: that
 	 * moves the start's ground and the water mid-rise.) */
-	p.ov.on = fp->halves && f->ov_exit && water > fp->halves_stop &&
+	p.ov.on = fp->halves_filled && f->ov_exit && water > fp->halves_stop &&
 		  !(settle && settle->on_fill > 0);
 	uint32_t id;
 	struct lake *rec = pour_pick(f, &p, &id);
@@ -401,7 +401,8 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		goto nomem;
 	if (outcome == FLOOD_DRAIN || outcome == FLOOD_SEA)
 		pour_drain(f, &p, settle, fp);
-	else if (outcome == FLOOD_FILLED && fp->halves && flood_halves(f, &p, fp->halves_stop))
+	else if (outcome == FLOOD_FILLED && fp->halves_filled &&
+		 flood_halves(f, &p, fp->halves_stop))
 		outcome = FLOOD_OVERSHOT;
 	if (!pour_write(f, &p, height, pool, rec, id, &w))
 		goto nomem;

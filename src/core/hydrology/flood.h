@@ -44,8 +44,11 @@ struct flood_params {
 			   * left over the area the last one covered, that stay
 			   * below a leak and hold no more than is left
 			   * (flood_halves.c) */
-	double halves_stop; /* with halves: no try with this much water or
-			   * less left (the droplet's smallest volume) */
+	bool halves_filled; /* with halves: a pour that would hold all its water
+			   * replays the tries too (FLOOD_OVERSHOT); off: it
+			   * keeps it all */
+	double halves_stop; /* with halves_filled: no try with this much water
+			   * or less left (the droplet's smallest volume) */
 	bool wrap_y;      /* the 2020 code's neighbours: past the last row lie the
 			   * next columns' first row, past the first row the
 			   * previous columns' last row. Such a pour turns the

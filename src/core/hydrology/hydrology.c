@@ -38,7 +38,10 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.below_floor = q->drain_loss;
 	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
 	hp->fp.halves = q->pour_halves;
-	hp->fp.halves_stop = q->min_volume / q->volume_factor;
+	hp->fp.halves_filled = q->pour_halves && q->halves_filled;
+	/* The seed's loop tries only while more than this is left; pours
+	 * that replay only up to a leak (halves_filled off) never stopped. */
+	hp->fp.halves_stop = hp->fp.halves_filled ? q->min_volume / q->volume_factor : 0;
 	if (q->drain_loss)
 		hp->fp.carry = INFINITY;
 }
