@@ -335,11 +335,16 @@ static void test_autosave_keeps_an_earlier_one(void **state)
 	assert_true(numbered);
 	assert_string_not_equal(saved, base);
 	assert_non_null(strstr(saved, "-2.gsnap"));
-	/* The first session's work is still what R resumes. */
+	/* R resumes the newest, then the next: both sessions' work comes back,
+	 * and each file goes once it is resumed. */
 	struct app *c = new_app("emitter", 6);
 	assert_int_equal(safe_open_autosave(c, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(c->world, b->world);
+	assert_int_not_equal(access(saved, F_OK), 0);
+	assert_int_equal(safe_open_autosave(c, err, sizeof err), GULLY_OK);
 	assert_worlds_equal(c->world, a->world);
-	assert_int_equal(unlink(saved), 0);
+	assert_int_not_equal(access(base, F_OK), 0);
+	assert_int_equal(safe_open_autosave(c, err, sizeof err), GULLY_ENOTFOUND);
 	free_app(clean);
 	free_app(a);
 	free_app(b);

@@ -20,6 +20,9 @@
 #include "tui/safe.h"
 #include "tui/tui.h"
 
+/* The directory's autosave and the numbered ones beside it: -2 .. -999. */
+#define AUTOSAVE_NUMBERED_MAX 1000
+
 /* A notice shown at start stays this long (a class may look away). */
 #define NOTICE_SECONDS 30.0
 
@@ -71,21 +74,49 @@ bool tui_autosave_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-static bool is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static bool exists(const char *path)
 {
 	struct stat st;
 	return lstat(path, &st) == 0;
 }
 
+/* The autosave R resumes: of the directory's autosave and the numbered ones
+ * beside it (autosave_target), the newest (by time, then by number); *count
+ * (may be NULL) gets how many there are. */
+static bool autosave_newest(char *path, size_t len, int *count)
+{
+	char base[PATH_MAX], name[PATH_MAX + 16];
+	int n = 0;
+	struct timespec best = {0, 0};
+	if (count)
+		*count = 0;
+	if (!tui_autosave_path(base, sizeof base))
+		return false;
+	const size_t stem = strlen(base) - strlen(".gsnap");
+	for (int i = 1; i < AUTOSAVE_NUMBERED_MAX; i++) {
+		if (i == 1)
+			snprintf(name, sizeof name, "%s", base);
+		else
+			snprintf(name, sizeof name, "%.*s-%d.gsnap", (int)stem, base, i);
+		struct stat st;
+		if (stat(name, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		const struct timespec t = st.st_mtim;
+		if (n++ == 0 || t.tv_sec > best.tv_sec ||
+		    (t.tv_sec == best.tv_sec && t.tv_nsec >= best.tv_nsec)) {
+			best = t;
+			if ((size_t)snprintf(path, len, "%s", name) >= len)
+				return false;
+		}
+	}
+	if (count)
+		*count = n;
+	return n > 0;
+}
+
 bool safe_autosave_exists(char *path, size_t len)
 {
-	return tui_autosave_path(path, len) && is_file(path);
+	return autosave_newest(path, len, NULL);
 }
 
 void safe_default_name(const struct app *a, char *buf, size_t len)
@@ -203,15 +234,15 @@ static bool autosave_target(char *path, size_t len, bool *numbered, char *err, s
 		return (size_t)snprintf(path, len, "%s", base) < len;
 	size_t stem = strlen(base) - strlen(".gsnap");
 	*numbered = true;
-	for (int i = 2; i < 1000; i++) {
+	for (int i = 2; i < AUTOSAVE_NUMBERED_MAX; i++) {
 		int n = snprintf(path, len, "%.*s-%d.gsnap", (int)stem, base, i);
 		if (n < 0 || (size_t)n >= len)
 			return false;
 		if (!exists(path))
 			return true;
 	}
-	snprintf(err, err_len, "%s and 998 numbered ones beside it wait: resume or remove some",
-		 base);
+	snprintf(err, err_len, "%s and %d numbered ones beside it wait: resume or remove some",
+		 base, AUTOSAVE_NUMBERED_MAX - 2);
 	return false;
 }
 
@@ -239,9 +270,14 @@ enum safe_autosave safe_autosave(struct app *a, char *saved, size_t saved_len, b
 void safe_autosave_notice(struct app *a)
 {
 	char path[PATH_MAX];
-	if (!safe_autosave_exists(path, sizeof path))
+	int count;
+	if (!autosave_newest(path, sizeof path, &count))
 		return;
-	app_message(a, "a session was saved when the terminal hung up: R resumes it");
+	if (count > 1)
+		app_message(a, "%d sessions were saved here at hang-ups: R resumes the newest, "
+			    "then the next", count);
+	else
+		app_message(a, "a session was saved when the terminal hung up: R resumes it");
 	a->message_until = app_now() + NOTICE_SECONDS;
 }
 
@@ -252,7 +288,7 @@ int safe_open_autosave(struct app *a, char *err, size_t errlen)
 		snprintf(err, errlen, "no saved session: neither XDG_STATE_HOME nor HOME is set");
 		return GULLY_ENOTFOUND;
 	}
-	if (!is_file(path)) {
+	if (!autosave_newest(path, sizeof path, NULL)) {
 		snprintf(err, errlen, "no saved session for this directory (none at %s)", path);
 		return GULLY_ENOTFOUND;
 	}
