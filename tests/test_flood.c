@@ -217,6 +217,17 @@ static void test_full_basin_spills_into_lower(void **state)
 	map_free(m);
 }
 
+/* walls with the 2020 code's tries in every pour (halves and
+ * halves_filled), no try with `stop` or less left. */
+static struct flood_params with_halves(double stop)
+{
+	struct flood_params fp = walls;
+	fp.halves = true;
+	fp.halves_filled = true;
+	fp.halves_stop = stop;
+	return fp;
+}
+
 /* flood_params.halves (the 2020 code's re-flooding): U, 9 cells of floor
  * 0.5, holds 0.9 to its sill at 0.6. 2.0 poured: the first try's plane,
  * 0.5 + 1.0 / 9, is above the sill, so nothing is kept and the whole 2.0
@@ -231,9 +242,7 @@ static void test_full_basin_spills_into_lower(void **state)
 static void test_halves_keep_what_fits_under_the_leak(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
+	struct flood_params fp = with_halves(0);
 	struct map *m = map_new(1.0f);
 	spill_map(m);
 	struct flood_result r = pour(m, at(3, 3), 2.0, &fp);
@@ -408,10 +417,7 @@ static void test_random_pours_conserve_water(void **state)
 static void test_halves_overshoot_where_all_would_fit(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
-	fp.halves_stop = 0.05;
+	struct flood_params fp = with_halves(0.05);
 	struct map *m = map_new(1.0f);
 	spill_map(m);
 	struct flood_result r = pour(m, at(3, 3), 0.45, &fp);
@@ -452,10 +458,7 @@ static void test_halves_overshoot_where_all_would_fit(void **state)
 static void test_overshoot_poured_again(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
-	fp.halves_stop = 0.001;
+	struct flood_params fp = with_halves(0.001);
 	struct map *m = map_new(1.0f);
 	spill_map(m);
 	for (int y = 2; y <= 4; y++)
@@ -496,10 +499,7 @@ static void test_overshoot_poured_again(void **state)
 static void test_overshoot_keeps_the_lake_record(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
-	fp.halves_stop = 0.001;
+	struct flood_params fp = with_halves(0.001);
 	struct map *m = map_new(1.0f);
 	fill_rect(m, 2, 2, 7, 7, 0.5f);
 	struct flood_result r = pour(m, at(4, 4), 1.8, &walls);
@@ -527,10 +527,7 @@ static void test_overshoot_keeps_the_lake_record(void **state)
 static void test_overshoot_read_off_the_record(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
-	fp.halves_stop = 0.001;
+	struct flood_params fp = with_halves(0.001);
 	for (int gap = 0; gap < 2; gap++) {
 		struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
 		struct flood_result r[2];
@@ -745,9 +742,7 @@ static void test_cache_is_invisible(void **state)
 static void test_halves_from_a_record_as_fresh(void **state)
 {
 	(void)state;
-	struct flood_params fp = walls;
-	fp.halves = true;
-	fp.halves_filled = true;
+	struct flood_params fp = with_halves(0);
 	struct map *m[2] = {map_new(1.0f), map_new(1.0f)};
 	for (int y = 1; y <= 14; y++)
 		for (int x = 1; x <= 13; x++)
