@@ -21,18 +21,26 @@ static void free_app(struct app *a)
 	test_free_app(a);
 }
 
+/* The process's parameters, then the view's, the terrain's, the hardness
+ * map's and the world's, each section whole (SPH's 83 too), in order. */
 static void test_panel_lists_process_then_view(void **state)
 {
 	(void)state;
 	struct app *a = new_app();
-	struct param_section proc, view;
-	assert_true(params_section(params_section_find(a->proc->section), &proc));
-	assert_true(params_section(params_section_find("view"), &view));
-	assert_int_equal(a->nparams, proc.count + view.count);
-	for (int i = 0; i < proc.count; i++)
-		assert_int_equal(a->plist[i], proc.first + i);
-	for (int i = 0; i < view.count; i++)
-		assert_int_equal(a->plist[proc.count + i], view.first + i);
+	for (int p = 0; p < process_count(); p++) {
+		const struct process_ops *ops = process_get(p);
+		char err[256];
+		assert_int_equal(session_set_process(a, ops, err, sizeof err), GULLY_OK);
+		const char *names[] = {ops->section, "view", "terrain", "hardness", "world"};
+		int at = 0;
+		for (int k = 0; k < 5; k++) {
+			struct param_section sec;
+			assert_true(params_section(params_section_find(names[k]), &sec));
+			for (int i = 0; i < sec.count; i++)
+				assert_int_equal(a->plist[at++], sec.first + i);
+		}
+		assert_int_equal(a->nparams, at);
+	}
 	free_app(a);
 }
 

@@ -74,10 +74,12 @@ static void type_value(struct app *a)
 	bool was = a->running;
 	a->running = false;
 	if (prompt_read(a, q, buf, sizeof buf)) {
+		const double old = params_get(&a->params, index);
 		int e = params_set_text(&a->params, index, buf);
 		if (e == GULLY_OK) {
 			a->dirty = true;
-			describe_value(a, index);
+			if (!world_param_changed(a, index, old))
+				describe_value(a, index);
 		} else if (d->type == PARAM_ENUM) {
 			app_message(a, "%s: '%s' is not one of %s", d->key, buf, d->choices);
 		} else if (d->type == PARAM_BOOL) {
@@ -121,7 +123,7 @@ static void overlay_cycle(struct app *a)
 
 /* Before g, P or a process switch: undo brings the map and its parameters
  * back. A map too big to hold is replaced only on a yes. */
-static bool checkpoint_whole(struct app *a, const char *what)
+bool app_checkpoint_whole(struct app *a, const char *what)
 {
 	int e = undo_push_whole(a, app_now());
 	if (e == GULLY_OK || !a->dirty)
@@ -141,7 +143,7 @@ static void preset_load_prompt(struct app *a)
 	a->running = false;
 	if (prompt_read_ex(a, " load preset (Tab completes): ", buf, sizeof buf, &comp) && buf[0]) {
 		char err[PRESET_ERR_MAX + 128];
-		if (!checkpoint_whole(a, "loading a preset")) {
+		if (!app_checkpoint_whole(a, "loading a preset")) {
 			app_message(a, "no preset loaded");
 		} else if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {
 			app_message(a, "loaded preset %s (%s); u brings the last map back", buf,
@@ -313,7 +315,7 @@ int act_process(struct app *a, const struct key_binding *k)
 		app_message(a, "process %d is not built yet", k->arg + 1);
 	else if (p == a->proc)
 		app_message(a, "%s is running already", p->title);
-	else if (!checkpoint_whole(a, "switching the process"))
+	else if (!app_checkpoint_whole(a, "switching the process"))
 		app_message(a, "kept %s", a->proc->title);
 	else if (session_set_process(a, p, err, sizeof err))
 		app_message(a, "%s", err);
@@ -344,9 +346,11 @@ int act_param_nudge(struct app *a, const struct key_binding *k)
 {
 	int index = selected_param(a);
 	if (index >= 0) {
+		const double old = params_get(&a->params, index);
 		params_nudge(&a->params, index, k->arg);
 		a->dirty = true;
-		describe_value(a, index);
+		if (!world_param_changed(a, index, old))
+			describe_value(a, index);
 	}
 	return 0;
 }
@@ -364,9 +368,11 @@ int act_param_reset(struct app *a, const struct key_binding *k)
 	(void)k;
 	int index = selected_param(a);
 	if (index >= 0) {
+		const double old = params_get(&a->params, index);
 		params_set(&a->params, index, params_def(index)->def);
 		a->dirty = true;
-		describe_value(a, index);
+		if (!world_param_changed(a, index, old))
+			describe_value(a, index);
 	}
 	return 0;
 }
@@ -383,7 +389,7 @@ int act_new_terrain(struct app *a, const struct key_binding *k)
 	(void)k;
 	char err[512];
 	int old = a->params.world.seed;
-	if (!checkpoint_whole(a, "a new terrain")) {
+	if (!app_checkpoint_whole(a, "a new terrain")) {
 		app_message(a, "kept this terrain");
 		return 0;
 	}

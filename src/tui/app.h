@@ -123,7 +123,7 @@ struct app {
 	bool equations;              /* the equation panel is shown */
 	int source_pick;             /* which of the process's sources the keys move */
 	int sel;                     /* selected entry of plist */
-	int plist[64], nparams;      /* parameter indices the panel shows */
+	int plist[PARAMS_MAX], nparams; /* parameter indices the panel shows */
 
 	char file[PATH_MAX];         /* the snapshot this session came from or went to */
 	char preset[64];             /* the preset loaded or saved last, or "" */
@@ -408,6 +408,14 @@ void app_message(struct app *a, const char *fmt, ...) __attribute__((format(prin
 /* app.c, for the main loop (main_loop.c): a terrain this big (or a snapshot
  * of it) takes seconds, so the explorer says so before it starts. */
 #define APP_BIG_MAP_CELLS (1024L * 1024L)
+/* actions.c: a checkpoint before `what` replaces the whole world; false
+ * when it cannot be kept and the user would rather not go on. */
+bool app_checkpoint_whole(struct app *a, const char *what);
+/* world_params.c: after the panel changed parameter `index` from `old`:
+ * for the world's own (terrain.*, hardness.*, world.seed, width, height)
+ * the terrain is made again at once, the seed kept, undoable; false for
+ * any other parameter (nothing done). */
+bool world_param_changed(struct app *a, int index, double old);
 bool app_too_small(void);
 void app_draw(struct app *a);
 /* The map's width in pixels (the screen less the side panel when shown). */

@@ -9,7 +9,7 @@ src_tui_libgullytui_a_SOURCES = \
 	src/tui/signals.c \
 	src/tui/complete.c src/tui/complete.h src/tui/session_preset.c src/tui/undo.c \
 	src/tui/source.c src/tui/equations.c src/tui/safe.c src/tui/safe.h \
-	src/tui/lineedit.c src/tui/lineedit.h src/tui/find.c \
+	src/tui/lineedit.c src/tui/lineedit.h src/tui/find.c src/tui/world_params.c \
 	src/tui/worker.c src/tui/pace.c \
 	src/tui/legend.c src/tui/profile.c src/tui/budget.c \
 	src/tui/trace.c src/tui/trace_emitter.c src/tui/trace_hydro.c src/tui/class.c

@@ -21,8 +21,11 @@ static void drop_state(struct app *a)
 void session_param_list(struct app *a)
 {
 	a->nparams = 0;
-	const char *sections[2] = {a->proc ? a->proc->section : NULL, "view"};
-	for (int k = 0; k < 2; k++) {
+	/* The process's own, then the view's, then the world's (a change there
+	 * makes the terrain or hardness map again: world_params.c). */
+	const char *sections[] = {a->proc ? a->proc->section : NULL, "view", "terrain", "hardness",
+				  "world"};
+	for (int k = 0; k < (int)(sizeof sections / sizeof sections[0]); k++) {
 		struct param_section sec;
 		if (!sections[k] || !params_section(params_section_find(sections[k]), &sec))
 			continue;

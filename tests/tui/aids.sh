@@ -70,4 +70,24 @@ screen | grep -E -q 'droplets +0 *$' || fail "the last undo did not go back to 0
 keys u
 wait_for "nothing to undo"
 quit_discarding
+
+# The world's own parameters are in the panel too: a change to one makes
+# the terrain again at once, the seed kept, and u takes it back.
+start 140 40 -- --paused --seed 7 --size 64x64
+wait_for "PAUSED"
+keys /
+keys -l "octaves"
+keys Enter
+wait_for ">terrain.octaves"
+keys Left
+wait_for "terrain.octaves = 7: the terrain made again, seed 7"
+keys u
+wait_for "undone: "
+screen | grep -E -q '>terrain.octaves +8 *$' || fail "u did not bring octaves 8 back"
+# Every parameter fits the list, SPH's 83 and the world's after them.
+keys 4
+wait_for "4:sph"
+keys End
+wait_for ">world.threads"
+quit_discarding
 echo ok

@@ -139,9 +139,9 @@ screen | grep -E -q '>density +0\.75' || fail "Esc changed the value"
 
 # End and PgUp move in the list; / finds a parameter by name.
 keys End
-wait_for ">view."
+wait_for ">world."
 keys PageUp
-wait_gone ">view.shading"
+wait_gone ">world.threads"
 keys / 
 wait_for "find parameter:"
 keys friction Enter

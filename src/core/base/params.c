@@ -21,6 +21,7 @@
 
 static const struct param_def registry[] = {PARAMS_SECTIONS(DEF_SECTION)};
 #define REGISTRY_COUNT ((int)(sizeof registry / sizeof registry[0]))
+_Static_assert(sizeof registry / sizeof registry[0] == PARAMS_MAX, "PARAMS_MAX counts the registry");
 
 #define COUNT_ONE(...) +1
 #define SECTION_ENTRY(s, help) \

@@ -20,6 +20,13 @@ struct params {
 	PARAMS_SECTIONS(PARAMS_SECTION_STRUCT)
 };
 
+/* How many parameters the registry holds, as a constant (params_count()'s
+ * value), for arrays of parameter indices. */
+#define PARAMS_COUNT_ONE(...) +1
+#define PARAMS_SECTION_COUNT(s, help) \
+	PARAMS_##s(PARAMS_COUNT_ONE, PARAMS_COUNT_ONE, PARAMS_COUNT_ONE, PARAMS_COUNT_ONE)
+#define PARAMS_MAX (0 PARAMS_SECTIONS(PARAMS_SECTION_COUNT))
+
 enum param_type { PARAM_DOUBLE, PARAM_INT, PARAM_BOOL, PARAM_ENUM };
 
 struct param_def {

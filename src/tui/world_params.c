@@ -1,0 +1,49 @@
+/* The world's own parameters in the panel: terrain.*, hardness.* and the
+ * world's seed and size make the terrain, so a change to one makes it
+ * again at once (the seed kept, a checkpoint first: u takes it back), for
+ * a terrain artist trying octaves or frequency, or a class comparing two
+ * hardness maps on one terrain. world.threads changes only the speed. */
+#include <string.h>
+
+#include "tui/app.h"
+
+static bool makes_the_world(const struct param_def *d)
+{
+	if (strcmp(d->section, "terrain") == 0 || strcmp(d->section, "hardness") == 0)
+		return true;
+	return strcmp(d->section, "world") == 0 && strcmp(d->name, "threads") != 0;
+}
+
+bool world_param_changed(struct app *a, int index, double old)
+{
+	const struct param_def *d = params_def(index);
+	if (!d || !makes_the_world(d))
+		return false;
+	const double now = params_get(&a->params, index);
+	if (now == old)
+		return false;
+	/* The checkpoint holds the parameters too: taken with the old value,
+	 * so u brings back the terrain and the value that made it. */
+	params_set(&a->params, index, old);
+	if (!app_checkpoint_whole(a, "a new terrain")) {
+		app_message(a, "kept this terrain; %s unchanged", d->key);
+		return true;
+	}
+	params_set(&a->params, index, now);
+	if ((long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS) {
+		app_message(a, "making a %dx%d terrain...", a->params.world.width,
+			    a->params.world.height);
+		app_draw(a);
+	}
+	char err[512], val[64];
+	if (session_new_world(a, err, sizeof err) != 0) {
+		params_set(&a->params, index, old);
+		app_message(a, "%s", err);
+		return true;
+	}
+	num_param(&a->params, index, val, sizeof val);
+	app_message(a, "%s = %s: the terrain made again, seed %d (u brings the last one back)",
+		    d->key, val, a->params.world.seed);
+	app_refresh_stats(a, true);
+	return true;
+}
