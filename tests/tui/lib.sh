@@ -27,8 +27,24 @@ cleanup() {
 		tmux -L "$SOCK_BASE-$i" kill-server >/dev/null 2>&1 || true
 		i=$((i + 1))
 	done
-	# A gully killed with its server may still be writing its autosave.
+	# A gully killed with its server may still be writing its autosave into
+	# $TMPD (a session with unsaved work saves on the hang-up): wait for the
+	# gullys that have this test's state directory to end (10 s at most),
+	# or the autosave would make $TMPD again after it is removed.
+	i=0
+	while [ -n "$(test_gullys)" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	rm -rf "$TMPD" 2>/dev/null || { sleep 1; rm -rf "$TMPD"; }
+}
+
+# The pids of processes whose environment holds this test's state directory.
+test_gullys() {
+	for f in /proc/[0-9]*/environ; do
+		tr '\0' '\n' <"$f" 2>/dev/null | grep -qxF "XDG_STATE_HOME=$TMPD/state" &&
+			echo "${f%/environ}"
+	done
 }
 trap cleanup EXIT INT TERM HUP
 
