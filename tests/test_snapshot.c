@@ -234,6 +234,18 @@ static void save_sample(const char *path, struct world **wout, struct snapshot_i
 
 /* ------------------------------------------------------------ tests */
 
+/* The one rule run, sweep and info use to tell a snapshot by its name. */
+static void test_snapshot_names(void **state)
+{
+	(void)state;
+	assert_true(snapshot_is_name("a.gsnap"));
+	assert_true(snapshot_is_name("dir/b.GSNAP"));
+	assert_false(snapshot_is_name("a.gsnap.f32"));
+	assert_false(snapshot_is_name("dir.gsnap/map"));
+	assert_false(snapshot_is_name("gsnap"));
+	assert_false(snapshot_is_name("river-valley"));
+}
+
 static void test_round_trip_bit_exact(void **state)
 {
 	(void)state;
@@ -750,6 +762,7 @@ static void test_failed_save_keeps_old_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snapshot_names),
 		cmocka_unit_test(test_round_trip_bit_exact),
 		cmocka_unit_test(test_round_trip_empty_texts),
 		cmocka_unit_test(test_resume_equals_uninterrupted_run),

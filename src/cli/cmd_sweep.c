@@ -10,13 +10,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/signals.h"
 #include "cli/sweep.h"
 #include "io/image.h"
+#include "io/snapshot.h"
 #include "config.h"
 
 #define CMD SWEEP_CMD
@@ -65,9 +65,7 @@ static void usage(FILE *fp)
 /* A height map or snapshot, by its name, as `gully run` tells them apart. */
 static bool sweep_is_start(const char *arg)
 {
-	const size_t n = strlen(arg);
-	return image_format_from_path(arg) != IMAGE_NONE ||
-	       (n > 6 && strcasecmp(arg + n - 6, ".gsnap") == 0);
+	return image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg);
 }
 
 struct sweep_args {

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "core/base/error.h"
 #include "io/fileio.h"
+#include "io/snapshot.h"
 
 bool info_is_preset(const char *arg)
 {
@@ -18,7 +19,7 @@ bool info_is_preset(const char *arg)
 	    (n >= 4 && strcmp(path + n - 4, ".yml") == 0))
 		return true;
 	/* Named as a snapshot: report it as one, even when it is damaged text. */
-	if (n >= 6 && strcmp(path + n - 6, ".gsnap") == 0)
+	if (snapshot_is_name(path))
 		return false;
 	/* Any other path: a snapshot is binary and starts with a magic number
 	 * that holds a NUL or a control byte; a preset is text. */

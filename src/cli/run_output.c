@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,12 +12,7 @@
 #include "core/base/error.h"
 #include "io/fileio.h"
 #include "io/image.h"
-
-static bool is_snapshot_name(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-	return dot && !strchr(dot, '/') && strcasecmp(dot, ".gsnap") == 0;
-}
+#include "io/snapshot.h"
 
 /* The directory a new file at target goes into must exist and take files. */
 static int check_directory(const char *cmd, const char *path, const char *target)
@@ -61,7 +55,7 @@ int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlay
 	for (int i = 0; i < o->noutputs; i++) {
 		const char *path = o->outputs[i];
 		int fmt = image_format_from_path(path);
-		if (fmt == IMAGE_NONE && !is_snapshot_name(path))
+		if (fmt == IMAGE_NONE && !snapshot_is_name(path))
 			return cli_usage_error(cmd, "-o %s: unknown extension (.gsnap, or a layer as "
 					       ".%s)", path, "png, .ppm, .pgm, .r16 or .f32");
 		picture |= fmt == IMAGE_PNG || fmt == IMAGE_PPM;

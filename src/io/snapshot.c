@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <zlib.h>
@@ -558,4 +559,10 @@ void snapshot_info_free(struct snapshot_info *info)
 	free(info->preset_yaml);
 	free(info->state);
 	memset(info, 0, sizeof *info);
+}
+
+bool snapshot_is_name(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && !strchr(dot, '/') && strcasecmp(dot, ".gsnap") == 0;
 }

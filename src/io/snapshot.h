@@ -20,6 +20,10 @@ struct snapshot_info {
 	size_t state_len;
 };
 
+/* Whether a path is named as a snapshot: it ends in .gsnap, in any case
+ * (how run, sweep and info tell one from a height map or a preset). */
+bool snapshot_is_name(const char *path);
+
 /* Writes atomically (temporary file, fsync, rename). Returns a gully_err code;
  * on failure `err` holds a one-line message naming the file. */
 int snapshot_save(const char *path, const struct world *w,
