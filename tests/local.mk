@@ -281,6 +281,12 @@ endif
 
 # Droplets in lockstep (particles.lanes > 1).
 if HAVE_CMOCKA
+check_PROGRAMS += tests/test_particles_halves
+TESTS += tests/test_particles_halves
+tests_test_particles_halves_SOURCES = tests/test_particles_halves.c tests/testutil.h
+tests_test_particles_halves_CFLAGS = $(TEST_CFLAGS)
+tests_test_particles_halves_LDADD = $(TEST_CORE_LIBS)
+
 check_PROGRAMS += tests/test_lanes
 TESTS += tests/test_lanes
 tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h tests/lanesutil.h

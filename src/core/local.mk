@@ -23,6 +23,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/particles/droplet.h \
 	src/core/particles/trace.c src/core/particles/trace.h \
 	src/core/particles/lockstep.c src/core/particles/lockstep.h \
+	src/core/particles/halves.c src/core/particles/halves.h \
 	src/core/particles/lockstep_impl.h src/core/particles/lockstep_simd.h \
 	src/core/particles/lockstep_sse2.c src/core/particles/lockstep_avx2.c \
 	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h src/core/hydrology/flood_radix.h \

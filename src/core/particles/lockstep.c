@@ -46,6 +46,14 @@ struct lockstep *lockstep_create(int width, int height)
 	return pl;
 }
 
+void lockstep_clear(struct lockstep *pl)
+{
+	for (int i = 0; i < LOCKSTEP_MAX_LANES; i++)
+		lockstep_clear_slot(pl, i);
+	pl->active = 0;
+	pl->counted = false;
+}
+
 void lockstep_destroy(struct lockstep *pl)
 {
 	free(pl);
@@ -57,6 +65,14 @@ int lockstep_in_flight(const struct lockstep *pl)
 	for (uint64_t a = pl->active; a; a &= a - 1)
 		n++;
 	return n;
+}
+
+double lockstep_soil_in_flight(const struct lockstep *pl)
+{
+	double soil = 0;
+	for (uint64_t a = pl->active; a; a &= a - 1)
+		soil += pl->carried[lockstep_ctz(a)];
+	return soil;
 }
 
 static uint32_t lockstep_age(const struct lockstep *pl, int i)
@@ -351,6 +367,11 @@ bool lockstep_set_isa(struct lockstep *pl, enum lockstep_isa isa)
 	return true;
 }
 
+enum lockstep_isa lockstep_isa(const struct lockstep *pl)
+{
+	return pl->isa;
+}
+
 const char *lockstep_isa_name(const struct lockstep *pl)
 {
 	return pl->isa == LOCKSTEP_ISA_AVX2 ? "avx2" : pl->isa == LOCKSTEP_ISA_SSE2 ? "sse2" : "scalar";
@@ -395,10 +416,7 @@ static int lockstep_go(struct lockstep *pl, struct world *w, const struct drople
 	w->tally[TALLY_ERODED] = b.eroded;
 	w->tally[TALLY_DEPOSITED] = b.deposited;
 	w->tally[TALLY_SEDIMENT_OFF_MAP] = b.off_map;
-	double in_flight = 0;
-	for (uint64_t a = pl->active; a; a &= a - 1)
-		in_flight += pl->carried[lockstep_ctz(a)];
-	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = in_flight;
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = lockstep_soil_in_flight(pl);
 	return GULLY_OK;
 }
 

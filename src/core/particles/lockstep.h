@@ -47,6 +47,8 @@ struct lockstep;
 /* NULL when out of memory. */
 struct lockstep *lockstep_create(int width, int height);
 void lockstep_destroy(struct lockstep *pl);
+/* Drops every droplet in flight. */
+void lockstep_clear(struct lockstep *pl);
 
 /* Releases `budget` droplets through `lanes` slots (1..LOCKSTEP_MAX_LANES); adds the
  * steps taken to *steps and sets TALLY_SEDIMENT_IN_FLIGHT. With budget 0 it
@@ -61,8 +63,10 @@ int lockstep_run(struct lockstep *pl, struct world *w,
 int lockstep_drain(struct lockstep *pl, struct world *w,
 			  const struct droplet_params *dp, uint64_t *steps);
 
-/* Droplets in flight now. */
+/* Droplets in flight now, and the soil they carry (what
+ * TALLY_SEDIMENT_IN_FLIGHT is set to). */
 int lockstep_in_flight(const struct lockstep *pl);
+double lockstep_soil_in_flight(const struct lockstep *pl);
 
 /* The droplets in flight as a little-endian blob: "GPLN", u32 version 1, u32
  * width, u32 height, u64 mask of the occupied slots, then for each occupied
@@ -87,7 +91,8 @@ bool lockstep_set_isa(struct lockstep *pl, enum lockstep_isa isa);
 struct workers;
 void lockstep_set_workers(struct lockstep *pl, struct workers *w);
 
-/* "avx2", "sse2" or "scalar". */
+/* The copy in use (never AUTO), and its name: "avx2", "sse2" or "scalar". */
+enum lockstep_isa lockstep_isa(const struct lockstep *pl);
 const char *lockstep_isa_name(const struct lockstep *pl);
 
 #endif

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "core/base/error.h"
+#include "core/base/workers.h"
 #include "core/particles/droplet.h"
+#include "core/particles/halves.h"
 #include "core/particles/lockstep.h"
 
 void droplet_params_from(struct droplet_params *dp, const struct params *p)
@@ -62,10 +64,14 @@ static void particles_seed_order(struct world *w, const struct droplet_params *d
 	}
 }
 
-/* particles.lanes > 1: droplets in lockstep (lockstep.h); 1: the seed's
- * order, one droplet after another. */
+/* particles.lanes > 1: droplets in lockstep (lockstep.h), in two halves
+ * side by side when particles.epoch > 0 (halves.h); 1: the seed's order,
+ * one droplet after another. */
 struct particles_state {
-	struct lockstep *lanes;
+	struct lockstep *lanes; /* the one engine, or half A's */
+	struct halves *halves;
+	struct workers *pool;   /* the halves' threads; NULL until they run */
+	int pool_threads;
 };
 
 /* The process runs the lockstep read phase on one thread, whatever
@@ -73,7 +79,9 @@ struct particles_state {
  * half of it to another thread and waiting for it costs far more than the
  * tick (an idle host: 200,000 droplets in 1.7 s on one thread, 308 s on two;
  * bench/README.md, "Two threads"). lockstep_set_workers keeps the split, held
- * to the same bits by test_lanes, for a design with longer ticks. */
+ * to the same bits by test_lanes, for a design with longer ticks. The
+ * halves are that design: an epoch is thousands of droplets, so world.threads
+ * runs them on two threads. */
 static int particles_create(void **state, struct world *w, const struct params *p)
 {
 	(void)p;
@@ -81,12 +89,62 @@ static int particles_create(void **state, struct world *w, const struct params *
 	if (!s)
 		return GULLY_ENOMEM;
 	s->lanes = lockstep_create(w->width, w->height);
-	if (!s->lanes) {
+	s->halves = s->lanes ? halves_create(w->width, w->height) : NULL;
+	if (!s->halves) {
+		lockstep_destroy(s->lanes);
 		free(s);
 		return GULLY_ENOMEM;
 	}
 	*state = s;
 	return GULLY_OK;
+}
+
+/* The halves' threads, as world.threads asks (at most two do work). */
+static int particles_pool(struct particles_state *s, const struct params *p)
+{
+	int want = workers_resolve(p->world.threads);
+	want = want > 2 ? 2 : want;
+	if (s->pool && s->pool_threads == want)
+		return GULLY_OK;
+	workers_destroy(s->pool);
+	s->pool = NULL;
+	s->pool_threads = want;
+	return want > 1 ? workers_create(&s->pool, want) : GULLY_OK;
+}
+
+/* particles.epoch is droplets per 256x256 cells: the same share of the map
+ * changes between merges on any size, and that share is what moves the
+ * maps away from one engine's (bench/PARTICLES.md). At least 2, one a half. */
+uint64_t particles_epoch(int epoch, const struct world *w)
+{
+	const uint64_t e = ((uint64_t)epoch * world_cells(w) + 32768u) / 65536u;
+	return e < 2 ? 2 : e;
+}
+
+static int particles_run(struct particles_state *s, struct world *w, const struct params *p,
+			 const struct droplet_params *dp, uint64_t budget, uint64_t *steps)
+{
+	const int lanes = p->particles.lanes;
+	if (lanes > 1 && p->particles.epoch > 0) {
+		int err = particles_pool(s, p);
+		return err ? err
+			   : halves_run(s->halves, s->lanes, w, dp, lanes,
+					particles_epoch(p->particles.epoch, w), budget, s->pool,
+					steps);
+	}
+	/* Halves switched off: B's droplets end on B's view, and the views merge. */
+	int err = halves_stop(s->halves, s->lanes, w, dp, false, s->pool, steps);
+	if (err)
+		return err;
+	if (lanes > 1)
+		return lockstep_run(s->lanes, w, dp, lanes, budget, steps);
+	/* Droplets still in flight from a lockstep run end first. */
+	err = lockstep_in_flight(s->lanes) ? lockstep_drain(s->lanes, w, dp, steps) : GULLY_OK;
+	if (!err) {
+		particles_seed_order(w, dp, budget, steps);
+		w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
+	}
+	return err;
 }
 
 static int particles_step(void *state, struct world *w, const struct params *p,
@@ -96,18 +154,7 @@ static int particles_step(void *state, struct world *w, const struct params *p,
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
-	int err;
-	if (p->particles.lanes > 1) {
-		err = lockstep_run(s->lanes, w, &dp, p->particles.lanes, budget, &steps);
-	} else {
-		/* Droplets still in flight from a lockstep run end first. */
-		err = lockstep_in_flight(s->lanes) ? lockstep_drain(s->lanes, w, &dp, &steps)
-							  : GULLY_OK;
-		if (!err) {
-			particles_seed_order(w, &dp, budget, &steps);
-			w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
-		}
-	}
+	int err = particles_run(s, w, p, &dp, budget, &steps);
 	if (err)
 		return err;
 	w->particles += budget;
@@ -124,6 +171,8 @@ static void particles_destroy(void *state)
 	struct particles_state *s = state;
 	if (s) {
 		lockstep_destroy(s->lanes);
+		halves_destroy(s->halves);
+		workers_destroy(s->pool);
 	}
 	free(s);
 }
@@ -135,8 +184,10 @@ static int particles_finish(void *state, struct world *w, const struct params *p
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
 	uint64_t steps = 0;
-	int err = lockstep_in_flight(s->lanes) ? lockstep_drain(s->lanes, w, &dp, &steps)
-						      : GULLY_OK;
+	int err = halves_started(s->halves)
+			  ? halves_stop(s->halves, s->lanes, w, &dp, true, s->pool, &steps)
+		  : lockstep_in_flight(s->lanes) ? lockstep_drain(s->lanes, w, &dp, &steps)
+						 : GULLY_OK;
 	if (err)
 		return err;
 	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
@@ -151,13 +202,19 @@ static int particles_finish(void *state, struct world *w, const struct params *p
 static int particles_save(const void *state, unsigned char **data, size_t *len)
 {
 	const struct particles_state *s = state;
-	return lockstep_save(s->lanes, data, len);
+	return halves_started(s->halves) ? halves_save(s->halves, s->lanes, data, len)
+					 : lockstep_save(s->lanes, data, len);
 }
 
 static int particles_load(void *state, const unsigned char *data, size_t len)
 {
 	struct particles_state *s = state;
-	return lockstep_load(s->lanes, data, len);
+	if (halves_is_blob(data, len))
+		return halves_load(s->halves, s->lanes, data, len);
+	int err = lockstep_load(s->lanes, data, len);
+	if (!err)
+		halves_reset(s->halves);
+	return err;
 }
 
 const struct process_ops particles_process = {

@@ -1,0 +1,424 @@
+/* Two halves of the droplets side by side (halves.h has the rule). */
+#include "core/particles/halves.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/bytes.h"
+#include "core/base/error.h"
+#include "core/base/workers.h"
+
+/* The tallies a half books as it goes; sediment_in_flight is a level, set
+ * from the droplets in flight. */
+static const enum world_tally halves_books[] = {TALLY_ERODED, TALLY_DEPOSITED,
+						 TALLY_SEDIMENT_OFF_MAP};
+#define HALVES_BOOKS 3
+
+struct halves {
+	int width, height;
+	size_t cells;
+	struct lockstep *b;  /* half B's engine */
+	float *base, *view;  /* the epoch's first map and B's view; NULL when stopped */
+	bool started;
+	uint64_t released;   /* droplets released in this epoch, both halves */
+	struct rng rng;      /* B's droplets */
+	double tally[HALVES_BOOKS]; /* B's since the merge */
+	double soil0;        /* B's soil in flight at the merge */
+};
+
+struct halves *halves_create(int width, int height)
+{
+	struct halves *hv = calloc(1, sizeof *hv);
+	if (!hv)
+		return NULL;
+	hv->width = width;
+	hv->height = height;
+	hv->cells = (size_t)width * (size_t)height;
+	hv->b = lockstep_create(width, height);
+	if (!hv->b) {
+		free(hv);
+		return NULL;
+	}
+	return hv;
+}
+
+static void halves_free_views(struct halves *hv)
+{
+	free(hv->base);
+	free(hv->view);
+	hv->base = hv->view = NULL;
+}
+
+void halves_destroy(struct halves *hv)
+{
+	if (!hv)
+		return;
+	halves_free_views(hv);
+	lockstep_destroy(hv->b);
+	free(hv);
+}
+
+bool halves_started(const struct halves *hv)
+{
+	return hv->started;
+}
+
+static int halves_alloc_views(struct halves *hv)
+{
+	if (hv->base)
+		return GULLY_OK;
+	hv->base = malloc(hv->cells * sizeof(float));
+	hv->view = malloc(hv->cells * sizeof(float));
+	if (!hv->base || !hv->view) {
+		halves_free_views(hv);
+		return GULLY_ENOMEM;
+	}
+	return GULLY_OK;
+}
+
+void halves_seed(struct rng *b, const struct rng *world)
+{
+	/* splitmix64 of the world's state: a stream of its own that the world's
+	 * next draws do not predict, and the world's stream untouched, so half
+	 * A's droplets are the ones one engine would have released. */
+	uint64_t z = world->state + 0x9e3779b97f4a7c15u;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	rng_seed(b, z ^ (z >> 31), 0x68616c766573u /* "halves" */);
+}
+
+/* The first epoch: both views are the world's map. */
+static int halves_start(struct halves *hv, struct world *w, const struct lockstep *a)
+{
+	if (hv->started)
+		return GULLY_OK;
+	int err = halves_alloc_views(hv);
+	if (err)
+		return err;
+	memcpy(hv->base, w->layer[LAYER_HEIGHT], hv->cells * sizeof(float));
+	memcpy(hv->view, w->layer[LAYER_HEIGHT], hv->cells * sizeof(float));
+	halves_seed(&hv->rng, &w->rng);
+	memset(hv->tally, 0, sizeof hv->tally);
+	hv->soil0 = lockstep_soil_in_flight(hv->b);
+	hv->released = 0;
+	lockstep_set_isa(hv->b, lockstep_isa(a));
+	hv->started = true;
+	return GULLY_OK;
+}
+
+/* ---- both halves at once ---------------------------------------------- */
+
+struct halves_job {
+	struct halves *hv;
+	struct lockstep *a;
+	struct world *w, wb; /* A's world, and B's: the same but for its view, RNG, tallies */
+	const struct droplet_params *dp;
+	int lanes[2];      /* A takes the odd lane if there is one */
+	uint64_t share[2]; /* droplets each releases */
+	bool drain[2];     /* run its droplets in flight to their end instead */
+	uint64_t steps[2];
+	int err[2];
+};
+
+static void halves_task(void *arg, int task, int worker)
+{
+	(void)worker;
+	struct halves_job *j = arg;
+	struct lockstep *pl = task ? j->hv->b : j->a;
+	struct world *w = task ? &j->wb : j->w;
+	if (j->drain[task])
+		j->err[task] = lockstep_drain(pl, w, j->dp, &j->steps[task]);
+	else if (j->share[task])
+		j->err[task] =
+			lockstep_run(pl, w, j->dp, j->lanes[task], j->share[task], &j->steps[task]);
+}
+
+static int halves_both(struct halves_job *j, struct workers *pool, uint64_t *steps)
+{
+	struct halves *hv = j->hv;
+	j->wb = *j->w;
+	j->wb.layer[LAYER_HEIGHT] = hv->view;
+	j->wb.rng = hv->rng;
+	for (int k = 0; k < HALVES_BOOKS; k++)
+		j->wb.tally[halves_books[k]] = hv->tally[k];
+	const bool busy[2] = {j->drain[0] || j->share[0], j->drain[1] || j->share[1]};
+	if (pool && workers_count(pool) > 1 && busy[0] && busy[1]) {
+		workers_for(pool, 2, halves_task, j);
+	} else {
+		for (int t = 0; t < 2; t++)
+			if (busy[t])
+				halves_task(j, t, 0);
+	}
+	hv->rng = j->wb.rng;
+	for (int k = 0; k < HALVES_BOOKS; k++)
+		hv->tally[k] = j->wb.tally[halves_books[k]];
+	*steps += j->steps[0] + j->steps[1];
+	j->steps[0] = j->steps[1] = 0;
+	return j->err[0] ? j->err[0] : j->err[1];
+}
+
+/* ---- the merge ---------------------------------------------------------- */
+
+static uint32_t halves_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+struct halves_merge {
+	struct halves *hv;
+	float *h;
+	int tasks;
+};
+
+/* h = a + (b - base) where B wrote; where only A did, B's view and the base
+ * take A's value. Bits, not ==, so a -0 written over a +0 is kept too. */
+static void halves_merge_part(void *arg, int task, int worker)
+{
+	(void)worker;
+	const struct halves_merge *m = arg;
+	float *h = m->h, *base = m->hv->base, *view = m->hv->view;
+	long begin, end;
+	workers_share((long)m->hv->cells, task, m->tasks, &begin, &end);
+	for (long c = begin; c < end; c++) {
+		const uint32_t hb = halves_bits(h[c]), bb = halves_bits(base[c]);
+		if (halves_bits(view[c]) != bb) {
+			const float merged = h[c] + (view[c] - base[c]);
+			h[c] = base[c] = view[c] = merged;
+		} else if (hb != bb) {
+			base[c] = view[c] = h[c];
+		}
+	}
+}
+
+static void halves_merge(struct halves *hv, struct world *w, struct workers *pool)
+{
+	const int threads = pool ? workers_count(pool) : 1;
+	struct halves_merge m = {hv, w->layer[LAYER_HEIGHT], threads > 1 ? 4 * threads : 1};
+	if (m.tasks > 1)
+		workers_for(pool, m.tasks, halves_merge_part, &m);
+	else
+		halves_merge_part(&m, 0, 0);
+	for (int k = 0; k < HALVES_BOOKS; k++) {
+		w->tally[halves_books[k]] += hv->tally[k];
+		hv->tally[k] = 0;
+	}
+	hv->soil0 = lockstep_soil_in_flight(hv->b);
+	hv->released = 0;
+}
+
+/* ---- run and stop ------------------------------------------------------- */
+
+int halves_run(struct halves *hv, struct lockstep *a, struct world *w,
+	       const struct droplet_params *dp, int lanes, uint64_t epoch, uint64_t budget,
+	       struct workers *pool, uint64_t *steps)
+{
+	if (w->width != hv->width || w->height != hv->height || epoch == 0 || lanes < 2)
+		return GULLY_EINVAL;
+	if (budget == 0)
+		return GULLY_OK;
+	int err = halves_start(hv, w, a);
+	while (!err && budget > 0) {
+		if (hv->released >= epoch) /* the epoch was made shorter */
+			halves_merge(hv, w, pool);
+		const uint64_t room = epoch - hv->released;
+		const uint64_t take = budget < room ? budget : room;
+		const uint64_t r0 = hv->released, r1 = r0 + take;
+		struct halves_job j = {.hv = hv, .a = a, .w = w, .dp = dp,
+				       .lanes = {(lanes + 1) / 2, lanes / 2}};
+		j.share[0] = (r1 + 1) / 2 - (r0 + 1) / 2; /* the even numbers in [r0, r1) */
+		j.share[1] = take - j.share[0];
+		err = halves_both(&j, pool, steps);
+		hv->released = r1;
+		budget -= take;
+		if (!err && hv->released == epoch)
+			halves_merge(hv, w, pool);
+	}
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = lockstep_soil_in_flight(a) + hv->soil0;
+	return err;
+}
+
+int halves_stop(struct halves *hv, struct lockstep *a, struct world *w,
+		const struct droplet_params *dp, bool drain_a, struct workers *pool,
+		uint64_t *steps)
+{
+	if (!hv->started)
+		return GULLY_OK;
+	if (w->width != hv->width || w->height != hv->height)
+		return GULLY_EINVAL;
+	struct halves_job j = {.hv = hv, .a = a, .w = w, .dp = dp, .drain = {drain_a, true}};
+	int err = halves_both(&j, pool, steps);
+	if (err)
+		return err;
+	halves_merge(hv, w, pool);
+	hv->started = false;
+	halves_free_views(hv);
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = lockstep_soil_in_flight(a);
+	return GULLY_OK;
+}
+
+void halves_reset(struct halves *hv)
+{
+	hv->started = false;
+	halves_free_views(hv);
+	lockstep_clear(hv->b);
+}
+
+/* ---- the blob ----------------------------------------------------------- */
+
+#define HALVES_MAGIC 0x56485047u /* "GPHV" read as a little-endian u32 */
+#define HALVES_VERSION 1u
+#define HALVES_HEAD 16u
+/* After the two lockstep blobs: released, RNG state and inc, three tallies
+ * and the soil in flight. */
+#define HALVES_MID (8u * 3u + 8u * (HALVES_BOOKS + 1u))
+
+bool halves_is_blob(const unsigned char *data, size_t len)
+{
+	return data && len >= 4 && get_u32le(data) == HALVES_MAGIC;
+}
+
+static unsigned char *halves_put_blob(unsigned char *q, const unsigned char *blob, size_t len)
+{
+	put_u64le(q, (uint64_t)len);
+	memcpy(q + 8, blob, len);
+	return q + 8 + len;
+}
+
+static unsigned char *halves_put_map(unsigned char *q, const float *map, size_t cells)
+{
+	for (size_t c = 0; c < cells; c++, q += 4)
+		put_f32le(q, map[c]);
+	return q;
+}
+
+int halves_save(const struct halves *hv, const struct lockstep *a, unsigned char **data,
+		size_t *len)
+{
+	if (!hv->started)
+		return GULLY_EINVAL;
+	unsigned char *ba = NULL, *bb = NULL;
+	size_t la = 0, lb = 0;
+	int err = lockstep_save(a, &ba, &la);
+	if (!err)
+		err = lockstep_save(hv->b, &bb, &lb);
+	const size_t size = HALVES_HEAD + 16 + la + lb + HALVES_MID + 8 * hv->cells;
+	unsigned char *p = err ? NULL : malloc(size);
+	if (!err && !p)
+		err = GULLY_ENOMEM;
+	if (!err) {
+		put_u32le(p, HALVES_MAGIC);
+		put_u32le(p + 4, HALVES_VERSION);
+		put_u32le(p + 8, (uint32_t)hv->width);
+		put_u32le(p + 12, (uint32_t)hv->height);
+		unsigned char *q = halves_put_blob(p + HALVES_HEAD, ba, la);
+		q = halves_put_blob(q, bb, lb);
+		put_u64le(q, hv->released);
+		put_u64le(q + 8, hv->rng.state);
+		put_u64le(q + 16, hv->rng.inc);
+		q += 24;
+		for (int k = 0; k < HALVES_BOOKS; k++, q += 8)
+			put_f64le(q, hv->tally[k]);
+		put_f64le(q, hv->soil0);
+		q = halves_put_map(q + 8, hv->base, hv->cells);
+		halves_put_map(q, hv->view, hv->cells);
+		*data = p;
+		*len = size;
+	}
+	free(ba);
+	free(bb);
+	return err;
+}
+
+/* A lockstep blob at q (u64 length first), checked by loading it into
+ * `into`; *next is past it. */
+static int halves_get_blob(const unsigned char *q, const unsigned char *end, struct lockstep *into,
+			   const unsigned char **next)
+{
+	if (end - q < 8)
+		return GULLY_EFORMAT;
+	const uint64_t n = get_u64le(q);
+	if (n > (uint64_t)(end - q - 8))
+		return GULLY_EFORMAT;
+	*next = q + 8 + n;
+	return lockstep_load(into, q + 8, (size_t)n);
+}
+
+static int halves_get_map(const unsigned char *q, float *map, size_t cells)
+{
+	for (size_t c = 0; c < cells; c++, q += 4) {
+		const float v = get_f32le(q);
+		if (!(fabsf(v) <= WORLD_HEIGHT_LIMIT))
+			return GULLY_EFORMAT;
+		map[c] = v;
+	}
+	return GULLY_OK;
+}
+
+/* The blob's fields after the lockstep blobs, into a halves of the same
+ * size that is not yet the live one. */
+static int halves_get_rest(struct halves *into, const unsigned char *q, const unsigned char *end)
+{
+	if ((size_t)(end - q) != HALVES_MID + 8 * into->cells)
+		return GULLY_EFORMAT;
+	into->released = get_u64le(q);
+	into->rng.state = get_u64le(q + 8);
+	into->rng.inc = get_u64le(q + 16);
+	q += 24;
+	for (int k = 0; k < HALVES_BOOKS; k++, q += 8)
+		into->tally[k] = get_f64le(q);
+	into->soil0 = get_f64le(q);
+	q += 8;
+	for (int k = 0; k < HALVES_BOOKS; k++)
+		if (!isfinite(into->tally[k]))
+			return GULLY_EFORMAT;
+	if (!isfinite(into->soil0) || !(into->rng.inc & 1u))
+		return GULLY_EFORMAT;
+	int err = halves_alloc_views(into);
+	if (!err)
+		err = halves_get_map(q, into->base, into->cells);
+	if (!err)
+		err = halves_get_map(q + 4 * into->cells, into->view, into->cells);
+	return err;
+}
+
+int halves_load(struct halves *hv, struct lockstep *a, const unsigned char *data, size_t len)
+{
+	if (!halves_is_blob(data, len) || len < HALVES_HEAD)
+		return GULLY_EFORMAT;
+	if (get_u32le(data + 4) != HALVES_VERSION)
+		return GULLY_EVERSION;
+	if (get_u32le(data + 8) != (uint32_t)hv->width || get_u32le(data + 12) != (uint32_t)hv->height)
+		return GULLY_EFORMAT;
+	struct halves *tmp = halves_create(hv->width, hv->height);
+	struct lockstep *ta = lockstep_create(hv->width, hv->height);
+	int err = tmp && ta ? GULLY_OK : GULLY_ENOMEM;
+	const unsigned char *end = data + len, *q = data + HALVES_HEAD;
+	if (!err)
+		err = halves_get_blob(q, end, ta, &q);
+	if (!err)
+		err = halves_get_blob(q, end, tmp->b, &q);
+	if (!err)
+		err = halves_get_rest(tmp, q, end);
+	if (!err) {
+		/* Everything checked: the same blobs load into the live engines. */
+		q = data + HALVES_HEAD;
+		halves_get_blob(q, end, a, &q);
+		halves_get_blob(q, end, hv->b, &q);
+		halves_free_views(hv);
+		hv->base = tmp->base;
+		hv->view = tmp->view;
+		tmp->base = tmp->view = NULL;
+		hv->released = tmp->released;
+		hv->rng = tmp->rng;
+		memcpy(hv->tally, tmp->tally, sizeof hv->tally);
+		hv->soil0 = tmp->soil0;
+		lockstep_set_isa(hv->b, lockstep_isa(a));
+		hv->started = true;
+	}
+	lockstep_destroy(ta);
+	halves_destroy(tmp);
+	return err;
+}

@@ -1,0 +1,364 @@
+/* Two halves of the droplets side by side (particles.epoch > 0, halves.h):
+ * the merge rule on a hand-made epoch, the same bits on 1 and 2 threads and
+ * for any split of a run into calls, resume mid-epoch from the state blob and
+ * its rejection of damage, the soil books, and switching the halves off. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+#include "core/particles/droplet.h"
+#include "core/particles/halves.h"
+#include "core/particles/lockstep.h"
+#include "core/particles/particles.h"
+#include "core/terrain/terrain.h"
+
+static struct world *make_world(const struct params *p)
+{
+	struct world *w = NULL;
+	assert_int_equal(world_from_params(&w, p), 0);
+	return w;
+}
+
+/* A size x size map, 16 lanes, and an epoch of `droplets` droplets. */
+static void halves_params(struct params *p, int size, uint64_t droplets)
+{
+	params_defaults(p);
+	p->world.width = size;
+	p->world.height = size;
+	p->world.threads = 1;
+	p->particles.lanes = 16;
+	/* particles.epoch counts droplets per 256x256 cells. */
+	p->particles.epoch = (int)(droplets * 65536u / ((uint64_t)size * (uint64_t)size));
+}
+
+static void assert_same_world(const struct world *a, const struct world *b)
+{
+	assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT],
+			    world_cells(a) * sizeof(float));
+	assert_memory_equal(a->tally, b->tally, sizeof a->tally);
+	assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
+	assert_int_equal(a->particles, b->particles);
+	assert_int_equal(a->steps, b->steps);
+}
+
+static void *proc_open(struct world *w, const struct params *p)
+{
+	void *st = NULL;
+	assert_int_equal(particles_process.create(&st, w, p), 0);
+	return st;
+}
+
+static void proc_step(void *st, struct world *w, const struct params *p, uint64_t n)
+{
+	struct process_report rep;
+	assert_int_equal(particles_process.step(st, w, p, n, &rep), 0);
+	assert_int_equal(rep.particles, n);
+}
+
+static double height_change(const struct world *w)
+{
+	double sum = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		sum += (double)w->layer[LAYER_HEIGHT][i] - (double)w->layer[LAYER_BASE][i];
+	return sum;
+}
+
+/* eroded - deposited = off the map + in flight (deposit on death is on),
+ * and the map's change matches the books to float rounding. */
+static void assert_books(const struct world *w)
+{
+	const double er = w->tally[TALLY_ERODED], de = w->tally[TALLY_DEPOSITED];
+	const double gone = w->tally[TALLY_SEDIMENT_OFF_MAP] + w->tally[TALLY_SEDIMENT_IN_FLIGHT];
+	assert_true(er >= 0 && de >= 0);
+	assert_true(fabs((er - de) - gone) <= 1e-6 * er + 1e-12);
+	assert_true(fabs(height_change(w) - (de - er)) <= 1e-5 * er + 1e-12);
+}
+
+/* One whole epoch against its definition: half A (the even droplets, 9 of
+ * 17 lanes) on the world with the world's stream, half B (the odd ones, 8
+ * lanes) on a copy with halves_seed's stream, each a lockstep engine of its
+ * own; then h = a + (b - base) cell by cell and B's books added to A's. */
+static void test_one_epoch_is_the_rule(void **state)
+{
+	(void)state;
+	struct params p;
+	const uint64_t n = 601;
+	halves_params(&p, 64, n);
+	p.particles.lanes = 17;
+	struct world *w = make_world(&p);
+	void *st = proc_open(w, &p);
+	proc_step(st, w, &p, n);
+
+	struct world *a = make_world(&p), *b = make_world(&p);
+	struct droplet_params dp;
+	droplet_params_from(&dp, &p);
+	halves_seed(&b->rng, &a->rng);
+	struct lockstep *la = lockstep_create(64, 64), *lb = lockstep_create(64, 64);
+	assert_non_null(la);
+	assert_non_null(lb);
+	uint64_t steps = 0;
+	assert_int_equal(lockstep_run(la, a, &dp, 9, (n + 1) / 2, &steps), 0);
+	assert_int_equal(lockstep_run(lb, b, &dp, 8, n / 2, &steps), 0);
+	const float *base = w->layer[LAYER_BASE];
+	size_t moved_by_both = 0;
+	for (size_t c = 0; c < world_cells(w); c++) {
+		const float ha = a->layer[LAYER_HEIGHT][c], hb = b->layer[LAYER_HEIGHT][c];
+		const float want = ha + (hb - base[c]);
+		if (memcmp(&want, &w->layer[LAYER_HEIGHT][c], sizeof want) != 0)
+			fail_msg("cell %zu: %.9g, the rule gives %.9g", c, w->layer[LAYER_HEIGHT][c], want);
+		moved_by_both += ha != base[c] && hb != base[c];
+	}
+	assert_true(moved_by_both > 100);
+	assert_true(w->tally[TALLY_ERODED] == a->tally[TALLY_ERODED] + b->tally[TALLY_ERODED]);
+	assert_true(w->tally[TALLY_DEPOSITED] == a->tally[TALLY_DEPOSITED] + b->tally[TALLY_DEPOSITED]);
+	assert_int_equal(w->steps, steps);
+	assert_true(w->tally[TALLY_SEDIMENT_IN_FLIGHT] ==
+		    lockstep_soil_in_flight(la) + lockstep_soil_in_flight(lb));
+	assert_books(w);
+	lockstep_destroy(la);
+	lockstep_destroy(lb);
+	particles_process.destroy(st);
+	world_destroy(a);
+	world_destroy(b);
+	world_destroy(w);
+}
+
+/* Calls of these sizes: ends mid-epoch, exactly at one, and across several. */
+static const uint64_t calls[] = {1, 150, 173, 26, 700, 2, 349, 1, 1000};
+#define NCALLS (sizeof calls / sizeof calls[0])
+
+static struct world *run_calls(const struct params *p, const uint64_t *sizes, size_t count)
+{
+	struct world *w = make_world(p);
+	void *st = proc_open(w, p);
+	for (size_t i = 0; i < count; i++) {
+		proc_step(st, w, p, sizes[i]);
+		assert_books(w);
+	}
+	particles_process.destroy(st);
+	return w;
+}
+
+/* world.threads 1 and 2, and one call against many of uneven sizes: the
+ * same bits (two threads on one core too: the work is shared by task, not
+ * by timing). */
+static void test_threads_and_splits_agree(void **state)
+{
+	(void)state;
+	struct params p;
+	halves_params(&p, 48, 350);
+	uint64_t total = 0;
+	for (size_t i = 0; i < NCALLS; i++)
+		total += calls[i];
+	struct world *ref = run_calls(&p, &total, 1);
+	assert_memory_not_equal(ref->layer[LAYER_HEIGHT], ref->layer[LAYER_BASE],
+				world_cells(ref) * sizeof(float));
+	struct world *split = run_calls(&p, calls, NCALLS);
+	assert_same_world(ref, split);
+	for (int threads = 2; threads <= 3; threads++) {
+		p.world.threads = threads;
+		struct world *w = run_calls(&p, calls, NCALLS);
+		assert_same_world(ref, w);
+		world_destroy(w);
+	}
+	/* And the model is not one engine's: the same run with the halves off
+	 * differs. */
+	p.particles.epoch = 0;
+	struct world *one = run_calls(&p, &total, 1);
+	assert_memory_not_equal(one->layer[LAYER_HEIGHT], ref->layer[LAYER_HEIGHT],
+				world_cells(ref) * sizeof(float));
+	world_destroy(one);
+	world_destroy(split);
+	world_destroy(ref);
+}
+
+/* A state saved mid-epoch (views apart, B's droplets in flight) resumes to
+ * the bits of a run that never stopped. */
+static void test_resume_mid_epoch(void **state)
+{
+	(void)state;
+	struct params p;
+	halves_params(&p, 40, 500);
+	p.world.threads = 2;
+	struct world *straight = make_world(&p);
+	void *sst = proc_open(straight, &p);
+	proc_step(sst, straight, &p, 1334);
+	struct world *w = make_world(&p);
+	void *st = proc_open(w, &p);
+	proc_step(st, w, &p, 1234); /* two epochs and 234 droplets */
+	unsigned char *blob;
+	size_t len;
+	assert_int_equal(particles_process.save_state(st, &blob, &len), 0);
+	assert_true(len > 8 * world_cells(w));
+	assert_memory_equal(blob, "GPHV", 4);
+	particles_process.destroy(st);
+	struct world *c = NULL;
+	assert_int_equal(world_clone(&c, w), 0);
+	world_destroy(w);
+	p.world.threads = 1;
+	void *resumed = proc_open(c, &p);
+	assert_int_equal(particles_process.load_state(resumed, blob, len), 0);
+	proc_step(resumed, c, &p, 100); /* still in the epoch */
+	assert_same_world(straight, c);
+	proc_step(resumed, c, &p, 396); /* past its end */
+	proc_step(sst, straight, &p, 396);
+	assert_same_world(straight, c);
+	free(blob);
+	particles_process.destroy(resumed);
+	particles_process.destroy(sst);
+	world_destroy(c);
+	world_destroy(straight);
+}
+
+static uint64_t get_u64(const unsigned char *b)
+{
+	uint64_t v = 0;
+	for (int k = 7; k >= 0; k--)
+		v = v << 8 | b[k];
+	return v;
+}
+
+static void patch_u32(unsigned char *b, size_t at, uint32_t v)
+{
+	for (int k = 0; k < 4; k++)
+		b[at + (size_t)k] = (unsigned char)(v >> (8 * k));
+}
+
+/* Damage of every kind is refused, and a refused blob changes nothing. */
+static void test_corrupt_blob_rejected(void **state)
+{
+	(void)state;
+	struct params p;
+	halves_params(&p, 16, 64);
+	struct world *w = make_world(&p);
+	void *st = proc_open(w, &p);
+	proc_step(st, w, &p, 100);
+	unsigned char *good;
+	size_t len;
+	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
+	/* Past the two lockstep blobs and the fields between: the two maps. */
+	assert_memory_equal(good, "GPHV", 4);
+	const size_t la = (size_t)get_u64(good + 16), lb = (size_t)get_u64(good + 24 + la);
+	assert_true(la > 24); /* A has a droplet in flight */
+	const size_t maps = 16 + 8 + la + 8 + lb + 56;
+	assert_int_equal(len, maps + 8 * 256);
+	void *fresh = proc_open(w, &p);
+	for (size_t n = 0; n < len; n++)
+		assert_int_not_equal(particles_process.load_state(fresh, good, n), GULLY_OK);
+	unsigned char *bad = malloc(len + 1);
+	assert_non_null(bad);
+	memcpy(bad, good, len);
+	bad[len] = 0;
+	assert_int_equal(particles_process.load_state(fresh, bad, len + 1), GULLY_EFORMAT);
+	const size_t rng_inc = maps - 56 + 16;
+	const struct {
+		size_t at;
+		uint32_t value;
+		int err;
+	} patches[] = {
+		{4, 2, GULLY_EVERSION},                 /* version */
+		{8, 17, GULLY_EFORMAT},                 /* width */
+		{16, 9999, GULLY_EFORMAT},              /* A's blob longer than the bytes */
+		{16, 100, GULLY_EFORMAT},               /* A's blob cut short */
+		{16 + 8 + 24, 0x7fc00000u, GULLY_EFORMAT}, /* A's first droplet's x NaN */
+		{rng_inc, 2, GULLY_EFORMAT},            /* an even RNG increment */
+		{maps - 4, 0x7ff80000u, GULLY_EFORMAT}, /* B's soil in flight NaN */
+		{maps, 0x7f800000u, GULLY_EFORMAT},     /* the base: inf */
+		{maps + 4 * 256, 0x7f000000u, GULLY_EFORMAT}, /* B's view: 1.7e38 */
+	};
+	for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
+		memcpy(bad, good, len);
+		patch_u32(bad, patches[i].at, patches[i].value);
+		if (particles_process.load_state(fresh, bad, len) != patches[i].err)
+			fail_msg("patch %zu at byte %zu was not refused as expected", i, patches[i].at);
+	}
+	/* Nothing was taken: the fresh process saves one empty engine. */
+	unsigned char *empty;
+	size_t elen;
+	assert_int_equal(particles_process.save_state(fresh, &empty, &elen), 0);
+	assert_int_equal(elen, 24);
+	assert_int_equal(particles_process.load_state(fresh, good, len), GULLY_OK);
+	unsigned char *again;
+	size_t alen;
+	assert_int_equal(particles_process.save_state(fresh, &again, &alen), 0);
+	assert_int_equal(alen, len);
+	assert_memory_equal(again, good, len);
+	free(again);
+	free(empty);
+	free(bad);
+	free(good);
+	particles_process.destroy(fresh);
+	particles_process.destroy(st);
+	world_destroy(w);
+}
+
+/* The halves switched off mid-epoch: B's droplets end on B's view, the
+ * views merge, one engine goes on with A's droplets, the books hold; on
+ * again, they start afresh. finish lands everything. */
+static void test_switch_off_and_on(void **state)
+{
+	(void)state;
+	struct params p;
+	halves_params(&p, 48, 400);
+	struct world *w = make_world(&p);
+	void *st = proc_open(w, &p);
+	proc_step(st, w, &p, 650);
+	const int epoch = p.particles.epoch;
+	p.particles.epoch = 0;
+	proc_step(st, w, &p, 300);
+	assert_books(w);
+	unsigned char *blob;
+	size_t len;
+	assert_int_equal(particles_process.save_state(st, &blob, &len), 0);
+	assert_memory_equal(blob, "GPLN", 4); /* one engine's blob */
+	free(blob);
+	p.particles.epoch = epoch;
+	proc_step(st, w, &p, 333);
+	assert_books(w);
+	p.particles.lanes = 1; /* the seed's order: both halves end first */
+	proc_step(st, w, &p, 20);
+	assert_true(w->tally[TALLY_SEDIMENT_IN_FLIGHT] == 0);
+	assert_books(w);
+	p.particles.lanes = 16;
+	proc_step(st, w, &p, 500);
+	struct process_report rep;
+	assert_int_equal(particles_process.finish(st, w, &p, &rep), 0);
+	assert_true(rep.steps > 0);
+	assert_true(w->tally[TALLY_SEDIMENT_IN_FLIGHT] == 0);
+	assert_books(w);
+	particles_process.destroy(st);
+	world_destroy(w);
+}
+
+/* The epoch is droplets per 256x256 cells, at least two. */
+static void test_epoch_scales_with_the_map(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	struct world *w = NULL;
+	assert_int_equal(world_create(&w, 512, 128), 0);
+	assert_int_equal(particles_epoch(1024, w), 1024);
+	assert_int_equal(particles_epoch(1, w), 2);
+	world_destroy(w);
+	assert_int_equal(world_create(&w, 4096, 4096), 0);
+	assert_int_equal(particles_epoch(1024, w), 262144);
+	assert_int_equal(particles_epoch(2147483647, w), 549755813632ull);
+	world_destroy(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_epoch_is_the_rule),
+		cmocka_unit_test(test_threads_and_splits_agree),
+		cmocka_unit_test(test_resume_mid_epoch),
+		cmocka_unit_test(test_corrupt_blob_rejected),
+		cmocka_unit_test(test_switch_off_and_on),
+		cmocka_unit_test(test_epoch_scales_with_the_map),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
