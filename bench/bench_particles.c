@@ -194,9 +194,11 @@ static void usage(FILE *fp, const char *argv0)
 		"Defaults: --runs 5 --particles 200000 --size 256x256 --seed 42, the\n"
 		"registry's particles.lanes (1: the seed's order, one droplet after\n"
 		"another), and the best instruction set the CPU has (--isa forces a copy\n"
-		"of the lockstep read phase: all give the same bits; lanes > 1 only).\n"
-		"--threads N: world.threads for the lockstep read phase (default 1; 0:\n"
-		"every core; the same bits on any count).\n"
+		"of the lockstep read phase: all give the same bits; lanes > 1 only;\n"
+		"it drives one lockstep engine directly, so particles.epoch is unused).\n"
+		"--threads N: world.threads, which runs the two halves of the droplets\n"
+		"at once (particles.epoch > 0, the default; default 1; 0: every core;\n"
+		"the same bits on any count). --set particles.epoch=0: one engine.\n"
 		"--set KEY=VALUE: any parameter, as gully run --set (repeatable), e.g.\n"
 		"particles.hardness=1 with hardness.generator=strata.\n",
 		argv0);
