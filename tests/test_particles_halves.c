@@ -333,6 +333,91 @@ static void test_switch_off_and_on(void **state)
 	world_destroy(w);
 }
 
+/* Pearson correlation of two runs' height changes. */
+static double change_correlation(const struct world *a, const struct world *b)
+{
+	double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+	const size_t n = world_cells(a);
+	for (size_t i = 0; i < n; i++) {
+		const double da = (double)a->layer[LAYER_HEIGHT][i] - a->layer[LAYER_BASE][i];
+		const double db = (double)b->layer[LAYER_HEIGHT][i] - b->layer[LAYER_BASE][i];
+		sa += da;
+		sb += db;
+		saa += da * da;
+		sbb += db * db;
+		sab += da * db;
+	}
+	const double cov = sab - sa * sb / (double)n;
+	return cov / sqrt((saa - sa * sa / (double)n) * (sbb - sb * sb / (double)n));
+}
+
+/* Soil lost, cell by cell from the map (as bench/fidcompare.c measures it):
+ * what a picture of the map shows, not the steps' gross erosion. */
+static double map_eroded(const struct world *w)
+{
+	double sum = 0;
+	for (size_t i = 0; i < world_cells(w); i++) {
+		const double d = (double)w->layer[LAYER_BASE][i] - w->layer[LAYER_HEIGHT][i];
+		sum += d > 0 ? d : 0;
+	}
+	return sum;
+}
+
+static struct world *finished_run(const struct params *p, uint64_t n)
+{
+	struct world *w = make_world(p);
+	void *st = proc_open(w, p);
+	proc_step(st, w, p, n);
+	assert_int_equal(particles_process.finish(st, w, p, NULL), 0);
+	particles_process.destroy(st);
+	return w;
+}
+
+/* At the default epoch the halves' map is as close to one engine's as one
+ * engine's is to itself on another droplet stream, and its erosion within
+ * 2% of one engine's; an epoch sixteen times as long is not (this is what
+ * holds the default where it is: bench/PARTICLES.md). */
+static void test_default_epoch_stays_with_one_engine(void **state)
+{
+	(void)state;
+	struct params p;
+	params_defaults(&p);
+	p.world.width = p.world.height = 96;
+	p.world.threads = 2;
+	const uint64_t n = 20000;
+	p.particles.epoch = 0;
+	struct world *one = finished_run(&p, n);
+	/* One engine on another droplet stream, same terrain: the spread. */
+	struct world *stream = make_world(&p);
+	void *st = proc_open(stream, &p);
+	stream->rng.state ^= 0x5eedu;
+	proc_step(st, stream, &p, n);
+	assert_int_equal(particles_process.finish(st, stream, &p, NULL), 0);
+	particles_process.destroy(st);
+	const double spread = change_correlation(one, stream);
+	params_defaults(&p);
+	p.world.width = p.world.height = 96;
+	p.world.threads = 2;
+	struct world *halves = finished_run(&p, n);
+	const double close = change_correlation(one, halves);
+	const double eroded = map_eroded(halves) / map_eroded(one);
+	p.particles.epoch *= 16;
+	struct world *long_epoch = finished_run(&p, n);
+	const double far = change_correlation(one, long_epoch);
+	const double far_eroded = map_eroded(long_epoch) / map_eroded(one);
+	print_message("one engine vs another stream %.4f; halves at the default epoch %.4f "
+		      "(eroded %.4fx); at 16x %.4f (%.4fx)\n",
+		      spread, close, eroded, far, far_eroded);
+	assert_true(spread > 0.5);
+	assert_true(close >= spread - 0.01);
+	assert_true(fabs(eroded - 1.0) <= 0.02);
+	assert_true(far < spread - 0.02 || fabs(far_eroded - 1.0) > 0.02);
+	world_destroy(one);
+	world_destroy(stream);
+	world_destroy(halves);
+	world_destroy(long_epoch);
+}
+
 /* The epoch is droplets per 256x256 cells, at least two. */
 static void test_epoch_scales_with_the_map(void **state)
 {
@@ -359,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_blob_rejected),
 		cmocka_unit_test(test_switch_off_and_on),
 		cmocka_unit_test(test_epoch_scales_with_the_map),
+		cmocka_unit_test(test_default_epoch_stays_with_one_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
