@@ -283,7 +283,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_particles_halves
 TESTS += tests/test_particles_halves
-tests_test_particles_halves_SOURCES = tests/test_particles_halves.c tests/testutil.h
+tests_test_particles_halves_SOURCES = tests/test_particles_halves.c tests/testutil.h tests/worldutil.h
 tests_test_particles_halves_CFLAGS = $(TEST_CFLAGS)
 tests_test_particles_halves_LDADD = $(TEST_CORE_LIBS)
 
