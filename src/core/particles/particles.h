@@ -38,7 +38,8 @@ uint64_t particles_epoch(int epoch, const struct world *w);
 
 /* Runs one droplet from a spawn point to its end; returns the steps taken.
  *
- * The process runs droplets in one of two orders, chosen by particles.lanes:
+ * The process runs droplets in one of three orders, chosen by particles.lanes
+ * and particles.epoch:
  * - lanes = 1, the seed's order: one droplet after another, each run to
  *   its end by this function's step (droplet.h).
  * - lanes = L > 1 (the default, 64): L droplets in flight in lockstep
@@ -55,7 +56,10 @@ uint64_t particles_epoch(int epoch, const struct world *w);
  *   instruction set. The per-droplet formulas are this function's; only
  *   the order in which droplets see each other's changes differs (the
  *   resulting maps differ by much less than one seed from another:
- *   bench/PARTICLES.md). */
+ *   bench/PARTICLES.md). With particles.epoch = 0 this is one engine.
+ * - particles.epoch > 0 (the default, 512) with lanes > 1: two such engines
+ *   of half the lanes each, side by side, each on its own copy of the map,
+ *   merged every epoch (halves.h); one thread or two give the same bits. */
 uint32_t droplet_run(struct droplet *d, struct world *w, const struct droplet_params *dp);
 
 #endif
