@@ -7,7 +7,11 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/v2.h" /* GULLY_USE_SSE2 */
 #include "core/base/workers.h"
+#if GULLY_USE_SSE2
+#include "core/base/floatw.h"
+#endif
 
 /* The tallies a half books as it goes; sediment_in_flight is a level, set
  * from the droplets in flight. */
@@ -174,23 +178,37 @@ struct halves_merge {
 };
 
 /* h = a + (b - base) where B wrote; where only A did, B's view and the base
- * take A's value. Bits, not ==, so a -0 written over a +0 is kept too. */
+ * take A's value; elsewhere all three are the same already. Bits, not ==,
+ * so a -0 written over a +0 is kept too. Every cell's three values are
+ * stored, so the vector copy has no branch. */
+static void halves_merge_cells(float *h, float *base, float *view, long begin, long end)
+{
+	long c = begin;
+#if GULLY_USE_SSE2
+	for (; c + FLOATW_WIDTH <= end; c += FLOATW_WIDTH) {
+		const floatw a = fw_load(h + c), b0 = fw_load(base + c), b = fw_load(view + c);
+		const floatw b_unmoved = fw_from_i(iw_eq(fw_to_i(b), fw_to_i(b0)));
+		const floatw out = fw_blend(b_unmoved, a, fw_add(a, fw_sub(b, b0)));
+		fw_store(h + c, out);
+		fw_store(base + c, out);
+		fw_store(view + c, out);
+	}
+#endif
+	for (; c < end; c++) {
+		const float out = halves_bits(view[c]) != halves_bits(base[c])
+					  ? h[c] + (view[c] - base[c])
+					  : h[c];
+		h[c] = base[c] = view[c] = out;
+	}
+}
+
 static void halves_merge_part(void *arg, int task, int worker)
 {
 	(void)worker;
 	const struct halves_merge *m = arg;
-	float *h = m->h, *base = m->hv->base, *view = m->hv->view;
 	long begin, end;
 	workers_share((long)m->hv->cells, task, m->tasks, &begin, &end);
-	for (long c = begin; c < end; c++) {
-		const uint32_t hb = halves_bits(h[c]), bb = halves_bits(base[c]);
-		if (halves_bits(view[c]) != bb) {
-			const float merged = h[c] + (view[c] - base[c]);
-			h[c] = base[c] = view[c] = merged;
-		} else if (hb != bb) {
-			base[c] = view[c] = h[c];
-		}
-	}
+	halves_merge_cells(m->h, m->hv->base, m->hv->view, begin, end);
 }
 
 static void halves_merge(struct halves *hv, struct world *w, struct workers *pool)
