@@ -416,7 +416,7 @@ static void test_default_epoch_stays_with_one_engine(void **state)
 	world_destroy(long_epoch);
 }
 
-/* The epoch is droplets per 256x256 cells, at least two. */
+/* The epoch is droplets per 256x256 cells, at least two, at most 32768. */
 static void test_epoch_scales_with_the_map(void **state)
 {
 	(void)state;
@@ -428,8 +428,10 @@ static void test_epoch_scales_with_the_map(void **state)
 	assert_int_equal(particles_epoch(1, w), 2);
 	world_destroy(w);
 	assert_int_equal(world_create(&w, 4096, 4096), 0);
-	assert_int_equal(particles_epoch(1024, w), 262144);
-	assert_int_equal(particles_epoch(2147483647, w), 549755813632ull);
+	assert_int_equal(particles_epoch(1, w), 256);
+	assert_int_equal(particles_epoch(128, w), 32768);
+	assert_int_equal(particles_epoch(512, w), 32768); /* at most PARTICLES_EPOCH_MAX */
+	assert_int_equal(particles_epoch(2147483647, w), 32768);
 	world_destroy(w);
 }
 

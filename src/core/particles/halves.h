@@ -4,7 +4,7 @@
  *
  * The rule, exact whatever the threads:
  * - Droplets are released in epochs of E droplets (particles_epoch: E =
- *   particles.epoch per 256x256 cells). In an epoch the droplets numbered 0,
+ *   particles.epoch per 256x256 cells, at most PARTICLES_EPOCH_MAX). In an epoch the droplets numbered 0,
  *   2, 4, ... go to half A, 1, 3, 5, ... to half B. Each half is a lockstep
  *   engine (lockstep.h) of half the lanes (A takes the odd one) on a view of
  *   its own: the map as the epoch began plus its own writes. Half A's view

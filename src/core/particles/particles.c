@@ -114,11 +114,15 @@ static int particles_pool(struct particles_state *s, const struct params *p)
 
 /* particles.epoch is droplets per 256x256 cells: the same share of the map
  * changes between merges on any size, and that share is what moves the
- * maps away from one engine's (bench/PARTICLES.md). At least 2, one a half. */
+ * maps away from one engine's (bench/PARTICLES.md). At least 2, one a half.
+ * At most PARTICLES_EPOCH_MAX: past 2048x2048 a shorter epoch costs next to
+ * nothing (a merge is 25 ms at 4096x4096 against over a second of droplets)
+ * and the map on screen, which holds half A's droplets between merges,
+ * catches up every second or so instead of every few. */
 uint64_t particles_epoch(int epoch, const struct world *w)
 {
 	const uint64_t e = ((uint64_t)epoch * world_cells(w) + 32768u) / 65536u;
-	return e < 2 ? 2 : e;
+	return e < 2 ? 2 : e > PARTICLES_EPOCH_MAX ? PARTICLES_EPOCH_MAX : e;
 }
 
 static int particles_run(struct particles_state *s, struct world *w, const struct params *p,

@@ -33,7 +33,9 @@ struct droplet_params {
 void droplet_params_from(struct droplet_params *dp, const struct params *p);
 
 /* The droplets in one epoch of the halves (halves.h) for particles.epoch
- * > 0 on this world: epoch per 256x256 cells, at least 2. */
+ * > 0 on this world: epoch per 256x256 cells, at least 2 and at most
+ * PARTICLES_EPOCH_MAX. */
+#define PARTICLES_EPOCH_MAX 32768u
 uint64_t particles_epoch(int epoch, const struct world *w);
 
 /* Runs one droplet from a spawn point to its end; returns the steps taken.
