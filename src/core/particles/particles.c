@@ -80,8 +80,8 @@ struct particles_state {
  * tick (an idle host: 200,000 droplets in 1.7 s on one thread, 308 s on two;
  * bench/README.md, "Two threads"). lockstep_set_workers keeps the split, held
  * to the same bits by test_lanes, for a design with longer ticks. The
- * halves are that design: an epoch is thousands of droplets, so world.threads
- * runs them on two threads. */
+ * halves are that design: from 256x256 up an epoch is milliseconds of work,
+ * so world.threads runs them on two threads. */
 static int particles_create(void **state, struct world *w, const struct params *p)
 {
 	(void)p;
