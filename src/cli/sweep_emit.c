@@ -13,15 +13,30 @@
 #include "cli/sweep.h"
 #include "io/fileio.h"
 
-/* An existing DIR/sweep.grid: 0 when it is `text`, 2 (and why) when it is
- * another sweep's, -1 when there is none. */
+/* Whether `old` is `text` as a gully before the shared options wrote it:
+ * the same lines without the last one, `shared ...`. */
+static bool grid_before_shared(const char *old, size_t olen, const char *text, size_t len)
+{
+	size_t cut = len;
+	while (cut > 0 && text[cut - 1] == '\n')
+		cut--;
+	while (cut > 0 && text[cut - 1] != '\n')
+		cut--;
+	return strncmp(text + cut, "shared", 6) == 0 && olen == cut && memcmp(old, text, cut) == 0;
+}
+
+/* An existing DIR/sweep.grid: 0 when it is `text` (or `text` as an older
+ * gully wrote it, without the shared options: its failed points can still
+ * be run again), 2 (and why) when it is another sweep's, 1 when it cannot
+ * be read, -1 when there is none. */
 static int grid_already(const char *path, const char *dir, const char *text, size_t len)
 {
 	char *old;
 	size_t olen;
 	if (file_read_all(path, 16u << 20, &old, &olen) != 0)
-		return errno == ENOENT ? -1 : (cli_error("%s: cannot read: %s", path, strerror(errno)), 2);
-	const bool same = olen == len && memcmp(old, text, len) == 0;
+		return errno == ENOENT ? -1 : (cli_error("%s: cannot read: %s", path, strerror(errno)), 1);
+	const bool same = (olen == len && memcmp(old, text, len) == 0) ||
+			  grid_before_shared(old, olen, text, len);
 	free(old);
 	if (same)
 		return 0;
