@@ -180,6 +180,10 @@ static void preset_save_prompt(struct app *a)
 			snprintf(other, sizeof other, "%s", path);
 		if (own)
 			snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
+		else if (session_preset_users_has(buf))
+			/* Found first elsewhere, but the save goes over the user's own. */
+			snprintf(q, sizeof q, " your preset %s (hidden by %s) exists: replace it?", buf,
+				 path);
 		else
 			snprintf(q, sizeof q, " %s names a preset already (%s): save yours too?", buf,
 				 path);

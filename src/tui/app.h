@@ -198,6 +198,8 @@ bool session_preset_exists(const char *name, char *path, size_t len);
 /* Whether `found` (NULL: what the name resolves to now) is the user's own
  * preset of that name, $XDG_DATA_HOME/gully/presets/NAME.yaml. */
 bool session_preset_is_users(const char *name, const char *found);
+/* Whether the user's own presets hold NAME.yaml (found first or not). */
+bool session_preset_users_has(const char *name);
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
 			char *err, size_t errlen);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/base/error.h"
 #include "core/terrain/terrain.h"
@@ -93,6 +94,15 @@ bool session_preset_is_users(const char *name, const char *found)
 	snprintf(mine, sizeof mine, "%s/%s.yaml", dir, name);
 	char a[PATH_MAX], b[PATH_MAX];
 	return realpath(found, a) && realpath(mine, b) && strcmp(a, b) == 0;
+}
+
+bool session_preset_users_has(const char *name)
+{
+	char dir[PATH_MAX], mine[PATH_MAX + PRESET_NAME_MAX + 8];
+	if (preset_user_dir(dir, sizeof dir) != GULLY_OK)
+		return false;
+	snprintf(mine, sizeof mine, "%s/%s.yaml", dir, name);
+	return access(mine, F_OK) == 0;
 }
 
 int session_save_preset(struct app *a, const char *name, char *path, size_t pathlen,
