@@ -5,6 +5,7 @@
  * hardness maps on one terrain. world.threads changes only the speed. */
 #include <string.h>
 
+#include "core/terrain/hardness.h"
 #include "tui/app.h"
 
 static bool makes_the_world(const struct param_def *d)
@@ -22,6 +23,14 @@ bool world_param_changed(struct app *a, int index, double old)
 	const double now = params_get(&a->params, index);
 	if (now == old)
 		return false;
+	/* As gully explore refuses it at the start: a hardness from a file
+	 * needs the file (--hardness), or the map would quietly go uniform. */
+	if (a->params.hardness.generator == HARDNESS_FILE && !a->hardness_map) {
+		params_set(&a->params, index, old);
+		app_message(a, "%s unchanged: hardness.generator=file needs --hardness FILE at the "
+			       "start (this session has no hardness file)", d->key);
+		return true;
+	}
 	/* The checkpoint holds the parameters too: taken with the old value,
 	 * so u brings back the terrain and the value that made it. */
 	params_set(&a->params, index, old);
