@@ -233,6 +233,13 @@ static int check_args(struct sweep_args *a)
 	const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
 	if ((s->o.transpose || s->o.range_set) && (!s->start || snapshot))
 		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	/* The map's size is the start's: varying it would label rows with sizes
+	 * the runs never had (a height map) or fail every run (a snapshot). */
+	for (int i = 0; s->start && i < s->naxes; i++)
+		if (strcmp(s->axes[i].key, "world.width") == 0 ||
+		    strcmp(s->axes[i].key, "world.height") == 0)
+			return cli_usage_error(CMD, "--vary %s: %s sets the map's size", s->axes[i].key,
+					       s->start);
 	if (snapshot && (s->o.preset || s->o.width))
 		return cli_usage_error(CMD, "%s: a snapshot carries its parameters and size: no "
 				       "preset or --size with it; change them with --set or --vary",
