@@ -7,7 +7,9 @@
 # alone (--particles 0). CPU seconds (user + system, bash's `time`, ms);
 # the last lines per size: medians, the hydrology part (CPU less the
 # terrain's), us per droplet, ns per descend step, and the median of the
-# pair ratios new/old of the whole run's CPU.
+# pair ratios new/old of the whole run's CPU. FEATURES=matched sets
+# terrain.frequency to size/64 (4 at 256x256, the default there), so that
+# features are as many cells across on every size and droplets walk as far.
 set -eu
 OLD=$1; NEW=$2; RUNS=${3:-5}; N=${4:-100000}
 shift $(( $# < 4 ? $# : 4 ))
@@ -17,13 +19,15 @@ TIMEFORMAT='%3U %3S'
 cpu() { { time "$@" >"$T/out" 2>/dev/null; } 2>"$T/t"; awk '{print $1 + $2}' "$T/t"; }
 med() { sort -g | awk '{a[NR]=$1} END{print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 for s in $SIZES; do
+	set -- --process hydrology --size "${s}x$s" --seed 1
+	[ "${FEATURES:-}" = matched ] && set -- "$@" --set terrain.frequency=$((s / 64))
 	: >"$T/old"; : >"$T/new"; : >"$T/old0"; : >"$T/new0"; : >"$T/ratio"
 	for r in $(seq "$RUNS"); do
-		a=$(cpu "$OLD/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles "$N")
-		b=$(cpu "$NEW/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles "$N")
+		a=$(cpu "$OLD/gully" run "$@" --particles "$N")
+		b=$(cpu "$NEW/gully" run "$@" --particles "$N")
 		steps=$(tail -1 "$T/out" | cut -f6)
-		a0=$(cpu "$OLD/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles 0)
-		b0=$(cpu "$NEW/gully" run --process hydrology --size "${s}x$s" --seed 1 --particles 0)
+		a0=$(cpu "$OLD/gully" run "$@" --particles 0)
+		b0=$(cpu "$NEW/gully" run "$@" --particles 0)
 		printf '%s\trun %s\told %s\tnew %s\tterrain %s %s\tsteps %s\n' "$s" "$r" "$a" "$b" "$a0" "$b0" "$steps"
 		echo "$a" >>"$T/old"; echo "$b" >>"$T/new"; echo "$a0" >>"$T/old0"; echo "$b0" >>"$T/new0"
 		echo "$b / $a" | bc -l >>"$T/ratio"

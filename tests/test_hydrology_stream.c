@@ -125,27 +125,34 @@ static void *make_state(struct world *w, const struct params *p, bool lazy)
 	return st;
 }
 
+/* A small map with streams, trees and batches short enough for lags. */
+static void small_params(struct params *p)
+{
+	params_defaults(p);
+	p->world.width = 99; /* not a whole number of tiles a row */
+	p->world.height = 70;
+	p->world.seed = 5;
+	p->terrain.vertical_scale = 40;
+	p->hydrology.batch = 7;
+	p->hydrology.tree_spawn = 20;
+	p->hydrology.tree_min_normal = 0.0;
+	p->hydrology.lrate = 0.05;
+}
+
+static const uint64_t calls[] = {1, 37, 500, 3, 1000, 250, 6, 900};
+
 /* A lazy run (threads 1 or 2) and a whole-map run, in step() calls of odd
  * sizes; halfway the lazy one is resumed from its blob into a new state. */
 static void process_lazy_is_the_pass(int threads)
 {
 	struct params p;
-	params_defaults(&p);
-	p.world.width = 99; /* not a whole number of tiles a row */
-	p.world.height = 70;
-	p.world.seed = 5;
-	p.terrain.vertical_scale = 40;
-	p.hydrology.batch = 7;
-	p.hydrology.tree_spawn = 20;
-	p.hydrology.tree_min_normal = 0.0;
-	p.hydrology.lrate = 0.05;
+	small_params(&p);
 	struct world *a = NULL, *b = NULL;
 	assert_int_equal(world_from_params(&a, &p), GULLY_OK);
 	assert_int_equal(world_from_params(&b, &p), GULLY_OK);
 	struct params pa = p;
 	pa.world.threads = threads;
 	void *sa = make_state(a, &pa, true), *sb = make_state(b, &p, false);
-	const uint64_t calls[] = {1, 37, 500, 3, 1000, 250, 6, 900};
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
 		if (i == 4) {
 			/* Resume: a new lazy state from the blob (the track map of
@@ -181,11 +188,66 @@ static void test_process_lazy_is_the_pass(void **state)
 	process_lazy_is_the_pass(2);
 }
 
+/* settle(lag): step() calls that leave the stream layer behind (as gully
+ * run's chunks do), then one settle, give a whole-map run's bits; while it
+ * lags the layer is behind and the state refuses to be saved. */
+static void settle_lag_is_the_pass(int threads)
+{
+	struct params p;
+	small_params(&p);
+	struct world *a = NULL, *b = NULL;
+	assert_int_equal(world_from_params(&a, &p), GULLY_OK);
+	assert_int_equal(world_from_params(&b, &p), GULLY_OK);
+	struct params pa = p;
+	pa.world.threads = threads;
+	void *sa = make_state(a, &pa, true), *sb = make_state(b, &p, false);
+	const size_t n = world_cells(a) * sizeof(float);
+	int behind = 0;
+	hydrology_process.settle(sa, true);
+	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
+		assert_int_equal(hydrology_process.step(sa, a, &pa, calls[i], NULL), GULLY_OK);
+		assert_int_equal(hydrology_process.step(sb, b, &p, calls[i], NULL), GULLY_OK);
+		assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT], n);
+		if (memcmp(a->layer[LAYER_STREAM], b->layer[LAYER_STREAM], n) != 0) {
+			unsigned char *blob = NULL;
+			size_t len = 0;
+			assert_int_equal(hydrology_process.save_state(sa, &blob, &len), GULLY_EINVAL);
+			assert_null(blob);
+			behind++;
+		}
+		if (i == 5) { /* settled halfway, lagging again after */
+			hydrology_process.settle(sa, false);
+			assert_same_world(a, b);
+			hydrology_process.settle(sa, true);
+		}
+	}
+	assert_true(behind > 0); /* the layer did lag */
+	hydrology_process.settle(sa, false);
+	assert_same_world(a, b);
+	assert_same_process_state(&hydrology_process, sa, sb);
+	/* Settled without lag, step() ends whole again. */
+	assert_int_equal(hydrology_process.step(sa, a, &pa, 300, NULL), GULLY_OK);
+	assert_int_equal(hydrology_process.step(sb, b, &p, 300, NULL), GULLY_OK);
+	assert_same_world(a, b);
+	hydrology_process.destroy(sa);
+	hydrology_process.destroy(sb);
+	world_destroy(a);
+	world_destroy(b);
+}
+
+static void test_settle_lag_is_the_pass(void **state)
+{
+	(void)state;
+	settle_lag_is_the_pass(1);
+	settle_lag_is_the_pass(2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lazy_is_the_pass),
 		cmocka_unit_test(test_process_lazy_is_the_pass),
+		cmocka_unit_test(test_settle_lag_is_the_pass),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 #ifndef GULLY_PROCESS_H
 #define GULLY_PROCESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,16 @@ struct process_ops {
 	 * releases nothing new. */
 	int (*finish)(void *state, struct world *w, const struct params *p,
 		      struct process_report *rep);
+	/* Optional: a process that keeps a layer lazily (hydrology's stream
+	 * map, caught up tile by tile) brings every layer up to date; with
+	 * `lag`, the step() calls after it may leave such a layer behind what
+	 * the state holds until the next settle(). Without it (and by
+	 * default) every step() ends with the world whole. A caller that
+	 * turns lag on reads no layer and saves nothing until it settles
+	 * again without it; the bits are the same either way. For `gully
+	 * run`, whose chunks would otherwise each end with a pass over the
+	 * whole map. */
+	void (*settle)(void *state, bool lag);
 	/* gully run ends a budget with finish: a budget of droplets means those
 	 * droplets to their end. Off where the unit is time (sph's steps): the
 	 * water in flight is the state a snapshot must keep to resume. */

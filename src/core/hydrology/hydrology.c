@@ -440,8 +440,11 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 			break;
 		}
 	}
-	/* Nothing outside sees a lagging stream cell. */
-	hstream_sync(&s->hs, s->workers);
+	/* Nothing outside sees a lagging stream cell, unless the caller
+	 * asked (settle): each sync is a pass over every stream cell ever
+	 * visited, and gully run's chunks would pay one a chunk. */
+	if (!s->lag)
+		hstream_sync(&s->hs, s->workers);
 	w->steps += steps;
 	s->seen_particles = w->particles;
 	s->seen_steps = w->steps;
@@ -474,6 +477,13 @@ void hydrology_set_flood_cache(void *state, bool on)
 {
 	struct hydro_state *s = state;
 	flood_set_cache(s->flood, on);
+}
+
+static void hydro_settle(void *state, bool lag)
+{
+	struct hydro_state *s = state;
+	hstream_sync(&s->hs, s->workers);
+	s->lag = lag;
 }
 
 void hydrology_set_stream_lazy(void *state, bool on)
@@ -513,4 +523,5 @@ const struct process_ops hydrology_process = {
 	.destroy = hydro_destroy,
 	.save_state = hydro_save_state,
 	.load_state = hydro_load_state,
+	.settle = hydro_settle,
 };

@@ -43,6 +43,10 @@ int hydro_save_state(const void *state, unsigned char **data, size_t *len)
 	const struct hydro_state *s = state;
 	const struct forest *f = &s->forest;
 	size_t n = (size_t)s->width * (size_t)s->height;
+	/* The world's stream layer would lag behind this state: the caller
+	 * settles first (process.h). */
+	if (s->lag && s->hs.now)
+		return GULLY_EINVAL;
 	if (f->live > UINT32_MAX)
 		return GULLY_ERANGE;
 	struct tree *live = f->live ? malloc(f->live * sizeof *live) : NULL;
