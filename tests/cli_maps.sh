@@ -138,6 +138,20 @@ grep -q "$(printf '\033')\[48;5;" "$T/ansi" || fail "--ansi=256 has no 256-colou
 "$GULLY" render "$T/a.gsnap" --ansi=17 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--ansi=17 not refused"
 ok "--ansi"
+# --ansi takes the tier names the explorer's --color takes (24bit was
+# refused by one and taken by the other): one table, so the same words.
+"$GULLY" render "$T/a.gsnap" --ansi=truecolor --columns 20 >"$T/true"
+"$GULLY" render "$T/a.gsnap" --ansi=24bit --columns 20 >"$T/ansi" || fail "--ansi=24bit refused"
+cmp -s "$T/true" "$T/ansi" || fail "--ansi=24bit is not --ansi=truecolor"
+for name in truecolor 24bit direct 256 16 8 none mono 0 17 TrueColor; do
+	"$GULLY" render "$T/a.gsnap" --ansi="$name" --columns 20 >/dev/null 2>&1
+	ansi_st=$?
+	"$GULLY" --color="$name" --dump-preset >/dev/null 2>&1
+	color_st=$?
+	[ "$ansi_st" -eq "$color_st" ] ||
+		fail "--ansi=$name exits $ansi_st, --color=$name $color_st"
+done
+ok "--ansi and --color take the same tier names"
 
 # --ansi's default is the terminal's, as the explorer picks it: terminfo's
 # colours for TERM (the Linux console's 16, xterm's 8, none on a vt100) and

@@ -189,12 +189,12 @@ check_PROGRAMS += tests/test_keys
 TESTS += tests/test_keys
 tests_test_keys_SOURCES = tests/test_keys.c
 tests_test_keys_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_keys_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+tests_test_keys_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 check_PROGRAMS += tests/test_session
 TESTS += tests/test_session
 tests_test_session_SOURCES = tests/test_session.c tests/apputil.h
 tests_test_session_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_session_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+tests_test_session_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 
 # The explorer end to end, in tmux (they skip with 77 when tmux is missing).
@@ -208,13 +208,13 @@ check_PROGRAMS += tests/test_explorer
 TESTS += tests/test_explorer
 tests_test_explorer_SOURCES = tests/test_explorer.c tests/apputil.h
 tests_test_explorer_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_explorer_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+tests_test_explorer_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 # Nothing lost: undo/redo, the prompt's editor, names, the autosave.
 check_PROGRAMS += tests/test_safe
 TESTS += tests/test_safe
 tests_test_safe_SOURCES = tests/test_safe.c tests/apputil.h
 tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_safe_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+tests_test_safe_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The single-droplet trace: the process's own step, bit for bit.
 if HAVE_CMOCKA
@@ -251,7 +251,7 @@ TESTS += tests/test_class
 tests_test_class_SOURCES = tests/test_class.c tests/testutil.h tests/apputil.h \
 	tests/worldutil.h
 tests_test_class_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
-tests_test_class_LDADD = src/tui/libgullytui.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+tests_test_class_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
 endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \

@@ -11,6 +11,7 @@
 #include "io/image.h"
 #include "io/layer_import.h"
 #include "io/preset.h"
+#include "term/tier.h"
 #include "tui/tui.h"
 
 #define CMD NULL
@@ -32,9 +33,9 @@ void explore_options_help(FILE *fp)
 		"  --resume             reopen the session saved when the terminal hung up here\n"
 		"                       (one per working directory)\n"
 		"  --paused             start paused\n"
-		"  --color=TIER         truecolor, 256, 16, 8 or none (default: the terminal's,\n"
-		"                       truecolor when COLORTERM is truecolor or 24bit;\n"
-		"                       NO_COLOR set means none)\n"
+		"  --color=TIER         " TERM_TIER_NAMES " (default: the\n"
+		"                       terminal's, truecolor when COLORTERM is truecolor\n"
+		"                       or 24bit; NO_COLOR set means none)\n"
 		"  --ascii, --utf8      force the ASCII ramp or UTF-8 half blocks\n"
 		"  --theme light|dark   the terminal's background (default: from COLORFGBG,\n"
 		"                       else dark); without colour it turns the glyph ramp\n"
@@ -112,8 +113,9 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		tui_keys_man(stdout);
 		return 0;
 	case OPT_COLOR:
-		if ((o->tier = tui_tier_parse(optarg)) < 0)
-			return cli_usage_error(CMD, "--color: '%s' is not truecolor, 256, 16, 8 or none", cli_quote(optarg));
+		if ((o->tier = term_tier_parse(optarg)) < 0)
+			return cli_usage_error(CMD, "--color: '%s' is not " TERM_TIER_NAMES,
+					       cli_quote(optarg));
 		return GO_ON;
 	case OPT_ASCII:
 		o->utf8 = 0;
@@ -312,7 +314,7 @@ int cmd_explore(int argc, char **argv)
 	struct heightmap hm = {0};
 	struct tui_options o;
 	memset(&o, 0, sizeof o);
-	o.tier = TUI_TIER_AUTO;
+	o.tier = TIER_AUTO;
 	o.utf8 = -1;
 	o.theme = -1;
 	o.fps = 20;

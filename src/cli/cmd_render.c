@@ -12,6 +12,7 @@
 #include "cli/picture.h"
 #include "io/image.h"
 #include "io/snapshot.h"
+#include "term/tier.h"
 #include "view/datamap.h"
 #include "view/shade.h"
 
@@ -63,9 +64,10 @@ static void usage(FILE *fp)
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
 		"  --ansi[=TIER]        print the shaded map to stdout as coloured text:\n"
-		"                       truecolor, 256, 16, 8 or none (default: the\n"
-		"                       terminal's, as the explorer picks it); ASCII\n"
-		"                       when the locale is not UTF-8\n"
+		"                       " TERM_TIER_NAMES ", as the\n"
+		"                       explorer's --color (default: the terminal's, as\n"
+		"                       the explorer picks it); ASCII when the locale is\n"
+		"                       not UTF-8\n"
 		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
 		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
 }
@@ -158,8 +160,8 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 	case 'a':
 		a->ansi = true;
 		if ((a->tier = render_ansi_tier(arg)) < 0)
-			return cli_usage_error(CMD, "--ansi=%s: one of truecolor, 256, 16, 8, none",
-					       arg);
+			return cli_usage_error(CMD, "--ansi=%s: not " TERM_TIER_NAMES,
+					       cli_quote(arg));
 		return 0;
 	case 'c':
 		if (!parse_u64(arg, &n) || n < 2 || n > 10000)

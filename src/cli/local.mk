@@ -14,7 +14,7 @@ gully_SOURCES = \
 	src/cli/picture.c src/cli/picture.h \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
 	src/cli/cmd_explore.c
-gully_LDADD = src/tui/libgullytui.a src/io/libgullyio.a src/view/libgullyview.a \
+gully_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a src/io/libgullyio.a src/view/libgullyview.a \
 	src/core/libgullycore.a \
 	$(NCURSES_LIBS) $(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
 gully_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) $(CYAML_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS)

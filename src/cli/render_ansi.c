@@ -11,9 +11,8 @@
 #include <unistd.h>
 
 #include "cli/render_ansi.h"
+#include "term/tier.h"
 #include "view/shade.h"
-
-static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
 
 /* The explorer's rule (tui/crt.c: crt_init and detect_tier) on terminfo:
  * NO_COLOR none; COLORTERM truecolor; else the entry's colors#. */
@@ -21,32 +20,29 @@ static int auto_tier(void)
 {
 	const char *nc = getenv("NO_COLOR"), *ct = getenv("COLORTERM"), *term = getenv("TERM");
 	if (nc && *nc)
-		return ANSI_NONE;
+		return TIER_NONE;
 	if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
-		return ANSI_TRUE;
+		return TIER_TRUE;
 	if (term && strcmp(term, "dumb") == 0)
-		return ANSI_NONE;
+		return TIER_NONE;
 	bool rgb;
 	int colors = term_colors(term, &rgb);
 	/* Not in the database (or no TERM: a script): 256, what nearly every
 	 * terminal shows; the explorer would refuse, render has no screen to lose. */
 	if (colors < 0) {
 		size_t n = term ? strlen(term) : 0;
-		return n > 7 && strcmp(term + n - 7, "-direct") == 0 ? ANSI_TRUE : ANSI_256;
+		return n > 7 && strcmp(term + n - 7, "-direct") == 0 ? TIER_TRUE : TIER_256;
 	}
 	if (rgb && colors >= 0x1000000)
-		return ANSI_TRUE;
-	return colors >= 256 ? ANSI_256 : colors >= 16 ? ANSI_16 : colors >= 8 ? ANSI_8 : ANSI_NONE;
+		return TIER_TRUE;
+	return colors >= 256 ? TIER_256 : colors >= 16 ? TIER_16 : colors >= 8 ? TIER_8 : TIER_NONE;
 }
 
 int render_ansi_tier(const char *name)
 {
 	if (!name)
 		return auto_tier();
-	for (int i = 0; i < (int)(sizeof tier_names / sizeof tier_names[0]); i++)
-		if (strcmp(name, tier_names[i]) == 0)
-			return i;
-	return -1;
+	return term_tier_parse(name);
 }
 
 bool render_ansi_utf8(void)
@@ -64,12 +60,12 @@ static void ansi_index(FILE *fp, bool bg, int i)
 /* The tier's escape for colour c as foreground or background. */
 static void colour(FILE *fp, int tier, bool bg, struct rgb c)
 {
-	if (tier == ANSI_TRUE)
+	if (tier == TIER_TRUE)
 		fprintf(fp, "\033[%d;2;%d;%d;%dm", bg ? 48 : 38, c.r, c.g, c.b);
-	else if (tier == ANSI_256)
+	else if (tier == TIER_256)
 		fprintf(fp, "\033[%d;5;%dm", bg ? 48 : 38, palette_to_256(c));
 	else
-		ansi_index(fp, bg, palette_to_ansi(c, tier == ANSI_16 ? 16 : 8));
+		ansi_index(fp, bg, palette_to_ansi(c, tier == TIER_16 ? 16 : 8));
 }
 
 /* One character for two pixels, as the explorer's crt_put_cell draws it. */
@@ -77,20 +73,20 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 {
 	static const char ramp[] = " .:-=+*#%@";
 	struct rgb mix = palette_mix(top, bottom, 0.5);
-	if (tier == ANSI_NONE || !utf8) {
+	if (tier == TIER_NONE || !utf8) {
 		char g = ramp[(int)(palette_luma(mix) * 9.999)];
-		if (tier != ANSI_NONE) {
+		if (tier != TIER_NONE) {
 			/* Painted on black so it reads the same on light terminals. */
 			colour(fp, tier, false, mix);
 			colour(fp, tier, true, (struct rgb){0, 0, 0});
 			g = g == ' ' ? '.' : g;
 		}
 		fputc(g, fp);
-	} else if (tier == ANSI_16 || tier == ANSI_8) {
+	} else if (tier == TIER_16 || tier == TIER_8) {
 		/* One pixel, shaded: two of the few colours through a shade glyph. */
 		static const char *const shades[PALETTE_SHADES] = {" ", "\xe2\x96\x91",
 								   "\xe2\x96\x92", "\xe2\x96\x93"};
-		struct palette_cell pc = palette_to_ansi_shade(mix, tier == ANSI_16 ? 16 : 8);
+		struct palette_cell pc = palette_to_ansi_shade(mix, tier == TIER_16 ? 16 : 8);
 		ansi_index(fp, false, pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0);
 		ansi_index(fp, true, pc.bg);
 		fputs(shades[pc.shade], fp);
@@ -136,7 +132,7 @@ int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigne
 	for (int y = 0; y < rows; y += 2) {
 		for (int x = 0; x < cols; x++)
 			put_cell(fp, tier, utf8, f.px[y * cols + x], f.px[(y + 1) * cols + x]);
-		fputs(tier == ANSI_NONE ? "\n" : "\033[0m\n", fp);
+		fputs(tier == TIER_NONE ? "\n" : "\033[0m\n", fp);
 	}
 	shade_frame_free(&f);
 	return ferror(fp) ? 1 : 0;

@@ -9,12 +9,10 @@
 
 #include <stdbool.h>
 
-/* In the explorer's order (tui/crt.h's crt_tier): more colours, higher. */
-enum ansi_tier { ANSI_NONE, ANSI_8, ANSI_16, ANSI_256, ANSI_TRUE };
-
-/* "truecolor", "256", "16", "8" or "none"; NULL: the terminal's, by the
- * explorer's rule ($NO_COLOR, $COLORTERM, then terminfo's colors for
- * $TERM; 256 when TERM is not in the database). -1 for another name. */
+/* A tier by name as the explorer's --color takes it (term_tier_parse);
+ * NULL: the terminal's, by the explorer's rule ($NO_COLOR, $COLORTERM,
+ * then terminfo's colors for $TERM; 256 when TERM is not in the
+ * database). -1 for another name. */
 int render_ansi_tier(const char *name);
 /* The locale's character set is UTF-8: half blocks and shades, else ASCII. */
 bool render_ansi_utf8(void);

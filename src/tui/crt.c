@@ -21,32 +21,6 @@ struct crt_state crt;
  * pair table stays small (bench/TUI.md). */
 #define TRUE_BITS 4
 
-static const char *const tier_names[] = {"none", "8", "16", "256", "truecolor"};
-
-_Static_assert(TUI_TIER_AUTO == TIER_AUTO, "tui.h's TUI_TIER_AUTO is crt's TIER_AUTO");
-
-int tui_tier_parse(const char *word)
-{
-	return crt_tier_parse(word);
-}
-
-int crt_tier_parse(const char *s)
-{
-	for (int i = 0; i <= TIER_TRUE; i++)
-		if (strcmp(s, tier_names[i]) == 0)
-			return i;
-	if (strcmp(s, "24bit") == 0 || strcmp(s, "direct") == 0)
-		return TIER_TRUE;
-	if (strcmp(s, "mono") == 0 || strcmp(s, "0") == 0)
-		return TIER_NONE;
-	return -1;
-}
-
-const char *crt_tier_name(int tier)
-{
-	return tier >= 0 && tier <= TIER_TRUE ? tier_names[tier] : "auto";
-}
-
 bool crt_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
@@ -129,7 +103,7 @@ static int colour_of(struct rgb c)
 	}
 }
 
-static enum crt_tier detect_tier(void)
+static enum term_tier detect_tier(void)
 {
 	if (!has_colors())
 		return TIER_NONE;
@@ -195,13 +169,13 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		if (key_defined(extra_keys[i].seq) <= 0)
 			define_key(extra_keys[i].seq, extra_keys[i].key);
 	curs_set(0);
-	enum crt_tier best = detect_tier();
+	enum term_tier best = detect_tier();
 	crt.tier = best;
 	if (no_color)
 		crt.tier = TIER_NONE;
 	if (o->tier >= 0)
 		/* A forced tier cannot go past what the terminal's entry can show. */
-		crt.tier = o->tier < (int)best ? (enum crt_tier)o->tier : best;
+		crt.tier = o->tier < (int)best ? (enum term_tier)o->tier : best;
 	if (crt.tier != TIER_NONE) {
 		start_color();
 		if (pairs_setup() < 0) {

@@ -8,12 +8,11 @@
 #include <stddef.h>
 #include <wchar.h>
 
+#include "term/tier.h"
 #include "view/palette.h"
 
-enum crt_tier { TIER_NONE, TIER_8, TIER_16, TIER_256, TIER_TRUE, TIER_AUTO = -1 };
-
 struct crt_options {
-	int tier;        /* enum crt_tier; TIER_AUTO picks from the terminal */
+	int tier;        /* enum term_tier; TIER_AUTO picks from the terminal */
 	int utf8;        /* 1 half blocks, 0 ASCII, -1 from the locale */
 	bool mouse;
 	int light;       /* 1 a light background, 0 dark, -1 from COLORFGBG */
@@ -21,7 +20,7 @@ struct crt_options {
 
 struct crt_state {
 	bool active;
-	enum crt_tier tier;
+	enum term_tier tier;
 	bool utf8;
 	bool mouse;
 	int pairs_max;   /* colour pairs we may allocate */
@@ -32,9 +31,6 @@ struct crt_state {
 };
 extern struct crt_state crt;
 
-/* Parses "truecolor|256|16|8|none"; -1 when unknown. */
-int crt_tier_parse(const char *s);
-const char *crt_tier_name(int tier);
 /* What the environment asks for before curses starts: NO_COLOR, locale. */
 bool crt_locale_is_utf8(void);
 

@@ -79,8 +79,8 @@ static void start_messages(struct app *a, const struct tui_options *o)
 	else
 		safe_autosave_notice(a);
 	if (o->tier >= 0 && o->tier > (int)crt.tier)
-		app_message(a, "this terminal shows %s colours, not %s", crt_tier_name(crt.tier),
-			    crt_tier_name(o->tier));
+		app_message(a, "this terminal shows %s colours, not %s", term_tier_name(crt.tier),
+			    term_tier_name(o->tier));
 }
 
 /* Waits up to wait_ms for a key (the simulation runs meanwhile, on its

@@ -8,6 +8,7 @@
 
 #include "core/base/params.h"
 #include "core/base/world.h"
+#include "term/tier.h"
 
 struct tui_options {
 	struct params params;   /* after --set/--seed/--size */
@@ -15,7 +16,7 @@ struct tui_options {
 	const char *snapshot;   /* a snapshot to open, or NULL */
 	const char *preset;     /* the preset the parameters came from, or NULL */
 	bool resume;            /* open the autosave */
-	int tier;               /* tui_tier_parse(), or TUI_TIER_AUTO */
+	int tier;               /* enum term_tier (term_tier_parse), or TIER_AUTO */
 	int utf8;               /* -1 auto, 0 --ascii, 1 --utf8 */
 	bool mouse;
 	int theme;              /* -1 from COLORFGBG, 0 dark, 1 light */
@@ -31,11 +32,6 @@ struct tui_options {
 	int hardness_width, hardness_height;
 };
 
-/* The terminal's colours: ask the terminal. */
-#define TUI_TIER_AUTO (-1)
-/* --color's word ("truecolor", "256", "16", "8", "none") as a tier for
- * tui_options.tier; < 0 when it is none of them. */
-int tui_tier_parse(const char *word);
 /* The KEYS section of gully(1), generated from the key table. */
 void tui_keys_man(FILE *fp);
 
