@@ -163,6 +163,13 @@ ansi() {
 	env -u NO_COLOR -u COLORTERM -u LANG -u LC_CTYPE TERM="$1" LC_ALL="$2" \
 		"$GULLY" render "$T/a.gsnap" --ansi --columns 20 >"$T/ansi" || fail "--ansi on TERM=$1"
 }
+# COLORTERM in any case, as the explorer reads it: TrueColor gave 256 here.
+for ct in TrueColor 24BIT; do
+	env -u NO_COLOR TERM=xterm-256color COLORTERM=$ct LC_ALL=C \
+		"$GULLY" render "$T/a.gsnap" --ansi --columns 20 >"$T/ansi" || fail "--ansi, COLORTERM=$ct"
+	grep -q "$ESC\[38;2;" "$T/ansi" || fail "COLORTERM=$ct did not give --ansi truecolor"
+done
+ok "--ansi reads COLORTERM in any case"
 if infocmp linux >/dev/null 2>&1 && infocmp xterm >/dev/null 2>&1 &&
 	infocmp vt100 >/dev/null 2>&1 && locale -a | grep -qix 'c.utf-\{0,1\}8'; then
 	ansi linux C.UTF-8

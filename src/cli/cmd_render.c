@@ -248,7 +248,7 @@ int cmd_render(int argc, char **argv)
 			status |= render_one(a.outs[i], w, &info.params, &a);
 		if (a.ansi)
 			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns,
-					      render_ansi_utf8());
+					      term_locale_utf8());
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}

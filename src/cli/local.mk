@@ -10,7 +10,7 @@ gully_SOURCES = \
 	src/cli/cmd_sweep.c src/cli/sweep.h src/cli/sweep_grid.c src/cli/sweep_run.c \
 	src/cli/sweep_emit.c src/cli/sweep_collect.c \
 	src/cli/cmd_info.c \
-	src/cli/cmd_render.c src/cli/render_ansi.c src/cli/render_ansi.h src/cli/term_colors.c \
+	src/cli/cmd_render.c src/cli/render_ansi.c src/cli/render_ansi.h \
 	src/cli/picture.c src/cli/picture.h \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
 	src/cli/cmd_explore.c

@@ -3,10 +3,8 @@
  * same terminal: two map pixels a character as half blocks (truecolor, 256
  * colours), one shaded pixel (16 or 8 colours), or, without a UTF-8 locale
  * or without colour, an ASCII density ramp. */
-#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -18,24 +16,19 @@
  * NO_COLOR none; COLORTERM truecolor; else the entry's colors#. */
 static int auto_tier(void)
 {
-	const char *nc = getenv("NO_COLOR"), *ct = getenv("COLORTERM"), *term = getenv("TERM");
-	if (nc && *nc)
+	const char *term = getenv("TERM");
+	if (term_no_color())
 		return TIER_NONE;
-	if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
+	if (term_colorterm_truecolor())
 		return TIER_TRUE;
 	if (term && strcmp(term, "dumb") == 0)
 		return TIER_NONE;
-	bool rgb;
-	int colors = term_colors(term, &rgb);
+	int tier = term_tier_of(term);
 	/* Not in the database (or no TERM: a script): 256, what nearly every
 	 * terminal shows; the explorer would refuse, render has no screen to lose. */
-	if (colors < 0) {
-		size_t n = term ? strlen(term) : 0;
-		return n > 7 && strcmp(term + n - 7, "-direct") == 0 ? TIER_TRUE : TIER_256;
-	}
-	if (rgb && colors >= 0x1000000)
-		return TIER_TRUE;
-	return colors >= 256 ? TIER_256 : colors >= 16 ? TIER_16 : colors >= 8 ? TIER_8 : TIER_NONE;
+	if (tier < 0)
+		return term_name_direct(term) ? TIER_TRUE : TIER_256;
+	return tier;
 }
 
 int render_ansi_tier(const char *name)
@@ -43,12 +36,6 @@ int render_ansi_tier(const char *name)
 	if (!name)
 		return auto_tier();
 	return term_tier_parse(name);
-}
-
-bool render_ansi_utf8(void)
-{
-	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
 }
 
 /* An ANSI colour index 0-15 as foreground or background. */

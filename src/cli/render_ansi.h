@@ -14,16 +14,10 @@
  * then terminfo's colors for $TERM; 256 when TERM is not in the
  * database). -1 for another name. */
 int render_ansi_tier(const char *name);
-/* The locale's character set is UTF-8: half blocks and shades, else ASCII. */
-bool render_ansi_utf8(void);
 /* The whole map fitted to `columns` characters (0: the terminal's width),
  * two pixels a character, in the explorer's colours and light; without
- * utf8 an ASCII ramp (coloured in the tier). 0 or 1. */
+ * utf8 (term_locale_utf8) an ASCII ramp (coloured in the tier). 0 or 1. */
 int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
 		int tier, int columns, bool utf8);
-
-/* term_colors.c: colors# of the terminfo entry for term (linux: its
- * 16-colour entry) and its RGB flag; -1 when there is none. */
-int term_colors(const char *term, bool *rgb);
 
 #endif

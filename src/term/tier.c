@@ -1,5 +1,9 @@
-/* The tier names: the one table --color and --ansi read. */
+/* The tier names (the one table --color and --ansi read) and what the
+ * environment says of the terminal. */
+#include <langinfo.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "term/tier.h"
 
@@ -21,4 +25,28 @@ int term_tier_parse(const char *name)
 const char *term_tier_name(int tier)
 {
 	return tier >= 0 && tier <= TIER_TRUE ? tier_names[tier] : "auto";
+}
+
+bool term_no_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	return nc && *nc;
+}
+
+bool term_colorterm_truecolor(void)
+{
+	const char *ct = getenv("COLORTERM");
+	return ct && (strcasecmp(ct, "truecolor") == 0 || strcasecmp(ct, "24bit") == 0);
+}
+
+bool term_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
+}
+
+bool term_name_direct(const char *term)
+{
+	size_t n = term ? strlen(term) : 0;
+	return n > 7 && strcmp(term + n - 7, "-direct") == 0;
 }

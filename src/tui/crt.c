@@ -3,12 +3,10 @@
 #include "tui/tui.h"
 #include "view/shade.h"
 
-#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <curses.h>
 #include <term.h>
 #include <wchar.h>
@@ -20,12 +18,6 @@ struct crt_state crt;
  * against 27 KB with 5 bits, as fewer cells change colour each frame and the
  * pair table stays small (bench/TUI.md). */
 #define TRUE_BITS 4
-
-bool crt_locale_is_utf8(void)
-{
-	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
-}
 
 /* ---- the pair table: (fg, bg) colour numbers -> pair, open addressing ---- */
 
@@ -108,17 +100,7 @@ static enum term_tier detect_tier(void)
 	if (!has_colors())
 		return TIER_NONE;
 	/* COLORS is only set by start_color(); ask terminfo directly. */
-	int colors = tigetnum("colors");
-	int rgb = tigetflag("RGB");
-	if (rgb > 0 && colors >= 0x1000000)
-		return TIER_TRUE;
-	if (colors >= 256)
-		return TIER_256;
-	if (colors >= 16)
-		return TIER_16;
-	if (colors >= 8)
-		return TIER_8;
-	return TIER_NONE;
+	return term_entry_tier();
 }
 
 bool crt_colorfgbg_light(void)
@@ -134,17 +116,16 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
 	crt.light = o->light >= 0 ? o->light != 0 : crt_colorfgbg_light();
-	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : crt_locale_is_utf8();
+	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : term_locale_utf8();
 	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
 	 * the half blocks. */
-	if (crt.utf8 && !crt_locale_is_utf8() &&
+	if (crt.utf8 && !term_locale_utf8() &&
 	    !setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8"))
 		crt.utf8 = false;
-	const char *nc = getenv("NO_COLOR");
-	bool no_color = nc && *nc;
+	bool no_color = term_no_color();
 	/* COLORTERM counts when no tier was chosen; --color=truecolor always. */
 	bool want_true = o->tier == TIER_TRUE ||
-			 (o->tier == TIER_AUTO && !no_color && crt_colorterm_truecolor());
+			 (o->tier == TIER_AUTO && !no_color && term_colorterm_truecolor());
 	/* newterm rather than initscr: initscr exits on a bad TERM. */
 	SCREEN *s = crt_term_open(want_true, crt.note, sizeof crt.note, err, errlen);
 	if (!s)

@@ -31,9 +31,6 @@ struct crt_state {
 };
 extern struct crt_state crt;
 
-/* What the environment asks for before curses starts: NO_COLOR, locale. */
-bool crt_locale_is_utf8(void);
-
 /* Whether COLORFGBG ("fg;bg", as rxvt, konsole and others set it) names a
  * light background (7 or 15, white or light grey). */
 bool crt_colorfgbg_light(void);

@@ -10,6 +10,7 @@
  *  - a terminal that cannot move the cursor (TERM=dumb, an emacs shell)
  *    is refused in one line that names what works there instead. */
 #include "tui/crt_term.h"
+#include "term/tier.h"
 
 #include <fcntl.h>
 #include <dirent.h>
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <curses.h>
@@ -27,12 +27,6 @@
 extern char **environ;
 
 #define DIRECT_NAME "gully-direct"
-
-bool crt_colorterm_truecolor(void)
-{
-	const char *ct = getenv("COLORTERM");
-	return ct && (strcasecmp(ct, "truecolor") == 0 || strcasecmp(ct, "24bit") == 0);
-}
 
 /* Loads `name`'s entry into cur_term (quietly); false when it is not in
  * the database. */
@@ -172,14 +166,13 @@ SCREEN *crt_term_open(bool want_true, char *note, size_t notelen, char *err, siz
 	const char *name = term;
 	char base[80];
 	if (!entry_exists(term)) {
-		size_t n = strlen(term);
-		bool direct = n > 7 && strcmp(term + n - 7, "-direct") == 0;
-		if (!direct) {
+		if (!term_name_direct(term)) {
 			snprintf(err, errlen, "TERM=%s is not in the terminfo database (try "
 				 "TERM=xterm-256color)", term);
 			return NULL;
 		}
 		/* *-direct asks for truecolor: its 256-colour sibling, else xterm's. */
+		size_t n = strlen(term);
 		snprintf(base, sizeof base, "%.*s-256color", (int)(n - 7 < 60 ? n - 7 : 60), term);
 		if (!entry_exists(base))
 			snprintf(base, sizeof base, "xterm-256color");
@@ -192,15 +185,15 @@ SCREEN *crt_term_open(bool want_true, char *note, size_t notelen, char *err, siz
 		name = base;
 		want_true = true;
 	}
-	/* The Linux console shows 16 colours; its 16-colour entry says so. */
-	if (strcmp(name, "linux") == 0) {
+	/* The Linux console's 16-colour entry, when there is one. */
+	const char *entry = term_entry_name(name);
+	if (entry != name) {
 		entry_drop();
-		if (entry_exists("linux-16color"))
-			name = "linux-16color";
-		else if (!entry_exists("linux")) {
-			snprintf(err, errlen, "cannot use terminal type 'linux'");
+		if (!entry_exists(entry)) {
+			snprintf(err, errlen, "cannot use terminal type '%s'", entry);
 			return NULL;
 		}
+		name = entry;
 	}
 	if (strcmp(name, "dumb") == 0 || !cap_present("cup") || !cap_present("clear")) {
 		entry_drop();

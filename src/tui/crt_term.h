@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <curses.h>
 
-/* COLORTERM is truecolor or 24bit. */
-bool crt_colorterm_truecolor(void);
 /* newterm on TERM, or on a direct-colour variant of it when want_true and
  * its entry lacks RGB; NULL with one line in err when the terminal cannot
  * be used (not in the database, cannot move the cursor). note: something

@@ -1,0 +1,60 @@
+/* The colours a terminal type shows, from terminfo alone: the low-level
+ * setupterm, no curses screen, so `gully render --ansi` picks its tier as
+ * the explorer does (the explorer asks the same of the entry its screen
+ * runs on). Its own file because <term.h> defines macros (columns, lines)
+ * that clash with ordinary names. */
+#include <string.h>
+
+/* Before <term.h>, whose macros would rewrite its declarations. */
+#include "term/tier.h"
+
+#include <curses.h>
+#include <term.h>
+
+enum term_tier term_entry_tier(void)
+{
+	/* -1 absent (vt100: no colour at all), -2 not a number: none. */
+	int colors = tigetnum("colors");
+	if (tigetflag("RGB") > 0 && colors >= 0x1000000)
+		return TIER_TRUE;
+	return colors >= 256 ? TIER_256 : colors >= 16 ? TIER_16 : colors >= 8 ? TIER_8 : TIER_NONE;
+}
+
+/* Loads `name` into a new cur_term, the old one kept in *saved; false
+ * when the database lacks it. An fd of -1: nothing is asked of a terminal,
+ * only the entry is read. */
+static bool entry_load(const char *name, TERMINAL **saved)
+{
+	int err = 0;
+	*saved = cur_term;
+	if (setupterm((char *)name, -1, &err) == OK)
+		return true;
+	set_curterm(*saved);
+	return false;
+}
+
+static void entry_unload(TERMINAL *saved)
+{
+	del_curterm(cur_term);
+	set_curterm(saved);
+}
+
+const char *term_entry_name(const char *term)
+{
+	TERMINAL *saved;
+	if (term && strcmp(term, "linux") == 0 && entry_load("linux-16color", &saved)) {
+		entry_unload(saved);
+		return "linux-16color";
+	}
+	return term;
+}
+
+int term_tier_of(const char *term)
+{
+	TERMINAL *saved;
+	if (!term || !*term || !entry_load(term_entry_name(term), &saved))
+		return -1;
+	int tier = term_entry_tier();
+	entry_unload(saved);
+	return tier;
+}
