@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/render_ansi.h"
+#include "term/cell.h"
 #include "term/tier.h"
 #include "view/shade.h"
 
@@ -70,13 +71,10 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 		}
 		fputc(g, fp);
 	} else if (tier == TIER_16 || tier == TIER_8) {
-		/* One pixel, shaded: two of the few colours through a shade glyph. */
-		static const char *const shades[PALETTE_SHADES] = {" ", "\xe2\x96\x91",
-								   "\xe2\x96\x92", "\xe2\x96\x93"};
-		struct palette_cell pc = palette_to_ansi_shade(mix, tier == TIER_16 ? 16 : 8);
-		ansi_index(fp, false, pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0);
-		ansi_index(fp, true, pc.bg);
-		fputs(shades[pc.shade], fp);
+		struct term_shaded sc = term_cell_shaded(top, bottom, tier);
+		ansi_index(fp, false, sc.fg);
+		ansi_index(fp, true, sc.bg);
+		fputs(sc.utf8, fp);
 	} else {
 		colour(fp, tier, false, top);
 		colour(fp, tier, true, bottom);

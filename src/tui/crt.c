@@ -1,3 +1,4 @@
+#include "term/cell.h"
 #include "tui/crt.h"
 #include "tui/crt_term.h"
 #include "tui/tui.h"
@@ -236,15 +237,9 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 {
 	wchar_t wc[2] = {L' ', L'\0'};
 	if ((crt.tier == TIER_16 || crt.tier == TIER_8) && crt.utf8) {
-		/* One pixel a cell, shaded: two of the few colours through a
-		 * shading glyph. */
-		static const wchar_t shades[PALETTE_SHADES] = {L' ', L'\u2591', L'\u2592',
-							       L'\u2593'};
-		struct palette_cell pc = palette_to_ansi_shade(palette_mix(top, bottom, 0.5),
-							       crt.tier == TIER_16 ? 16 : 8);
-		int fg = pc.shade ? pc.fg : pc.bg == 0 ? 7 : 0;
-		wc[0] = shades[pc.shade];
-		put_glyph(y, x, wc, A_NORMAL, pair_for(fg, pc.bg));
+		struct term_shaded sc = term_cell_shaded(top, bottom, crt.tier);
+		wc[0] = sc.wide;
+		put_glyph(y, x, wc, A_NORMAL, pair_for(sc.fg, sc.bg));
 		return;
 	}
 	if (crt.tier != TIER_NONE && crt.utf8) {
