@@ -138,6 +138,12 @@ grep -q "$(printf '\033')\[48;5;" "$T/ansi" || fail "--ansi=256 has no 256-colou
 "$GULLY" render "$T/a.gsnap" --ansi=17 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--ansi=17 not refused"
 ok "--ansi"
+# Without --columns, the width the progress bar reads: $COLUMNS when stdout
+# is no terminal, a whole number or not at all (30x was taken as 30).
+COLUMNS=30 "$GULLY" render "$T/a.gsnap" --ansi=none >"$T/ansi"
+[ "$(awk '{ print length }' "$T/ansi" | sort -u)" = 30 ] || fail "--ansi with COLUMNS=30 not 30 wide"
+COLUMNS=30x "$GULLY" render "$T/a.gsnap" --ansi=none >"$T/ansi"
+[ "$(awk '{ print length }' "$T/ansi" | sort -u)" = 80 ] || fail "--ansi with COLUMNS=30x not 80 wide"
 # --ansi takes the tier names the explorer's --color takes (24bit was
 # refused by one and taken by the other): one table, so the same words.
 "$GULLY" render "$T/a.gsnap" --ansi=truecolor --columns 20 >"$T/true"

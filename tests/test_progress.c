@@ -49,11 +49,11 @@ static void test_columns(void **state)
 	(void)state;
 	/* Not a terminal (a pipe in make check): $COLUMNS, else 80. */
 	setenv("COLUMNS", "40", 1);
-	assert_int_equal(progress_columns(-1), 40);
+	assert_int_equal(cli_terminal_columns(-1), 40);
 	setenv("COLUMNS", "x", 1);
-	assert_int_equal(progress_columns(-1), 80);
+	assert_int_equal(cli_terminal_columns(-1), 80);
 	unsetenv("COLUMNS");
-	assert_int_equal(progress_columns(-1), 80);
+	assert_int_equal(cli_terminal_columns(-1), 80);
 }
 
 int main(void)

@@ -189,8 +189,9 @@ struct progress {
 void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet);
 void progress_update(struct progress *pg, uint64_t done);
 void progress_end(struct progress *pg);
-/* The terminal's width on fd (TIOCGWINSZ), else $COLUMNS, else 80. */
-int progress_columns(int fd);
+/* The terminal's width on fd (TIOCGWINSZ), else $COLUMNS (a whole number
+ * to 10000), else 80: the bar's, and render --ansi's default width. */
+int cli_terminal_columns(int fd);
 /* One bar line into buf (no \r), at most columns - 1 characters: the bar
  * shrinks (30 cells at most), then the counts go, then the text is cut. */
 void progress_format(char *buf, size_t len, int columns, uint64_t done, uint64_t total,

@@ -22,7 +22,8 @@ double clock_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int progress_columns(int fd)
+/* render --ansi's default width too: one reading of the terminal for both. */
+int cli_terminal_columns(int fd)
 {
 	struct winsize ws;
 	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
@@ -93,7 +94,7 @@ void progress_update(struct progress *pg, uint64_t done)
 	double eta = frac > 0 ? elapsed / frac - elapsed : 0;
 	char line[512];
 	/* Asked every time: the terminal may have been resized. */
-	progress_format(line, sizeof line, progress_columns(STDERR_FILENO), done, pg->total,
+	progress_format(line, sizeof line, cli_terminal_columns(STDERR_FILENO), done, pg->total,
 			pg->unit, eta);
 	fprintf(stderr, "\r%s\033[K", line);
 	fflush(stderr);

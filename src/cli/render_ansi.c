@@ -5,9 +5,9 @@
  * or without colour, an ASCII density ramp. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/render_ansi.h"
 #include "term/cell.h"
 #include "term/tier.h"
@@ -82,21 +82,10 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 	}
 }
 
-/* The terminal's width, else $COLUMNS, else 80. */
-static int terminal_columns(void)
-{
-	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	const char *c = getenv("COLUMNS");
-	int n = c ? atoi(c) : 0;
-	return n > 0 ? n : 80;
-}
-
 int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
 		int tier, int columns, bool utf8)
 {
-	int cols = columns > 0 ? columns : terminal_columns();
+	int cols = columns > 0 ? columns : cli_terminal_columns(STDOUT_FILENO);
 	if (cols > w->width)
 		cols = w->width;
 	/* A character is about twice as tall as wide: two pixels a character
