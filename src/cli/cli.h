@@ -141,10 +141,19 @@ bool parse_count(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
 /* MIN:MAX, two finite numbers with MIN < MAX. */
 bool parse_range(const char *s, double *min, double *max);
-/* Loads --hardness into w (setting hardness.generator=file), or refuses
- * hardness.generator=file without it; 0, or an exit status (reported). */
+/* A grid as read from a file, its own size. */
+struct sim_grid {
+	float *values;
+	int width, height;
+};
+/* Loads --hardness into w's layer, stretched to the map, or, with w NULL
+ * (the explorer, whose terrains come later), reads it as it is into *grid
+ * (caller frees grid->values); either way hardness.generator becomes file.
+ * Without --hardness, hardness.generator=file is refused for a new
+ * terrain (not from_snapshot). 0, or an exit status (reported: a bad map
+ * 1, the refusal 2). */
 int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
-			 struct world *w, bool from_snapshot);
+			 bool from_snapshot, struct world *w, struct sim_grid *grid);
 /* Loads --rain into w (stretched over the map); 0, or an exit status (reported). */
 int sim_options_rain(const struct sim_options *o, struct world *w);
 /* "KEY: value out of range (min to max)" style text for a params error. */

@@ -7,9 +7,7 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "core/base/process.h"
-#include "core/terrain/hardness.h"
 #include "io/image.h"
-#include "io/layer_import.h"
 #include "io/preset.h"
 #include "term/tier.h"
 #include "tui/tui.h"
@@ -215,28 +213,6 @@ static int explore_argument(const char *arg, struct tui_options *o, struct sim_o
 	return GO_ON;
 }
 
-/* --hardness read as `gully run` reads it (a bad map: its one line, exit 1),
- * kept in *hardness for every new terrain; hardness.generator=file without
- * it is refused as run refuses it (exit 2). A snapshot has its own layer. */
-static int explore_hardness(struct tui_options *o, const struct sim_options *so,
-			    float **hardness)
-{
-	if (!so->hardness) {
-		if (!o->snapshot && !o->resume && o->params.hardness.generator == HARDNESS_FILE)
-			return cli_usage_error(CMD, "hardness.generator=file needs --hardness FILE");
-		return 0;
-	}
-	char err[512];
-	if (layer_import_hardness_grid(so->hardness, hardness, &o->hardness_width,
-				       &o->hardness_height, err, sizeof err)) {
-		cli_error("--hardness %s", err);
-		return 1;
-	}
-	o->hardness = *hardness;
-	o->params.hardness.generator = HARDNESS_FILE;
-	return 0;
-}
-
 /* The parameters (defaults or preset, then the options), the height map
  * when one is given, and the process to start. */
 static int explore_load(struct tui_options *o, const struct sim_options *so,
@@ -254,8 +230,15 @@ static int explore_load(struct tui_options *o, const struct sim_options *so,
 			return status;
 		o->heights = hm->heights;
 	}
-	if ((status = explore_hardness(o, so, hardness)))
+	/* Read as `gully run` reads it, kept for every new terrain. */
+	struct sim_grid grid = {0};
+	if ((status = sim_options_hardness(so, CMD, &o->params, o->snapshot || o->resume, NULL,
+					   &grid)))
 		return status;
+	*hardness = grid.values;
+	o->hardness = grid.values;
+	o->hardness_width = grid.width;
+	o->hardness_height = grid.height;
 	o->process = so->process ? so->process : meta->process[0] ? meta->process : NULL;
 	if (o->process && !process_find(o->process))
 		return cli_usage_error(CMD, "no process named '%s' (one of %s)", o->process,

@@ -235,7 +235,7 @@ static int run_open(const struct sim_options *o, const char *from, bool is_heigh
 	else
 		status = open_fresh(o, p, w, meta);
 	if (!status)
-		status = sim_options_hardness(o, CMD, p, *w, from && !is_heightmap);
+		status = sim_options_hardness(o, CMD, p, from && !is_heightmap, *w, NULL);
 	if (!status)
 		status = sim_options_rain(o, *w);
 	if (status)

@@ -289,20 +289,23 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 }
 
 int sim_options_hardness(const struct sim_options *o, const char *cmd, struct params *p,
-			 struct world *w, bool from_snapshot)
+			 bool from_snapshot, struct world *w, struct sim_grid *grid)
 {
-	if (o->hardness) {
-		char err[512];
-		if (layer_import_hardness(w, o->hardness, err, sizeof err)) {
-			cli_error("--hardness %s", err);
-			return 1;
-		}
-		p->hardness.generator = HARDNESS_FILE;
+	if (!o->hardness) {
+		/* A snapshot carries its hardness layer; a fresh map needs the file. */
+		if (p->hardness.generator == HARDNESS_FILE && !from_snapshot)
+			return cli_usage_error(cmd, "hardness.generator=file needs --hardness FILE");
 		return 0;
 	}
-	/* A snapshot carries its hardness layer; a fresh map needs the file. */
-	if (p->hardness.generator == HARDNESS_FILE && !from_snapshot)
-		return cli_usage_error(cmd, "hardness.generator=file needs --hardness FILE");
+	char err[512];
+	int e = w ? layer_import_hardness(w, o->hardness, err, sizeof err)
+		  : layer_import_hardness_grid(o->hardness, &grid->values, &grid->width,
+					       &grid->height, err, sizeof err);
+	if (e) {
+		cli_error("--hardness %s", err);
+		return 1;
+	}
+	p->hardness.generator = HARDNESS_FILE;
 	return 0;
 }
 
