@@ -251,6 +251,18 @@ cp "$T/rt_96x40.r16" "$T/plain.r16"
 "$GULLY" run --quiet --particles 0 --size 96x40 "$T/plain.r16" >/dev/null || fail "--size 96x40"
 "$GULLY" run --quiet --range 0:1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--range without a height map not refused"
+# The explorer, run and sweep share the check: from a new terrain or a
+# snapshot, --transpose and --range are refused alike.
+for start in "" "$T/a.gsnap"; do
+	for opt in --transpose "--range 0:1"; do
+		for cmd in "run --quiet" "sweep --quiet --vary particles.dt=1" "--dump-preset"; do
+			# shellcheck disable=SC2086 # words on purpose
+			"$GULLY" $cmd $opt $start </dev/null >/dev/null 2>"$T/err"
+			[ $? -eq 2 ] && head -n 1 "$T/err" | grep -q "are for a height map" ||
+				fail "gully $cmd $opt ${start:-(new terrain)}: $(cat "$T/err")"
+		done
+	done
+done
 "$GULLY" run --quiet --range 2:1 "$T/plain.r16" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--range 2:1 not refused"
 "$GULLY" render "$T/a.gsnap" -o "$T/x.r16" --gray16 >/dev/null 2>&1

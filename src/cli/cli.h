@@ -141,6 +141,11 @@ bool parse_count(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
 /* MIN:MAX, two finite numbers with MIN < MAX. */
 bool parse_range(const char *s, double *min, double *max);
+/* --transpose and --range say how to read a height map: refused (said,
+ * EXIT_USAGE) unless the run starts from one, `start` named as a height
+ * map (.r16 .f32 .pgm .png .ppm); start may be NULL (a new terrain) or a
+ * snapshot. 0 otherwise. */
+int sim_options_check_start(const struct sim_options *o, const char *cmd, const char *start);
 /* A grid as read from a file, its own size. */
 struct sim_grid {
 	float *values;

@@ -191,8 +191,9 @@ static int explore_argument(const char *arg, struct tui_options *o, struct sim_o
 		else
 			o->snapshot = arg;
 	}
-	if (!*heightmap_path && (so->transpose || so->range_set))
-		return cli_usage_error(CMD, "--transpose and --range are for a height map");
+	int status = sim_options_check_start(so, CMD, *heightmap_path);
+	if (status)
+		return status;
 	if (o->resume && (arg || so->preset))
 		return cli_usage_error(CMD, "--resume takes no preset, snapshot or height map: it "
 				       "reopens the autosave as it was");

@@ -323,9 +323,10 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 	memset(&snap, 0, sizeof snap);
 	const struct process_ops *proc = NULL;
 	bool is_heightmap = from && image_format_from_path(from) != IMAGE_NONE;
-	if (!is_heightmap && (o->transpose || o->range_set))
-		return cli_usage_error(CMD, "--transpose and --range are for a height map");
-	int status = run_open(o, from, is_heightmap, &p, &w, &snap, &meta, &proc);
+	int status = sim_options_check_start(o, CMD, from);
+	if (status)
+		return status;
+	status = run_open(o, from, is_heightmap, &p, &w, &snap, &meta, &proc);
 	if (!status && o->dump_preset)
 		status = run_dump_preset(&p, &meta, proc);
 	if (status || o->dump_preset) {

@@ -230,9 +230,10 @@ static int check_args(struct sweep_args *a)
 		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
 	if (s->start && access(s->start, R_OK) != 0)
 		return cli_usage_error(CMD, "%s: cannot read: %s", s->start, strerror(errno));
+	int st = sim_options_check_start(&s->o, CMD, s->start);
+	if (st)
+		return st;
 	const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
-	if ((s->o.transpose || s->o.range_set) && (!s->start || snapshot))
-		return cli_usage_error(CMD, "--transpose and --range are for a height map");
 	/* The map's size is the start's: varying it would label rows with sizes
 	 * the runs never had (a height map) or fail every run (a snapshot). */
 	for (int i = 0; s->start && i < s->naxes; i++)
@@ -244,7 +245,7 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "%s: a snapshot carries its parameters and size: no "
 				       "preset or --size with it; change them with --set or --vary",
 				       s->start);
-	int st = check_dir_option("--out", s->out_dir);
+	st = check_dir_option("--out", s->out_dir);
 	if (st || (st = check_dir_option("--save-maps", s->maps_dir)))
 		return st;
 	/* The shared options are checked once here rather than in every run. */

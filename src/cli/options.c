@@ -11,6 +11,7 @@
 #include "core/base/rain.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
+#include "io/image.h"
 #include "io/layer_import.h"
 #include "core/base/process.h"
 
@@ -285,6 +286,14 @@ int sim_options_apply(const struct sim_options *o, const char *cmd, struct param
 			return cli_usage_error(cmd, "--set %s", msg);
 		}
 	}
+	return 0;
+}
+
+int sim_options_check_start(const struct sim_options *o, const char *cmd, const char *start)
+{
+	bool heightmap = start && image_format_from_path(start) != IMAGE_NONE;
+	if (!heightmap && (o->transpose || o->range_set))
+		return cli_usage_error(cmd, "--transpose and --range are for a height map");
 	return 0;
 }
 
