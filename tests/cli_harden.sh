@@ -69,6 +69,22 @@ expect_t 2 "-o through a symlink to a FIFO is refused" -- $RUN -o "$T/nodes/tofi
 [ -p "$T/nodes/fifo.gsnap" ] || fail "the FIFO behind a symlink was replaced"
 ls "$T/nodes" "$T/real" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 
+# ---- 1b: sweep MAP is a regular file, checked once before any run ----
+# A directory named like a map failed every run; a FIFO fed its bytes to the
+# first run only (or none). Refused up front as a missing map is: exit 2,
+# the file named, no run, nothing written.
+mkdir "$T/nodes/dirmap.f32"
+mkfifo "$T/nodes/fifomap.f32" "$T/nodes/fifomap.gsnap"
+for map in dirmap.f32 fifomap.f32 fifomap.gsnap; do
+	expect_t 2 "sweep from $map is refused" -- "$GULLY" sweep --quiet --particles 10 \
+		--vary world.seed=1,2 --out "$T/out-$map" --save-maps "$T/maps-$map" "$T/nodes/$map"
+	head -n 1 "$T/err" | grep -q "$map: cannot read: " || fail "sweep $map: $(cat "$T/err")"
+	grep -q "point .* failed" "$T/err" && fail "sweep $map: a run went ahead"
+	[ -s "$T/out" ] && fail "sweep $map printed rows"
+	[ -e "$T/out-$map" ] || [ -e "$T/maps-$map" ] && fail "sweep $map wrote files"
+done
+[ -d "$T/nodes/dirmap.f32" ] && [ -p "$T/nodes/fifomap.f32" ] || fail "a refused sweep touched its MAP"
+
 # ---- 2: layer values are checked at load, by layer and cell ----
 expect_t 0 "a 16x16 snapshot" -- $RUN -o "$T/s.gsnap"
 # patch NAME CELL BYTES: writes a float's 4 bytes (octal escapes) into cell

@@ -15,6 +15,7 @@
 
 #include "cli/signals.h"
 #include "cli/sweep.h"
+#include "io/fileio.h"
 #include "io/image.h"
 #include "io/snapshot.h"
 #include "config.h"
@@ -34,7 +35,8 @@ static void usage(FILE *fp)
 		"grid order (the last --vary changes fastest). A value list may be\n"
 		"START:STOP:STEP, such as 0.02:0.1:0.02. MAP, a height map (.f32 .r16 .pgm\n"
 		".png .ppm) or a snapshot (.gsnap), is where every run starts, as with\n"
-		"`gully run MAP`; without it each run makes its terrain.\n\n"
+		"`gully run MAP`; without it each run makes its terrain. Every run reads\n"
+		"MAP again: it must be a regular file, not a directory or a FIFO.\n\n"
 		"Options:\n"
 		"  --vary KEY=LIST      a parameter and its values; repeatable\n"
 		"  --jobs N             runs at once (default: the number of CPUs)\n"
@@ -203,6 +205,19 @@ static int check_dir_option(const char *opt, const char *dir)
 	return 0;
 }
 
+/* Every run reads MAP again: a FIFO would feed the first run alone and a
+ * directory fail every run, so anything but a readable regular file is
+ * refused once, here, before any run starts, by the check a snapshot is
+ * opened with. */
+static int check_start_file(const char *path)
+{
+	FILE *fp = file_open_regular(path);
+	if (!fp)
+		return cli_usage_error(CMD, "%s: cannot read: %s", path, file_strerror(errno));
+	fclose(fp);
+	return 0;
+}
+
 /* The grid's size, and the options that only make sense together. */
 static int check_args(struct sweep_args *a)
 {
@@ -228,10 +243,8 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "--gully names the binary of emitted commands: add --emit");
 	if (!s->gully)
 		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
-	if (s->start && access(s->start, R_OK) != 0)
-		return cli_usage_error(CMD, "%s: cannot read: %s", s->start, strerror(errno));
-	int st = sim_options_check_start(&s->o, CMD, s->start);
-	if (st)
+	int st = s->start ? check_start_file(s->start) : 0;
+	if (st || (st = sim_options_check_start(&s->o, CMD, s->start)))
 		return st;
 	const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
 	/* The map's size is the start's: varying it would label rows with sizes
