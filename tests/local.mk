@@ -316,6 +316,10 @@ endif
 # The core's folders include only base/ and themselves, and print nothing.
 TESTS += tests/core_layout.test
 EXTRA_DIST += tests/core_layout.test
+# The front ends' layers: what the explorer and the commands share lives
+# below both (term, view, io), and cli sees only tui/tui.h of the explorer.
+TESTS += tests/front_layout.test
+EXTRA_DIST += tests/front_layout.test
 
 # The thread pool the processes' parallel phases share.
 if HAVE_CMOCKA
