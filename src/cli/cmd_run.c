@@ -10,7 +10,6 @@
 #include "cli/run_output.h"
 #include "config.h"
 #include "core/base/error.h"
-#include "core/terrain/hardness.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
 #include "cli/picture.h"
