@@ -57,8 +57,16 @@ static void pan(struct app *a, int ax, int ay)
 	a->needs_draw = true;
 }
 
-static void describe_value(struct app *a, int index)
+/* After the panel changed parameter `index` from `old`. A world parameter's
+ * change remakes the terrain, which marks the session unsaved, or is
+ * refused with its value put back and the mark left as it was; any other
+ * marks the session only when the value really moved. */
+static void param_changed(struct app *a, int index, double old)
 {
+	if (world_param_changed(a, index, old))
+		return;
+	if (params_get(&a->params, index) != old)
+		a->dirty = true;
 	char val[64];
 	num_param(&a->params, index, val, sizeof val);
 	app_message(a, "%s = %s", params_def(index)->key, val);
@@ -77,9 +85,7 @@ static void type_value(struct app *a)
 		const double old = params_get(&a->params, index);
 		int e = params_set_text(&a->params, index, buf);
 		if (e == GULLY_OK) {
-			a->dirty = true;
-			if (!world_param_changed(a, index, old))
-				describe_value(a, index);
+			param_changed(a, index, old);
 		} else if (d->type == PARAM_ENUM) {
 			app_message(a, "%s: '%s' is not one of %s", d->key, buf, d->choices);
 		} else if (d->type == PARAM_BOOL) {
@@ -352,9 +358,7 @@ int act_param_nudge(struct app *a, const struct key_binding *k)
 	if (index >= 0) {
 		const double old = params_get(&a->params, index);
 		params_nudge(&a->params, index, k->arg);
-		a->dirty = true;
-		if (!world_param_changed(a, index, old))
-			describe_value(a, index);
+		param_changed(a, index, old);
 	}
 	return 0;
 }
@@ -374,9 +378,7 @@ int act_param_reset(struct app *a, const struct key_binding *k)
 	if (index >= 0) {
 		const double old = params_get(&a->params, index);
 		params_set(&a->params, index, params_def(index)->def);
-		a->dirty = true;
-		if (!world_param_changed(a, index, old))
-			describe_value(a, index);
+		param_changed(a, index, old);
 	}
 	return 0;
 }

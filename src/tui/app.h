@@ -415,8 +415,10 @@ void app_message(struct app *a, const char *fmt, ...) __attribute__((format(prin
 bool app_checkpoint_whole(struct app *a, const char *what);
 /* world_params.c: after the panel changed parameter `index` from `old`:
  * for the world's own (terrain.*, hardness.*, world.seed, width, height)
- * the terrain is made again at once, the seed kept, undoable; false for
- * any other parameter (nothing done). */
+ * the terrain is made again at once, the seed kept, undoable, which marks
+ * the session unsaved; or the change is refused, the value put back and
+ * the mark left alone. true when it did either; false for any other
+ * parameter or no change (nothing done, the mark the caller's). */
 bool world_param_changed(struct app *a, int index, double old);
 bool app_too_small(void);
 void app_draw(struct app *a);
