@@ -146,13 +146,14 @@ static void draw_too_small(void)
 		mvaddnstr(y + i, 0, start[i], lens[i]);
 }
 
-void app_draw(struct app *a)
+/* The frame into curses' buffer, the terminal not yet written; false for
+ * the "too small" screen, which is all there is to draw then. */
+static bool compose(struct app *a)
 {
 	erase();
 	if (app_too_small()) {
 		draw_too_small();
-		refresh();
-		return;
+		return false;
 	}
 	int map_cols = app_map_pixels_w(), map_rows = LINES - 1;
 	if (a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES))
@@ -175,6 +176,15 @@ void app_draw(struct app *a)
 	status_draw(a, LINES - 1, COLS);
 	if (a->help)
 		help_draw(a, LINES, COLS);
+	return true;
+}
+
+void app_draw(struct app *a)
+{
+	if (!compose(a)) {
+		refresh();
+		return;
+	}
 	/* Time spent waiting (not computing) while the terminal took the
 	 * frame: a write that blocked. */
 	double wall = app_now(), cpu = thread_cpu_seconds();
@@ -185,6 +195,11 @@ void app_draw(struct app *a)
 	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
 }
 
+void app_draw_held(struct app *a)
+{
+	compose(a);
+	refresh();
+}
 
 /* A checkpoint for undo; a world too big for the budget says so once. */
 void app_checkpoint(struct app *a)

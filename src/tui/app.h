@@ -421,7 +421,11 @@ bool app_checkpoint_whole(struct app *a, const char *what);
  * parameter or no change (nothing done, the mark the caller's). */
 bool world_param_changed(struct app *a, int index, double old);
 bool app_too_small(void);
+/* Draws the frame; the simulation runs while the terminal takes it. */
 void app_draw(struct app *a);
+/* The same, the simulation held all the while: for a prompt, whose
+ * question stops the world until it is answered (prompt.c). */
+void app_draw_held(struct app *a);
 /* The map's width in pixels (the screen less the side panel when shown). */
 int app_map_pixels_w(void);
 /* Sums the pool layer for the status line a band a call; `whole` sums it

@@ -50,10 +50,13 @@ static void show_line(const char *question, const struct line_edit *le, int row)
 
 /* The terminal changed size under an open prompt: the old frame is gone
  * (or garbled), so draw the whole screen at the new size; the caller then
- * draws the prompt on the new bottom row. */
+ * draws the prompt on the new bottom row. The prompt keeps the session
+ * (worker.c's lock) while it waits for keys, so the simulation stands
+ * still under a question; app_draw would let it run while the terminal
+ * took the frame, so the frame goes out held. */
 static void prompt_resized(struct app *a)
 {
-	app_draw(a);
+	app_draw_held(a);
 }
 
 bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,

@@ -3,9 +3,11 @@
  * never stalls the simulation.
  *
  * One mutex guards the session (world, process state, parameters, undo):
- * the interface thread holds it all the time except while it waits for a
- * key or for the terminal to take a frame (refresh), and the worker runs
- * slices only while it holds it. When the interface wants it back, it
+ * the interface thread holds it all the time except while the main loop
+ * waits for a key or for the terminal to take a frame (refresh), and the
+ * worker runs slices only while it holds it. A prompt (prompt.c) keeps it
+ * throughout, a resize's frame too, so the world stands still under an
+ * open question. When the interface wants it back, it
  * says so first (ui_waiting); the worker finishes the slice it is in (about
  * WORKER_SLICE_SECONDS) and waits on a condition variable, so neither side
  * spins. The worker calls nothing of curses.
