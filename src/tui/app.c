@@ -101,16 +101,13 @@ void app_refresh_stats(struct app *a, bool whole)
 	}
 }
 
-/* The next line of text at most width columns wide, broken after a word
- * (a word longer than the line is cut); its length, *next where the line
- * after starts. */
-static int wrap_next(const char *text, int width, const char **next)
+int app_wrap_next(const char *text, int width, int least, const char **next)
 {
 	int len = (int)strlen(text);
 	int cut = len;
 	if (len > width) {
 		cut = width;
-		for (int i = width; i > 0; i--)
+		for (int i = width; i > least; i--)
 			if (text[i] == ' ') {
 				cut = i;
 				break;
@@ -137,7 +134,7 @@ static void draw_too_small(void)
 	for (size_t i = 0; i < sizeof paras / sizeof paras[0]; i++)
 		for (const char *t = paras[i]; *t && n < 16 && COLS > 0;) {
 			start[n] = t;
-			lens[n++] = wrap_next(t, COLS, &t);
+			lens[n++] = app_wrap_next(t, COLS, 0, &t);
 		}
 	if (n > LINES)
 		n = LINES;

@@ -421,6 +421,10 @@ bool app_checkpoint_whole(struct app *a, const char *what);
  * parameter or no change (nothing done, the mark the caller's). */
 bool world_param_changed(struct app *a, int index, double old);
 bool app_too_small(void);
+/* The next line of text at most width columns wide, broken at the last
+ * space past column `least` that fits (a word too long for that is cut);
+ * its length, *next where the line after starts (spaces skipped). */
+int app_wrap_next(const char *text, int width, int least, const char **next);
 /* Draws the frame; the simulation runs while the terminal takes it. */
 void app_draw(struct app *a);
 /* The same, the simulation held all the while: for a prompt, whose

@@ -42,19 +42,15 @@ static void status_fields(struct app *a, bool compact, char *left, size_t len)
 }
 
 /* A message too long for one line: its head (up to the last space that
- * fits) on the row above, the rest on the status row. */
+ * fits, past the middle) on the row above, the rest on the status row. */
 static const char *message_head(const char *msg, int row, int cols)
 {
-	int cut = cols - 1;
-	for (int i = cut; i > cols / 2; i--)
-		if (msg[i] == ' ') {
-			cut = i;
-			break;
-		}
+	const char *rest;
+	int cut = app_wrap_next(msg, cols - 1, cols / 2, &rest);
 	attrset(A_REVERSE);
 	mvprintw(row - 1, 0, " %-*.*s", cols - 1, cut, msg);
 	attrset(A_NORMAL);
-	return msg + cut + (msg[cut] == ' ');
+	return rest;
 }
 
 /* A message (an error above all) must be read whole, so it comes before
