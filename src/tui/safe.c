@@ -80,6 +80,17 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+/* Autosave number i of the directory whose own is `base`: 1 is base itself,
+ * 2 .. AUTOSAVE_NUMBERED_MAX - 1 are autosave-DIR-HASH-i.gsnap beside it.
+ * false when the name does not fit. */
+static bool autosave_name(char *path, size_t len, const char *base, int i)
+{
+	const int stem = (int)(strlen(base) - strlen(".gsnap"));
+	int n = i == 1 ? snprintf(path, len, "%s", base)
+		       : snprintf(path, len, "%.*s-%d.gsnap", stem, base, i);
+	return n > 0 && (size_t)n < len;
+}
+
 /* The autosave R resumes: of the directory's autosave and the numbered ones
  * beside it (autosave_target), the newest (by time, then by number); *count
  * (may be NULL) gets how many there are. */
@@ -92,14 +103,10 @@ static bool autosave_newest(char *path, size_t len, int *count)
 		*count = 0;
 	if (!tui_autosave_path(base, sizeof base))
 		return false;
-	const size_t stem = strlen(base) - strlen(".gsnap");
 	for (int i = 1; i < AUTOSAVE_NUMBERED_MAX; i++) {
-		if (i == 1)
-			snprintf(name, sizeof name, "%s", base);
-		else
-			snprintf(name, sizeof name, "%.*s-%d.gsnap", (int)stem, base, i);
 		struct stat st;
-		if (stat(name, &st) != 0 || !S_ISREG(st.st_mode))
+		if (!autosave_name(name, sizeof name, base, i) || stat(name, &st) != 0 ||
+		    !S_ISREG(st.st_mode))
 			continue;
 		const struct timespec t = st.st_mtim;
 		if (n++ == 0 || t.tv_sec > best.tv_sec ||
@@ -230,14 +237,10 @@ static bool autosave_target(char *path, size_t len, bool *numbered, char *err, s
 		snprintf(err, err_len, "no XDG_STATE_HOME or HOME to save in");
 		return false;
 	}
-	if (!exists(base))
-		return (size_t)snprintf(path, len, "%s", base) < len;
-	size_t stem = strlen(base) - strlen(".gsnap");
-	*numbered = true;
-	for (int i = 2; i < AUTOSAVE_NUMBERED_MAX; i++) {
-		int n = snprintf(path, len, "%.*s-%d.gsnap", (int)stem, base, i);
-		if (n < 0 || (size_t)n >= len)
+	for (int i = 1; i < AUTOSAVE_NUMBERED_MAX; i++) {
+		if (!autosave_name(path, len, base, i))
 			return false;
+		*numbered = i > 1;
 		if (!exists(path))
 			return true;
 	}
