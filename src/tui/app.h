@@ -420,6 +420,9 @@ bool app_checkpoint_whole(struct app *a, const char *what);
  * the mark left alone. true when it did either; false for any other
  * parameter or no change (nothing done, the mark the caller's). */
 bool world_param_changed(struct app *a, int index, double old);
+/* The k-th section of the world's own parameters (terrain, hardness,
+ * world), in the panel's order; NULL past the last. */
+const char *world_param_section(int k);
 bool app_too_small(void);
 /* The next line of text at most width columns wide, broken at the last
  * space past column `least` that fits (a word too long for that is cut);

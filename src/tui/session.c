@@ -18,21 +18,25 @@ static void drop_state(struct app *a)
 	a->state = NULL;
 }
 
+static void list_section(struct app *a, const char *name)
+{
+	struct param_section sec;
+	if (!name || !params_section(params_section_find(name), &sec))
+		return;
+	for (int i = sec.first; i < sec.first + sec.count; i++)
+		if (a->nparams < (int)(sizeof a->plist / sizeof a->plist[0]))
+			a->plist[a->nparams++] = i;
+}
+
 void session_param_list(struct app *a)
 {
 	a->nparams = 0;
 	/* The process's own, then the view's, then the world's (a change there
 	 * makes the terrain or hardness map again: world_params.c). */
-	const char *sections[] = {a->proc ? a->proc->section : NULL, "view", "terrain", "hardness",
-				  "world"};
-	for (int k = 0; k < (int)(sizeof sections / sizeof sections[0]); k++) {
-		struct param_section sec;
-		if (!sections[k] || !params_section(params_section_find(sections[k]), &sec))
-			continue;
-		for (int i = sec.first; i < sec.first + sec.count; i++)
-			if (a->nparams < (int)(sizeof a->plist / sizeof a->plist[0]))
-				a->plist[a->nparams++] = i;
-	}
+	list_section(a, a->proc ? a->proc->section : NULL);
+	list_section(a, "view");
+	for (int k = 0; world_param_section(k); k++)
+		list_section(a, world_param_section(k));
 	if (a->sel >= a->nparams)
 		a->sel = a->nparams - 1;
 	if (a->sel < 0)

@@ -8,11 +8,25 @@
 #include "core/terrain/hardness.h"
 #include "tui/app.h"
 
+/* The sections that describe the world, not a process or the view, in the
+ * panel's order (session_param_list): a change to any of their parameters
+ * but world.threads makes the terrain again. */
+static const char *const world_sections[] = {"terrain", "hardness", "world"};
+
+const char *world_param_section(int k)
+{
+	const int n = (int)(sizeof world_sections / sizeof world_sections[0]);
+	return k >= 0 && k < n ? world_sections[k] : NULL;
+}
+
 static bool makes_the_world(const struct param_def *d)
 {
-	if (strcmp(d->section, "terrain") == 0 || strcmp(d->section, "hardness") == 0)
-		return true;
-	return strcmp(d->section, "world") == 0 && strcmp(d->name, "threads") != 0;
+	if (strcmp(d->key, "world.threads") == 0)
+		return false;
+	for (int k = 0; world_param_section(k); k++)
+		if (strcmp(d->section, world_param_section(k)) == 0)
+			return true;
+	return false;
 }
 
 bool world_param_changed(struct app *a, int index, double old)
