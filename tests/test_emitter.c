@@ -10,10 +10,9 @@
 
 #include "core/emitter/emitter.h"
 #include "core/base/error.h"
+#include "core/base/pi.h"
 #include "core/terrain/hardness.h"
 #include "core/terrain/terrain.h"
-
-#define PI 3.14159265358979323846
 
 /* A flat map at height 0.5 with uniform hardness, and a plain stream. */
 static void flat_params(struct params *p, int size, double hardness)
@@ -116,7 +115,7 @@ static void test_steer_turns_toward_softer(void **state)
 		struct emitter_particle q = {0};
 		q.x = 2 + 60 * rng_double(&r);
 		q.y = 2 + 60 * rng_double(&r);
-		q.a = 2 * PI * rng_double(&r) - PI;
+		q.a = 2 * GULLY_PI * rng_double(&r) - GULLY_PI;
 		q.v = 0.1 + 1.9 * rng_double(&r);
 		q.m = 1;
 		double turn = emitter_steer(&q, w, &ep) - q.a;
@@ -186,13 +185,13 @@ static void test_steer_hand_built(void **state)
 	struct emitter_particle q = {.x = 20.5, .y = 20.5, .a = 0, .v = 1, .m = 1};
 	field(w, 1);
 	*world_at(d, w, 20, 21) = 0.2f;
-	assert_double_equal(emitter_steer(&q, w, &ep), 15 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), 15 * GULLY_PI / 180, 1e-12);
 	*world_at(d, w, 20, 19) = 0.1f;
-	assert_double_equal(emitter_steer(&q, w, &ep), -15 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), -15 * GULLY_PI / 180, 1e-12);
 	*world_at(d, w, 20, 21) = 0.1f; /* a tie at +-90: the negative side */
-	assert_double_equal(emitter_steer(&q, w, &ep), -15 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), -15 * GULLY_PI / 180, 1e-12);
 	*world_at(d, w, 21, 21) = 0.1f; /* a tie with +45: the smaller turn */
-	assert_double_equal(emitter_steer(&q, w, &ep), 15 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), 15 * GULLY_PI / 180, 1e-12);
 	field(w, 0.25f); /* nothing softer: straight on */
 	assert_double_equal(emitter_steer(&q, w, &ep), 0, 0);
 
@@ -203,15 +202,15 @@ static void test_steer_hand_built(void **state)
 	q = (struct emitter_particle){.x = 19.5, .y = 20.5, .a = 0, .v = 2, .m = 1};
 	field(w, 1);
 	*world_at(d, w, 19, 22) = 0;
-	assert_double_equal(emitter_steer(&q, w, &ep), 60 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), 60 * GULLY_PI / 180, 1e-12);
 	*world_at(d, w, 20, 21) = 0;
-	assert_double_equal(emitter_steer(&q, w, &ep), 45 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), 45 * GULLY_PI / 180, 1e-12);
 	/* At half the speed the same choice is held to 30 degrees (eq. 1). */
 	q.v = 1;
 	q.x = 20.5;
 	field(w, 1);
 	*world_at(d, w, 21, 21) = 0;
-	assert_double_equal(emitter_steer(&q, w, &ep), 30 * PI / 180, 1e-12);
+	assert_double_equal(emitter_steer(&q, w, &ep), 30 * GULLY_PI / 180, 1e-12);
 	world_destroy(w);
 }
 
@@ -268,7 +267,7 @@ static void test_rotation_eq4(void **state)
 	struct world *w = make_world(&p);
 	struct emitter_params ep;
 	emitter_params_from(&ep, &p, w);
-	const double a = 20 * PI / 180, b0 = 0.5, v = 0.7, r = 1.5, om = 12 * PI / 180;
+	const double a = 20 * GULLY_PI / 180, b0 = 0.5, v = 0.7, r = 1.5, om = 12 * GULLY_PI / 180;
 	struct emitter_particle q = {.x = 64, .y = 64, .a = a, .b = b0, .v = v, .m = 1};
 	double ex = 64, ey = 64;
 	for (int i = 0; i < 60; i++) {
@@ -310,7 +309,7 @@ static void test_crater_eq6(void **state)
 		}
 	}
 	/* About pi R^2 cells, and the books hold what the map lost. */
-	assert_true(fabs(inside - PI * R * R) < 4 * R);
+	assert_true(fabs(inside - GULLY_PI * R * R) < 4 * R);
 	assert_double_equal(q.carried, removed, 1e-9);
 	assert_double_equal(w->tally[TALLY_ERODED], removed, 1e-9);
 	world_destroy(w);

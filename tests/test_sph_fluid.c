@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/pi.h"
 #include "sph_fixture.h"
-
-#define PI 3.14159265358979323846
 
 static void test_poly6_integrates_to_one(void **unused)
 {
@@ -22,7 +21,7 @@ static void test_poly6_integrates_to_one(void **unused)
 	double sum = 0, n = 20000, dr = c.h / n;
 	for (int i = 0; i < n; i++) {
 		double r = (i + 0.5) * dr, t = c.h2 - r * r;
-		sum += 4 * PI * r * r * c.poly6 * t * t * t * dr;
+		sum += 4 * GULLY_PI * r * r * c.poly6 * t * t * t * dr;
 	}
 	assert_double_equal(sum, 1.0, 1e-6);
 	/* The lattice mass puts a full lattice at rho0: near rho0 d0^3. */
@@ -47,8 +46,8 @@ static void test_half_space_fraction(void **unused)
 	for (int i = 0; i < n; i++) {
 		double z = u + (1 - u) * (i + 0.5) / n;
 		double disk_r2 = 1 - z * z; /* integral of (1 - z^2 - s^2)^3 2 pi s ds */
-		double disk = 2 * PI * disk_r2 * disk_r2 * disk_r2 * disk_r2 / 8;
-		sum += 315.0 / (64 * PI) * disk * (1 - u) / n;
+		double disk = 2 * GULLY_PI * disk_r2 * disk_r2 * disk_r2 * disk_r2 / 8;
+		sum += 315.0 / (64 * GULLY_PI) * disk * (1 - u) / n;
 	}
 	assert_double_equal(sph_poly6_fraction(u), sum, 1e-5);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/pi.h"
 #include "tui/app.h"
 #include "tui/crt.h"
 
@@ -204,7 +205,7 @@ static void source_box(const struct app *a, const struct source *s)
 static void source_arrow(const struct app *a, const struct source *s)
 {
 	double cpp = a->frame.geom.cpp, h = s->window / 2;
-	double rad = s->direction * 3.14159265358979323846 / 180;
+	double rad = s->direction * GULLY_PI / 180;
 	double dx = cos(rad), dy = sin(rad);
 	int oct = (int)lround(s->direction / 45.0);
 	oct = ((oct % 8) + 8) % 8; /* 0 east, 2 south, 4 west, 6 north */

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "core/base/error.h"
+#include "core/base/pi.h"
 #include "tui/app.h"
 
 static int source_count(const struct app *a)
@@ -33,7 +34,7 @@ bool source_get_at(const struct app *a, int i, struct source *s)
 	s->window = params_get(&a->params, s->iwin);
 	s->on = s->ion < 0 || params_get(&a->params, s->ion) != 0;
 	const int iel = ps->elevation ? params_find(ps->elevation) : -1;
-	s->level = iel < 0 ? 1 : fabs(cos(params_get(&a->params, iel) * 3.14159265358979323846 / 180));
+	s->level = iel < 0 ? 1 : fabs(cos(params_get(&a->params, iel) * GULLY_PI / 180));
 	if (ps->window_is_radius)
 		s->window *= 2;
 	return true;

@@ -7,9 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/base/pi.h"
 #include "tui/app.h"
-
-#define PI 3.14159265358979323846
 
 /* The trace box's shared state from the particle: position, steps, end. */
 static void fill(struct app *a, bool ended, bool off_map)
@@ -63,7 +62,7 @@ void trace_emitter_rows(struct app *a, int y0, int cols)
 	num_value(n1, sizeof n1, q->x);
 	num_value(n2, sizeof n2, q->y);
 	snprintf(v[0], sizeof v[0], "%.16s, %.16s cells", n1, n2);
-	num_value(n1, sizeof n1, remainder(q->a * 180 / PI, 360));
+	num_value(n1, sizeof n1, remainder(q->a * 180 / GULLY_PI, 360));
 	snprintf(v[1], sizeof v[1], "%.16s degrees", n1);
 	num_value(n1, sizeof n1, q->v);
 	snprintf(v[2], sizeof v[2], "%.16s cells/step", n1);

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "core/base/error.h"
-
-#define PI 3.14159265358979323846
+#include "core/base/pi.h"
 
 static const char *const overlay_names[OVERLAY_COUNT] = {
 	"streams", "pools", "erosion", "hardness", "wetness", "vegetation", "particles",
@@ -415,7 +414,7 @@ struct rgb shade_overlay_blend(struct rgb c, const struct shade_sample *s, unsig
 
 double shade_light(const struct shade_view *v, double dzdx, double dzdy)
 {
-	double az = v->azimuth * PI / 180, alt = v->altitude * PI / 180;
+	double az = v->azimuth * GULLY_PI / 180, alt = v->altitude * GULLY_PI / 180;
 	/* Screen axes: x right, y down, z up; azimuth 0 is up the screen. */
 	double lx = sin(az) * cos(alt), ly = -cos(az) * cos(alt), lz = sin(alt);
 	double nx = -dzdx, ny = -dzdy, nz = 1;

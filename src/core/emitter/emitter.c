@@ -6,8 +6,8 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/pi.h"
 
-#define PI 3.14159265358979323846
 #define MAX_RAYS 32 /* emitter.search_rays' maximum in params.def */
 
 /* The offsets of the searched headings, as unit vectors, so a step rotates
@@ -21,7 +21,7 @@ struct search_cone {
 
 static double deg(double d)
 {
-	return d * (PI / 180.0);
+	return d * (GULLY_PI / 180.0);
 }
 
 void emitter_params_from(struct emitter_params *ep, const struct params *p,

@@ -6,15 +6,14 @@
 #include <time.h>
 
 #include "core/base/error.h"
+#include "core/base/pi.h"
 #include "core/base/workers.h"
-
-#define PI 3.14159265358979323846
 
 static void jet_from(struct sph_jet *j, bool on, double x, double y, double z, double azimuth,
 		     double elevation, double speed, double radius, double rate, int width,
 		     int height)
 {
-	double a = azimuth * PI / 180.0, e = elevation * PI / 180.0;
+	double a = azimuth * GULLY_PI / 180.0, e = elevation * GULLY_PI / 180.0;
 	j->on = on && speed > 0 && rate > 0;
 	j->x = x * width;
 	j->y = y * height;
@@ -53,9 +52,9 @@ void sph_config_from(struct sph_config *c, const struct params *p)
 	c->spacing = s->spacing;
 	c->h = 2.0 * s->spacing;
 	c->h2 = c->h * c->h;
-	c->poly6 = 315.0 / (64.0 * PI * pow(c->h, 9));
-	c->spiky_grad = 45.0 / (PI * pow(c->h, 6));
-	c->visc_lap = 45.0 / (PI * pow(c->h, 6));
+	c->poly6 = 315.0 / (64.0 * GULLY_PI * pow(c->h, 9));
+	c->spiky_grad = 45.0 / (GULLY_PI * pow(c->h, 6));
+	c->visc_lap = 45.0 / (GULLY_PI * pow(c->h, 6));
 	c->rho0 = s->rest_density;
 	c->mass = lattice_mass(c->spacing, c->h, c->rho0, c->poly6);
 	c->c = s->sound_speed;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
+#include "core/base/pi.h"
 
 /* The terrain of a cell is its height when the state was made plus its
  * ledger, so float rounding never accumulates. */
@@ -61,7 +61,7 @@ static void crater(struct sph *s, struct world *w, int i, double x, double y, in
 {
 	double vol = (double)q * SPH_SOIL_QUANTUM;
 	double R = 0.5 * s->cfg.spacing;
-	double depth = sqrt(vol / (PI * R)), a = sqrt(2 * R * depth);
+	double depth = sqrt(vol / (GULLY_PI * R)), a = sqrt(2 * R * depth);
 	if (a < 0.75)
 		a = 0.75;
 	int cx = (int)x, cy = (int)y, reach = (int)ceil(2 * a);

@@ -8,8 +8,6 @@
 
 #include "core/base/error.h"
 
-#define PI 3.14159265358979323846
-
 bool sph_add(struct sph *s, float x, float y, float z, float vx, float vy, float vz)
 {
 	s->books.water_emitted += SPH_WATER_QUANTA;
