@@ -79,6 +79,7 @@ screen | grep -F -q "[+]" || fail "a preset save cleared the mark of a run map"
 # A shipped preset's name: not "replace it?" (the shipped file stays), and
 # after saving, which of the two the name finds (here GULLY_PRESET_PATH's,
 # searched before the user's presets).
+cp "$PRESETS/river-valley.yaml" "$TMPD/river-valley.shipped"
 keys W C-u
 keys -l "river-valley"
 keys Enter
@@ -86,7 +87,8 @@ wait_for "river-valley names a preset already"
 keys y
 wait_for "to your presets, but "
 [ -f "$TMPD/home/.local/share/gully/presets/river-valley.yaml" ] || fail "no river-valley.yaml saved"
-[ -f "$PRESETS/river-valley.yaml" ] || fail "the shipped river-valley was touched"
+cmp -s "$PRESETS/river-valley.yaml" "$TMPD/river-valley.shipped" ||
+	fail "the shipped river-valley was touched"
 # A snapshot holds the map too.
 keys S C-u
 keys -l "$TMPD/s.gsnap"
