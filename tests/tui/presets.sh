@@ -1,8 +1,9 @@
 #!/bin/sh
 # Presets in the explorer: P loads one through a prompt whose Tab completes
 # and cycles the names; a bad preset shows its one-line error and changes
-# nothing; W saves the parameters under a name and asks before replacing;
-# the unsaved mark [+] follows what a file holds.
+# nothing; W saves the parameters under a name and asks before replacing,
+# your own preset too when another of its name hides it; the unsaved mark
+# [+] follows what a file holds.
 . "$(dirname "$0")/lib.sh"
 
 printf 'particles:\n  friction: 0.25x\n' >"$TMPD/bad.yaml"
@@ -95,5 +96,32 @@ keys -l "$TMPD/s.gsnap"
 keys Enter
 wait_for "saved $TMPD/s.gsnap"
 wait_gone "[+]"
+quit_discarding
+
+# Your own preset hidden by one of the same name found before it (here on
+# GULLY_PRESET_PATH, a short one so the question fits the row): W says it
+# would replace yours; n leaves your file as it was, y replaces it, and the
+# one that hides it stays as it was either way.
+mine="$TMPD/home/.local/share/gully/presets/mine.yaml"
+mkdir "$TMPD/pp"
+cp "$PRESETS/plane-rills.yaml" "$TMPD/pp/mine.yaml"
+cp "$mine" "$TMPD/mine.before"
+start 160 30 GULLY_PRESET_PATH="$TMPD/pp" -- --paused --seed 6 --size 64x64
+wait_for "whole map | new map "
+keys W C-u m i n e Enter
+wait_for "your preset mine (hidden by $TMPD/pp/mine.yaml) exists: replace it? (y/n)"
+keys n
+wait_for "kept preset mine; nothing saved"
+cmp -s "$mine" "$TMPD/mine.before" || fail "n changed your hidden preset"
+keys W C-u m i n e Enter
+wait_for "your preset mine (hidden by $TMPD/pp/mine.yaml) exists: replace it? (y/n)"
+keys y
+wait_for "saved mine to your presets, but $TMPD/pp/mine.yaml is found first by that name"
+cmp -s "$mine" "$TMPD/mine.before" && fail "y left your hidden preset as it was"
+# What it holds now is this session's: particles, seed 6 (it was emitter's).
+grep -q "process: particles" "$mine" || fail "y did not write this session's process"
+grep -q "seed: 6" "$mine" || fail "y did not write this session's seed"
+cmp -s "$TMPD/pp/mine.yaml" "$PRESETS/plane-rills.yaml" ||
+	fail "the preset that hides yours was touched"
 quit_discarding
 echo ok
