@@ -84,7 +84,7 @@ static const struct key_binding table[] = {
 	{'u', "u", ACT_UNDO, 0, act_undo, "undo (runs, g, P, process switches, a terrain remade)"},
 	{'U', "U", ACT_REDO, 0, act_undo, "redo what u undid"},
 	{CTRL('R'), "Ctrl-R", ACT_REDO, 0, act_undo, "redo what u undid"},
-	{'R', "R", ACT_RESUME, 0, act_resume, "resume the newest autosave (a hang-up, Ctrl-C, a kill)"},
+	{'R', "R", ACT_RESUME, 0, act_resume, "resume the newest autosave (Ctrl-C, a hang-up, TERM, QUIT)"},
 	{'f', "f", ACT_FPS, -1, act_fps, "fewer, more frames a second"},
 	{'F', "F", ACT_FPS, 1, act_fps, "fewer, more frames a second"},
 	{'c', "c", ACT_REFIT, 0, act_class, "re-fit the height colours"},

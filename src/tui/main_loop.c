@@ -75,7 +75,7 @@ static void start_messages(struct app *a, const struct tui_options *o)
 	if (crt.note[0])
 		app_message(a, "%s", crt.note);
 	if (o->resume)
-		app_message(a, "resumed the session saved at the hang-up (unsaved: S saves it)");
+		app_message(a, "resumed the autosaved session (unsaved: S saves it)");
 	else
 		safe_autosave_notice(a);
 	if (o->tier >= 0 && o->tier > (int)crt.tier)

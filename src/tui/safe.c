@@ -50,7 +50,7 @@ bool tui_autosave_path(char *buf, size_t len)
 	}
 	if (n <= 0 || (size_t)n >= sizeof dir)
 		return false;
-	/* One autosave per working directory, so a hang-up in one project does
+	/* One autosave per working directory, so a signal in one project does
 	 * not overwrite another's: the directory's last name (for a person
 	 * reading the folder) and a hash of its whole path (to keep two "src"
 	 * apart). */
@@ -228,7 +228,7 @@ bool safe_quit_confirmed(struct app *a)
 /* Where the autosave goes: this directory's own name when free; when an
  * earlier session's autosave still waits there (not yet resumed, which
  * removes it), the first free autosave-DIR-HASH-N.gsnap (N from 2), so a
- * later hang-up never destroys it. false when none can be named. */
+ * later signal's autosave never destroys it. false when none can be named. */
 static bool autosave_target(char *path, size_t len, bool *numbered, char *err, size_t err_len)
 {
 	char base[PATH_MAX];
@@ -277,10 +277,11 @@ void safe_autosave_notice(struct app *a)
 	if (!autosave_newest(path, sizeof path, &count))
 		return;
 	if (count > 1)
-		app_message(a, "%d sessions were saved here at hang-ups: R resumes the newest, "
+		app_message(a, "%d sessions were autosaved here: R resumes the newest, "
 			    "then the next", count);
 	else
-		app_message(a, "a session was saved when the terminal hung up: R resumes it");
+		app_message(a, "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: "
+			    "R resumes it");
 	a->message_until = app_now() + NOTICE_SECONDS;
 }
 
@@ -324,7 +325,7 @@ void safe_resume_key(struct app *a)
 		return;
 	}
 	if (safe_open_autosave(a, err, sizeof err) == GULLY_OK)
-		app_message(a, "resumed the session saved at the hang-up (%s, %llu %s)",
+		app_message(a, "resumed the autosaved session (%s, %llu %s)",
 			    a->proc->name, (unsigned long long)a->world->particles, a->proc->unit);
 	else
 		app_message(a, "%s", err);

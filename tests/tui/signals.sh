@@ -36,7 +36,7 @@ stop
 # beside it, numbered, and says where.
 cp "$save" "$TMPD/first.gsnap"
 start 140 30 -- --paused --size 64x64
-wait_for "a session was saved when the terminal hung up"
+wait_for "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT"
 kill -HUP "$(gully_pid)"
 wait_exit 129
 cmp -s "$save" "$TMPD/first.gsnap" || fail "an unchanged session overwrote the autosave"
@@ -56,9 +56,9 @@ stop
 
 # A plain start says an autosave waits; R resumes it.
 start 140 30 -- --paused --size 32x32
-wait_for "a session was saved when the terminal hung up: R resumes it"
+wait_for "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: R resumes it"
 keys R
-wait_for "resumed the session saved at the hang-up"
+wait_for "resumed the autosaved session"
 [ -e "$save" ] && fail "the autosave is still there after R"
 screen | grep -q " \[+\]" || fail "a resumed session is not marked unsaved"
 # Opening a saved session drops the checkpoints, as gully(1) says.

@@ -31,7 +31,7 @@ stop
 start 80 24 -- --size 64x64 --paused
 # (The session stopped above may have left one too: then the notice counts.)
 wait_for "R resumes"
-screen | grep -E -q "a session was saved when the terminal hung up: R resumes it|[0-9]+ sessions were saved here at hang-ups: R resumes the newest, then the next" ||
+screen | grep -E -q "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: R resumes it|[0-9]+ sessions were autosaved here: R resumes the newest, then the next" ||
 	fail "the autosave notice is cut: $(screen | tail -n 2)"
 stop
 
