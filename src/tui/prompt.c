@@ -27,12 +27,51 @@ static void show_matches(const struct completion *c, int row)
 	attrset(A_NORMAL);
 }
 
+/* Characters of UTF-8 text (continuation bytes do not count). */
+static size_t utf8_chars(const char *s, size_t bytes)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < bytes; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte offset after the first `chars` characters of s. */
+static size_t utf8_head(const char *s, size_t chars)
+{
+	size_t i = 0;
+	for (size_t n = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == chars)
+			break;
+	}
+	return i;
+}
+
+/* A question of at most `width` characters: a longer one (a long path in
+ * it) loses its middle to "...", so its start and its end, where the
+ * choices and the colon are, both show. */
+static void prompt_fit(const char *question, int width, char *out, size_t len)
+{
+	const size_t bytes = strlen(question), chars = utf8_chars(question, bytes);
+	if (width < 8 || chars <= (size_t)width) {
+		snprintf(out, len, "%s", question);
+		return;
+	}
+	const size_t tail = (size_t)width / 2, head = (size_t)width - tail - 3;
+	const size_t cut = utf8_head(question, head);
+	const char *end = question + utf8_head(question, chars - tail);
+	snprintf(out, len, "%.*s...%s", (int)cut, question, end);
+}
+
 /* The question and the text, the text scrolled so the cursor shows; a
- * selected (pre-filled) value in reverse video. */
+ * selected (pre-filled) value in reverse video. A long question takes at
+ * most half the row, so there is room to type. */
 static void show_line(const char *question, const struct line_edit *le, int row)
 {
+	char q[512];
+	prompt_fit(question, COLS / 2, q, sizeof q);
 	attrset(A_BOLD);
-	mvprintw(row, 0, "%s", question);
+	mvprintw(row, 0, "%s", q);
 	attrset(A_NORMAL);
 	int qx = getcurx(stdscr);
 	int room = COLS - qx - 1;
@@ -129,8 +168,10 @@ int prompt_choice(struct app *a, const char *question, const char *choices)
 	timeout(100);
 	int got = 0;
 	for (;;) {
+		char q[512];
+		prompt_fit(question, COLS - 1, q, sizeof q);
 		attrset(A_BOLD);
-		mvprintw(LINES - 1, 0, "%s", question);
+		mvprintw(LINES - 1, 0, "%s", q);
 		attrset(A_NORMAL);
 		clrtoeol();
 		refresh();

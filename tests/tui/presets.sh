@@ -99,29 +99,32 @@ wait_gone "[+]"
 quit_discarding
 
 # Your own preset hidden by one of the same name found before it (here on
-# GULLY_PRESET_PATH, a short one so the question fits the row): W says it
-# would replace yours; n leaves your file as it was, y replaces it, and the
-# one that hides it stays as it was either way.
+# GULLY_PRESET_PATH): W says it would replace yours; n leaves your file as
+# it was, y replaces it, and the one that hides it stays as it was either
+# way. The path is long and the terminal 80 columns: the question loses
+# its middle, not its end, so "(y/n)" shows.
 mine="$TMPD/home/.local/share/gully/presets/mine.yaml"
-mkdir "$TMPD/pp"
-cp "$PRESETS/plane-rills.yaml" "$TMPD/pp/mine.yaml"
+pp="$TMPD/presets-the-geography-class-shares-on-the-school-server/pp"
+mkdir -p "$pp"
+cp "$PRESETS/plane-rills.yaml" "$pp/mine.yaml"
 cp "$mine" "$TMPD/mine.before"
-start 160 30 GULLY_PRESET_PATH="$TMPD/pp" -- --paused --seed 6 --size 64x64
+start 80 30 GULLY_PRESET_PATH="$pp" -- --paused --seed 6 --size 64x64
 wait_for "whole map | new map "
 keys W C-u m i n e Enter
-wait_for "your preset mine (hidden by $TMPD/pp/mine.yaml) exists: replace it? (y/n)"
+wait_for "ml) exists: replace it? (y/n)"
+screen | grep -F -q "your preset mine (hidden by " || fail "the question lost its start"
 keys n
 wait_for "kept preset mine; nothing saved"
 cmp -s "$mine" "$TMPD/mine.before" || fail "n changed your hidden preset"
 keys W C-u m i n e Enter
-wait_for "your preset mine (hidden by $TMPD/pp/mine.yaml) exists: replace it? (y/n)"
+wait_for "ml) exists: replace it? (y/n)"
 keys y
-wait_for "saved mine to your presets, but $TMPD/pp/mine.yaml is found first by that name"
+wait_for "saved mine to your presets, but"
 cmp -s "$mine" "$TMPD/mine.before" && fail "y left your hidden preset as it was"
 # What it holds now is this session's: particles, seed 6 (it was emitter's).
 grep -q "process: particles" "$mine" || fail "y did not write this session's process"
 grep -q "seed: 6" "$mine" || fail "y did not write this session's seed"
-cmp -s "$TMPD/pp/mine.yaml" "$PRESETS/plane-rills.yaml" ||
+cmp -s "$pp/mine.yaml" "$PRESETS/plane-rills.yaml" ||
 	fail "the preset that hides yours was touched"
 quit_discarding
 echo ok
