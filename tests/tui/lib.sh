@@ -41,8 +41,10 @@ cleanup() {
 
 # The pids of processes whose environment holds this test's state directory.
 test_gullys() {
+	# The shell's own redirect fails for a process that has just gone:
+	# the braces take its message too.
 	for f in /proc/[0-9]*/environ; do
-		tr '\0' '\n' <"$f" 2>/dev/null | grep -qxF "XDG_STATE_HOME=$TMPD/state" &&
+		{ tr '\0' '\n' <"$f"; } 2>/dev/null | grep -qxF "XDG_STATE_HOME=$TMPD/state" &&
 			echo "${f%/environ}"
 	done
 }
