@@ -160,6 +160,7 @@ struct app {
 	bool sim_hold;               /* the interface holds the run (too small) */
 	int sim_error;               /* a step's error, for the interface */
 	uint64_t units_run;          /* units run in slices since the start */
+	bool lagging;                /* the worker's slices may leave a layer behind (session_lag) */
 
 	struct undo_ring undo;
 	struct undo_ring redo;       /* what u undid, newest first; cleared by a new checkpoint */
@@ -187,6 +188,11 @@ void session_free(struct app *a);
 void session_param_list(struct app *a);
 /* Runs `budget` units of the process; marks the session unsaved. */
 int session_step(struct app *a, uint64_t budget, uint64_t *done);
+/* The worker's slices, one after another, may leave a lazily kept layer
+ * behind (process.h, settle): session_lag before them; session_whole
+ * before anything else reads the world or saves the state. */
+void session_lag(struct app *a);
+void session_whole(struct app *a);
 
 /* session_preset.c: presets by name (or file). A failed load changes
  * nothing; err is one line. */

@@ -159,6 +159,22 @@ int session_step(struct app *a, uint64_t budget, uint64_t *done)
 	return e;
 }
 
+void session_lag(struct app *a)
+{
+	if (a->lagging || !a->proc->settle)
+		return;
+	a->proc->settle(a->state, true);
+	a->lagging = true;
+}
+
+void session_whole(struct app *a)
+{
+	if (!a->lagging)
+		return;
+	a->proc->settle(a->state, false);
+	a->lagging = false;
+}
+
 void session_free(struct app *a)
 {
 	undo_clear(a);

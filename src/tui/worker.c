@@ -76,17 +76,28 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (atomic_load(&w->ui_waiting) > 0 || !may_run(a)) {
+			/* The interface sees the world whole. */
+			session_whole(a);
 			pthread_cond_wait(&w->wake, &w->lock);
 			continue;
 		}
 		if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
-		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS)
+		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS) {
+			session_whole(a);
 			app_checkpoint(a);
-		/* At the run's budget it pauses, saying so. */
-		if (!budget_stop(a))
+		}
+		/* At the run's budget it pauses, saying so. Slice after slice
+		 * the layers may lag (hydrology's stream map would otherwise be
+		 * brought up to date after every 8 ms slice, a pass over the
+		 * whole map); they are made whole when the interface takes the
+		 * session, a frame or a key. */
+		if (!budget_stop(a)) {
+			session_lag(a);
 			a->sim_error = sim_run_slice(a, WORKER_SLICE_SECONDS);
+		}
 		a->needs_draw = true;
 	}
+	session_whole(a);
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
