@@ -141,44 +141,70 @@ static void small_params(struct params *p)
 
 static const uint64_t calls[] = {1, 37, 500, 3, 1000, 250, 6, 900};
 
+/* Two runs side by side on the small map: a lazy one on `threads` threads
+ * (a, pa, sa) and a whole-map one (b, p, sb). */
+struct pair {
+	struct params p, pa;
+	struct world *a, *b;
+	void *sa, *sb;
+};
+
+static void pair_open(struct pair *r, int threads)
+{
+	small_params(&r->p);
+	r->a = r->b = NULL;
+	assert_int_equal(world_from_params(&r->a, &r->p), GULLY_OK);
+	assert_int_equal(world_from_params(&r->b, &r->p), GULLY_OK);
+	r->pa = r->p;
+	r->pa.world.threads = threads;
+	r->sa = make_state(r->a, &r->pa, true);
+	r->sb = make_state(r->b, &r->p, false);
+}
+
+static void pair_close(struct pair *r)
+{
+	hydrology_process.destroy(r->sa);
+	hydrology_process.destroy(r->sb);
+	world_destroy(r->a);
+	world_destroy(r->b);
+}
+
+/* Both runs on by n droplets. */
+static void pair_step(struct pair *r, uint64_t n)
+{
+	assert_int_equal(hydrology_process.step(r->sa, r->a, &r->pa, n, NULL), GULLY_OK);
+	assert_int_equal(hydrology_process.step(r->sb, r->b, &r->p, n, NULL), GULLY_OK);
+}
+
 /* A lazy run (threads 1 or 2) and a whole-map run, in step() calls of odd
  * sizes; halfway the lazy one is resumed from its blob into a new state. */
 static void process_lazy_is_the_pass(int threads)
 {
-	struct params p;
-	small_params(&p);
-	struct world *a = NULL, *b = NULL;
-	assert_int_equal(world_from_params(&a, &p), GULLY_OK);
-	assert_int_equal(world_from_params(&b, &p), GULLY_OK);
-	struct params pa = p;
-	pa.world.threads = threads;
-	void *sa = make_state(a, &pa, true), *sb = make_state(b, &p, false);
+	struct pair r;
+	pair_open(&r, threads);
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
 		if (i == 4) {
 			/* Resume: a new lazy state from the blob (the track map of
 			 * a batch in progress comes back with it). */
 			unsigned char *blob;
 			size_t len;
-			assert_int_equal(hydrology_process.save_state(sa, &blob, &len), GULLY_OK);
-			hydrology_process.destroy(sa);
-			sa = make_state(a, &pa, true);
-			assert_int_equal(hydrology_process.load_state(sa, blob, len), GULLY_OK);
+			assert_int_equal(hydrology_process.save_state(r.sa, &blob, &len), GULLY_OK);
+			hydrology_process.destroy(r.sa);
+			r.sa = make_state(r.a, &r.pa, true);
+			assert_int_equal(hydrology_process.load_state(r.sa, blob, len), GULLY_OK);
 			free(blob);
 		}
-		assert_int_equal(hydrology_process.step(sa, a, &pa, calls[i], NULL), GULLY_OK);
-		assert_int_equal(hydrology_process.step(sb, b, &p, calls[i], NULL), GULLY_OK);
-		assert_same_world(a, b);
-		assert_same_process_state(&hydrology_process, sa, sb);
+		pair_step(&r, calls[i]);
+		assert_same_world(r.a, r.b);
+		assert_same_process_state(&hydrology_process, r.sa, r.sb);
 	}
 	/* The stream map is not flat: the comparison saw real streams. */
+	const float *stream = r.a->layer[LAYER_STREAM];
 	float hi = 0;
-	for (size_t i = 0; i < world_cells(a); i++)
-		hi = a->layer[LAYER_STREAM][i] > hi ? a->layer[LAYER_STREAM][i] : hi;
+	for (size_t i = 0; i < world_cells(r.a); i++)
+		hi = stream[i] > hi ? stream[i] : hi;
 	assert_true(hi > 0.1f);
-	hydrology_process.destroy(sa);
-	hydrology_process.destroy(sb);
-	world_destroy(a);
-	world_destroy(b);
+	pair_close(&r);
 }
 
 static void test_process_lazy_is_the_pass(void **state)
@@ -193,46 +219,35 @@ static void test_process_lazy_is_the_pass(void **state)
  * lags the layer is behind and the state refuses to be saved. */
 static void settle_lag_is_the_pass(int threads)
 {
-	struct params p;
-	small_params(&p);
-	struct world *a = NULL, *b = NULL;
-	assert_int_equal(world_from_params(&a, &p), GULLY_OK);
-	assert_int_equal(world_from_params(&b, &p), GULLY_OK);
-	struct params pa = p;
-	pa.world.threads = threads;
-	void *sa = make_state(a, &pa, true), *sb = make_state(b, &p, false);
-	const size_t n = world_cells(a) * sizeof(float);
+	struct pair r;
+	pair_open(&r, threads);
+	const size_t n = world_cells(r.a) * sizeof(float);
 	int behind = 0;
-	hydrology_process.settle(sa, true);
+	hydrology_process.settle(r.sa, true);
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
-		assert_int_equal(hydrology_process.step(sa, a, &pa, calls[i], NULL), GULLY_OK);
-		assert_int_equal(hydrology_process.step(sb, b, &p, calls[i], NULL), GULLY_OK);
-		assert_memory_equal(a->layer[LAYER_HEIGHT], b->layer[LAYER_HEIGHT], n);
-		if (memcmp(a->layer[LAYER_STREAM], b->layer[LAYER_STREAM], n) != 0) {
+		pair_step(&r, calls[i]);
+		assert_memory_equal(r.a->layer[LAYER_HEIGHT], r.b->layer[LAYER_HEIGHT], n);
+		if (memcmp(r.a->layer[LAYER_STREAM], r.b->layer[LAYER_STREAM], n) != 0) {
 			unsigned char *blob = NULL;
 			size_t len = 0;
-			assert_int_equal(hydrology_process.save_state(sa, &blob, &len), GULLY_EINVAL);
+			assert_int_equal(hydrology_process.save_state(r.sa, &blob, &len), GULLY_EINVAL);
 			assert_null(blob);
 			behind++;
 		}
 		if (i == 5) { /* settled halfway, lagging again after */
-			hydrology_process.settle(sa, false);
-			assert_same_world(a, b);
-			hydrology_process.settle(sa, true);
+			hydrology_process.settle(r.sa, false);
+			assert_same_world(r.a, r.b);
+			hydrology_process.settle(r.sa, true);
 		}
 	}
 	assert_true(behind > 0); /* the layer did lag */
-	hydrology_process.settle(sa, false);
-	assert_same_world(a, b);
-	assert_same_process_state(&hydrology_process, sa, sb);
+	hydrology_process.settle(r.sa, false);
+	assert_same_world(r.a, r.b);
+	assert_same_process_state(&hydrology_process, r.sa, r.sb);
 	/* Settled without lag, step() ends whole again. */
-	assert_int_equal(hydrology_process.step(sa, a, &pa, 300, NULL), GULLY_OK);
-	assert_int_equal(hydrology_process.step(sb, b, &p, 300, NULL), GULLY_OK);
-	assert_same_world(a, b);
-	hydrology_process.destroy(sa);
-	hydrology_process.destroy(sb);
-	world_destroy(a);
-	world_destroy(b);
+	pair_step(&r, 300);
+	assert_same_world(r.a, r.b);
+	pair_close(&r);
 }
 
 static void test_settle_lag_is_the_pass(void **state)
