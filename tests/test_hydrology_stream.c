@@ -214,16 +214,16 @@ static void test_process_lazy_is_the_pass(void **state)
 	process_lazy_is_the_pass(2);
 }
 
-/* settle(lag): step() calls that leave the stream layer behind (as gully
- * run's chunks do), then one settle, give a whole-map run's bits; while it
+/* catch_up(lag): step() calls that leave the stream layer behind (as gully
+ * run's chunks do), then one catch-up, give a whole-map run's bits; while it
  * lags the layer is behind and the state refuses to be saved. */
-static void settle_lag_is_the_pass(int threads)
+static void catch_up_lag_is_the_pass(int threads)
 {
 	struct pair r;
 	pair_open(&r, threads);
 	const size_t n = world_cells(r.a) * sizeof(float);
 	int behind = 0;
-	hydrology_process.settle(r.sa, true);
+	hydrology_process.catch_up(r.sa, true);
 	for (size_t i = 0; i < sizeof calls / sizeof *calls; i++) {
 		pair_step(&r, calls[i]);
 		assert_memory_equal(r.a->layer[LAYER_HEIGHT], r.b->layer[LAYER_HEIGHT], n);
@@ -234,14 +234,14 @@ static void settle_lag_is_the_pass(int threads)
 			assert_null(blob);
 			behind++;
 		}
-		if (i == 5) { /* settled halfway, lagging again after */
-			hydrology_process.settle(r.sa, false);
+		if (i == 5) { /* whole halfway, lagging again after */
+			hydrology_process.catch_up(r.sa, false);
 			assert_same_world(r.a, r.b);
-			hydrology_process.settle(r.sa, true);
+			hydrology_process.catch_up(r.sa, true);
 		}
 	}
 	assert_true(behind > 0); /* the layer did lag */
-	hydrology_process.settle(r.sa, false);
+	hydrology_process.catch_up(r.sa, false);
 	assert_same_world(r.a, r.b);
 	assert_same_process_state(&hydrology_process, r.sa, r.sb);
 	/* Settled without lag, step() ends whole again. */
@@ -250,11 +250,11 @@ static void settle_lag_is_the_pass(int threads)
 	pair_close(&r);
 }
 
-static void test_settle_lag_is_the_pass(void **state)
+static void test_catch_up_lag_is_the_pass(void **state)
 {
 	(void)state;
-	settle_lag_is_the_pass(1);
-	settle_lag_is_the_pass(2);
+	catch_up_lag_is_the_pass(1);
+	catch_up_lag_is_the_pass(2);
 }
 
 int main(void)
@@ -262,7 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lazy_is_the_pass),
 		cmocka_unit_test(test_process_lazy_is_the_pass),
-		cmocka_unit_test(test_settle_lag_is_the_pass),
+		cmocka_unit_test(test_catch_up_lag_is_the_pass),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

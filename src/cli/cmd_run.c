@@ -148,9 +148,9 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 	progress_begin(&pg, budget, proc->unit, quiet);
 	double t0 = clock_seconds();
 	/* Between chunks nothing reads the layers: a lazily kept one may lag
-	 * (process.h, settle) and is made whole once, below. */
-	if (proc->settle)
-		proc->settle(sim->state, true);
+	 * (process.h, catch_up) and is made whole once, below. */
+	if (proc->catch_up)
+		proc->catch_up(sim->state, true);
 	while (*done < budget && !err && !run_signal) {
 		uint64_t n = budget - *done < RUN_CHUNK ? budget - *done : RUN_CHUNK;
 		struct process_report rep = {0};
@@ -160,8 +160,8 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 		*done += n;
 		progress_update(&pg, *done);
 	}
-	if (proc->settle)
-		proc->settle(sim->state, false);
+	if (proc->catch_up)
+		proc->catch_up(sim->state, false);
 	*stopped = *done < budget ? run_signal : 0;
 	if (!err && !*stopped && proc->finish && proc->finish_ends_run) {
 		struct process_report rep = {0};

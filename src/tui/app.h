@@ -189,7 +189,7 @@ void session_param_list(struct app *a);
 /* Runs `budget` units of the process; marks the session unsaved. */
 int session_step(struct app *a, uint64_t budget, uint64_t *done);
 /* The worker's slices, one after another, may leave a lazily kept layer
- * behind (process.h, settle): session_lag before them; session_whole
+ * behind (process.h, catch_up): session_lag before them; session_whole
  * before anything else reads the world or saves the state. */
 void session_lag(struct app *a);
 void session_whole(struct app *a);

@@ -161,9 +161,9 @@ int session_step(struct app *a, uint64_t budget, uint64_t *done)
 
 void session_lag(struct app *a)
 {
-	if (a->lagging || !a->proc->settle)
+	if (a->lagging || !a->proc->catch_up)
 		return;
-	a->proc->settle(a->state, true);
+	a->proc->catch_up(a->state, true);
 	a->lagging = true;
 }
 
@@ -171,7 +171,7 @@ void session_whole(struct app *a)
 {
 	if (!a->lagging)
 		return;
-	a->proc->settle(a->state, false);
+	a->proc->catch_up(a->state, false);
 	a->lagging = false;
 }
 

@@ -60,13 +60,13 @@ struct process_ops {
 	/* Optional: a process that keeps a layer lazily (hydrology's stream
 	 * map, caught up tile by tile) brings every layer up to date; with
 	 * `lag`, the step() calls after it may leave such a layer behind what
-	 * the state holds until the next settle(). Without it (and by
+	 * the state holds until the next catch_up(). Without it (and by
 	 * default) every step() ends with the world whole. A caller that
-	 * turns lag on reads no layer and saves nothing until it settles
-	 * again without it; the bits are the same either way. For `gully
+	 * turns lag on reads no layer and saves nothing until it catches
+	 * up again without it; the bits are the same either way. For `gully
 	 * run`, whose chunks would otherwise each end with a pass over the
 	 * whole map. */
-	void (*settle)(void *state, bool lag);
+	void (*catch_up)(void *state, bool lag);
 	/* gully run ends a budget with finish: a budget of droplets means those
 	 * droplets to their end. Off where the unit is time (sph's steps): the
 	 * water in flight is the state a snapshot must keep to resume. */

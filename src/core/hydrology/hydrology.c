@@ -441,7 +441,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 		}
 	}
 	/* Nothing outside sees a lagging stream cell, unless the caller
-	 * asked (settle): each sync is a pass over every stream cell ever
+	 * asked (catch_up): each sync is a pass over every stream cell ever
 	 * visited, and gully run's chunks would pay one a chunk. */
 	if (!s->lag)
 		hstream_sync(&s->hs, s->workers);
@@ -479,7 +479,7 @@ void hydrology_set_flood_cache(void *state, bool on)
 	flood_set_cache(s->flood, on);
 }
 
-static void hydro_settle(void *state, bool lag)
+static void hydro_catch_up(void *state, bool lag)
 {
 	struct hydro_state *s = state;
 	hstream_sync(&s->hs, s->workers);
@@ -523,5 +523,5 @@ const struct process_ops hydrology_process = {
 	.destroy = hydro_destroy,
 	.save_state = hydro_save_state,
 	.load_state = hydro_load_state,
-	.settle = hydro_settle,
+	.catch_up = hydro_catch_up,
 };

@@ -77,7 +77,7 @@ struct hydro_state {
 	 * other process ran and the flood's lake records may be stale. */
 	uint64_t seen_particles, seen_steps;
 	struct workers *workers; /* world.threads > 1: the stream map's catch-up */
-	bool lag; /* settle(lag): step() may leave the stream layer behind */
+	bool lag; /* catch_up(lag): step() may leave the stream layer behind */
 };
 
 /* Adds (sign +1) or removes (-1) a tree's roots around `cell`, and the

@@ -44,7 +44,7 @@ int hydro_save_state(const void *state, unsigned char **data, size_t *len)
 	const struct forest *f = &s->forest;
 	size_t n = (size_t)s->width * (size_t)s->height;
 	/* The world's stream layer would lag behind this state: the caller
-	 * settles first (process.h). */
+	 * catches up first (process.h, catch_up). */
 	if (s->lag && s->hs.now)
 		return GULLY_EINVAL;
 	if (f->live > UINT32_MAX)
