@@ -195,6 +195,22 @@ static void test_worker_matches_one_step(void **state)
 	}
 }
 
+/* A slice longer than the worker's (the step key's) runs its share of the
+ * worker's budget, and the budget it leaves is a worker slice's again. */
+static void test_slice_scales_the_budget(void **state)
+{
+	(void)state;
+	struct app *a = new_app("particles", 12);
+	a->slice_budget = 100;
+	const uint64_t before = a->units_run;
+	assert_int_equal(sim_run_slice(a, 3 * WORKER_SLICE_SECONDS), GULLY_OK);
+	assert_int_equal(a->units_run - before, 300);
+	/* Whatever it measured, the next worker slice is at most 4x and at
+	 * least half the 100 it had (the budget's clamps), not 3x that. */
+	assert_in_range(a->slice_budget, 50, 400);
+	free_app(a);
+}
+
 /* ---- the prompt's editor ---- */
 
 static void keys(struct line_edit *le, const int *k)
@@ -388,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
 		cmocka_unit_test(test_worker_matches_one_step),
+		cmocka_unit_test(test_slice_scales_the_budget),
 		cmocka_unit_test(test_lineedit),
 		cmocka_unit_test(test_default_names_do_not_collide),
 		cmocka_unit_test(test_autosave_per_directory),

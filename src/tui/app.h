@@ -130,7 +130,7 @@ struct app {
 	char message[256];           /* transient status text */
 	double message_until;
 
-	uint64_t slice_budget;       /* units per ~25 ms slice, measured */
+	uint64_t slice_budget;       /* units per worker slice (~8 ms), measured */
 	double rate;                 /* units per second, smoothed */
 	double fps;                  /* frames a second now: fps_chosen, or lower while
 				      * the terminal's output backs up */
@@ -391,7 +391,11 @@ void map_mark(const struct app *a, double wx, double wy, char glyph);
 
 /* worker.c: the simulation thread. */
 struct sim_worker;
-/* Runs one slice of about `seconds` and adapts the budget to it. */
+/* The worker's slices: short, so a key or a frame waits at most this
+ * long for the session. */
+#define WORKER_SLICE_SECONDS 0.008
+/* Runs one slice of about `seconds` (slice_budget scaled from a worker
+ * slice's) and adapts the budget to it. */
 int sim_run_slice(struct app *a, double seconds);
 /* Starts the thread; the interface holds the session when it returns. */
 int sim_worker_start(struct app *a);

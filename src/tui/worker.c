@@ -25,9 +25,10 @@
 #include "core/base/error.h"
 #include "tui/app.h"
 
-/* Short, so a key or a frame waits at most this long for the lock. */
-#define WORKER_SLICE_SECONDS 0.008
 #define FIRST_BUDGET 16
+/* A step that does nothing (no water in flight) takes no time, and the
+ * budget grows 4x a slice: a cap keeps it a count. */
+#define SLICE_BUDGET_MAX 1e12
 
 struct sim_worker {
 	pthread_t thread;
@@ -39,7 +40,12 @@ struct sim_worker {
 
 int sim_run_slice(struct app *a, double seconds)
 {
-	uint64_t budget = a->slice_budget ? a->slice_budget : FIRST_BUDGET;
+	/* slice_budget is a worker slice's; a slice of another length (the
+	 * step key's) takes its share, and its measure comes back as a
+	 * worker slice's. */
+	const double scale = seconds / WORKER_SLICE_SECONDS;
+	const double want = a->slice_budget ? (double)a->slice_budget * scale : FIRST_BUDGET;
+	uint64_t budget = want < 1 ? 1 : want > SLICE_BUDGET_MAX ? (uint64_t)SLICE_BUDGET_MAX : (uint64_t)want;
 	uint64_t left = budget_left(a);
 	if (left > 0 && budget > left)
 		budget = left; /* stop exactly at the run's budget */
@@ -56,8 +62,8 @@ int sim_run_slice(struct app *a, double seconds)
 		ratio = 4;
 	if (ratio < 0.5)
 		ratio = 0.5;
-	double next = (double)budget * ratio;
-	a->slice_budget = next < 1 ? 1 : (uint64_t)next;
+	double next = (double)budget * ratio / scale;
+	a->slice_budget = next < 1 ? 1 : next > SLICE_BUDGET_MAX ? (uint64_t)SLICE_BUDGET_MAX : (uint64_t)next;
 	a->units_run += done;
 	double rate = (double)done / dt;
 	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
