@@ -27,7 +27,7 @@ bench: bench/bench_particles$(EXEEXT)
 noinst_PROGRAMS += bench/ptybytes
 bench_ptybytes_SOURCES = bench/ptybytes.c
 bench_ptybytes_CPPFLAGS = $(AM_CPPFLAGS) -U_POSIX_C_SOURCE
-EXTRA_DIST += bench/tui-bandwidth.sh bench/TUI.md bench/tui-256-vs-truecolor.png
+EXTRA_DIST += bench/tui-bandwidth.sh bench/tui-run-rate.sh bench/TUI.md bench/tui-256-vs-truecolor.png
 # SPH (process 4) steps per second by particle count and threads (README.md, "SPH").
 noinst_PROGRAMS += bench/bench_sph
 bench_bench_sph_SOURCES = bench/bench_sph.c
