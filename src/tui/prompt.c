@@ -1,8 +1,13 @@
 /* A one-line prompt in the status row: Enter accepts, Esc cancels; Tab
  * completes when the caller gives a completion; y/n questions. */
+/* wcwidth is X/Open's (ncursesw's flags usually ask for it already). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 600
+#endif
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "tui/app.h"
 #include "tui/complete.h"
@@ -27,40 +32,59 @@ static void show_matches(const struct completion *c, int row)
 	attrset(A_NORMAL);
 }
 
-/* Characters of UTF-8 text (continuation bytes do not count). */
-static size_t utf8_chars(const char *s, size_t bytes)
+/* The columns each character of s takes, by the locale (wcwidth: 2 for
+ * the wide East Asian ones), in cols[i] for the character starting at
+ * byte at[i]; how many characters. A byte that starts no character takes
+ * one column, as the terminal shows a replacement for it. */
+static size_t text_columns(const char *s, size_t *at, int *cols, size_t max)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < bytes; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	size_t n = 0, i = 0, len = strlen(s);
+	while (i < len && n < max) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s + i, len - i, &st);
+		int w = 1;
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			k = 1;
+			memset(&st, 0, sizeof st);
+		} else if ((w = wcwidth(wc)) < 0) {
+			w = 1;
+		}
+		at[n] = i;
+		cols[n++] = w;
+		i += k;
+	}
 	return n;
 }
 
-/* The byte offset after the first `chars` characters of s. */
-static size_t utf8_head(const char *s, size_t chars)
-{
-	size_t i = 0;
-	for (size_t n = 0; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && n++ == chars)
-			break;
-	}
-	return i;
-}
-
-/* A question of at most `width` characters: a longer one (a long path in
- * it) loses its middle to "...", so its start and its end, where the
- * choices and the colon are, both show. */
+/* A question of at most `width` columns: a longer one (a long path in it)
+ * loses its middle to "...", so its start and its end, where the choices
+ * and the colon are, both show. */
 static void prompt_fit(const char *question, int width, char *out, size_t len)
 {
-	const size_t bytes = strlen(question), chars = utf8_chars(question, bytes);
-	if (width < 8 || chars <= (size_t)width) {
+	enum { MAX_CHARS = 512 };
+	size_t at[MAX_CHARS];
+	int cols[MAX_CHARS];
+	const size_t n = text_columns(question, at, cols, MAX_CHARS);
+	int total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += cols[i];
+	if (width < 8 || total <= width || n == MAX_CHARS) {
 		snprintf(out, len, "%s", question);
 		return;
 	}
-	const size_t tail = (size_t)width / 2, head = (size_t)width - tail - 3;
-	const size_t cut = utf8_head(question, head);
-	const char *end = question + utf8_head(question, chars - tail);
-	snprintf(out, len, "%.*s...%s", (int)cut, question, end);
+	/* The head's characters from the front, the tail's from the back. */
+	int room = width - width / 2 - 3;
+	size_t head = 0;
+	while (head < n && room >= cols[head])
+		room -= cols[head++];
+	room = width / 2;
+	size_t tail = n;
+	while (tail > head && room >= cols[tail - 1])
+		room -= cols[--tail];
+	snprintf(out, len, "%.*s...%s", (int)at[head], question,
+		 tail < n ? question + at[tail] : "");
 }
 
 /* The question and the text, the text scrolled so the cursor shows; a
