@@ -39,8 +39,10 @@ void tui_keys_man(FILE *fp);
  * are printed as one line on stderr. */
 int tui_main(const struct tui_options *o);
 
-/* Where Ctrl-C (SIGINT), SIGHUP, SIGTERM and SIGQUIT save unsaved work: $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap or
- * ~/.local/state/gully/autosave-DIR-HASH.gsnap. false when neither can be named. */
+/* Where Ctrl-C (SIGINT), SIGHUP, SIGTERM and SIGQUIT save unsaved work:
+ * $XDG_STATE_HOME/gully/autosave-DIR-HASH.gsnap or
+ * ~/.local/state/gully/autosave-DIR-HASH.gsnap. false when neither can be
+ * named. */
 bool tui_autosave_path(char *buf, size_t len);
 
 #endif
