@@ -7,6 +7,7 @@
 
 #include "core/hydrology/hydrology.h"
 #include "core/terrain/terrain.h"
+#include "worldutil.h"
 
 static void small_params(struct params *p, int size)
 {
@@ -29,16 +30,12 @@ static struct world *make_world(const struct params *p)
 
 static void *make_state(struct world *w, const struct params *p)
 {
-	void *st = NULL;
-	assert_int_equal(hydrology_process.create(&st, w, p), 0);
-	return st;
+	return test_process_open(&hydrology_process, w, p);
 }
 
 static void run(void *st, struct world *w, const struct params *p, uint64_t n)
 {
-	struct process_report rep;
-	assert_int_equal(hydrology_process.step(st, w, p, n, &rep), 0);
-	assert_int_equal(rep.particles, n);
+	test_process_run(&hydrology_process, st, w, p, n);
 }
 
 static double pool_sum(const struct world *w)

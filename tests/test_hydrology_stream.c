@@ -119,8 +119,7 @@ static void test_lazy_is_the_pass(void **state)
 
 static void *make_state(struct world *w, const struct params *p, bool lazy)
 {
-	void *st = NULL;
-	assert_int_equal(hydrology_process.create(&st, w, p), GULLY_OK);
+	void *st = test_process_open(&hydrology_process, w, p);
 	hydrology_set_stream_lazy(st, lazy);
 	return st;
 }

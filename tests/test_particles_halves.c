@@ -42,19 +42,7 @@ static void assert_same_run(const struct world *a, const struct world *b)
 	assert_memory_equal(&a->rng, &b->rng, sizeof a->rng);
 }
 
-static void *proc_open(struct world *w, const struct params *p)
-{
-	void *st = NULL;
-	assert_int_equal(particles_process.create(&st, w, p), 0);
-	return st;
-}
-
-static void proc_step(void *st, struct world *w, const struct params *p, uint64_t n)
-{
-	struct process_report rep;
-	assert_int_equal(particles_process.step(st, w, p, n, &rep), 0);
-	assert_int_equal(rep.particles, n);
-}
+#define PARTICLES (&particles_process)
 
 static double height_change(const struct world *w)
 {
@@ -87,8 +75,8 @@ static void test_one_epoch_is_the_rule(void **state)
 	halves_params(&p, 64, n);
 	p.particles.lanes = 17;
 	struct world *w = make_world(&p);
-	void *st = proc_open(w, &p);
-	proc_step(st, w, &p, n);
+	void *st = test_process_open(PARTICLES, w, &p);
+	test_process_run(PARTICLES, st, w, &p, n);
 
 	struct world *a = make_world(&p), *b = make_world(&p);
 	struct droplet_params dp;
@@ -131,9 +119,9 @@ static const uint64_t calls[] = {1, 150, 173, 26, 700, 2, 349, 1, 1000};
 static struct world *run_calls(const struct params *p, const uint64_t *sizes, size_t count)
 {
 	struct world *w = make_world(p);
-	void *st = proc_open(w, p);
+	void *st = test_process_open(PARTICLES, w, p);
 	for (size_t i = 0; i < count; i++) {
-		proc_step(st, w, p, sizes[i]);
+		test_process_run(PARTICLES, st, w, p, sizes[i]);
 		assert_books(w);
 	}
 	particles_process.destroy(st);
@@ -182,11 +170,11 @@ static void test_resume_mid_epoch(void **state)
 	halves_params(&p, 40, 500);
 	p.world.threads = 2;
 	struct world *straight = make_world(&p);
-	void *sst = proc_open(straight, &p);
-	proc_step(sst, straight, &p, 1334);
+	void *sst = test_process_open(PARTICLES, straight, &p);
+	test_process_run(PARTICLES, sst, straight, &p, 1334);
 	struct world *w = make_world(&p);
-	void *st = proc_open(w, &p);
-	proc_step(st, w, &p, 1234); /* two epochs and 234 droplets */
+	void *st = test_process_open(PARTICLES, w, &p);
+	test_process_run(PARTICLES, st, w, &p, 1234); /* two epochs and 234 droplets */
 	unsigned char *blob;
 	size_t len;
 	assert_int_equal(particles_process.save_state(st, &blob, &len), 0);
@@ -197,12 +185,12 @@ static void test_resume_mid_epoch(void **state)
 	assert_int_equal(world_clone(&c, w), 0);
 	world_destroy(w);
 	p.world.threads = 1;
-	void *resumed = proc_open(c, &p);
+	void *resumed = test_process_open(PARTICLES, c, &p);
 	assert_int_equal(particles_process.load_state(resumed, blob, len), 0);
-	proc_step(resumed, c, &p, 100); /* still in the epoch */
+	test_process_run(PARTICLES, resumed, c, &p, 100); /* still in the epoch */
 	assert_same_run(straight, c);
-	proc_step(resumed, c, &p, 396); /* past its end */
-	proc_step(sst, straight, &p, 396);
+	test_process_run(PARTICLES, resumed, c, &p, 396); /* past its end */
+	test_process_run(PARTICLES, sst, straight, &p, 396);
 	assert_same_run(straight, c);
 	free(blob);
 	particles_process.destroy(resumed);
@@ -232,8 +220,8 @@ static void test_corrupt_blob_rejected(void **state)
 	struct params p;
 	halves_params(&p, 16, 64);
 	struct world *w = make_world(&p);
-	void *st = proc_open(w, &p);
-	proc_step(st, w, &p, 100);
+	void *st = test_process_open(PARTICLES, w, &p);
+	test_process_run(PARTICLES, st, w, &p, 100);
 	unsigned char *good;
 	size_t len;
 	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
@@ -243,7 +231,7 @@ static void test_corrupt_blob_rejected(void **state)
 	assert_true(la > 24); /* A has a droplet in flight */
 	const size_t maps = 16 + 8 + la + 8 + lb + 56;
 	assert_int_equal(len, maps + 8 * 256);
-	void *fresh = proc_open(w, &p);
+	void *fresh = test_process_open(PARTICLES, w, &p);
 	for (size_t n = 0; n < len; n++)
 		assert_int_not_equal(particles_process.load_state(fresh, good, n), GULLY_OK);
 	unsigned char *bad = malloc(len + 1);
@@ -302,11 +290,11 @@ static void test_switch_off_and_on(void **state)
 	struct params p;
 	halves_params(&p, 48, 400);
 	struct world *w = make_world(&p);
-	void *st = proc_open(w, &p);
-	proc_step(st, w, &p, 650);
+	void *st = test_process_open(PARTICLES, w, &p);
+	test_process_run(PARTICLES, st, w, &p, 650);
 	const int epoch = p.particles.epoch;
 	p.particles.epoch = 0;
-	proc_step(st, w, &p, 300);
+	test_process_run(PARTICLES, st, w, &p, 300);
 	assert_books(w);
 	unsigned char *blob;
 	size_t len;
@@ -314,14 +302,14 @@ static void test_switch_off_and_on(void **state)
 	assert_memory_equal(blob, "GPLN", 4); /* one engine's blob */
 	free(blob);
 	p.particles.epoch = epoch;
-	proc_step(st, w, &p, 333);
+	test_process_run(PARTICLES, st, w, &p, 333);
 	assert_books(w);
 	p.particles.lanes = 1; /* the seed's order: both halves end first */
-	proc_step(st, w, &p, 20);
+	test_process_run(PARTICLES, st, w, &p, 20);
 	assert_true(w->tally[TALLY_SEDIMENT_IN_FLIGHT] == 0);
 	assert_books(w);
 	p.particles.lanes = 16;
-	proc_step(st, w, &p, 500);
+	test_process_run(PARTICLES, st, w, &p, 500);
 	struct process_report rep;
 	assert_int_equal(particles_process.finish(st, w, &p, &rep), 0);
 	assert_true(rep.steps > 0);
@@ -364,8 +352,8 @@ static double map_eroded(const struct world *w)
 static struct world *finished_run(const struct params *p, uint64_t n)
 {
 	struct world *w = make_world(p);
-	void *st = proc_open(w, p);
-	proc_step(st, w, p, n);
+	void *st = test_process_open(PARTICLES, w, p);
+	test_process_run(PARTICLES, st, w, p, n);
 	assert_int_equal(particles_process.finish(st, w, p, NULL), 0);
 	particles_process.destroy(st);
 	return w;
@@ -387,9 +375,9 @@ static void test_default_epoch_stays_with_one_engine(void **state)
 	struct world *one = finished_run(&p, n);
 	/* One engine on another droplet stream, same terrain: the spread. */
 	struct world *stream = make_world(&p);
-	void *st = proc_open(stream, &p);
+	void *st = test_process_open(PARTICLES, stream, &p);
 	stream->rng.state ^= 0x5eedu;
-	proc_step(st, stream, &p, n);
+	test_process_run(PARTICLES, st, stream, &p, n);
 	assert_int_equal(particles_process.finish(st, stream, &p, NULL), 0);
 	particles_process.destroy(st);
 	const double spread = change_correlation(one, stream);

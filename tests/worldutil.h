@@ -1,6 +1,6 @@
 /* Two worlds the same bit for bit: every layer, the tallies and the
  * counters (not the random stream: callers say what they expect of it);
- * and two states of a process the same. */
+ * two states of a process the same; a process made and run. */
 #ifndef GULLY_TESTS_WORLDUTIL_H
 #define GULLY_TESTS_WORLDUTIL_H
 
@@ -32,6 +32,24 @@ static inline void assert_same_process_state(const struct process_ops *ops, cons
 	assert_memory_equal(ba, bb, la);
 	free(ba);
 	free(bb);
+}
+
+/* A process's state for w, made or the test fails. */
+static inline void *test_process_open(const struct process_ops *ops, struct world *w,
+				      const struct params *p)
+{
+	void *st = NULL;
+	assert_int_equal(ops->create(&st, w, p), GULLY_OK);
+	return st;
+}
+
+/* n units of the process, all of them run, or the test fails. */
+static inline void test_process_run(const struct process_ops *ops, void *st, struct world *w,
+				    const struct params *p, uint64_t n)
+{
+	struct process_report rep;
+	assert_int_equal(ops->step(st, w, p, n, &rep), GULLY_OK);
+	assert_int_equal(rep.particles, n);
 }
 
 #endif
