@@ -216,7 +216,7 @@ static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupl
  * droplet's end, fields, books, steps and changed cells must match bit for
  * bit, and so must the maps after each. Returns how the droplets ended. */
 static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool symmetric,
-		    enum ref_normal_kind normal, uint32_t max_steps, int ends[3])
+		    enum ref_normal_kind normal, uint32_t max_steps, bool avx2, int ends[3])
 {
 	struct world *a = make_map(size, seed), *b = NULL;
 	assert_int_equal(world_clone(&b, a), 0);
@@ -227,6 +227,7 @@ static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool s
 	struct hd_env ea, eb;
 	env_for(&ea, a, ta, coupling, pit_stop, symmetric, normal, max_steps);
 	env_for(&eb, b, tb, coupling, pit_stop, symmetric, normal, max_steps);
+	eb.avx2 = avx2;
 	struct cells ref = {0}, fast = {0};
 	struct ref_books rb = {0, 0, 0};
 	double eroded = 0, deposited = 0, evaporated = 0;
@@ -296,18 +297,29 @@ static void compare(int size, uint32_t seed, int coupling, bool pit_stop, bool s
 	world_destroy(b);
 }
 
+/* Each mode on each copy of the descent this CPU can run: the baseline one,
+ * and the AVX2 one where hydrology_descend_init picks it (env.avx2). */
 static void check_modes(bool pit_stop, bool symmetric, enum ref_normal_kind normal)
 {
-	for (int coupling = 0; coupling < HYDROLOGY_COUPLING_COUNT; coupling++) {
-		int ends[3] = {0, 0, 0};
-		compare(48, 11u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal, 20000,
-			ends);
-		/* Droplets left the map, stopped to flood, and dried up. */
-		compare(16, 5u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal, 60, ends);
-		if (!(ends[DESCENT_LEFT] > 0 && ends[DESCENT_FLOOD] > 0 && ends[DESCENT_DIED] > 0))
-			fail_msg("coupling %d: ends died %d left %d flood %d", coupling,
-				 ends[DESCENT_DIED], ends[DESCENT_LEFT], ends[DESCENT_FLOOD]);
-	}
+	struct hd_env probe;
+	memset(&probe, 0, sizeof probe);
+	probe.width = probe.height = 16;
+	probe.scale = 40.0f;
+	hydrology_descend_init(&probe);
+	for (int isa = 0; isa <= (int)probe.avx2; isa++)
+		for (int coupling = 0; coupling < HYDROLOGY_COUPLING_COUNT; coupling++) {
+			int ends[3] = {0, 0, 0};
+			compare(48, 11u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal,
+				20000, isa, ends);
+			/* Droplets left the map, stopped to flood, and dried up. */
+			compare(16, 5u + (uint32_t)coupling, coupling, pit_stop, symmetric, normal,
+				60, isa, ends);
+			if (!(ends[DESCENT_LEFT] > 0 && ends[DESCENT_FLOOD] > 0 &&
+			      ends[DESCENT_DIED] > 0))
+				fail_msg("coupling %d, avx2 %d: ends died %d left %d flood %d",
+					 coupling, isa, ends[DESCENT_DIED], ends[DESCENT_LEFT],
+					 ends[DESCENT_FLOOD]);
+		}
 }
 
 static void test_matches_reference_pit_stop(void **state)

@@ -36,10 +36,27 @@ void hydrology_descend_env(struct hd_env *e, const struct params *p, struct worl
 	hydrology_descend_init(e);
 }
 
+/* An AVX2 copy of the process's descent (hydrology_descend), picked at run
+ * time. The descent is bound by its chain of dependent operations; the
+ * three-operand VEX forms drop the register copies the two-operand SSE forms
+ * need, which shortens a step a little (bench/HYDROLOGY.md). No fused
+ * multiply-add: the core is built with -ffp-contract=off, and AVX2 alone
+ * does not enable FMA, so every operation is the baseline copy's. */
+#if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
+#define HD_HAVE_AVX2 1
+#else
+#define HD_HAVE_AVX2 0
+#endif
+
 void hydrology_descend_init(struct hd_env *e)
 {
 	normal_consts_init(&e->nk, e->scale, e->symmetric);
 	v2_bounds_init(&e->bounds, e->width, e->height);
+#if HD_HAVE_AVX2
+	e->avx2 = __builtin_cpu_supports("avx2");
+#else
+	e->avx2 = false;
+#endif
 }
 
 #if GULLY_USE_SSE2
@@ -293,10 +310,23 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	return out;
 }
 
+#if HD_HAVE_AVX2
+__attribute__((target("avx2"))) static enum descent
+descend_avx2(const struct hd_env *e, struct hdrop *d, double *eroded, double *deposited,
+	     uint32_t *changed, size_t cap, size_t *nchanged, uint64_t *steps)
+{
+	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, NULL);
+}
+#endif
+
 enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *eroded,
 			       double *deposited, uint32_t *changed, size_t cap,
 			       size_t *nchanged, uint64_t *steps)
 {
+#if HD_HAVE_AVX2
+	if (e->avx2)
+		return descend_avx2(e, d, eroded, deposited, changed, cap, nchanged, steps);
+#endif
 	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, NULL);
 }
 

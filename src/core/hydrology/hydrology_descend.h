@@ -56,6 +56,10 @@ struct hd_env {
 	/* Set by hydrology_descend_init from the fields above. */
 	struct normal_consts nk;
 	struct v2_bounds bounds;
+	/* Run the descent's AVX2 copy: the same operations in the same order,
+	 * VEX-encoded (fewer register copies), so the same bits. Set where the
+	 * CPU has AVX2; a test may clear it to run the baseline copy. */
+	bool avx2;
 };
 
 /* A droplet. Volume is double: it is the water the books must balance. */
