@@ -56,10 +56,10 @@
 #define DROPLET_INLINE static inline
 #endif
 
-/* Above this many cells (4 MB of heights, twice a core's L2 on the machines
- * gully is measured on) the lockstep engine fetches each droplet's next
- * block of rows a tick early (lockstep_simd.h); below it the map stays in
- * cache and the prefetches would only cost instructions. */
+/* Above this many cells (4 MB of heights) the lockstep engine fetches each
+ * droplet's next block of rows a tick early (lockstep_simd.h). At this size
+ * and below the prefetches measured no gain (bench/PARTICLES.md), so they
+ * would only cost instructions. */
 #define DROPLET_PREFETCH_CELLS (1u << 20)
 
 /* What every step needs, fixed for a run of steps. */
