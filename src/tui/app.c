@@ -176,20 +176,34 @@ static bool compose(struct app *a)
 	return true;
 }
 
-void app_draw(struct app *a)
+bool app_compose_frame(struct app *a)
 {
-	if (!compose(a)) {
-		refresh();
+	a->frame_owed = true;
+	return compose(a);
+}
+
+void app_frame_out(struct app *a)
+{
+	if (!a->frame_owed)
 		return;
-	}
 	/* Time spent waiting (not computing) while the terminal took the
 	 * frame: a write that blocked. */
 	double wall = app_now(), cpu = thread_cpu_seconds();
+	refresh();
+	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
+	a->frame_owed = false;
+}
+
+void app_draw(struct app *a)
+{
+	if (!app_compose_frame(a)) {
+		app_frame_out(a);
+		return;
+	}
 	/* The simulation goes on while the terminal takes the frame. */
 	sim_ui_release(a);
-	refresh();
+	app_frame_out(a);
 	sim_ui_take(a);
-	a->write_wait = (app_now() - wall) - (thread_cpu_seconds() - cpu);
 }
 
 void app_draw_held(struct app *a)

@@ -136,6 +136,7 @@ struct app {
 				      * the terminal's output backs up */
 	double fps_chosen;           /* --fps, or as f/F set it */
 	double write_wait;           /* seconds the last frame's writes waited */
+	bool frame_owed;             /* composed, not yet written (app_frame_out) */
 
 	/* Pool volume, summed a band of rows per frame so a huge map never
 	 * stalls a frame; pool_volume is the last complete sum. */
@@ -440,6 +441,12 @@ bool app_too_small(void);
 int app_wrap_next(const char *text, int width, int least, const char **next);
 /* Draws the frame; the simulation runs while the terminal takes it. */
 void app_draw(struct app *a);
+/* The main loop's frame in two halves: composed with the session held
+ * (false: the terminal is too small, a note drawn instead), then written
+ * by app_frame_out once the loop has released the session for its wait,
+ * so the world is made whole once a frame (main_loop.c). */
+bool app_compose_frame(struct app *a);
+void app_frame_out(struct app *a);
 /* The same, the simulation held all the while: for a prompt, whose
  * question stops the world until it is answered (prompt.c). */
 void app_draw_held(struct app *a);

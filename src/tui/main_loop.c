@@ -83,13 +83,19 @@ static void start_messages(struct app *a, const struct tui_options *o)
 			    term_tier_name(o->tier));
 }
 
-/* Waits up to wait_ms for a key (the simulation runs meanwhile, on its
- * thread), then answers every key pending; *keyed when there was one. */
-static int read_keys(struct app *a, int wait_ms, bool *keyed)
+/* With the session released (the simulation runs meanwhile, on its
+ * thread): writes the frame composed last, then waits for a key until
+ * next_frame (idle: 100 ms), then takes the session and answers every key
+ * pending; *keyed when there was one. Writing the frame here, not in a
+ * release of its own, makes the world whole once a frame instead of twice:
+ * on a 4096x4096 hydrology map each time is a pass over the stream map. */
+static int read_keys(struct app *a, double next_frame, bool idle, bool *keyed)
 {
 	int e = GULLY_OK;
-	timeout(wait_ms);
 	sim_ui_release(a);
+	app_frame_out(a);
+	double left = next_frame - app_now();
+	timeout(idle ? 100 : left <= 0 ? 0 : (int)(left * 1000) + 1);
 	int ch = getch();
 	sim_ui_take(a);
 	*keyed = false;
@@ -114,15 +120,11 @@ static int run_loop(struct app *a, const struct tui_options *o)
 		a->sim_hold = app_too_small();
 		/* Wait for a key until the next frame is due; paused with nothing
 		 * owed, wake now and then to see signals. Never spin. */
-		double now = app_now();
-		double left = next_frame - now;
-		int wait_ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-		if (!a->running && !a->needs_draw && o->frames <= 0)
-			wait_ms = 100;
+		const bool idle = !a->running && !a->needs_draw && o->frames <= 0;
 		bool keyed;
-		if ((e = read_keys(a, wait_ms, &keyed)))
+		if ((e = read_keys(a, next_frame, idle, &keyed)))
 			break;
-		now = app_now();
+		double now = app_now();
 		/* A message hides the status fields while it shows: once it is
 		 * over, draw them again, paused or not. */
 		if (a->message[0] && now >= a->message_until)
@@ -137,12 +139,14 @@ static int run_loop(struct app *a, const struct tui_options *o)
 				continue;
 			}
 			a->needs_draw = false;
-			app_draw(a);
+			app_compose_frame(a);
 			next_frame = now + 1.0 / a->fps;
 			if (o->frames > 0 && ++frames >= o->frames)
 				break;
 		}
 	}
+	/* The last frame composed (--frames' last, or before a quit). */
+	app_frame_out(a);
 	return e;
 }
 
