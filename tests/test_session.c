@@ -111,6 +111,39 @@ static void test_new_world_follows_the_seed(void **state)
 	free_app(b);
 }
 
+/* A frame stops the simulation for its catch-up and its composing: while
+ * running, frames come no oftener than a quarter of the time allows; a cheap
+ * frame, or a paused session, keeps the chosen rate (pace.c). */
+static void test_frames_paced_by_what_they_cost(void **state)
+{
+	(void)state;
+	struct app *a = calloc(1, sizeof *a);
+	assert_non_null(a);
+	a->fps = 20;
+	a->running = true;
+	/* 2 ms a frame: 20 frames a second take 4% of the time. */
+	a->taken_at = app_now() - 0.001;
+	a->whole_seconds = 0.001;
+	assert_true(fabs(pace_interval(a) - 0.05) < 1e-12);
+	/* 50 ms a frame (a 4096x4096 map): one frame in 200 ms at most. */
+	a->frame_cost = 0;
+	a->taken_at = app_now() - 0.03;
+	a->whole_seconds = 0.02;
+	const double slow = pace_interval(a);
+	assert_true(slow >= 0.2 && slow < 0.21);
+	/* Smoothed: one cheap frame after it does not bring 20 back at once. */
+	a->taken_at = app_now();
+	a->whole_seconds = 0;
+	const double after = pace_interval(a);
+	assert_true(after > 0.13 && after < slow);
+	/* Paused, a frame is drawn for a key or a change: the chosen rate. */
+	a->running = false;
+	a->taken_at = app_now() - 0.03;
+	a->whole_seconds = 0.02;
+	assert_true(fabs(pace_interval(a) - 0.05) < 1e-12);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_tracers_do_not_change_the_world),
 		cmocka_unit_test(test_switching_process_lands_droplets_in_flight),
 		cmocka_unit_test(test_new_world_follows_the_seed),
+		cmocka_unit_test(test_frames_paced_by_what_they_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,6 +137,9 @@ struct app {
 	double fps_chosen;           /* --fps, or as f/F set it */
 	double write_wait;           /* seconds the last frame's writes waited */
 	bool frame_owed;             /* composed, not yet written (app_frame_out) */
+	double taken_at;             /* when the loop last took the session */
+	double whole_seconds;        /* the worker's last catch-up before a hand-over */
+	double frame_cost;           /* seconds a frame stops the simulation, smoothed */
 
 	/* Pool volume, summed a band of rows per frame so a huge map never
 	 * stalls a frame; pool_volume is the last complete sum. */
@@ -412,6 +415,10 @@ void fps_key(struct app *a, int dir);
 /* Called when a frame is due: lowers the rate while output backs up (a
  * write would block, or the last frame's writes waited, a->write_wait),
  * climbs back after; false when this frame is to be skipped. */
+/* Seconds from this frame to the next: 1 / fps, or longer while running
+ * when a frame would stop the simulation for more than a quarter of the
+ * time (a big map's catch-up and drawing). */
+double pace_interval(struct app *a);
 bool pace_output(struct app *a);
 
 /* app.c */

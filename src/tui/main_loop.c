@@ -98,6 +98,7 @@ static int read_keys(struct app *a, double next_frame, bool idle, bool *keyed)
 	timeout(idle ? 100 : left <= 0 ? 0 : (int)(left * 1000) + 1);
 	int ch = getch();
 	sim_ui_take(a);
+	a->taken_at = app_now();
 	*keyed = false;
 	for (; ch != ERR; ch = getch()) {
 		*keyed = true;
@@ -140,7 +141,7 @@ static int run_loop(struct app *a, const struct tui_options *o)
 			}
 			a->needs_draw = false;
 			app_compose_frame(a);
-			next_frame = now + 1.0 / a->fps;
+			next_frame = now + pace_interval(a);
 			if (o->frames > 0 && ++frames >= o->frames)
 				break;
 		}

@@ -53,3 +53,19 @@ bool pace_output(struct app *a)
 		a->fps = a->fps + 0.5 > a->fps_chosen ? a->fps_chosen : a->fps + 0.5;
 	return true;
 }
+
+/* While running, each frame stops the simulation: the catch-up that makes
+ * the world whole for it (worker.c) and the composing. On a small map that
+ * is a millisecond or two; on a 4096x4096 hydrology map tens, which at 20
+ * frames a second would leave the simulation half the time. Frames then
+ * come no oftener than FRAME_SHARE of the time allows. Keys are answered at
+ * once regardless (main_loop.c). */
+#define FRAME_SHARE 0.25
+
+double pace_interval(struct app *a)
+{
+	const double cost = (app_now() - a->taken_at) + a->whole_seconds;
+	a->frame_cost = a->frame_cost > 0 ? 0.7 * a->frame_cost + 0.3 * cost : cost;
+	const double t = 1.0 / a->fps, paced = a->frame_cost / FRAME_SHARE;
+	return a->running && paced > t ? paced : t;
+}

@@ -82,8 +82,11 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (atomic_load(&w->ui_waiting) > 0 || !may_run(a)) {
-			/* The interface sees the world whole. */
+			/* The interface sees the world whole; what that took is
+			 * part of a frame's cost (pace_interval). */
+			const double t0 = app_now();
 			session_whole(a);
+			a->whole_seconds = app_now() - t0;
 			pthread_cond_wait(&w->wake, &w->lock);
 			continue;
 		}
