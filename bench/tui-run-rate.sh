@@ -15,7 +15,9 @@ S=runrate$$
 # A session that is never saved autosaves at the kill below: into a
 # directory of its own, removed at the end.
 XDG_STATE_HOME=$(mktemp -d) && export XDG_STATE_HOME || exit 1
-trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$XDG_STATE_HOME"' EXIT
+# The kill's hang-up makes gully autosave into it: give that a moment
+# before the directory goes.
+trap 'tmux -L $S kill-server 2>/dev/null; sleep 2; rm -rf "$XDG_STATE_HOME"' EXIT
 count() { tmux -L $S capture-pane -p | sed -n 's/.*│ *\(droplets\|particles\) *\([0-9][0-9,]*\).*/\2/p' | head -n 1 | tr -d ,; }
 one() {
 	tmux -L $S new-session -d -x 160 -y 48 "$1 --paused $ARGS"
