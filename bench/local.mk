@@ -58,3 +58,7 @@ noinst_PROGRAMS += bench/sph_pool
 bench_sph_pool_SOURCES = bench/sph_pool.c tests/sph_fixture.h
 bench_sph_pool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_sph_pool_LDADD = src/core/libgullycore.a -lm
+# One explorer frame's shading by map size (bench/TUI.md).
+noinst_PROGRAMS += bench/bench_shade
+bench_bench_shade_SOURCES = bench/bench_shade.c
+bench_bench_shade_LDADD = src/view/libgullyview.a src/core/libgullycore.a -lm
