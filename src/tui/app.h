@@ -415,11 +415,11 @@ void fps_key(struct app *a, int dir);
 /* Called when a frame is due: lowers the rate while output backs up (a
  * write would block, or the last frame's writes waited, a->write_wait),
  * climbs back after; false when this frame is to be skipped. */
+bool pace_output(struct app *a);
 /* Seconds from this frame to the next: 1 / fps, or longer while running
  * when a frame would stop the simulation for more than a quarter of the
  * time (a big map's catch-up and drawing). */
 double pace_interval(struct app *a);
-bool pace_output(struct app *a);
 
 /* app.c */
 /* An undo checkpoint; a world too big to keep says so once. */
