@@ -1,5 +1,6 @@
-/* Frame pacing: the rate f and F choose, and the lower rate the explorer
- * keeps while the terminal's output backs up. No curses here. */
+/* Frame pacing: the rate f and F choose, and the lower rates the explorer
+ * keeps while the terminal's output backs up or while a frame costs the
+ * simulation much of its time. No curses here. */
 #include <poll.h>
 #include <unistd.h>
 
