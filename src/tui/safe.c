@@ -199,6 +199,12 @@ bool safe_save_prompt(struct app *a)
 		}
 	}
 	char err[PATH_MAX + 256];
+	/* A big map's snapshot is hundreds of MB, a second or more to write:
+	 * say so first, as making a big terrain does. */
+	if ((long)a->world->width * a->world->height >= APP_BIG_MAP_CELLS) {
+		app_message(a, "saving %s...", buf);
+		app_draw_held(a);
+	}
 	if (session_save(a, buf, err, sizeof err) == GULLY_OK) {
 		app_message(a, "saved %s", buf);
 		saved = true;
