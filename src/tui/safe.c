@@ -330,6 +330,12 @@ void safe_resume_key(struct app *a)
 		a->running = was;
 		return;
 	}
+	/* A big map's autosave takes a second or more to read: say so first. */
+	struct stat st;
+	if (stat(path, &st) == 0 && st.st_size >= (off_t)APP_BIG_MAP_CELLS * 4) {
+		app_message(a, "reading %s...", path);
+		app_draw_held(a);
+	}
 	if (safe_open_autosave(a, err, sizeof err) == GULLY_OK)
 		app_message(a, "resumed the autosaved session (%s, %llu %s)",
 			    a->proc->name, (unsigned long long)a->world->particles, a->proc->unit);
