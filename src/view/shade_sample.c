@@ -4,6 +4,7 @@
 #include "view/shade_sample.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The half-open range of world cells pixel p covers along one axis. */
@@ -80,47 +81,32 @@ enum { NEED_BASE = 1, NEED_STREAM = 2, NEED_POOL = 4, NEED_HARD = 8, NEED_WET = 
 /* Lines a pixel's water maximum scans at most each way. */
 #define MAX_LINES 6
 
-/* The maximum of a block, read along every sy-th row and every sx-th column
- * in full: any connected stream or pool reaching across more than a stride
- * of the block crosses one of those lines, so only specks smaller than a
- * stride both ways (a fraction of a pixel) can be missed, at a fraction of a
- * full scan's cost on a big map. Here the rows; the columns come in as
- * `cols`, read for a whole row of pixels at once (column_maxima). Neither
- * the start at 0 nor the order the cells are read changes the maximum. */
-static float block_max(const float *L, int width, int x0, int y0, int x1, int y1, float cols)
+/* The water maximum of every pixel of a pixel row (cells ya to yb): each
+ * block read along every sy-th row and every sx-th column in full. Any
+ * connected stream or pool reaching across more than a stride of a block
+ * crosses one of those lines, so only specks smaller than a stride both ways
+ * (a fraction of a pixel) can be missed, at a fraction of a full scan's cost
+ * on a big map. The cells are read map row by map row for all the pixels at
+ * once, so one row's cache lines serve every pixel instead of each cell of a
+ * column costing a line of its own (on a 4096x4096 map the columns were most
+ * of a frame), and a sampled row is read where its columns' cells already
+ * are. Neither the start at 0 nor the order the cells are read changes a
+ * maximum. A block up to MAX_LINES rows high has every row read in full. */
+static void water_maxima(const float *L, const struct world *w, const struct shade_geom *g,
+			 int ya, int yb, float *out)
 {
-	int sy = (y1 - y0 + MAX_LINES - 1) / MAX_LINES;
-	float m = cols;
-	for (int y = y0 + (sy - 1) / 2; y < y1; y += sy) {
-		const float *row = L + (size_t)y * (size_t)width;
-		for (int x = x0; x < x1; x++)
-			if (row[x] > m)
-				m = row[x];
-	}
-	return m;
-}
-
-/* The column half of block_max for every pixel of a pixel row (cells ya to
- * yb): each pixel's every sx-th column over the block's full height, read
- * map row by map row, so one row's cache lines serve every pixel instead of
- * each cell of a column costing a line of its own (on a 4096x4096 map those
- * columns were most of a frame). A block under MAX_LINES + 1 rows high has
- * every row read in full by block_max and needs no columns: 0. */
-static void column_maxima(const float *L, const struct world *w, const struct shade_geom *g,
-			  int ya, int yb, float *out)
-{
+	const int sy = (yb - ya + MAX_LINES - 1) / MAX_LINES, first = ya + (sy - 1) / 2;
 	for (int px = 0; px < g->used_w; px++)
 		out[px] = 0;
-	if ((yb - ya + MAX_LINES - 1) / MAX_LINES <= 1)
-		return;
 	for (int y = ya; y < yb; y++) {
 		const float *row = L + (size_t)y * (size_t)w->width;
+		const bool full = y >= first && (y - first) % sy == 0;
 		for (int px = 0; px < g->used_w; px++) {
 			int xa, xb;
 			shade_cover(g, g->x0, px, w->width, &xa, &xb);
-			int sx = (xb - xa + MAX_LINES - 1) / MAX_LINES;
+			const int sx = full ? 1 : (xb - xa + MAX_LINES - 1) / MAX_LINES;
 			float m = out[px];
-			for (int x = xa + (sx - 1) / 2; x < xb; x += sx)
+			for (int x = full ? xa : xa + (sx - 1) / 2; x < xb; x += sx)
 				if (row[x] > m)
 					m = row[x];
 			out[px] = m;
@@ -129,10 +115,10 @@ static void column_maxima(const float *L, const struct world *w, const struct sh
 }
 
 /* The renderer's reduction: means over a regular grid of at most
- * MEAN_SAMPLES^2 cells, maxima of the water layers along cross-hatched
- * lines (block_max), and only the layers the overlays show. */
+ * MEAN_SAMPLES^2 cells, the water maxima water_maxima found, and only the
+ * layers the overlays show. */
 static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, unsigned need,
-			const float *R, const float cols[2], struct shade_sample *s)
+			const float *R, const float water[2], struct shade_sample *s)
 {
 	int sx = (x1 - x0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
 	int sy = (y1 - y0 + MEAN_SAMPLES - 1) / MEAN_SAMPLES;
@@ -173,18 +159,8 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 	s->wetness = (float)(sw / (double)n);
 	s->vegetation = (float)(sv / (double)n);
 	s->ramp = R ? (float)(sr / (double)n) : s->height;
-	s->stream = s->pool = 0;
-	for (int k = 0; k < 2; k++) {
-		unsigned bit = k ? NEED_POOL : NEED_STREAM;
-		if (!(need & bit))
-			continue;
-		float m = block_max(w->layer[k ? LAYER_POOL : LAYER_STREAM], w->width, x0, y0, x1,
-				    y1, cols[k]);
-		if (k)
-			s->pool = m;
-		else
-			s->stream = m;
-	}
+	s->stream = (need & NEED_STREAM) ? water[0] : 0;
+	s->pool = (need & NEED_POOL) ? water[1] : 0;
 }
 
 /* The layers the overlays in `ov` read, beyond the height. */
@@ -220,8 +196,8 @@ void shade_sample_pixels(struct shade_frame *f, const struct world *w,
 			shade_cover(g, g->y0, py, w->height, &ya, &yb);
 			for (int k = 0; k < 2; k++)
 				if (need & (k ? NEED_POOL : NEED_STREAM))
-					column_maxima(w->layer[k ? LAYER_POOL : LAYER_STREAM], w, g,
-						      ya, yb, cols + (size_t)k * (size_t)pw);
+					water_maxima(w->layer[k ? LAYER_POOL : LAYER_STREAM], w, g,
+						     ya, yb, cols + (size_t)k * (size_t)pw);
 		}
 		for (int px = 0; px < pw; px++) {
 			size_t i = (size_t)py * (size_t)pw + (size_t)px;
