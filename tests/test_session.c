@@ -113,7 +113,7 @@ static void test_new_world_follows_the_seed(void **state)
 
 /* A frame stops the simulation for its catch-up and its composing: while
  * running, frames come no oftener than a quarter of the time allows; a cheap
- * frame, or a paused session, keeps the chosen rate (pace.c). */
+ * frame, a paused session, or a rate the user chose keeps the rate (pace.c). */
 static void test_frames_paced_by_what_they_cost(void **state)
 {
 	(void)state;
@@ -141,6 +141,13 @@ static void test_frames_paced_by_what_they_cost(void **state)
 	a->taken_at = app_now() - 0.03;
 	a->whole_seconds = 0.02;
 	assert_true(fabs(pace_interval(a) - 0.05) < 1e-12);
+	/* A rate the user chose (--fps, f, F) holds, costly frames or not. */
+	a->running = true;
+	a->fps_asked = true;
+	a->taken_at = app_now() - 0.03;
+	assert_true(fabs(pace_interval(a) - 0.05) < 1e-12);
+	a->fps_asked = false;
+	assert_true(pace_interval(a) > 0.13);
 	free(a);
 }
 

@@ -135,6 +135,7 @@ struct app {
 	double fps;                  /* frames a second now: fps_chosen, or lower while
 				      * the terminal's output backs up */
 	double fps_chosen;           /* --fps, or as f/F set it */
+	bool fps_asked;              /* the user chose it (--fps, f, F): no pacing by cost */
 	double write_wait;           /* seconds the last frame's writes waited */
 	bool frame_owed;             /* composed, not yet written (app_frame_out) */
 	double taken_at;             /* when the loop last took the session */
@@ -418,7 +419,7 @@ void fps_key(struct app *a, int dir);
 bool pace_output(struct app *a);
 /* Seconds from this frame to the next: 1 / fps, or longer while running
  * when a frame would stop the simulation for more than a quarter of the
- * time (a big map's catch-up and drawing). */
+ * time (a big map's catch-up and drawing), unless the user chose the rate. */
 double pace_interval(struct app *a);
 
 /* app.c */

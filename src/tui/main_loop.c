@@ -192,6 +192,7 @@ static struct app *app_new(const struct tui_options *o)
 	a->hardness_h = o->hardness_height;
 	a->fps = o->fps > 0 ? o->fps : 20;
 	a->fps_chosen = a->fps;
+	a->fps_asked = o->fps > 0;
 	a->running = !o->start_paused;
 	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
 	return a;

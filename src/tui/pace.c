@@ -22,6 +22,7 @@ void fps_key(struct app *a, int dir)
 	}
 	a->fps_chosen = want;
 	a->fps = want;
+	a->fps_asked = true;
 	app_message(a, "at most %g frames a second (f fewer, F more)", want);
 }
 
@@ -59,8 +60,9 @@ bool pace_output(struct app *a)
  * the world whole for it (worker.c) and the composing. On a small map that
  * is a millisecond or two; on a 4096x4096 hydrology map tens, which at 20
  * frames a second would leave the simulation half the time. Frames then
- * come no oftener than FRAME_SHARE of the time allows. Keys are answered at
- * once regardless (main_loop.c). */
+ * come no oftener than FRAME_SHARE of the time allows, unless the user chose
+ * the rate (--fps, f, F): then frames come at it, at the simulation's
+ * expense. Keys are answered at once regardless (main_loop.c). */
 #define FRAME_SHARE 0.25
 
 double pace_interval(struct app *a)
@@ -68,5 +70,5 @@ double pace_interval(struct app *a)
 	const double cost = (app_now() - a->taken_at) + a->whole_seconds;
 	a->frame_cost = a->frame_cost > 0 ? 0.7 * a->frame_cost + 0.3 * cost : cost;
 	const double t = 1.0 / a->fps, paced = a->frame_cost / FRAME_SHARE;
-	return a->running && paced > t ? paced : t;
+	return a->running && !a->fps_asked && paced > t ? paced : t;
 }
