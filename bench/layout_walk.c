@@ -61,6 +61,12 @@ __attribute__((target("avx2"))) int main(int argc, char **argv)
 	tiled = argc > 2 && strcmp(argv[2], "tile") == 0;
 	const long steps = argc > 3 ? atol(argv[3]) : 20000000;
 	const int pf = argc > 4 ? atoi(argv[4]) : 0;
+	if (size < 16 || size > 16384 || size % 4 || steps < 1 ||
+	    (argc > 2 && strcmp(argv[2], "row") && strcmp(argv[2], "tile"))) {
+		fprintf(stderr, "usage: walk SIZE (16..16384, a multiple of 4) row|tile "
+				"[STEPS >= 1 [PREFETCH 0|1]]\n");
+		return 2;
+	}
 	float *h = aligned_alloc(64, (size_t)size * size * sizeof(float) + 64);
 	for (size_t i = 0; i < (size_t)size * size; i++)
 		h[i] = (float)(i % 97) * 0.01f;

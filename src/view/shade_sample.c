@@ -163,22 +163,19 @@ static void sample_fast(const struct world *w, int x0, int y0, int x1, int y1, u
 	s->pool = (need & NEED_POOL) ? water[1] : 0;
 }
 
-/* The layers the overlays in `ov` read, beyond the height. */
+/* The layers the overlays in `ov` read, beyond the height: one entry an
+ * overlay (the particles overlay reads none). */
 static unsigned overlay_needs(unsigned ov)
 {
+	static const unsigned needs[OVERLAY_COUNT] = {
+		[OVERLAY_STREAMS] = NEED_STREAM, [OVERLAY_POOLS] = NEED_POOL,
+		[OVERLAY_EROSION] = NEED_BASE,   [OVERLAY_HARDNESS] = NEED_HARD,
+		[OVERLAY_WETNESS] = NEED_WET,    [OVERLAY_VEGETATION] = NEED_VEG,
+	};
 	unsigned need = 0;
-	if (ov & OVERLAY_BIT(OVERLAY_EROSION))
-		need |= NEED_BASE;
-	if (ov & OVERLAY_BIT(OVERLAY_STREAMS))
-		need |= NEED_STREAM;
-	if (ov & OVERLAY_BIT(OVERLAY_POOLS))
-		need |= NEED_POOL;
-	if (ov & OVERLAY_BIT(OVERLAY_HARDNESS))
-		need |= NEED_HARD;
-	if (ov & OVERLAY_BIT(OVERLAY_WETNESS))
-		need |= NEED_WET;
-	if (ov & OVERLAY_BIT(OVERLAY_VEGETATION))
-		need |= NEED_VEG;
+	for (int o = 0; o < OVERLAY_COUNT; o++)
+		if (ov & OVERLAY_BIT(o))
+			need |= needs[o];
 	return need;
 }
 
