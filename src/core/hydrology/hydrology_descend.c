@@ -210,6 +210,25 @@ hd_stream_current(struct hstream *hs, const uint8_t *stamp, uint8_t want, uint32
 		hstream_list(hs, cell >> HSTREAM_SHIFT);
 }
 
+/* On a map too big for the caches (the lazy stream map's), the rows the
+ * next step may need: its cell's stream and pool one row up or down, and
+ * the heights its normal reads two rows away. The next cell is not known
+ * until the normal is, and each is a miss the step would wait for. */
+static inline __attribute__((always_inline)) void hd_prefetch_around(const struct hd_env *k,
+								     uint32_t at, uint32_t w)
+{
+	const uint32_t n = w * (uint32_t)k->height;
+	const uint32_t up = at >= w ? at - w : at, down = at + w < n ? at + w : at;
+	const uint32_t up2 = at >= 2 * w ? at - 2 * w : up;
+	const uint32_t down2 = at + 2 * w < n ? at + 2 * w : down;
+	__builtin_prefetch(k->stream + up);
+	__builtin_prefetch(k->stream + down);
+	__builtin_prefetch(k->pool + up);
+	__builtin_prefetch(k->pool + down);
+	__builtin_prefetch(k->h + up2);
+	__builtin_prefetch(k->h + down2);
+}
+
 static inline __attribute__((always_inline)) void
 hd_store(struct hdrop *d, v2f pos, v2f vel, double volume, float sediment, double carried,
 	 uint32_t age)
@@ -262,6 +281,8 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		k.track[at] = 1;
+		if (k.hs)
+			hd_prefetch_around(&k, at, w);
 		const v2f nrm = hd_normal(e, h, at, w, where, pos, k.normal2020, k.scale, &k.nk);
 		float fr = k.friction, ev = k.evap, dep = k.deposition;
 		hd_rates(k.stream, k.veg, at, streams, trees, &fr, &ev, &dep);

@@ -165,6 +165,77 @@ __attribute__((target("avx"))) static void decay64_avx(float *p, uint32_t k, flo
 	_mm256_storeu_ps(p + 48, g); _mm256_storeu_ps(p + 56, h);
 }
 
+/* One tile, two vectors of eight: a read's catch-up waits on this chain
+ * alone, two float operations a batch where decay16 has three. */
+__attribute__((target("avx"))) static void decay16_avx(float *p, uint32_t k, float lrate)
+{
+	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
+		     one = _mm256_set1_ps(1.0f);
+	__m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+	const __m256 o = _mm256_or_ps(a, b);
+	if (_mm256_testz_si256(_mm256_castps_si256(o), _mm256_castps_si256(o)))
+		return;
+	HA_FIRST(a); HA_FIRST(b);
+	if (_mm256_movemask_ps(_mm256_or_ps(HA_NAN(a), HA_NAN(b))) == 0) {
+		const __m256 sign = _mm256_set1_ps(-0.0f);
+		for (uint32_t i = 1; i < k; i++) {
+			HA_FAST(a); HA_FAST(b);
+		}
+	} else {
+		for (uint32_t i = 1; i < k; i++) {
+			HA_NEXT(a); HA_NEXT(b);
+		}
+	}
+	_mm256_storeu_ps(p, a);
+	_mm256_storeu_ps(p + 8, b);
+}
+
+/* The cells of whole tiles that owe the same k batches and are not +0
+ * (bits, so -0 counts): a window's close decays only these. A run's trails
+ * are thin, so the 64-cell groups decay64_avx skips when all +0 still hold
+ * twenty +0 cells for each one that is not. Each cell takes its own
+ * operations, wherever it sits in a vector, so the bits are the same. */
+#define GATHER_CELLS 64
+struct gather {
+	uint32_t k;
+	int n;
+	float *cell[GATHER_CELLS];
+};
+
+__attribute__((target("avx"))) static void gather_flush(struct gather *g, float lrate)
+{
+	float v[GATHER_CELLS];
+	for (int i = 0; i < g->n; i++)
+		v[i] = *g->cell[i];
+	for (int i = g->n; i < GATHER_CELLS; i++)
+		v[i] = 0.0f;
+	decay64_avx(v, g->k, lrate);
+	for (int i = 0; i < g->n; i++)
+		*g->cell[i] = v[i];
+	g->n = 0;
+}
+
+/* A bit for each of a tile's 16 cells whose bits are not all 0. */
+static unsigned tile_nonzero(const float *p)
+{
+	const __m128i z = _mm_setzero_si128();
+	unsigned m = 0;
+	for (int i = 0; i < 4; i++) {
+		const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 4 * i));
+		m |= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, z))) << (4 * i);
+	}
+	return ~m & 0xffffu;
+}
+
+static void gather_tile(struct gather *g, float *p, float lrate)
+{
+	for (unsigned m = tile_nonzero(p); m; m &= m - 1) {
+		g->cell[g->n++] = p + __builtin_ctz(m);
+		if (g->n == GATHER_CELLS)
+			gather_flush(g, lrate);
+	}
+}
+
 #endif
 
 static void stream_decay(float *stream, size_t n, uint32_t k, float lrate, bool avx)
@@ -173,9 +244,12 @@ static void stream_decay(float *stream, size_t n, uint32_t k, float lrate, bool 
 	if (k == 0)
 		return;
 #if HSTREAM_HAVE_AVX
-	if (avx)
+	if (avx) {
 		for (; i + 64 <= n; i += 64)
 			decay64_avx(stream + i, k, lrate);
+		for (; i + 16 <= n; i += 16)
+			decay16_avx(stream + i, k, lrate);
+	}
 #endif
 #if GULLY_USE_SSE2
 	const __m128 lr = _mm_set1_ps(lrate);
@@ -207,10 +281,38 @@ void hstream_list(struct hstream *hs, uint32_t t)
 	hs->list[hs->nlist++] = t;
 }
 
+#if HSTREAM_HAVE_AVX
+/* sync_range with the AVX copy: the tiles no read touched in the window
+ * (most of them) owe all of its batches and decay gathered; the others,
+ * and a short last tile, one tile at a time. */
+static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
+{
+	struct gather g = {.k = hs->now, .n = 0};
+	for (size_t t = begin; t < end; t++) {
+		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
+		float *p = hs->stream + t * HSTREAM_TILE;
+		const size_t cells = tile_cells(hs, t);
+		hs->stamp[t] &= 1;
+		if (lag == hs->now && cells == HSTREAM_TILE)
+			gather_tile(&g, p, hs->lrate);
+		else
+			stream_decay(p, cells, lag, hs->lrate, true);
+	}
+	if (g.n)
+		gather_flush(&g, hs->lrate);
+}
+#endif
+
 /* Tiles [begin, end) up to date, their stamps restarted for a new window;
  * runs of tiles that missed the same batches decay as one range. */
 static void sync_range(struct hstream *hs, size_t begin, size_t end)
 {
+#if HSTREAM_HAVE_AVX
+	if (hs->avx) {
+		sync_sparse(hs, begin, end);
+		return;
+	}
+#endif
 	size_t t = begin;
 	while (t < end) {
 		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
