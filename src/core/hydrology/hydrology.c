@@ -275,11 +275,36 @@ int hydrology_life_next(struct hydro_state *s, struct world *w, const struct hpa
 	}
 }
 
+/* On a map too big for the caches, the next droplet's first cells are
+ * fetched while this one runs: its spawn point drawn from a copy of the
+ * world's stream (a draw between the two, as the trees' at a batch's end,
+ * only makes the guess wrong; nothing reads it but the prefetch). */
+static void prefetch_next_spawn(struct world *w, const struct hd_env *env)
+{
+	const struct rng saved = w->rng;
+	float x, y;
+	world_spawn_point(w, &x, &y);
+	w->rng = saved;
+	const size_t width = (size_t)w->width, cell = (size_t)y * width + (size_t)x;
+	const size_t up = cell >= width ? cell - width : cell;
+	const size_t down = cell + width < world_cells(w) ? cell + width : cell;
+	__builtin_prefetch(env->h + up);
+	__builtin_prefetch(env->h + cell);
+	__builtin_prefetch(env->h + down);
+	__builtin_prefetch(env->pool + cell);
+	__builtin_prefetch(env->stream + cell);
+	__builtin_prefetch(env->track + cell);
+	__builtin_prefetch(env->veg + cell);
+	__builtin_prefetch(env->hs->stamp + (cell >> HSTREAM_SHIFT));
+}
+
 static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,
 		       const struct hd_env *env, uint64_t *steps)
 {
 	float x, y;
 	world_spawn_point(w, &x, &y);
+	if (env->hs)
+		prefetch_next_spawn(w, env);
 	struct life l;
 	hydrology_life_begin(&l, x, y);
 	struct flood_result r;
