@@ -71,12 +71,12 @@ ls "$T/nodes" "$T/real" | grep -q '\.tmp\.' && fail "a temporary file was left b
 
 # ---- 1b: sweep MAP is a regular file, checked once before any run ----
 # A directory named like a map failed every run; a FIFO fed its bytes to the
-# first run only (or none). Refused up front as a missing map is: exit 2,
-# the file named, no run, nothing written.
+# first run only (or none). Refused up front as a missing map is: exit 1
+# (a bad file, as for `gully run`), the file named, no run, nothing written.
 mkdir "$T/nodes/dirmap.f32"
 mkfifo "$T/nodes/fifomap.f32" "$T/nodes/fifomap.gsnap"
 for map in dirmap.f32 fifomap.f32 fifomap.gsnap; do
-	expect_t 2 "sweep from $map is refused" -- "$GULLY" sweep --quiet --particles 10 \
+	expect_t 1 "sweep from $map is refused" -- "$GULLY" sweep --quiet --particles 10 \
 		--vary world.seed=1,2 --out "$T/out-$map" --save-maps "$T/maps-$map" "$T/nodes/$map"
 	head -n 1 "$T/err" | grep -q "$map: cannot read: " || fail "sweep $map: $(cat "$T/err")"
 	grep -q "point .* failed" "$T/err" && fail "sweep $map: a run went ahead"

@@ -208,12 +208,14 @@ static int check_dir_option(const char *opt, const char *dir)
 /* Every run reads MAP again: a FIFO would feed the first run alone and a
  * directory fail every run, so anything but a readable regular file is
  * refused once, here, before any run starts, by the check a snapshot is
- * opened with. */
+ * opened with. A bad file, as for `gully run`: exit 1, not a usage error. */
 static int check_start_file(const char *path)
 {
 	FILE *fp = file_open_regular(path);
-	if (!fp)
-		return cli_usage_error(CMD, "%s: cannot read: %s", path, file_strerror(errno));
+	if (!fp) {
+		cli_error("%s: cannot read: %s", path, file_strerror(errno));
+		return 1;
+	}
 	fclose(fp);
 	return 0;
 }
