@@ -196,6 +196,10 @@ __attribute__((target("avx"))) static void decay16_avx(float *p, uint32_t k, flo
  * twenty +0 cells for each one that is not. Each cell takes its own
  * operations, wherever it sits in a vector, so the bits are the same. */
 #define GATHER_CELLS 64
+/* Below this many batches owed, the cells cost more to gather than to
+ * decay in place with the +0 cells around them (a frame's close in the
+ * explorer owes a few, a window's 120). */
+#define HSTREAM_GATHER_BATCHES 32u
 struct gather {
 	uint32_t k;
 	int n;
@@ -308,7 +312,7 @@ static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
 static void sync_range(struct hstream *hs, size_t begin, size_t end)
 {
 #if HSTREAM_HAVE_AVX
-	if (hs->avx) {
+	if (hs->avx && hs->now >= HSTREAM_GATHER_BATCHES) {
 		sync_sparse(hs, begin, end);
 		return;
 	}
