@@ -285,17 +285,7 @@ static void prefetch_next_spawn(struct world *w, const struct hd_env *env)
 	float x, y;
 	world_spawn_point(w, &x, &y);
 	w->rng = saved;
-	const size_t width = (size_t)w->width, cell = (size_t)y * width + (size_t)x;
-	const size_t up = cell >= width ? cell - width : cell;
-	const size_t down = cell + width < world_cells(w) ? cell + width : cell;
-	__builtin_prefetch(env->h + up);
-	__builtin_prefetch(env->h + cell);
-	__builtin_prefetch(env->h + down);
-	__builtin_prefetch(env->pool + cell);
-	__builtin_prefetch(env->stream + cell);
-	__builtin_prefetch(env->track + cell);
-	__builtin_prefetch(env->veg + cell);
-	__builtin_prefetch(env->hs->stamp + (cell >> HSTREAM_SHIFT));
+	hydrology_descend_prefetch(env, (uint32_t)y * (uint32_t)w->width + (uint32_t)x);
 }
 
 static int run_droplet(struct hydro_state *s, struct world *w, const struct hparams *hp,

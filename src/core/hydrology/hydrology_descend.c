@@ -210,23 +210,47 @@ hd_stream_current(struct hstream *hs, const uint8_t *stamp, uint8_t want, uint32
 		hstream_list(hs, cell >> HSTREAM_SHIFT);
 }
 
+/* The cells d rows above and below `cell`, or the cell itself past an
+ * edge. */
+static inline __attribute__((always_inline)) void
+hd_rows_near(const struct hd_env *k, uint32_t cell, uint32_t d, uint32_t *up, uint32_t *down)
+{
+	const uint32_t w = (uint32_t)k->width, n = w * (uint32_t)k->height;
+	*up = cell >= d * w ? cell - d * w : cell;
+	*down = cell + d * w < n ? cell + d * w : cell;
+}
+
 /* On a map too big for the caches (the lazy stream map's), the rows the
  * next step may need: its cell's stream and pool one row up or down, and
  * the heights its normal reads two rows away. The next cell is not known
  * until the normal is, and each is a miss the step would wait for. */
 static inline __attribute__((always_inline)) void hd_prefetch_around(const struct hd_env *k,
-								     uint32_t at, uint32_t w)
+								     uint32_t at)
 {
-	const uint32_t n = w * (uint32_t)k->height;
-	const uint32_t up = at >= w ? at - w : at, down = at + w < n ? at + w : at;
-	const uint32_t up2 = at >= 2 * w ? at - 2 * w : up;
-	const uint32_t down2 = at + 2 * w < n ? at + 2 * w : down;
+	uint32_t up, down, up2, down2;
+	hd_rows_near(k, at, 1, &up, &down);
+	hd_rows_near(k, at, 2, &up2, &down2);
 	__builtin_prefetch(k->stream + up);
 	__builtin_prefetch(k->stream + down);
 	__builtin_prefetch(k->pool + up);
 	__builtin_prefetch(k->pool + down);
 	__builtin_prefetch(k->h + up2);
 	__builtin_prefetch(k->h + down2);
+}
+
+void hydrology_descend_prefetch(const struct hd_env *e, uint32_t cell)
+{
+	uint32_t up, down;
+	hd_rows_near(e, cell, 1, &up, &down);
+	__builtin_prefetch(e->h + up);
+	__builtin_prefetch(e->h + cell);
+	__builtin_prefetch(e->h + down);
+	__builtin_prefetch(e->pool + cell);
+	__builtin_prefetch(e->stream + cell);
+	__builtin_prefetch(e->track + cell);
+	__builtin_prefetch(e->veg + cell);
+	if (e->hs)
+		__builtin_prefetch(e->hs->stamp + (cell >> HSTREAM_SHIFT));
 }
 
 static inline __attribute__((always_inline)) void
@@ -282,7 +306,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 		}
 		k.track[at] = 1;
 		if (k.hs)
-			hd_prefetch_around(&k, at, w);
+			hd_prefetch_around(&k, at);
 		const v2f nrm = hd_normal(e, h, at, w, where, pos, k.normal2020, k.scale, &k.nk);
 		float fr = k.friction, ev = k.evap, dep = k.deposition;
 		hd_rates(k.stream, k.veg, at, streams, trees, &fr, &ev, &dep);

@@ -95,6 +95,11 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 			       double *deposited, uint32_t *changed, size_t cap,
 			       size_t *nchanged, uint64_t *steps);
 
+/* On a map with the lazy stream (too big for the caches): the lines a
+ * droplet starting at `cell` reads first, fetched ahead (no effect on what
+ * is computed). */
+void hydrology_descend_prefetch(const struct hd_env *e, uint32_t cell);
+
 /* What one step did, for the explorer's trace. */
 enum hd_stop { HD_STOP_NONE, HD_STOP_STREAM, HD_STOP_POOL, HD_STOP_PIT };
 struct hd_step {
