@@ -323,8 +323,11 @@ EXTRA_DIST += tests/front_layout.test
 
 # The thread pool the processes' parallel phases share.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_workers
-TESTS += tests/test_workers
+check_PROGRAMS += tests/test_workers tests/test_bigmem
+TESTS += tests/test_workers tests/test_bigmem
+tests_test_bigmem_SOURCES = tests/test_bigmem.c tests/testutil.h
+tests_test_bigmem_CFLAGS = $(TEST_CFLAGS)
+tests_test_bigmem_LDADD = $(TEST_CORE_LIBS)
 tests_test_workers_SOURCES = tests/test_workers.c tests/testutil.h
 tests_test_workers_CFLAGS = $(TEST_CFLAGS)
 tests_test_workers_LDADD = $(TEST_CORE_LIBS)

@@ -5,6 +5,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/error.c src/core/base/error.h src/core/base/bytes.h \
 	src/core/base/rng.c src/core/base/rng.h \
 	src/core/base/world.c src/core/base/world.h \
+	src/core/base/bigmem.c src/core/base/bigmem.h \
 	src/core/base/noise.c src/core/base/noise.h \
 	src/core/base/params.c src/core/base/params.h src/core/base/params.def \
 	src/core/base/numparse.c src/core/base/numparse.h \

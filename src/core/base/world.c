@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bigmem.h"
 #include "core/base/error.h"
 #include "core/base/params.h"
 
@@ -133,7 +134,7 @@ int world_create(struct world **out, int width, int height)
 	w->height = height;
 	size_t n = world_cells(w);
 	for (int i = 0; i < LAYER_COUNT; i++) {
-		w->layer[i] = calloc(n, sizeof(float));
+		w->layer[i] = bigmem_zalloc(n * sizeof(float));
 		if (!w->layer[i]) {
 			world_destroy(w);
 			return GULLY_ENOMEM;
@@ -149,7 +150,7 @@ void world_destroy(struct world *w)
 	if (!w)
 		return;
 	for (int i = 0; i < LAYER_COUNT; i++)
-		free(w->layer[i]);
+		bigmem_free(w->layer[i], world_cells(w) * sizeof(float));
 	rain_free(w->rain);
 	free(w);
 }

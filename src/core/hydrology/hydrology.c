@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bigmem.h"
 #include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/base/rain.h"
@@ -316,8 +317,9 @@ static void hydro_destroy(void *state)
 	flood_destroy(s->flood);
 	workers_destroy(s->workers);
 	hstream_free(&s->hs);
-	free(s->track);
-	free(s->roots);
+	const size_t n = (size_t)s->width * (size_t)s->height;
+	bigmem_free(s->track, n);
+	bigmem_free(s->roots, n);
 	hydro_trees_free(&s->forest);
 	free(s);
 }
@@ -336,8 +338,8 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	s->seen_steps = w->steps;
 	/* The trees' own draws (hydrology_trees.c), from the world's seed. */
 	s->forest.key = ((uint64_t)p->world.seed + 1) * 0xd1342543de82ef95u;
-	s->track = calloc(n, 1);
-	s->roots = calloc(n, 1);
+	s->track = bigmem_zalloc(n);
+	s->roots = bigmem_zalloc(n);
 	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
 				       : GULLY_ENOMEM;
 	if (!err)
