@@ -238,6 +238,15 @@ static inline __attribute__((always_inline)) void hd_prefetch_around(const struc
 	__builtin_prefetch(k->h + down2);
 }
 
+/* The step's cell is visited (its track byte set; its tile is current),
+ * and on a big map the rows around it are fetched. */
+static inline __attribute__((always_inline)) void hd_visit(const struct hd_env *k, uint32_t at)
+{
+	k->track[at] = 1;
+	if (k->hs)
+		hd_prefetch_around(k, at);
+}
+
 void hydrology_descend_prefetch(const struct hd_env *e, uint32_t cell)
 {
 	uint32_t up, down;
@@ -304,9 +313,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			out = DESCENT_FULL;
 			break;
 		}
-		k.track[at] = 1;
-		if (k.hs)
-			hd_prefetch_around(&k, at);
+		hd_visit(&k, at);
 		const v2f nrm = hd_normal(e, h, at, w, where, pos, k.normal2020, k.scale, &k.nk);
 		float fr = k.friction, ev = k.evap, dep = k.deposition;
 		hd_rates(k.stream, k.veg, at, streams, trees, &fr, &ev, &dep);
