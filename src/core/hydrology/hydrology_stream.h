@@ -11,10 +11,13 @@
  * the batch's end applies the batch (visited or not) to the listed tiles
  * alone; every other tile lags, and takes the batches it missed (all
  * unvisited: stream += lrate (0 - stream)) when it is next read or when the
- * window closes (hstream_sync, at the end of every step() call, so nothing
- * outside this module ever sees a lagging cell). Each cell takes the same
- * float operations in the same order as in the whole-map pass, so the bits
- * are the same; only fewer passes over memory do it. */
+ * window closes (hstream_sync: after HSTREAM_WINDOW batches, and at the end
+ * of a step() call unless its caller asked for the lag, process.h's
+ * catch_up, so nothing outside sees a lagging cell it did not ask for). A
+ * close decays only the cells that are not +0 once it owes enough batches
+ * for that to pay. Each cell takes the same float operations in the same
+ * order as in the whole-map pass, so the bits are the same; only fewer
+ * passes over memory and fewer operations do it. */
 #ifndef GULLY_HYDROLOGY_STREAM_H
 #define GULLY_HYDROLOGY_STREAM_H
 
