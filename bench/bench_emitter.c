@@ -14,19 +14,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "core/emitter/emitter.h"
 #include "core/base/error.h"
 #include "core/terrain/hardness.h"
 #include "core/terrain/terrain.h"
 
 #define MAX_RUNS 64
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Not static and not inlined, so callgrind can collect exactly this. */
 __attribute__((noinline)) uint64_t bench_stream(void *st, struct world *w,
@@ -39,18 +33,6 @@ __attribute__((noinline)) uint64_t bench_stream(void *st, struct world *w,
 	if (emitter_process.step(st, w, p, n, &rep) != GULLY_OK)
 		return 0;
 	return rep.steps;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 int main(int argc, char **argv)
@@ -114,9 +96,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", argv[0], gully_strerror(err));
 			return 1;
 		}
-		double t0 = now();
+		double t0 = bench_wall_seconds();
 		steps = bench_stream(st, w, &p, (uint64_t)particles);
-		double dt = now() - t0;
+		double dt = bench_wall_seconds() - t0;
 		pps[r] = (double)particles / dt;
 		ns[r] = dt * 1e9 / (double)steps;
 		printf("%d\t%d\t%ld\t%llu\t%.4f\t%.0f\t%.2f\n", r + 1, size, particles,
@@ -125,6 +107,6 @@ int main(int argc, char **argv)
 		world_destroy(w);
 	}
 	printf("median\t%d\t%ld\t%llu\t-\t%.0f\t%.2f\n", size, particles,
-	       (unsigned long long)steps, median(pps, runs), median(ns, runs));
+	       (unsigned long long)steps, bench_median(pps, runs), bench_median(ns, runs));
 	return 0;
 }

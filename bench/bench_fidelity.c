@@ -28,15 +28,9 @@
 
 #include <png.h>
 
+#include "benchutil.h"
 #include "fidcompare.h"
 #include "seedref.h"
-
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Reads a whole float32 file; *count gets its number of floats. */
 static float *read_f32(const char *path, size_t *count)
@@ -116,7 +110,7 @@ static int cmd_run(int argc, char **argv, int hydrology)
 	uint64_t droplets = strtoull(argv[4], NULL, 10);
 	float *pool = calloc(n, sizeof *pool);
 	struct seedref_counts c;
-	double t0 = cpu_now();
+	double t0 = bench_cpu_seconds();
 	int err;
 	if (hydrology) {
 		struct seedref_hydrology_params p;
@@ -127,7 +121,7 @@ static int cmd_run(int argc, char **argv, int hydrology)
 		seedref_erosion_defaults(&p);
 		err = seedref_erosion(h, side, side, droplets, seed, &p, &c);
 	}
-	double t = cpu_now() - t0;
+	double t = bench_cpu_seconds() - t0;
 	if (err)
 		return 1;
 	printf("cpu_s\t%.3f\tsteps\t%llu\tns_per_step\t%.2f\tfloods\t%llu\tfills\t%llu"

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology.h"
@@ -54,33 +55,6 @@
 #ifndef HAVE_CALLGRIND
 #define CALLGRIND_START_INSTRUMENTATION ((void)0)
 #endif
-
-/* FNV-1a over bytes: a fingerprint of the results. */
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *b = data;
-	for (size_t i = 0; i < len; i++) {
-		h ^= b[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-/* CPU time of this process: on a shared machine wall time mostly measures
- * the neighbours (see HYDROLOGY.md). */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int bench_run(int argc, char **argv)
 {
@@ -132,7 +106,7 @@ static int bench_run(int argc, char **argv)
 		return 1;
 	}
 	if (flood_clock)
-		hydrology_set_clock(st, now);
+		hydrology_set_clock(st, bench_cpu_seconds);
 	hydrology_set_flood_cache(st, cache);
 	if (lazy >= 0)
 		hydrology_set_stream_lazy(st, lazy);
@@ -147,7 +121,7 @@ static int bench_run(int argc, char **argv)
 	       "seconds", "steps/dr", "ns/step", "floods", "cached", "lake/fl", "touch/fl",
 	       "write/fl", "us/flood", "ns/cell", "flood%", "pools", "poolvol");
 	struct hydrology_counters before = {0}, after;
-	double total = 0, flood_total = 0, wall0 = wall();
+	double total = 0, flood_total = 0, wall0 = bench_wall_seconds();
 	for (long done = 0; done < droplets;) {
 		long n = droplets - done < window ? droplets - done : window;
 		if (profile_from >= 0 && done < profile_from && done + n > profile_from)
@@ -155,12 +129,12 @@ static int bench_run(int argc, char **argv)
 		if (done == profile_from)
 			CALLGRIND_START_INSTRUMENTATION;
 		uint64_t steps0 = w->steps;
-		double t0 = now();
+		double t0 = bench_cpu_seconds();
 		if (hydrology_process.step(st, w, &p, (uint64_t)n, NULL)) {
 			fprintf(stderr, "bench_hydrology: step failed\n");
 			return 1;
 		}
-		double t = now() - t0;
+		double t = bench_cpu_seconds() - t0;
 		done += n;
 		total += t;
 		hydrology_counters(st, &after);
@@ -188,14 +162,15 @@ static int bench_run(int argc, char **argv)
 	struct world_stats ws;
 	world_stats(w, &ws);
 	uint64_t hash = 14695981039346656037ull;
-	hash = fnv(hash, w->layer[LAYER_HEIGHT], world_cells(w) * sizeof(float));
-	hash = fnv(hash, w->layer[LAYER_POOL], world_cells(w) * sizeof(float));
-	hash = fnv(hash, w->tally, sizeof w->tally);
+	hash = bench_fnv(hash, w->layer[LAYER_HEIGHT], world_cells(w) * sizeof(float));
+	hash = bench_fnv(hash, w->layer[LAYER_POOL], world_cells(w) * sizeof(float));
+	hash = bench_fnv(hash, w->tally, sizeof w->tally);
 	if (flood_clock)
 		printf("# total %.3f s CPU (flood %.3f s), %.3f s wall; ", total, flood_total,
-		       wall() - wall0);
+		       bench_wall_seconds() - wall0);
 	else
-		printf("# total %.3f s CPU (flood not timed), %.3f s wall; ", total, wall() - wall0);
+		printf("# total %.3f s CPU (flood not timed), %.3f s wall; ", total,
+		       bench_wall_seconds() - wall0);
 	printf("water in %.6g = pools %.6g + evaporated %.6g + "
 	       "off map %.6g (residual %.3g relative); trees %zu; hash %016llx\n",
 	       in, ws.pool_volume, ev, off,
@@ -207,12 +182,6 @@ static int bench_run(int argc, char **argv)
 	hydrology_process.destroy(st);
 	world_destroy(w);
 	return after.flood_shadow_differed ? 1 : 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* Random relief on a bowl: a slope of 1/size per cell toward the centre
@@ -243,22 +212,22 @@ static double fill_map_rate(const char *what, const float *h, float *pool, int s
 	if (!rate)
 		return 0;
 	for (int k = 0; k < reps; k++) {
-		double t0 = now(), w0 = wall();
+		double t0 = bench_cpu_seconds(), w0 = bench_wall_seconds();
 		if (flood_fill_map(h, pool, size, size, sea)) {
 			free(rate);
 			return 0;
 		}
-		double t = now() - t0, tw = wall() - w0;
+		double t = bench_cpu_seconds() - t0, tw = bench_wall_seconds() - w0;
 		rate[k] = (double)n / t;
 		size_t wet = 0;
 		for (size_t i = 0; i < n; i++)
 			wet += pool[i] > 0;
-		uint64_t hash = fnv(14695981039346656037ull, pool, n * sizeof *pool);
+		uint64_t hash = bench_fnv(14695981039346656037ull, pool, n * sizeof *pool);
 		printf("fill_map %s %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, "
 		       "%zu wet cells (pools %016llx)\n",
 		       what, size, size, t, tw, rate[k] / 1e6, wet, (unsigned long long)hash);
 	}
-	qsort(rate, (size_t)reps, sizeof *rate, cmp_double);
+	qsort(rate, (size_t)reps, sizeof *rate, bench_cmp_double);
 	double med = rate[reps / 2];
 	free(rate);
 	return med;
@@ -322,10 +291,10 @@ static int bench_flood(int argc, char **argv)
 		memset(pool, 0, n * sizeof *pool);
 		flood_forget_all(f);
 		struct flood_result res;
-		double t0 = now(), w0 = wall();
+		double t0 = bench_cpu_seconds(), w0 = bench_wall_seconds();
 		int err = flood_pour(f, h, pool, (size / 2) * size + size / 2, water, NULL, &fp,
 				     &res);
-		double t = now() - t0, tw = wall() - w0;
+		double t = bench_cpu_seconds() - t0, tw = bench_wall_seconds() - w0;
 		if (err || res.lake_cells != n) {
 			fprintf(stderr, "bench_hydrology: flood filled %zu of %zu cells\n",
 				res.lake_cells, n);
@@ -334,13 +303,13 @@ static int bench_flood(int argc, char **argv)
 		rate[k] = (double)n / t;
 		/* The pools' hash and the exact level and gain: two builds that
 		 * print the same filled the map bit for bit the same. */
-		uint64_t hash = fnv(14695981039346656037ull, pool, n * sizeof *pool);
+		uint64_t hash = bench_fnv(14695981039346656037ull, pool, n * sizeof *pool);
 		printf("fill %dx%d: %.3f s CPU (%.3f s wall), %.2f million cells/s CPU, level %.6f"
 		       " (%a, gained %a, pools %016llx)\n",
 		       size, size, t, tw, rate[k] / 1e6, res.level, res.level, res.gained,
 		       (unsigned long long)hash);
 	}
-	qsort(rate, (size_t)reps, sizeof *rate, cmp_double);
+	qsort(rate, (size_t)reps, sizeof *rate, bench_cmp_double);
 	printf("median %.2f million cells/s (CPU time) over %d fills\n", rate[reps / 2] / 1e6, reps);
 	free(rate);
 	flood_destroy(f);
@@ -385,7 +354,7 @@ static int bench_descend(int argc, char **argv)
 		uint64_t steps = 0;
 		double eroded = 0, deposited = 0;
 		uint32_t changed[256];
-		double t0 = now();
+		double t0 = bench_cpu_seconds();
 		for (long i = 0; i < droplets; i++) {
 			struct hdrop d = {0};
 			d.x = rng_float(&c->rng) * (float)c->width;
@@ -400,7 +369,7 @@ static int bench_descend(int argc, char **argv)
 					flood_forget_cell(f, (int)changed[j]);
 			} while (o == DESCENT_FULL);
 		}
-		double t = now() - t0;
+		double t = bench_cpu_seconds() - t0;
 		ns[k] = t * 1e9 / (double)steps;
 		printf("descend: %ld droplets, %llu steps, %.3f s CPU, %.2f ns/step\n", droplets,
 		       (unsigned long long)steps, t, ns[k]);
@@ -408,7 +377,7 @@ static int bench_descend(int argc, char **argv)
 		world_destroy(c);
 		free(track);
 	}
-	qsort(ns, (size_t)reps, sizeof *ns, cmp_double);
+	qsort(ns, (size_t)reps, sizeof *ns, bench_cmp_double);
 	printf("median %.2f ns/step (CPU time) over %d repeats, after %ld warm-up droplets\n",
 	       ns[reps / 2], reps, warm);
 	free(ns);

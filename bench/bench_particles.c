@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "core/base/error.h"
 #include "core/base/normal.h"
 #include "seedref.h"
@@ -25,36 +26,11 @@ struct sample {
 	uint64_t hash;    /* of the final height layer: same build, same figure */
 };
 
-static double now(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* FNV-1a over the layer's bytes: shows at a glance that every run (and every
  * build with the same float rounding) produced the same terrain. */
 static uint64_t layer_hash(const float *v, size_t n)
 {
-	const unsigned char *b = (const unsigned char *)v;
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < n * sizeof *v; i++) {
-		h ^= b[i];
-		h *= 1099511628211u;
-	}
-	return h;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return bench_fnv(1469598103934665603u, v, n * sizeof *v);
 }
 
 /* How to run: through the process interface exactly as `gully run` does
@@ -111,13 +87,13 @@ static int run_once(const struct params *p, uint64_t droplets, const struct how 
 	struct process_report rep = {0};
 	struct droplet_params dp;
 	droplet_params_from(&dp, p);
-	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	double w0 = bench_wall_seconds(), c0 = bench_cpu_seconds();
 	if (pl)
 		err = lockstep_run(pl, w, &dp, h->lanes, droplets, &rep.steps);
 	else
 		err = particles_process.step(state, w, p, droplets, &rep);
-	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	s->wall = now(CLOCK_MONOTONIC) - w0;
+	s->cpu = bench_cpu_seconds() - c0;
+	s->wall = bench_wall_seconds() - w0;
 	s->steps = rep.steps;
 	s->hash = layer_hash(w->layer[LAYER_HEIGHT], world_cells(w));
 	if (state)
@@ -145,11 +121,11 @@ static int run_seed(const struct params *p, uint64_t droplets, struct sample *s)
 	sp.min_volume = p->particles.min_volume;
 	sp.scale = p->terrain.vertical_scale;
 	struct seedref_counts c;
-	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	double w0 = bench_wall_seconds(), c0 = bench_cpu_seconds();
 	err = seedref_erosion(w->layer[LAYER_HEIGHT], w->width, w->height, droplets,
 			      (unsigned)p->world.seed, &sp, &c) ? GULLY_ENOMEM : GULLY_OK;
-	s->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
-	s->wall = now(CLOCK_MONOTONIC) - w0;
+	s->cpu = bench_cpu_seconds() - c0;
+	s->wall = bench_wall_seconds() - w0;
 	s->steps = c.steps;
 	world_destroy(w);
 	return err;
@@ -342,8 +318,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < runs; i++)
 		same = same && s[i].hash == s[0].hash && s[i].steps == s[0].steps;
 
-	double ns_med = median(wall_ns, (int)runs), cpu_med = median(cpu_ns, (int)runs);
-	double sec_med = median(wall_s, (int)runs);
+	double ns_med = bench_median(wall_ns, (int)runs), cpu_med = bench_median(cpu_ns, (int)runs);
+	double sec_med = bench_median(wall_s, (int)runs);
 	printf("ns_per_step\tmedian %.2f\tmin %.2f\tmax %.2f\t(wall)\n", ns_med, wall_ns[0],
 	       wall_ns[runs - 1]);
 	printf("cpu_ns_per_step\tmedian %.2f\tmin %.2f\tmax %.2f\t(process CPU time)\n",
@@ -355,10 +331,10 @@ int main(int argc, char **argv)
 	/* Each run is paired with the yardstick run just before it (the seed's
 	 * SimpleErosion, bench/seedref.h, same terrain and droplet count): the
 	 * ratio of their ns per step, median over the pairs. */
-	double seed_med = median(seed_ns, (int)runs);
+	double seed_med = bench_median(seed_ns, (int)runs);
 	printf("vs_seed\t%.2fx wall\t%.2fx cpu\t(median of per-run ratios; the seed's code: "
 	       "%.2f cpu ns per step, median)\n",
-	       median(r_wall, (int)runs), median(r_cpu, (int)runs), seed_med);
+	       bench_median(r_wall, (int)runs), bench_median(r_cpu, (int)runs), seed_med);
 	printf("deterministic\t%s\n", same ? "yes" : "NO: runs differ");
 	free(s);
 	free(wall_ns);

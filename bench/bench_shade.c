@@ -12,24 +12,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "core/base/params.h"
 #include "core/base/process.h"
 #include "core/base/world.h"
 #include "core/terrain/terrain.h"
 #include "view/shade.h"
-
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* FNV-1a over the frame's colours and water kinds. */
 static uint64_t frame_hash(const struct shade_frame *f)
@@ -38,8 +26,7 @@ static uint64_t frame_hash(const struct shade_frame *f)
 	const size_t n = (size_t)f->width * (size_t)f->height;
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t b[4] = {f->px[i].r, f->px[i].g, f->px[i].b, f->water[i]};
-		for (int k = 0; k < 4; k++)
-			h = (h ^ b[k]) * 1099511628211ull;
+		h = bench_fnv(h, b, sizeof b);
 	}
 	return h;
 }
@@ -79,13 +66,13 @@ int main(int argc, char **argv)
 	}
 	uint64_t hash = 0;
 	for (int k = 0; k < frames; k++) {
-		const double t0 = cpu_now();
+		const double t0 = bench_cpu_seconds();
 		shade_render(&f, w, &v, NULL, 0);
-		ms[k] = (cpu_now() - t0) * 1e3;
+		ms[k] = (bench_cpu_seconds() - t0) * 1e3;
 		hash = frame_hash(&f);
 		printf("frame %d: %.2f ms CPU\n", k, ms[k]);
 	}
-	qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+	qsort(ms, (size_t)frames, sizeof *ms, bench_cmp_double);
 	printf("%dx%d map, %dx%d pixels: median %.2f ms CPU a frame over %d, pixels %016llx\n",
 	       size, size, pw, ph, ms[frames / 2], frames, (unsigned long long)hash);
 	free(ms);

@@ -18,16 +18,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "benchutil.h"
 #include "core/base/error.h"
 #include "core/sph/sph.h"
 #include "core/terrain/terrain.h"
-
-static double now(clockid_t id)
-{
-	struct timespec t;
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 struct result {
 	double wall, cpu, split[SPH_PHASES], split_cpu[SPH_PHASES];
@@ -92,29 +86,17 @@ static void one_run(int particles, bool jets, int threads, int steps, struct res
 	sph_run(s, w, 20, &done);
 	memset(s->split, 0, sizeof s->split);
 	memset(s->split_cpu, 0, sizeof s->split_cpu);
-	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	double w0 = bench_wall_seconds(), c0 = bench_cpu_seconds();
 	uint64_t work = s->particle_steps;
 	sph_run(s, w, (uint64_t)steps, &done);
 	work = s->particle_steps - work;
-	r->wall = now(CLOCK_MONOTONIC) - w0;
-	r->cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	r->wall = bench_wall_seconds() - w0;
+	r->cpu = bench_cpu_seconds() - c0;
 	memcpy(r->split, s->split, sizeof r->split);
 	memcpy(r->split_cpu, s->split_cpu, sizeof r->split_cpu);
 	r->n = (int)(work / (uint64_t)steps);
 	sph_destroy(s);
 	world_destroy(w);
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 int main(int argc, char **argv)
@@ -165,13 +147,13 @@ int main(int argc, char **argv)
 	       "ns_per_particle_step_cpu\tcpu_over_wall\tsort\tdensity\tforce\tcouple\ttail\t"
 	       "us_cpu_sort\tus_cpu_density\tus_cpu_force\tus_cpu_couple\tus_cpu_tail\n");
 	for (int t = 0; t < nthreads; t++) {
-		double mw = median(wall[t], runs), mc = median(cpu[t], runs);
+		double mw = bench_median(wall[t], runs), mc = bench_median(cpu[t], runs);
 		printf("%s\t%d\t%d\t%d\t%.1f\t%.1f\t%.0f\t%.2f", sc, n, threads[t], steps, steps / mw,
 		       steps / mc, 1e9 * mc / ((double)n * steps), mc / mw);
 		for (int k = 0; k < SPH_PHASES; k++)
-			printf("\t%.1f%%", 100 * median(split[t][k], runs));
+			printf("\t%.1f%%", 100 * bench_median(split[t][k], runs));
 		for (int k = 0; k < SPH_PHASES; k++)
-			printf("\t%.0f", median(scpu[t][k], runs));
+			printf("\t%.0f", bench_median(scpu[t][k], runs));
 		printf("\n");
 	}
 	return 0;

@@ -12,13 +12,7 @@
 #include <time.h>
 
 #include "core/base/workers.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "benchutil.h"
 
 struct round {
 	int spin;             /* multiply-adds per task */
@@ -31,7 +25,7 @@ static void task(void *arg, int t, int worker)
 	struct round *r = arg;
 	if (worker != 0) {
 		double zero = 0;
-		atomic_compare_exchange_strong(&r->first, &zero, now());
+		atomic_compare_exchange_strong(&r->first, &zero, bench_wall_seconds());
 	}
 	double x = t;
 	for (int i = 0; i < r->spin; i++)
@@ -68,16 +62,16 @@ int main(int argc, char **argv)
 	static const int spins[] = {200, 2000, 20000, 100000};
 	for (size_t k = 0; k < sizeof spins / sizeof *spins; k++) {
 		struct round r = {.spin = spins[k]};
-		double t0 = now();
+		double t0 = bench_wall_seconds();
 		for (int i = 0; i < rounds / 10; i++)
 			for (int t = 0; t < 16; t++)
 				task(&r, t, 0);
-		double one = (now() - t0) / (rounds / 10);
+		double one = (bench_wall_seconds() - t0) / (rounds / 10);
 		int n = 0, none = 0;
-		t0 = now();
+		t0 = bench_wall_seconds();
 		for (int i = 0; i < rounds; i++) {
 			atomic_store(&r.first, 0.0);
-			double start = now();
+			double start = bench_wall_seconds();
 			workers_for(w, 16, task, &r);
 			double f = atomic_load(&r.first);
 			if (f > 0)
@@ -85,7 +79,7 @@ int main(int argc, char **argv)
 			else
 				none++;
 		}
-		double two = (now() - t0) / rounds;
+		double two = (bench_wall_seconds() - t0) / rounds;
 		qsort(lat, (size_t)n, sizeof *lat, cmp);
 		printf("%.1f\t%.1f\t%.2f\t%.1f\t%.1f\t%.1f\t%d\n", 1e6 * one, 1e6 * two,
 		       one / two, n ? lat[n / 10] : 0, n ? lat[n / 2] : 0, n ? lat[9 * n / 10] : 0,

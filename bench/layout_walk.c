@@ -16,15 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "benchutil.h"
 
 #define LANES 64
-
-static double cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static uint32_t rnd(uint64_t *s)
 {
@@ -78,7 +72,7 @@ __attribute__((target("avx2"))) int main(int argc, char **argv)
 		ang[l] = (rnd(&s) % 6283) * 0.001f;
 	}
 	double acc = 0;
-	const double t0 = cpu();
+	const double t0 = bench_cpu_seconds();
 	for (long k = 0; k < steps; k += LANES) {
 		for (int l = 0; l < LANES; l++) {
 			const int x = (int)px[l], y = (int)py[l];
@@ -103,7 +97,7 @@ __attribute__((target("avx2"))) int main(int argc, char **argv)
 			}
 		}
 	}
-	const double t = cpu() - t0;
+	const double t = bench_cpu_seconds() - t0;
 	printf("%d %s pf%d: %.2f ns/step (%g)\n", size, tiled ? "tile" : "row", pf, t * 1e9 / steps,
 	       acc);
 	free(h);

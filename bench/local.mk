@@ -2,7 +2,7 @@
 noinst_PROGRAMS += bench/bench_emitter
 bench_bench_emitter_SOURCES = bench/bench_emitter.c
 bench_bench_emitter_LDADD = src/core/libgullycore.a -lm
-EXTRA_DIST += bench/EMITTER.md
+EXTRA_DIST += bench/EMITTER.md bench/benchutil.h
 
 # Hydrology benchmarks (bench/HYDROLOGY.md): built with everything so they
 # cannot rot, never run as tests.

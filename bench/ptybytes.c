@@ -14,13 +14,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "benchutil.h"
 
 int main(int argc, char **argv)
 {
@@ -70,13 +64,13 @@ int main(int argc, char **argv)
 	}
 	unsigned long long total = 0;
 	char buf[65536];
-	double t0 = now();
+	double t0 = bench_wall_seconds();
 	for (;;) {
 		/* A slow link: a tenth of a second's bytes at a time, then wait
 		 * until the rate allows more. */
 		size_t want = sizeof buf;
 		if (rate > 0) {
-			double ahead = (double)total / rate - (now() - t0);
+			double ahead = (double)total / rate - (bench_wall_seconds() - t0);
 			if (ahead > 0) {
 				struct timespec ts = {(time_t)ahead,
 						      (long)((ahead - (double)(time_t)ahead) * 1e9)};
