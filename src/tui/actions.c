@@ -400,11 +400,7 @@ int act_new_terrain(struct app *a, const struct key_binding *k)
 		return 0;
 	}
 	a->params.world.seed = old >= 2147483647 ? 0 : old + 1;
-	if ((long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS) {
-		app_message(a, "making a %dx%d terrain...", a->params.world.width,
-			    a->params.world.height);
-		app_draw(a);
-	}
+	app_note_making(a);
 	if (session_new_world(a, err, sizeof err)) {
 		a->params.world.seed = old;
 		app_message(a, "%s", err);

@@ -194,6 +194,25 @@ void app_frame_out(struct app *a)
 	a->frame_owed = false;
 }
 
+bool app_big_map(int width, int height)
+{
+	return (long)width * height >= APP_BIG_MAP_CELLS;
+}
+
+bool app_big_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && st.st_size >= (off_t)APP_BIG_MAP_CELLS * 4;
+}
+
+void app_note_making(struct app *a)
+{
+	if (!app_big_map(a->params.world.width, a->params.world.height))
+		return;
+	app_message(a, "making a %dx%d terrain...", a->params.world.width, a->params.world.height);
+	app_draw(a);
+}
+
 void app_draw(struct app *a)
 {
 	if (!app_compose_frame(a)) {

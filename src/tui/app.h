@@ -426,9 +426,14 @@ double pace_interval(struct app *a);
 /* An undo checkpoint; a world too big to keep says so once. */
 void app_checkpoint(struct app *a);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* app.c, for the main loop (main_loop.c): a terrain this big (or a snapshot
- * of it) takes seconds, so the explorer says so before it starts. */
+/* app.c: a terrain this big (or a snapshot of it) takes seconds to make,
+ * read or write, so the explorer says so before it starts. */
 #define APP_BIG_MAP_CELLS (1024L * 1024L)
+bool app_big_map(int width, int height);
+/* A file the size of a big map's layer or more (a snapshot or autosave). */
+bool app_big_file(const char *path);
+/* Before the parameters' terrain is made: on a big map, a note drawn now. */
+void app_note_making(struct app *a);
 /* actions.c: a checkpoint before `what` replaces the whole world; false
  * when it cannot be kept and the user would rather not go on. */
 bool app_checkpoint_whole(struct app *a, const char *what);

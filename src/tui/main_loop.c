@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include "core/base/error.h"
 #include "io/preset.h"
@@ -33,8 +32,7 @@ static int open_session(struct app *a, const struct tui_options *o)
 		return 0;
 	}
 	if (path) {
-		struct stat st;
-		if (stat(path, &st) == 0 && st.st_size >= (off_t)APP_BIG_MAP_CELLS * 4)
+		if (app_big_file(path))
 			fprintf(stderr, "gully: reading %s...\n", path);
 		if (session_load(a, path, err, sizeof err)) {
 			fprintf(stderr, "gully: %s\n", err);
@@ -48,7 +46,7 @@ static int open_session(struct app *a, const struct tui_options *o)
 		return 2;
 	}
 	/* A big terrain takes seconds to make: say so at once, not after. */
-	if (!o->heights && (long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS)
+	if (!o->heights && app_big_map(a->params.world.width, a->params.world.height))
 		fprintf(stderr, "gully: making a %dx%d terrain, a few seconds...\n",
 			a->params.world.width, a->params.world.height);
 	int e = session_new_world_on(a, o->heights, err, sizeof err);

@@ -201,7 +201,7 @@ bool safe_save_prompt(struct app *a)
 	char err[PATH_MAX + 256];
 	/* A big map's snapshot is hundreds of MB, a second or more to write:
 	 * say so first, as making a big terrain does. */
-	if ((long)a->world->width * a->world->height >= APP_BIG_MAP_CELLS) {
+	if (app_big_map(a->world->width, a->world->height)) {
 		app_message(a, "saving %s...", buf);
 		app_draw_held(a);
 	}
@@ -331,8 +331,7 @@ void safe_resume_key(struct app *a)
 		return;
 	}
 	/* A big map's autosave takes a second or more to read: say so first. */
-	struct stat st;
-	if (stat(path, &st) == 0 && st.st_size >= (off_t)APP_BIG_MAP_CELLS * 4) {
+	if (app_big_file(path)) {
 		app_message(a, "reading %s...", path);
 		app_draw_held(a);
 	}

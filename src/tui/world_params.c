@@ -53,11 +53,7 @@ bool world_param_changed(struct app *a, int index, double old)
 		return true;
 	}
 	params_set(&a->params, index, now);
-	if ((long)a->params.world.width * a->params.world.height >= APP_BIG_MAP_CELLS) {
-		app_message(a, "making a %dx%d terrain...", a->params.world.width,
-			    a->params.world.height);
-		app_draw(a);
-	}
+	app_note_making(a);
 	char err[512], val[64];
 	if (session_new_world(a, err, sizeof err) != 0) {
 		params_set(&a->params, index, old);

@@ -106,7 +106,7 @@ struct shade_frame {
 	uint8_t *blank;       /* 1 outside the map */
 	struct shade_geom geom;
 	struct shade_sample *samples; /* scratch, one per pixel */
-	float *colmax;                /* scratch, two per pixel column (shade.c) */
+	float *colmax;                /* scratch, two per pixel column (shade_sample.c) */
 };
 
 int shade_frame_init(struct shade_frame *f, int width, int height);
