@@ -38,7 +38,9 @@ void explore_options_help(FILE *fp)
 		"  --theme light|dark   the terminal's background (default: from COLORFGBG,\n"
 		"                       else dark); without colour it turns the glyph ramp\n"
 		"  --mouse              a click on the map inspects a cell\n"
-		"  --fps N              at most N frames a second (default 20)\n",
+		"  --fps N              at most N frames a second (default 20; without it,\n"
+		"                       fewer while a big map runs, so the simulation keeps\n"
+		"                       three quarters of the time)\n",
 		process_names());
 }
 
