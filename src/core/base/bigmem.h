@@ -2,9 +2,9 @@
  * by huge pages (Linux's transparent huge pages, by madvise; where the
  * system says never, or has none free, it is plain pages as before): a
  * droplet on a 4096x4096 map steps onto another 4 KB page of every layer
- * it reads whenever it moves a row, and the page-table walks cost a
- * hydrology run there a tenth of its time (bench/HYDROLOGY.md, "Huge
- * pages for the layers"). Small blocks come from calloc. */
+ * it reads whenever it moves a row; huge pages took a tenth off a
+ * hydrology run there (bench/HYDROLOGY.md, "Huge pages for the layers").
+ * Small blocks come from calloc. */
 #ifndef GULLY_BASE_BIGMEM_H
 #define GULLY_BASE_BIGMEM_H
 
