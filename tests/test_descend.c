@@ -125,7 +125,7 @@ static enum descent ref_descend(const struct hd_env *hp, struct hdrop *d, struct
 		}
 		float here = h[ind], there = h[nind];
 		float speed = sqrtf(d->vx * d->vx + d->vy * d->vy);
-		float c_eq = volume * speed * (here - there);
+		float c_eq = (hp->capacity_volume ? volume : 1.0f) * speed * (here - there);
 		if (c_eq < 0.0f)
 			c_eq = 0.0f;
 		float rate = dt * dep;
@@ -181,6 +181,10 @@ static struct world *make_map(int size, uint32_t seed)
  * seed's form), or hydrology.normal = 2020 or 2020wrap. */
 enum ref_normal_kind { NORMAL_PARTICLES, NORMAL_2020, NORMAL_2020_WRAP };
 
+/* hydrology.capacity_volume for the comparisons: on (the default) unless a
+ * test turns it off for its own run. */
+static bool capacity_volume = true;
+
 static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupling,
 		    bool pit_stop, bool symmetric, enum ref_normal_kind normal, uint32_t max_steps)
 {
@@ -207,6 +211,7 @@ static void env_for(struct hd_env *e, struct world *w, uint8_t *track, int coupl
 	e->pit_stop = pit_stop;
 	e->normal2020 = normal != NORMAL_PARTICLES;
 	e->normal_wrap = normal == NORMAL_2020_WRAP;
+	e->capacity_volume = capacity_volume;
 	hydrology_descend_init(e);
 }
 
@@ -349,6 +354,70 @@ static void test_matches_reference_normal_2020(void **state)
 	check_modes(true, true, NORMAL_2020_WRAP);
 }
 
+/* hydrology.capacity_volume off (the 2020 code's c_eq = |v| dh) against the
+ * reference, with the 2020 normal as the preset runs it. */
+static void test_matches_reference_capacity_speed(void **state)
+{
+	(void)state;
+	capacity_volume = false;
+	check_modes(false, true, NORMAL_2020_WRAP);
+	check_modes(true, true, NORMAL_PARTICLES);
+	capacity_volume = true;
+}
+
+/* A step down a plane sloping in x, no streams, pools or roots: a droplet
+ * of volume 1 takes the same load either way; one of volume 0.5 takes
+ * exactly twice the load with the volume out of c_eq (halving is exact in
+ * floating point), and about twice the soil. */
+static double one_step(float volume, bool by_volume, float *sediment)
+{
+	struct params p;
+	params_defaults(&p);
+	p.world.width = p.world.height = 16;
+	struct world *w = NULL;
+	assert_int_equal(world_from_params(&w, &p), 0);
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 16; x++) {
+			const size_t i = (size_t)y * 16 + (size_t)x;
+			w->layer[LAYER_HEIGHT][i] = 0.5f - 0.01f * (float)x;
+			w->layer[LAYER_STREAM][i] = w->layer[LAYER_POOL][i] = 0.0f;
+			w->layer[LAYER_VEGETATION][i] = 0.0f;
+		}
+	uint8_t track[256] = {0};
+	capacity_volume = by_volume;
+	struct hd_env e;
+	env_for(&e, w, track, HYDROLOGY_NONE, false, true, NORMAL_2020, 1);
+	capacity_volume = true;
+	/* The step's velocity is taken before the load, so one step erodes. */
+	struct hdrop d = {.x = 6.5f, .y = 8.5f, .volume = (double)volume};
+	double eroded = 0, deposited = 0;
+	uint32_t changed[8];
+	size_t n = 0;
+	uint64_t steps = 0;
+	assert_int_equal(hydrology_descend(&e, &d, &eroded, &deposited, changed, 8, &n, &steps),
+			 DESCENT_DIED);
+	assert_int_equal(steps, 1);
+	assert_true(d.x > 6.5f && d.x < 16.0f); /* it went down the slope */
+	*sediment = d.sediment;
+	world_destroy(w);
+	return eroded - deposited;
+}
+
+static void test_capacity_without_volume(void **state)
+{
+	(void)state;
+	float s_on, s_off;
+	double soil_on = one_step(1.0f, true, &s_on), soil_off = one_step(1.0f, false, &s_off);
+	assert_true(s_on > 0.0f);
+	assert_memory_equal(&s_on, &s_off, sizeof s_on);
+	assert_memory_equal(&soil_on, &soil_off, sizeof soil_on);
+	soil_on = one_step(0.5f, true, &s_on);
+	soil_off = one_step(0.5f, false, &s_off);
+	assert_true(s_on > 0.0f && soil_on > 0.0);
+	assert_true(s_off == 2.0f * s_on);
+	assert_true(fabs(soil_off / soil_on - 2.0) < 1e-3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_matches_reference_no_pit_stop),
 		cmocka_unit_test(test_matches_reference_seed_normal),
 		cmocka_unit_test(test_matches_reference_normal_2020),
+		cmocka_unit_test(test_matches_reference_capacity_speed),
+		cmocka_unit_test(test_capacity_without_volume),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

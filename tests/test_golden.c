@@ -21,7 +21,7 @@
 struct golden_case {
 	const char *name;
 	const char *process;
-	const char *settings[10]; /* "key=value", NULL-terminated */
+	const char *settings[12]; /* "key=value", NULL-terminated */
 	uint64_t budget;         /* split over two step() calls */
 	uint64_t pinned;
 };
@@ -83,6 +83,13 @@ static const struct golden_case golden_cases[] = {
 	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",
 	  "hydrology.settle=0", "hydrology.pit_stop=1", "hydrology.pit_dry=0", NULL},
 	 2000, 0xbf679f0c48ca6216ull},
+	/* The preset's c_eq without the droplet's volume (the 2020 code's). */
+	{"hydrology seed 2020 preset's pour, capacity without volume", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
+	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",
+	  "hydrology.settle=0", "hydrology.pit_stop=1", "hydrology.pit_dry=0",
+	  "hydrology.capacity_volume=0", NULL},
+	 2000, 0x141610f55e82de56ull},
 	/* The tries only up to a leak, as before halves_filled. */
 	{"hydrology seed 2020 pour: halves to a leak only", "hydrology",
 	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",

@@ -52,6 +52,7 @@ struct hd_env {
 	bool normal2020;  /* hydrology.normal = 2020 (normal_2020 in base/normal.h) */
 	bool normal_wrap; /* ... = 2020wrap: with the seed's y-edge neighbours */
 	bool concentrate; /* evaporation raises the load's concentration */
+	bool capacity_volume; /* c_eq scales with the droplet's volume */
 	bool pit_dry;     /* a pit off the streams: the droplet dries there */
 	/* Set by hydrology_descend_init from the fields above. */
 	struct normal_consts nk;
