@@ -1,8 +1,10 @@
 /* The seed's algorithms as the seed does them (see seedref.h). Written from
  * the articles' text and code snippets and DESIGN.md, not from any copy of
- * their repositories. Float where the articles' particle is float (its
- * position, speed and the normal are glm::vec2/vec3), double where the
- * maps are. */
+ * their repositories, with one fact the hydrology article does not print:
+ * its code's c_eq has no volume factor (read in the seed's public
+ * repository; bench/FIDELITY.md, "The seed's own code"). Float where the
+ * articles' particle is float (its position, speed and the normal are
+ * glm::vec2/vec3), double where the maps are. */
 #include "seedref.h"
 
 #include <math.h>
@@ -222,7 +224,8 @@ static void descend(struct hworld *W, struct sdrop *d)
 		if (W->pool[nind] > 0.0)
 			break;
 		double speed = sqrtf(d->vx * d->vx + d->vy * d->vy);
-		double c_eq = fmax(0.0, d->volume * speed * (W->h[ind] - W->h[nind]));
+		const double cap = p->capacity_volume ? d->volume : 1.0;
+		double c_eq = fmax(0.0, cap * speed * (W->h[ind] - W->h[nind]));
 		double cdiff = c_eq - d->sediment;
 		d->sediment += p->dt * effD * cdiff;
 		W->h[ind] -= d->volume * p->dt * effD * cdiff;

@@ -43,11 +43,15 @@ struct seedref_hydrology_params {
 	double volume_factor, drainage, lrate, stop_stream, stop_accel;
 	int spill, frame; /* rounds per droplet; droplets per stream update */
 	int trees;        /* 1: grow() after each frame, roots lower deposition */
+	/* 1: the load a droplet can carry is V |v| dh, as in the particles
+	 * article; 0 (the default): |v| dh, as the 2020 hydrology code has it
+	 * (bench/FIDELITY.md, "The seed's own code"). */
+	int capacity_volume;
 };
 /* The 2020 code's defaults: dt 1.2, density 1, friction 0.1, deposition
  * 0.08, evaporation 0.001, min volume 0.01, scale 40, volume factor 100,
  * drainage 0.001, lrate 0.01, stream 0.3 and acceleration 0.01 to stop,
- * spill 5, frames of 250, trees on. */
+ * spill 5, frames of 250, trees on, a capacity without the volume. */
 void seedref_hydrology_defaults(struct seedref_hydrology_params *p);
 
 struct seedref_counts {
