@@ -9,6 +9,8 @@
 # seed-hydrology-2020 preset (matched work) and gully's hydrology defaults
 # (vertical scale 40). CPU seconds (user + system) from /usr/bin/time; per
 # run the ratios yardstick / gully; the last lines are the medians.
+# With SEED_OWN set to the seed's own code built by bench/seed-own-code.sh,
+# each run also times it, first, and gives gully's preset against it.
 set -eu
 B=${1:-build}; N=${2:-50000}; RUNS=${3:-5}
 shift $(( $# < 3 ? $# : 3 ))
@@ -18,23 +20,33 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # a / b to one decimal; "inf" where b rounds to 0 s (a run too short to time)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "inf" }'; }
 cpu() { /usr/bin/time -f '%U %S' -o "$T/t" "$@" >/dev/null 2>&1; awk '{print $1 + $2}' "$T/t"; }
-printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\n'
+OWN=${SEED_OWN:-}
+[ -z "$OWN" ] || [ -x "$OWN" ] || { echo "$0: SEED_OWN=$OWN: not a program" >&2; exit 2; }
+# the seed's fill recurses once per lake cell
+[ -z "$OWN" ] || ulimit -s unlimited
+printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\town_cpu_s\tx_own\n'
 for s in $SEEDS; do
 	"$G" run --quiet --process hydrology --seed "$s" --particles 0 -o "$T/terrain.f32" >/dev/null
 	r=1
 	while [ "$r" -le "$RUNS" ]; do
+		o=-
+		[ -z "$OWN" ] || o=$(cpu "$OWN" "$T/terrain.f32" "$s" "$N" "$T/own.f32")
 		a=$(cpu "$F" hydrology "$T/terrain.f32" "$s" "$N" "$T/seed.f32")
 		b=$(cpu "$G" run "$T/terrain.f32" --quiet -p "$P/seed-hydrology-2020.yaml" --seed "$s" --particles "$N")
 		c=$(cpu "$G" run "$T/terrain.f32" --quiet --process hydrology --seed "$s" --particles "$N" --set terrain.vertical_scale=40)
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$r" "$a" "$b" "$c" \
-			"$(ratio "$a" "$b")" "$(ratio "$a" "$c")"
+		xo=-
+		[ -z "$OWN" ] || xo=$(ratio "$o" "$b")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$r" "$a" "$b" "$c" \
+			"$(ratio "$a" "$b")" "$(ratio "$a" "$c")" "$o" "$xo"
 		r=$((r + 1))
 	done
 done | tee "$T/rows"
 for s in $SEEDS; do
-	for col in 6 7; do
+	for col in 6 7 9; do
+		[ "$col" -lt 9 ] || [ -n "$OWN" ] || continue
 		awk -v s="$s" '$1 == s' "$T/rows" | cut -f$col | sort -n | awk -v s="$s" -v c=$col '
 			{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-			  printf "median\tseed %s\t%s\t%.1fx\n", s, c == 6 ? "preset (matched work)" : "defaults", m }'
+			  printf "median\tseed %s\t%s\t%.1fx\n", s,
+				c == 6 ? "preset (matched work)" : c == 7 ? "defaults" : "preset against the seed'"'"'s own code", m }'
 	done
 done
