@@ -682,7 +682,7 @@ static void test_poured_again_is_invisible(void **state)
 /* The lake cache changes nothing: the same pours with and without it give
  * bit-identical pools and results. `sea` is the sea's level (above the
  * map: walled, so lakes fill and leak), `most` the largest pour. */
-static void cache_is_invisible(bool halves, double sea, double most)
+static void cache_is_invisible(bool halves, double sea, double most, bool strict)
 {
 	struct rng r;
 	rng_seed(&r, 5, 5);
@@ -691,7 +691,7 @@ static void cache_is_invisible(bool halves, double sea, double most)
 		a->h[i] = b->h[i] = 0.5f * rng_float(&r) + (float)(i % W) * 0.01f;
 	flood_set_cache(b->f, false);
 	struct flood_params fp = {.drainage = 0.001, .sea_level = sea, .carry = 0.1,
-				  .halves = halves, .halves_filled = halves};
+				  .halves = halves, .halves_filled = halves, .strict_dry = strict};
 	for (int k = 0; k < 2000; k++) {
 		int cell = (int)rng_below(&r, N);
 		double water = most * rng_double(&r);
@@ -726,9 +726,53 @@ static void cache_is_invisible(bool halves, double sea, double most)
 static void test_cache_is_invisible(void **state)
 {
 	(void)state;
-	cache_is_invisible(false, 0.2, 0.2);
-	cache_is_invisible(true, 0.2, 0.2);
-	cache_is_invisible(true, 100.0, 0.02);
+	cache_is_invisible(false, 0.2, 0.2, false);
+	cache_is_invisible(true, 0.2, 0.2, false);
+	cache_is_invisible(true, 100.0, 0.02, false);
+	/* strict_dry: pours from dry ground start fresh, and the records
+	 * serve the rest as before. */
+	cache_is_invisible(true, 100.0, 0.02, true);
+	cache_is_invisible(false, 0.2, 0.2, true);
+}
+
+/* flood_params.strict_dry, on a dead end: the start (5, 8) at 0.5 on dry
+ * ground, its one lower neighbour (6, 8) 4e-7 below it (less than the
+ * level tolerance, 8 float ulps of 0.5 = 9.5e-7), every other cell at 1.
+ * Off, the neighbour counts as level: the two cells take the water (0.001
+ * over 2 cells: to 0.5005). On, it is a leak, as the 2020 code's test
+ * finds it: the pour drains there with nothing kept, and a pour from the
+ * neighbour then fills it, its own pit. */
+static void test_strict_dry_leak(void **state)
+{
+	(void)state;
+	for (int strict = 0; strict <= 1; strict++) {
+		struct map *m = map_new(1.0f);
+		m->h[at(5, 8)] = 0.5f;
+		m->h[at(6, 8)] = 0.5f - 4e-7f;
+		assert_true(m->h[at(6, 8)] < m->h[at(5, 8)]);
+		struct flood_params fp = walls;
+		fp.strict_dry = strict;
+		struct flood_result r = pour(m, at(5, 8), 0.001, &fp);
+		if (!strict) {
+			assert_int_equal(r.outcome, FLOOD_FILLED);
+			assert_int_equal(r.lake_cells, 2);
+			assert_true(fabs(r.level - 0.5005) < 1e-6);
+			/* (The neighbour's 4e-7 below the level is water too:
+			 * the books hold what the pools took.) */
+			assert_true(fabs(pool_sum(m) - 0.001) < 1e-6);
+			assert_true(fabs(r.gained - pool_sum(m)) < 1e-12);
+		} else {
+			assert_int_equal(r.outcome, FLOOD_DRAIN);
+			assert_int_equal(r.drain, at(6, 8));
+			assert_true(r.gained == 0.0);
+			assert_true(pool_sum(m) == 0.0);
+			r = pour(m, at(6, 8), 0.001, &fp);
+			assert_int_equal(r.outcome, FLOOD_FILLED);
+			assert_true(m->pool[at(6, 8)] > 0.0f);
+		}
+		assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
+		map_free(m);
+	}
 }
 
 /* The same for the halves' tries from a record: a bowl of 13 x 14 cells
@@ -818,9 +862,8 @@ static void test_cache_survives_changed_cells(void **state)
  * under it. flood_check proves the records' invariants after every step,
  * among them that every cell next to a lake has a rim heap entry at or
  * below its surface (else a leak could hide). */
-static void test_cache_near_ties(void **state)
+static void cache_near_ties(bool strict)
 {
-	(void)state;
 	struct rng r;
 	rng_seed(&r, 23, 4);
 	struct map *a = map_new(0.0f), *b = map_new(0.0f);
@@ -828,7 +871,8 @@ static void test_cache_near_ties(void **state)
 		a->h[i] = b->h[i] = 0.1f + (float)rng_below(&r, 12) * 2e-3f +
 				    (float)rng_below(&r, 6) * 2e-7f;
 	flood_set_cache(b->f, false);
-	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.15, .carry = 0.05};
+	struct flood_params fp = {.drainage = 0.001, .sea_level = 0.15, .carry = 0.05,
+				  .strict_dry = strict};
 	for (int k = 0; k < 4000; k++) {
 		if (rng_below(&r, 8) == 0) {
 			int c = (int)rng_below(&r, N);
@@ -860,6 +904,15 @@ static void test_cache_near_ties(void **state)
 	assert_true(ca.cached > 200);
 	map_free(a);
 	map_free(b);
+}
+
+/* strict_dry too: here most dry neighbours of a dry start sit within the
+ * tolerance of it, so most such pours end at a leak the tolerance hid. */
+static void test_cache_near_ties(void **state)
+{
+	(void)state;
+	cache_near_ties(false);
+	cache_near_ties(true);
 }
 
 /* Two basins joined by a saddle fill as one lake; a leak opens and the
@@ -1337,6 +1390,7 @@ int main(void)
 		cmocka_unit_test(test_lowest_leak_wins),
 		cmocka_unit_test(test_random_pours_conserve_water),
 		cmocka_unit_test(test_cache_is_invisible),
+		cmocka_unit_test(test_strict_dry_leak),
 		cmocka_unit_test(test_halves_from_a_record_as_fresh),
 		cmocka_unit_test(test_cache_survives_changed_cells),
 		cmocka_unit_test(test_settle_raises_ground_and_displaces_water),

@@ -116,7 +116,7 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 		next_stamp(f);
 	}
 	*id_out = id;
-	if (!id)
+	if (!id || p->leak_floor > -INFINITY)
 		return NULL;
 	struct lake *k = &f->lakes[id - 1];
 	if (k->live && !(k->smin < p->level0 - p->tol) && k->smax <= p->level0 + p->tol &&
@@ -373,6 +373,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.pool = pool,
 		.level = level0,
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
+		.leak_floor = fp->strict_dry && !(pool[start] > 0.0f) ? level0 : -INFINITY,
 		.sea_level = fp->sea_level,
 		.leak_high = fp->leak_high,
 		.wrap_y = fp->wrap_y,
@@ -389,7 +390,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	/* (Not with a load that settles where the water comes to rest: that
 	 * moves the start's ground and the water mid-rise.) */
 	p.ov.on = fp->halves_filled && f->ov_exit && water > fp->halves_stop &&
-		  !(settle && settle->on_fill > 0);
+		  !(settle && settle->on_fill > 0) && p.leak_floor == -INFINITY;
 	uint32_t id;
 	struct lake *rec = pour_pick(f, &p, &id);
 	if (rec)

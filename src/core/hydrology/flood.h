@@ -54,6 +54,11 @@ struct flood_params {
 			   * previous columns' last row. Such a pour turns the
 			   * lake cache off for good (its records assume a plane
 			   * grid). */
+	bool strict_dry;  /* a pour from dry ground leaks at any surface below
+			   * its start, as the 2020 code's test in double finds
+			   * it; off: within the level tolerance (8 float ulps,
+			   * for the rounding of float pools) it counts as level.
+			   * Such a pour starts fresh, never from a record. */
 };
 
 enum flood_outcome {

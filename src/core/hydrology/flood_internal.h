@@ -220,6 +220,10 @@ struct pour_ov {
 struct pour {
 	const float *height, *pool;
 	double level, tol, sea_level;
+	/* Surfaces below this are leaks whatever the tolerance: the start's
+	 * level for a pour from dry ground with flood_params.strict_dry, else
+	 * -infinity. */
+	double leak_floor;
 	bool sea_seen;
 	/* the lowest leak found so far: lowest surface, then lowest cell
 	 * (with leak_high the highest surface) */
