@@ -19,11 +19,12 @@
  *   it entered the pool, displacing water that stays in the pour.
  * - settle (on): the load a droplet leaves at a leak settles in the pool
  *   (the seed's vanishes; settling fills the seed's lakes, bench/FIDELITY.md).
- * - normal (particles), concentrate (off), capacity_volume (on), edge (sea):
- *   the seed's 2020 code uses four cross products, concentrates the load as
- *   water evaporates, leaves the volume out of the load a droplet can carry
- *   (c_eq = |v| dh) and walls its lakes in at the edge;
- *   presets/seed-hydrology-2020.yaml.
+ * - normal (particles), concentrate (off), capacity_volume (on), strict_leak
+ *   (off), edge (sea): the seed's 2020 code uses four cross products,
+ *   concentrates the load as water evaporates, leaves the volume out of the
+ *   load a droplet can carry (c_eq = |v| dh), drains a pour from dry ground
+ *   at any lower cell (in double; gully's float pools need a tolerance) and
+ *   walls its lakes in at the edge; presets/seed-hydrology-2020.yaml.
  * - water is conserved: a draining lake's water leaves with the droplet (at
  *   most a full droplet's worth), the rest of the books are in the world's
  *   water tallies (in pool volume units: droplet volume / volume_factor). */
