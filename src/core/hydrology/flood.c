@@ -390,7 +390,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 	/* (Not with a load that settles where the water comes to rest: that
 	 * moves the start's ground and the water mid-rise.) */
 	p.ov.on = fp->halves_filled && f->ov_exit && water > fp->halves_stop &&
-		  !(settle && settle->on_fill > 0) && p.leak_floor == -INFINITY;
+		  !(settle && settle->on_fill > 0);
 	uint32_t id;
 	struct lake *rec = pour_pick(f, &p, &id);
 	if (rec)

@@ -56,9 +56,12 @@ struct flood_params {
 			   * grid). */
 	bool strict_dry;  /* a pour from dry ground leaks at any surface below
 			   * its start, as the 2020 code's test in double finds
-			   * it; off: within the level tolerance (8 float ulps,
+			   * it; off: within the level tolerance (8 FLT_EPSILON,
 			   * for the rounding of float pools) it counts as level.
-			   * Such a pour starts fresh, never from a record. */
+			   * Such a pour starts fresh, never from a record; the
+			   * record's end (flood_set_overshoot_exit) still
+			   * serves it: every cell it reasons about sits above
+			   * the start. */
 };
 
 enum flood_outcome {
