@@ -174,17 +174,18 @@ hd_early_stop(const float *h, const float *stream, const float *pool, uint8_t *t
 }
 
 /* The step's mass transfer at the cell it leaves: c_eq from the drop to the
- * next cell (times cap: the volume, or 1 where capacity_volume is off),
- * sediment toward it, the height by the opposite, the books, and
- * evaporation (concentrating the load with hydrology.concentrate). Returns
- * c_eq; *here and *after are the cell's height before and after. */
+ * next cell (times the volume with hydrology.capacity_volume), sediment
+ * toward it, the height by the opposite, the books, and evaporation
+ * (concentrating the load with hydrology.concentrate). Returns c_eq; *here
+ * and *after are the cell's height before and after. */
 static inline __attribute__((always_inline)) float
-hd_erode(float *h, uint32_t at, uint32_t next, float vol, float cap, v2f vel, float rate,
+hd_erode(float *h, uint32_t at, uint32_t next, float vol, bool by_volume, v2f vel, float rate,
 	 float ev_dt, bool concentrate, float *sediment, v2d *book, double *carried,
 	 double *volume, uint32_t *changed, size_t *n, float *here_out, float *after_out)
 {
 	const float here = h[at], there = h[next];
 	const float speed = sqrtf(v2_norm2(vel));
+	const float cap = by_volume ? vol : 1.0f;
 	const float c_eq = max0f(cap * speed * (here - there));
 	const float cdiff = c_eq - *sediment;
 	*sediment += rate * cdiff;
@@ -346,10 +347,9 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		float here, after;
-		const float load_cap = k.capacity_volume ? vol : 1.0f;
-		const float c_eq = hd_erode(h, at, next, vol, load_cap, vel, k.dt * dep, k.dt * ev,
-					    k.concentrate, &sediment, &book, &carried, &volume,
-					    changed, &n, &here, &after);
+		const float c_eq = hd_erode(h, at, next, vol, k.capacity_volume, vel, k.dt * dep,
+					    k.dt * ev, k.concentrate, &sediment, &book, &carried,
+					    &volume, changed, &n, &here, &after);
 		if (one) {
 			*st = (struct hd_step){at, here, after, c_eq, st->stop};
 			at = next;
