@@ -19,11 +19,21 @@ G=$B/gully; F=$B/bench/bench_fidelity; P=$(dirname "$0")/../presets
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # a / b to one decimal; "inf" where b rounds to 0 s (a run too short to time)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "inf" }'; }
-cpu() { /usr/bin/time -f '%U %S' -o "$T/t" "$@" >/dev/null 2>&1; awk '{print $1 + $2}' "$T/t"; }
+# CPU seconds of a run; a run that fails (the seed's code out of stack, a
+# missing file) is not a time: it is named, marked, and the table refused.
+cpu() {
+	if ! /usr/bin/time -f '%U %S' -o "$T/t" "$@" >/dev/null 2>&1; then
+		echo "$0: failed: $*" >&2
+		: >"$T/failed"
+		echo 0
+		return
+	fi
+	awk '{print $1 + $2}' "$T/t"
+}
 OWN=${SEED_OWN:-}
 [ -z "$OWN" ] || [ -x "$OWN" ] || { echo "$0: SEED_OWN=$OWN: not a program" >&2; exit 2; }
 # the seed's fill recurses once per lake cell
-[ -z "$OWN" ] || ulimit -s unlimited
+[ -z "$OWN" ] || ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
 printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\town_cpu_s\tx_own\n'
 for s in $SEEDS; do
 	"$G" run --quiet --process hydrology --seed "$s" --particles 0 -o "$T/terrain.f32" >/dev/null
@@ -41,6 +51,7 @@ for s in $SEEDS; do
 		r=$((r + 1))
 	done
 done | tee "$T/rows"
+[ ! -e "$T/failed" ] || { echo "$0: a run failed; no medians" >&2; exit 1; }
 for s in $SEEDS; do
 	for col in 6 7 9; do
 		[ "$col" -lt 9 ] || [ -n "$OWN" ] || continue
