@@ -18,7 +18,7 @@ set -eu
 [ $# -eq 1 ] || { echo "usage: $0 WORKDIR" >&2; exit 2; }
 W=$1
 REPO=https://github.com/weigert/SimpleHydrology
-COMMIT=424b25c # 2020-09-08, the last 2020 commit (water.h as of 2020-04-20)
+COMMIT=424b25c # 2020-09-08, the last 2020 commit (water.h as of 2020-04-21)
 mkdir -p "$W"
 [ -d "$W/src/.git" ] || git clone -q "$REPO" "$W/src"
 git -C "$W/src" show "$COMMIT:source/water.h" > "$W/water.h"
