@@ -120,7 +120,7 @@ static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *i
 		return NULL;
 	struct lake *k = &f->lakes[id - 1];
 	if (k->live && !(k->smin < p->level0 - p->tol) && k->smax <= p->level0 + p->tol &&
-	    k->sea_level == p->sea_level)
+	    k->sea_level == p->sea_level && !flood_lake_dry_below(k, p->dry_floor))
 		return k;
 	return NULL;
 }
@@ -374,6 +374,7 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.level = level0,
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.leak_floor = fp->strict_dry && !(pool[start] > 0.0f) ? level0 : -INFINITY,
+		.dry_floor = fp->strict_dry ? level0 : -INFINITY,
 		.sea_level = fp->sea_level,
 		.leak_high = fp->leak_high,
 		.wrap_y = fp->wrap_y,

@@ -54,14 +54,17 @@ struct flood_params {
 			   * previous columns' last row. Such a pour turns the
 			   * lake cache off for good (its records assume a plane
 			   * grid). */
-	bool strict_dry;  /* a pour from dry ground leaks at any surface below
-			   * its start, as the 2020 code's test in double finds
-			   * it; off: within the level tolerance (8 FLT_EPSILON,
-			   * for the rounding of float pools) it counts as level.
-			   * Such a pour starts fresh, never from a record; the
-			   * record's end (flood_set_overshoot_exit) still
-			   * serves it: every cell it reasons about sits above
-			   * the start. */
+	bool strict_dry;  /* dry cells (pool 0) below a pour's start are leaks,
+			   * and for a pour from dry ground every surface below
+			   * it is, as the 2020 code's test in double finds
+			   * them; off: within the level tolerance (8
+			   * FLT_EPSILON, for the rounding of float pools) they
+			   * count as level. A pour from dry ground starts
+			   * fresh, never from a record, and a pour from a lake
+			   * uses its record only if none of the record's dry
+			   * cells is below the start; the record's end
+			   * (flood_set_overshoot_exit) serves both: every cell
+			   * it reasons about sits above the start. */
 };
 
 enum flood_outcome {

@@ -35,7 +35,8 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 	f->seen[c] = f->stamp;
 	f->pushed[f->pushed_len++] = c;
 	double key = surface(p->height, p->pool, c);
-	if (key < p->level - p->tol || key < p->leak_floor) {
+	if (key < p->level - p->tol ||
+	    key < (p->pool[c] > 0.0f ? p->leak_floor : p->dry_floor)) {
 		leak_offer(p, key, c);
 		/* A record's leaks stay on its rim heap. */
 		if (p->cur != NO_LAKE)
@@ -124,7 +125,8 @@ static inline void classify_fresh(struct flood *f, struct pour *p, int32_t c)
 	f->seen[c] = f->stamp;
 	f->pushed[f->pushed_len++] = c;
 	double key = surface(p->height, p->pool, c);
-	if (key < p->level - p->tol || key < p->leak_floor) {
+	if (key < p->level - p->tol ||
+	    key < (p->pool[c] > 0.0f ? p->leak_floor : p->dry_floor)) {
 		leak_offer(p, key, c);
 		return;
 	}

@@ -220,10 +220,12 @@ struct pour_ov {
 struct pour {
 	const float *height, *pool;
 	double level, tol, sea_level;
-	/* Surfaces below this are leaks whatever the tolerance: the start's
-	 * level for a pour from dry ground with flood_params.strict_dry, else
-	 * -infinity. */
-	double leak_floor;
+	/* Surfaces of wet cells below leak_floor, and of dry cells (pool 0)
+	 * below dry_floor, are leaks whatever the tolerance: with
+	 * flood_params.strict_dry, dry_floor is the start's level (bare ground
+	 * has no float rounding to allow for), and so is leak_floor for a pour
+	 * from dry ground; else -infinity. */
+	double leak_floor, dry_floor;
 	bool sea_seen;
 	/* the lowest leak found so far: lowest surface, then lowest cell
 	 * (with leak_high the highest surface) */
@@ -308,5 +310,8 @@ uint64_t flood_write_pools(struct flood *f, const float *height, float *pool, do
 			   double cut, uint32_t own, double *smin, double *smax);
 uint64_t flood_write_record(struct flood *f, struct lake *k, float *pool, double level,
 			    double cut, uint32_t own, double *smin, double *smax);
+/* Whether a dry cell of the record (pool 0) has its ground below `floor`:
+ * a fresh flood with strict_dry leaks there. */
+bool flood_lake_dry_below(const struct lake *k, double floor);
 
 #endif

@@ -245,6 +245,36 @@ bool flood_set_avx2(struct flood *f, bool on)
 	return f->avx2;
 }
 
+/* The smallest float at or above x: for a float g, g < x exactly when
+ * g < float_at_or_above(x). */
+static float float_at_or_above(double x)
+{
+	float v = (float)x;
+	return (double)v < x ? nextafterf(v, INFINITY) : v;
+}
+
+bool flood_lake_dry_below(const struct lake *k, double floor)
+{
+	if (!(floor > -INFINITY))
+		return false;
+	const float *ground = k->ground, *depth = k->depth;
+	const float top = float_at_or_above(floor);
+	size_t i = 0;
+#if FLOOD_SSE2
+	const __m128 zero = _mm_setzero_ps(), tv = _mm_set1_ps(top);
+	for (; i + 4 <= k->ncells; i += 4) {
+		__m128 dry = _mm_cmpngt_ps(_mm_loadu_ps(depth + i), zero);
+		__m128 low = _mm_cmplt_ps(_mm_loadu_ps(ground + i), tv);
+		if (_mm_movemask_ps(_mm_and_ps(dry, low)))
+			return true;
+	}
+#endif
+	for (; i < k->ncells; i++)
+		if (!(depth[i] > 0.0f) && ground[i] < top)
+			return true;
+	return false;
+}
+
 /* The same for a record's cells, from its dense copies; its sum follows. */
 uint64_t flood_write_record(struct flood *f, struct lake *k, float *pool, double level,
 			    double cut, uint32_t own, double *smin, double *smax)

@@ -22,8 +22,9 @@
  * - normal (particles), concentrate (off), capacity_volume (on), strict_leak
  *   (off), edge (sea): the seed's 2020 code uses four cross products,
  *   concentrates the load as water evaporates, leaves the volume out of the
- *   load a droplet can carry (c_eq = |v| dh), drains a pour from dry ground
- *   at any lower cell (in double; gully's float pools need a tolerance) and
+ *   load a droplet can carry (c_eq = |v| dh), drains a pour at any bare
+ *   ground below its start (in double; gully's float pools need a
+ *   tolerance, bare ground does not) and
  *   walls its lakes in at the edge; presets/seed-hydrology-2020.yaml.
  * - water is conserved: a draining lake's water leaves with the droplet (at
  *   most a full droplet's worth), the rest of the books are in the world's
