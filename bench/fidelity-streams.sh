@@ -4,21 +4,42 @@
 # droplet streams"): one stream's figure moves with the chaos of a single
 # rounding, sixteen say what a build does.
 #   bench/fidelity-streams.sh BUILD_DIR REFERENCE_DIR [--set KEY=VALUE]...
+#   SEED_OWN=DIR/seedhydro bench/fidelity-streams.sh BUILD_DIR @N [--set ...]
 # REFERENCE_DIR holds the shared reference maps (hydrology2020-seed12345-*).
 # Runs streams 1-14, 42 and 12345 (200,000 droplets each, two at a time),
 # renders height and pool, measures them with bench_fidelity, and prints
 # the table and each measure's mean, median and range, and how many streams
-# reach the issue's marks.
+# reach the issue's marks. With @N instead, the seed's own code (built by
+# bench/seed-own-code.sh) makes its terrain N and its map of stream N, and
+# streams 1-8 run on that terrain against that map: @42 is where the
+# reference README measured the seed's spread. STREAMS="..." overrides
+# either list.
 set -eu
-[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR REFERENCE_DIR [--set KEY=VALUE]..." >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR REFERENCE_DIR|@N [--set KEY=VALUE]..." >&2; exit 2; }
 B=$1 R=$2
 shift 2
 G=$B/gully F=$B/bench/bench_fidelity P=$(dirname "$0")/../presets/seed-hydrology-2020.yaml
-BEFORE=$R/hydrology2020-seed12345-before.f32 AFTER=$R/hydrology2020-seed12345-after200k-height-then-pool.f32
 for f in "$G" "$F"; do [ -x "$f" ] || { echo "$0: $f: not built (make bench/bench_fidelity)" >&2; exit 2; }; done
-[ -r "$BEFORE" ] && [ -r "$AFTER" ] || { echo "$0: $R: no reference maps" >&2; exit 2; }
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
-STREAMS="1 2 3 4 5 6 7 8 9 10 11 12 13 14 42 12345"
+case $R in
+@*)
+	N=${R#@}
+	case $N in '' | *[!0-9]*) echo "$0: $R: @ and a terrain seed, as @42" >&2; exit 2 ;; esac
+	OWN=${SEED_OWN:-}
+	[ -n "$OWN" ] && [ -x "$OWN" ] || { echo "$0: $R needs SEED_OWN, the seed's code (bench/seed-own-code.sh)" >&2; exit 2; }
+	BEFORE=$T/terrain$N.f32 AFTER=$T/seed$N.f32
+	# the seed's fill recurses once per lake cell
+	ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
+	DUMP=$BEFORE "$OWN" "@$N" "$N" 200000 "$AFTER" >/dev/null ||
+		{ echo "$0: $OWN @$N failed" >&2; exit 1; }
+	STREAMS=${STREAMS:-1 2 3 4 5 6 7 8}
+	;;
+*)
+	BEFORE=$R/hydrology2020-seed12345-before.f32 AFTER=$R/hydrology2020-seed12345-after200k-height-then-pool.f32
+	[ -r "$BEFORE" ] && [ -r "$AFTER" ] || { echo "$0: $R: no reference maps" >&2; exit 2; }
+	STREAMS=${STREAMS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 42 12345}
+	;;
+esac
 # one STREAM [--set KEY=VALUE]...
 one() {
 	s=$1

@@ -10,7 +10,9 @@
 # (vertical scale 40). CPU seconds (user + system) from /usr/bin/time; per
 # run the ratios yardstick / gully; the last lines are the medians.
 # With SEED_OWN set to the seed's own code built by bench/seed-own-code.sh,
-# each run also times it, first, and gives gully's preset against it.
+# each run also times it, first, and gives gully's preset against it; with
+# TERRAIN=seed too, every side runs on the seed's own terrain for each seed
+# (its generate(), as the seed's program makes it) instead of gully's.
 set -eu
 B=${1:-build}; N=${2:-50000}; RUNS=${3:-5}
 shift $(( $# < 3 ? $# : 3 ))
@@ -32,11 +34,22 @@ cpu() {
 }
 OWN=${SEED_OWN:-}
 [ -z "$OWN" ] || [ -x "$OWN" ] || { echo "$0: SEED_OWN=$OWN: not a program" >&2; exit 2; }
+TERRAIN=${TERRAIN:-gully}
+case $TERRAIN in
+gully) ;;
+seed) [ -n "$OWN" ] || { echo "$0: TERRAIN=seed needs SEED_OWN" >&2; exit 2; } ;;
+*) echo "$0: TERRAIN=$TERRAIN: gully or seed" >&2; exit 2 ;;
+esac
 # the seed's fill recurses once per lake cell
 [ -z "$OWN" ] || ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
 printf 'seed\trun\tseed_cpu_s\tpreset_cpu_s\tdefault_cpu_s\tx_preset\tx_default\town_cpu_s\tx_own\n'
 for s in $SEEDS; do
-	"$G" run --quiet --process hydrology --seed "$s" --particles 0 -o "$T/terrain.f32" >/dev/null
+	if [ "$TERRAIN" = seed ]; then
+		DUMP="$T/terrain.f32" "$OWN" "@$s" "$s" 0 "$T/own.f32" >/dev/null ||
+			{ echo "$0: the seed's terrain $s: $OWN failed" >&2; exit 1; }
+	else
+		"$G" run --quiet --process hydrology --seed "$s" --particles 0 -o "$T/terrain.f32" >/dev/null
+	fi
 	r=1
 	while [ "$r" -le "$RUNS" ]; do
 		o=-
