@@ -106,7 +106,8 @@ void flood_counters(const struct flood *f, struct flood_counters *c)
  * that). "At the level" is classify's own test (neither a leak nor above
  * level + tol): a fresh flood from the start joins every such cell
  * connected to it before its first heap pop, so a record in that band is
- * part of its lake. */
+ * part of its lake. With strict_dry a dry cell of the record below the
+ * start would be a leak to a fresh flood: then the pour floods afresh. */
 static struct lake *pour_pick(struct flood *f, const struct pour *p, uint32_t *id_out)
 {
 	uint32_t id = f->cache ? f->lake_of[p->start] : 0;

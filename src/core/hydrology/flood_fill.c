@@ -4,7 +4,8 @@
  * record's cells and its persistent rim heap (flood_lakes.c).
  * Invariants:
  * - Every cell is sorted (classify) at most once per call: a leak (surface
- *   below level - tol), a level cell (joins now, through f->stack) or a rim
+ *   below level - tol, or below the pour's floor for its kind of cell: see
+ *   struct pour), a level cell (joins now, through f->stack) or a rim
  *   cell (on the heap). seen[] says which cells were; joined[] which joined.
  * - The heap's top, after heap_top, is a valid rim cell keyed by its surface
  *   now, or the sea (SEA_CELL, keyed sea_level); a fresh pour's heap holds
