@@ -249,6 +249,8 @@ bool flood_set_avx2(struct flood *f, bool on)
  * g < float_at_or_above(x). */
 static float float_at_or_above(double x)
 {
+	if (x > FLT_MAX) /* (a float's height and a pool can sum past it) */
+		return INFINITY;
 	float v = (float)x;
 	return (double)v < x ? nextafterf(v, INFINITY) : v;
 }
