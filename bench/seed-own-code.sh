@@ -14,6 +14,9 @@
 # BEFORE is 256x256 float32 in gully's layout; OUT is height then pool, as
 # the reference's after-map, for bench_fidelity measure. With @TERRAIN and
 # DUMP=FILE in the environment the generated terrain is written to FILE.
+# WORKDIR/seedhydro-steps is the same with a counter at the head of the
+# descent's loop, printed on stderr as "steps N": the seed's steps, to set
+# against gully's (not for timing).
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 WORKDIR" >&2; exit 2; }
 W=$1
@@ -89,6 +92,9 @@ int main(int argc, char **argv)
 		world.erode(250);
 		world.grow();
 	}
+#ifdef SEED_STEPS
+	fprintf(stderr, "steps %llu\n", seed_steps);
+#endif
 	FILE *o = fopen(argv[4], "wb");
 	put(world.heightmap, buf);
 	if (!o || fwrite(buf, 4, 256 * 256, o) != 256 * 256)
@@ -102,5 +108,16 @@ DRIVER
 # The seed's makefile's flags (-std=c++17 -O3). -w: the seed's code has warnings; its out-of-bounds reads at the x edges
 # (the normal) are the seed's own behaviour, kept.
 g++ -std=c++17 -O3 -w -o "$W/seedhydro" "$W/driver.cpp" -lnoise
+# The counting copy: one edit, at the descent's loop (the only
+# `while(volume > minVol){` in water.h; refused if that ever changes).
+mkdir -p "$W/steps"
+[ "$(grep -c 'while(volume > minVol){' "$W/water.h")" -eq 1 ] ||
+	{ echo "$0: water.h's descent loop not found once; no seedhydro-steps" >&2; exit 1; }
+{
+	echo 'static unsigned long long seed_steps;'
+	sed 's/while(volume > minVol){/while(volume > minVol){ ++seed_steps;/' "$W/water.h"
+} > "$W/steps/water.h"
+cp "$W/vegetation.h" "$W/world.h" "$W/driver.cpp" "$W/steps/"
+g++ -std=c++17 -O3 -w -DSEED_STEPS -o "$W/seedhydro-steps" "$W/steps/driver.cpp" -lnoise
 echo "$W/seedhydro"
 echo "run with a large stack (ulimit -s unlimited): the seed's fill recurses once per lake cell" >&2
