@@ -15,6 +15,8 @@
 # reference README measured the seed's spread. STREAMS="..." overrides
 # either list.
 set -eu
+# --help: the comment above, as text
+case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR REFERENCE_DIR|@N [--set KEY=VALUE]..." >&2; exit 2; }
 B=$1 R=$2
 shift 2

@@ -14,6 +14,8 @@
 # TERRAIN=seed too, every side runs on the seed's own terrain for each seed
 # (its generate(), as the seed's program makes it) instead of gully's.
 set -eu
+# --help: the comment above, as text
+case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
 B=${1:-build}; N=${2:-50000}; RUNS=${3:-5}
 shift $(( $# < 3 ? $# : 3 ))
 SEEDS=${*:-1 42 12345}

@@ -18,6 +18,8 @@
 # descent's loop, printed on stderr as "steps N": the seed's steps, to set
 # against gully's (not for timing).
 set -eu
+# --help: the comment above, as text
+case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
 [ $# -eq 1 ] || { echo "usage: $0 WORKDIR" >&2; exit 2; }
 W=$1
 REPO=https://github.com/weigert/SimpleHydrology
