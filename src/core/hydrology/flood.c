@@ -35,10 +35,12 @@ int flood_create_plain(struct flood **out, int width, int height)
 	f->lake_of = calloc(f->n, sizeof *f->lake_of);
 	f->slot = calloc(f->n, sizeof *f->slot);
 	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
+	f->watch = calloc((f->n + 63) / 64, sizeof *f->watch);
 	f->cache = true;
 	f->ov_exit = true;
 	flood_set_avx2(f, true);
-	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark) {
+	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark ||
+	    !f->watch) {
 		flood_destroy(f);
 		return GULLY_ENOMEM;
 	}
@@ -70,6 +72,7 @@ void flood_destroy(struct flood *f)
 	free(f->lake_of);
 	free(f->slot);
 	free(f->rim_mark);
+	free(f->watch);
 	free(f->seen);
 	free(f->joined);
 	free(f->heap.a);

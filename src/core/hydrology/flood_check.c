@@ -84,14 +84,18 @@ int flood_shadow_pour(struct flood *f, float *height, float *pool, int start, do
 /* What every live record must hold (flood.h): its dense copies and sum
  * match the map, its cells say they are its, and every cell next to its
  * lake has a rim heap entry at or below its surface (the sea too, for a
- * lake on the map edge). */
+ * lake on the map edge). And every cell in a record or marked is watched
+ * (flood_internal.h), or flood_forget_cell would pass it by. */
 int flood_check(const struct flood *f, const float *height, const float *pool)
 {
 	const int w = f->width, hh = f->height;
+	int bad = 0;
+	for (size_t c = 0; c < f->n && !bad; c++)
+		if ((f->lake_of[c] || f->rim_mark[c]) && !watched(f, (int32_t)c))
+			bad = 1;
 	double *best = malloc(f->n * sizeof *best);
 	if (!best)
 		return GULLY_ENOMEM;
-	int bad = 0;
 	for (size_t id = 1; id <= f->nlakes && !bad; id++) {
 		const struct lake *k = &f->lakes[id - 1];
 		if (!k->live)

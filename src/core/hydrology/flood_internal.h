@@ -17,6 +17,10 @@
  * - rim_mark[c] == 0: c is on no record's rim heap; every fall of a marked
  *   cell's surface pushes an entry for it on the rim heaps it is on
  *   (flood_rim_notify), so a rim heap never hides a leak.
+ * - watch bit c clear: lake_of[c] == 0 and rim_mark[c] == 0 (the bit may
+ *   stay set after both clear). flood_forget_cell reads this bitmap first:
+ *   an eighth of rim_mark's bytes and a thirty-second of lake_of's, so on a
+ *   big map a descent's cells, nearly all in no record, cost no miss there.
  * - Pool sums are fixed point (fixed()): exact and independent of visit order. */
 #ifndef GULLY_FLOOD_INTERNAL_H
 #define GULLY_FLOOD_INTERNAL_H
@@ -138,6 +142,7 @@ struct flood {
 	float *spare_ground, *spare_depth;
 	size_t spare_cap;
 	uint8_t *rim_mark; /* 1: the cell may be on some record's rim heap */
+	uint64_t *watch;   /* bit c: c may be in a record or marked (above) */
 	/* the lake cache */
 	bool cache;
 	uint32_t *lake_of; /* cell -> lake index + 1; 0: none */
@@ -187,9 +192,32 @@ static inline bool grow(void **arr, size_t *cap, size_t need, size_t size)
 
 /* `c` goes on a rim heap: its mark, and its own record's (if any), so a
  * write of that record looks for the cell's other records. */
-static inline void rim_mark_set(struct flood *f, int32_t c)
+static inline void watch_set(struct flood *f, int32_t c)
+{
+	f->watch[(uint32_t)c >> 6] |= UINT64_C(1) << ((uint32_t)c & 63);
+}
+
+static inline bool watched(const struct flood *f, int32_t c)
+{
+	return (f->watch[(uint32_t)c >> 6] >> ((uint32_t)c & 63)) & 1;
+}
+
+/* The two writes that make a cell watched (the invariant above). */
+static inline void rim_mark_on(struct flood *f, int32_t c)
 {
 	f->rim_mark[c] = 1;
+	watch_set(f, c);
+}
+
+static inline void lake_of_set(struct flood *f, int32_t c, uint32_t id)
+{
+	f->lake_of[c] = id;
+	watch_set(f, c);
+}
+
+static inline void rim_mark_set(struct flood *f, int32_t c)
+{
+	rim_mark_on(f, c);
 	uint32_t id = f->lake_of[c];
 	if (id)
 		f->lakes[id - 1].marked = true;

@@ -84,6 +84,8 @@ void flood_rim_notify(struct flood *f, int32_t cell, double key, uint32_t skip)
 void flood_forget_cell(struct flood *f, int cell)
 {
 	f->memo.valid = false;
+	if (!watched(f, cell))
+		return;
 	uint32_t id = f->lake_of[cell];
 	/* A lake cell may be on other lakes' rims too. */
 	if (f->rim_mark[cell])
@@ -147,7 +149,7 @@ static void lake_append(struct flood *f, uint32_t id, struct lake *k, const floa
 		k->sum += f->wsum;
 		k->marked |= f->wmarked;
 		for (size_t i = 0; i < f->lake_len; i++) {
-			f->lake_of[f->lake[i]] = id;
+			lake_of_set(f, f->lake[i], id);
 			f->slot[f->lake[i]] = (uint32_t)(at0 + i);
 		}
 		k->ncells += f->lake_len;
@@ -161,7 +163,7 @@ static void lake_append(struct flood *f, uint32_t id, struct lake *k, const floa
 		k->depth[at] = pool[c];
 		k->sum += fixed(pool[c]);
 		k->marked |= f->rim_mark[c];
-		f->lake_of[c] = id;
+		lake_of_set(f, c, id);
 		f->slot[c] = (uint32_t)at;
 	}
 }

@@ -111,7 +111,7 @@ static bool lake_remove(struct flood *f, uint32_t id, int32_t c)
 	 * stale-low, and the next pop re-keys it. */
 	if (!heap_push(&k->rh, -INFINITY, c))
 		return false;
-	f->rim_mark[c] = 1;
+	rim_mark_on(f, c);
 	uint32_t at = f->slot[c];
 	k->sum -= fixed(k->depth[at]);
 	size_t end = --k->ncells;
