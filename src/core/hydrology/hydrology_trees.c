@@ -302,16 +302,29 @@ int hydro_trees_note_tracks(struct hydro_state *s)
 	return GULLY_OK;
 }
 
-/* A seedling around the tree, if the ground takes it. */
-static int tree_seeds(struct hydro_state *s, const struct params_hydrology *q, float scale,
-		      const struct tree *t, struct rng *r)
+/* A seeding tree's draws for this batch, in their order: the batch of its
+ * next seeding, then where its seedling falls (-1: off the map). Read by
+ * the event, and a few events ahead by the prefetch (tree_prefetch). */
+static int32_t tree_seed_draws(const struct hydro_state *s, const struct params_hydrology *q,
+			       const struct tree *t, struct rng *r, uint64_t *next_seed_at)
 {
+	const struct forest *f = &s->forest;
+	tree_rng(f, t->serial, f->now, r);
+	*next_seed_at = f->now + geometric_wait(r, q->tree_seed_chance);
 	const int rad = q->tree_seed_radius;
 	int nx = t->cell % s->width + (int)rng_below(r, (uint32_t)(2 * rad + 1)) - rad;
 	int ny = t->cell / s->width + (int)rng_below(r, (uint32_t)(2 * rad + 1)) - rad;
 	if (nx < 0 || ny < 0 || nx >= s->width || ny >= s->height)
+		return -1;
+	return ny * s->width + nx;
+}
+
+/* A seedling at `c` (tree_seed_draws), if the ground takes it. */
+static int tree_seeds(struct hydro_state *s, const struct params_hydrology *q, float scale,
+		      int32_t c, struct rng *r)
+{
+	if (c < 0)
 		return GULLY_OK;
-	int32_t c = ny * s->width + nx;
 	/* Crowded ground takes fewer seedlings. */
 	if (rng_double(r) >= (double)s->roots[c] * HYDROLOGY_ROOT_UNIT &&
 	    tree_fits(s, s->w, q, scale, c))
@@ -342,10 +355,8 @@ static int run_event(struct hydro_state *s, const struct params_hydrology *q, fl
 	}
 	if (t->seed_at == f->now) {
 		struct rng r;
-		tree_rng(f, t->serial, f->now, &r);
-		struct tree seen = *t;
-		t->seed_at = f->now + geometric_wait(&r, q->tree_seed_chance);
-		int err = tree_seeds(s, q, scale, &seen, &r);
+		const int32_t c = tree_seed_draws(s, q, t, &r, &t->seed_at);
+		int err = tree_seeds(s, q, scale, c, &r);
 		t = &f->trees[e.slot]; /* a birth may move the array */
 		if (err)
 			return err;
@@ -355,6 +366,46 @@ static int run_event(struct hydro_state *s, const struct params_hydrology *q, fl
 		return GULLY_OK;
 	}
 	return tree_schedule(f, e.slot);
+}
+
+/* A batch's events are trees scattered over the map: each reads its cell's
+ * pool, and a seeding one (nearly all) the roots, pool, stream and heights
+ * where its seedling falls. On a big map each is a miss, waited for one
+ * event after another. So while event i runs, the tree of event i + 16 is
+ * fetched, and event i + 8's cells, its seedling's worked out from the
+ * same draws the event will make. The tree may have changed by then (a
+ * death, a birth in its slot): only a fetch is lost. */
+#define TREE_AHEAD 8
+
+static inline __attribute__((always_inline)) void
+tree_prefetch(const struct hydro_state *s, const struct params_hydrology *q,
+	      const struct tree_list *due, size_t i)
+{
+	const struct forest *f = &s->forest;
+	if (i + 2 * TREE_AHEAD < due->n)
+		__builtin_prefetch(&f->trees[due->e[i + 2 * TREE_AHEAD].slot]);
+	if (i + TREE_AHEAD >= due->n)
+		return;
+	const struct tree *t = &f->trees[due->e[i + TREE_AHEAD].slot];
+	if (t->cell < 0)
+		return;
+	const struct world *w = s->w;
+	__builtin_prefetch(w->layer[LAYER_POOL] + t->cell);
+	if (t->seed_at != f->now)
+		return;
+	struct rng r;
+	uint64_t next;
+	const int32_t c = tree_seed_draws(s, q, t, &r, &next);
+	if (c < 0)
+		return;
+	const size_t up = c >= s->width ? (size_t)(c - s->width) : (size_t)c;
+	const size_t down = c + s->width < s->width * s->height ? (size_t)(c + s->width) : (size_t)c;
+	__builtin_prefetch(s->roots + c);
+	__builtin_prefetch(w->layer[LAYER_POOL] + c);
+	__builtin_prefetch(w->layer[LAYER_STREAM] + c);
+	__builtin_prefetch(w->layer[LAYER_HEIGHT] + up);
+	__builtin_prefetch(w->layer[LAYER_HEIGHT] + c);
+	__builtin_prefetch(w->layer[LAYER_HEIGHT] + down);
 }
 
 int hydro_trees_grow(struct hydro_state *s, struct world *w, const struct params *p)
@@ -382,8 +433,11 @@ int hydro_trees_grow(struct hydro_state *s, struct world *w, const struct params
 	struct tree_list *due = &f->wheel[f->now % TREE_WHEEL];
 	if (due->n > 1)
 		qsort(due->e, due->n, sizeof *due->e, event_order);
-	for (size_t i = 0; i < due->n && !err; i++)
+	for (size_t i = 0; i < due->n && !err; i++) {
+		if (s->hs.lazy)
+			tree_prefetch(s, q, due, i);
 		err = run_event(s, q, scale, due->e[i]);
+	}
 	due->n = 0;
 	f->now++;
 	if (!err && f->now % TREE_WHEEL == 0)
