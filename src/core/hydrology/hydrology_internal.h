@@ -53,7 +53,10 @@ struct forest {
 	size_t slots, cap, live;
 	uint32_t *free;     /* free slots, a stack */
 	size_t nfree;
-	int32_t *at;        /* per cell: its tree's slot, or -1 (made with the first tree) */
+	/* Per cell: its tree's slot + 1, or 0; made with the first tree, as
+	 * zeroes (base/bigmem.h), so a big map's is not written whole first. */
+	uint32_t *at;
+	size_t at_bytes;
 	struct tree_list wheel[TREE_WHEEL], far;
 	struct tree_list tracked; /* trees on the cells the batch's droplets visited */
 	uint64_t now;       /* batches ended */

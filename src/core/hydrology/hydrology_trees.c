@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bigmem.h"
 #include "core/base/error.h"
 #include "core/base/normal.h"
 #include "core/base/rng.h"
@@ -127,11 +128,10 @@ int hydro_tree_plant(struct hydro_state *s, int32_t cell, uint64_t serial, uint6
 	struct forest *f = &s->forest;
 	size_t n = (size_t)s->width * (size_t)s->height;
 	if (!f->at) {
-		f->at = malloc(n * sizeof *f->at);
+		f->at = bigmem_zalloc(n * sizeof *f->at);
 		if (!f->at)
 			return GULLY_ENOMEM;
-		for (size_t i = 0; i < n; i++)
-			f->at[i] = -1;
+		f->at_bytes = n * sizeof *f->at;
 	}
 	uint32_t slot;
 	if (f->nfree) {
@@ -151,7 +151,7 @@ int hydro_tree_plant(struct hydro_state *s, int32_t cell, uint64_t serial, uint6
 		slot = (uint32_t)f->slots++;
 	}
 	f->trees[slot] = (struct tree){cell, serial, seed_at, die_at};
-	f->at[cell] = (int32_t)slot;
+	f->at[cell] = slot + 1;
 	f->live++;
 	if (serial >= f->next_serial)
 		f->next_serial = serial + 1;
@@ -200,7 +200,7 @@ static void tree_die(struct hydro_state *s, uint32_t slot)
 	struct forest *f = &s->forest;
 	struct tree *t = &f->trees[slot];
 	hydro_root(s, t->cell, -1);
-	f->at[t->cell] = -1;
+	f->at[t->cell] = 0;
 	t->cell = -1;
 	f->free[f->nfree++] = slot; /* free has room for every slot */
 	f->live--;
@@ -262,7 +262,7 @@ static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 		while (m) {
 			size_t k = c + (size_t)(__builtin_ctzll(m) >> 3);
 			m &= m - 1;
-			if (f->at[k] >= 0 && note_tree(f, (uint32_t)f->at[k]))
+			if (f->at[k] && note_tree(f, f->at[k] - 1))
 				return GULLY_ENOMEM;
 		}
 	}
@@ -271,8 +271,8 @@ static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 	(void)to_high;
 #endif
 	for (; c < end; c++)
-		if (s->track[c] && s->roots[c] >= ROOT_CENTRE && f->at[c] >= 0 &&
-		    note_tree(f, (uint32_t)f->at[c]))
+		if (s->track[c] && s->roots[c] >= ROOT_CENTRE && f->at[c] &&
+		    note_tree(f, f->at[c] - 1))
 			return GULLY_ENOMEM;
 	return GULLY_OK;
 }
@@ -449,7 +449,7 @@ void hydro_trees_free(struct forest *f)
 {
 	free(f->trees);
 	free(f->free);
-	free(f->at);
+	bigmem_free(f->at, f->at_bytes);
 	for (size_t i = 0; i < TREE_WHEEL; i++)
 		free(f->wheel[i].e);
 	free(f->far.e);
