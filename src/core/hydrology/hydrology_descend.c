@@ -224,9 +224,10 @@ hd_rows_near(const struct hd_env *k, uint32_t cell, uint32_t d, uint32_t *up, ui
 }
 
 /* On a map too big for the caches (the lazy stream map's), the rows the
- * next step may need: its cell's stream and pool one row up or down, and
- * the heights its normal reads two rows away. The next cell is not known
- * until the normal is, and each is a miss the step would wait for. */
+ * next step may need: its cell's stream, pool and vegetation one row up or
+ * down, and the heights its normal reads and the pools its pit test reads
+ * two rows away. The next cell is not known until the normal is, and each
+ * is a miss the step would wait for. */
 static inline __attribute__((always_inline)) void hd_prefetch_around(const struct hd_env *k,
 								     uint32_t at)
 {
@@ -237,8 +238,12 @@ static inline __attribute__((always_inline)) void hd_prefetch_around(const struc
 	__builtin_prefetch(k->stream + down);
 	__builtin_prefetch(k->pool + up);
 	__builtin_prefetch(k->pool + down);
+	__builtin_prefetch(k->veg + up);
+	__builtin_prefetch(k->veg + down);
 	__builtin_prefetch(k->h + up2);
 	__builtin_prefetch(k->h + down2);
+	__builtin_prefetch(k->pool + up2);
+	__builtin_prefetch(k->pool + down2);
 }
 
 /* The step's cell is visited (its track byte set; its tile is current),
