@@ -10,7 +10,15 @@
 # pair ratios new/old of the whole run's CPU. FEATURES=matched sets
 # terrain.frequency to size/64 (4 at 256x256, the default there), so that
 # features are as many cells across on every size and droplets walk as far.
+# FROM=snapshot makes each size's terrain once (NEW's `--particles 0 -o`)
+# and runs both builds from it: no terrain to subtract, and the figure per
+# droplet is the simulation's own seconds (the metrics' wall time of the
+# droplets alone), with the whole run's CPU beside it.
 set -eu
+if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
+	sed -n '2,/^set -eu/p' "$0" | sed '$d'
+	exit 0
+fi
 OLD=$1; NEW=$2; RUNS=${3:-5}; N=${4:-100000}
 shift $(( $# < 4 ? $# : 4 ))
 SIZES=${*:-256 4096}
@@ -18,10 +26,34 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 TIMEFORMAT='%3U %3S'
 cpu() { { time "$@" >"$T/out" 2>/dev/null; } 2>"$T/t"; awk '{print $1 + $2}' "$T/t"; }
 med() { sort -g | awk '{a[NR]=$1} END{print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+# The last run's metrics' seconds, per droplet in us.
+sim_us() { awk -F'\t' -v n="$N" 'NR == 2 { printf "%.3f", $7 / n * 1e6 }' "$T/out"; }
+from_snapshot() {
+	s=$1; shift
+	"$NEW/gully" run "$@" --particles 0 -o "$T/map.gsnap" >/dev/null 2>&1
+	for r in $(seq "$RUNS"); do
+		a=$(cpu "$OLD/gully" run "$T/map.gsnap" --particles "$N")
+		a1=$(sim_us)
+		b=$(cpu "$NEW/gully" run "$T/map.gsnap" --particles "$N")
+		b1=$(sim_us)
+		printf '%s\trun %s\told %s us/droplet (run cpu %s)\tnew %s us/droplet (run cpu %s)\n' "$s" "$r" "$a1" "$a" "$b1" "$b"
+		echo "$a1" >>"$T/old"; echo "$b1" >>"$T/new"; echo "$a" >>"$T/old0"; echo "$b" >>"$T/new0"
+		echo "$b1 / $a1" | bc -l >>"$T/ratio"
+	done
+	for k in old new; do
+		printf '%s\t%s median\tus/droplet %s\trun cpu %s\n' "$s" "$k" "$(med <"$T/$k")" "$(med <"$T/${k}0")"
+	done
+	printf '%s\tnew/old pair-ratio median %.3f (us/droplet)\n' "$s" "$(med <"$T/ratio")"
+	rm -f "$T/map.gsnap"
+}
 for s in $SIZES; do
 	set -- --process hydrology --size "${s}x$s" --seed 1
 	[ "${FEATURES:-}" = matched ] && set -- "$@" --set terrain.frequency=$((s / 64))
 	: >"$T/old"; : >"$T/new"; : >"$T/old0"; : >"$T/new0"; : >"$T/ratio"
+	if [ "${FROM:-}" = snapshot ]; then
+		from_snapshot "$s" "$@"
+		continue
+	fi
 	for r in $(seq "$RUNS"); do
 		a=$(cpu "$OLD/gully" run "$@" --particles "$N")
 		b=$(cpu "$NEW/gully" run "$@" --particles "$N")
