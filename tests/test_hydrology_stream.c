@@ -1,10 +1,11 @@
 /* The stream map's lazy update (core/hydrology/hydrology_stream.h) is the
  * whole-map pass after every batch, bit for bit:
  * - on its own, against the pass written out here, over random maps with
- *   values a run never makes (above 1, below 0, -0, subnormals, NaN), random
- *   visits and reads, windows that close early and at HSTREAM_WINDOW, a rate
- *   that changes inside a window, with and without the AVX copy: every read
- *   sees the value the whole-map pass holds at that point;
+ *   values a run never makes (above 1, below 0, -0, subnormals, NaN,
+ *   infinities), random visits and reads, windows that close early and at
+ *   HSTREAM_WINDOW, a rate that changes inside a window, with and without
+ *   the AVX copy: every read sees the value the whole-map pass holds at
+ *   that point;
  * - in the process: a lazy world and a whole-map world, split into step()
  *   calls of odd sizes, on 1 and 2 threads, and resumed from the state's
  *   blob, stay equal layer for layer after every call. */
@@ -46,6 +47,8 @@ static float odd_value(struct rng *r)
 		return 1e-40f; /* subnormal */
 	case 5:
 		return NAN;
+	case 6:
+		return rng_below(r, 2) ? INFINITY : -INFINITY; /* NaN after a batch */
 	default:
 		return (float)rng_double(r);
 	}

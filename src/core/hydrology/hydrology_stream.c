@@ -191,7 +191,8 @@ __attribute__((target("avx"))) static void decay16_avx(float *p, uint32_t k, flo
 }
 
 /* Four tiles that owe k[0] <= k[1] <= k[2] <= k[3] batches, none +0
- * throughout and none holding a NaN: their chains interleaved, so a
+ * throughout and none holding a NaN after its first batch: their chains
+ * interleaved, so a
  * window's close waits on each batch once for four tiles, where
  * decay16_avx waits on it for one. Each tile takes decay16_avx's
  * operations, the first batch clamped and k - 1 more, so the bits are
@@ -239,10 +240,16 @@ struct tile_four {
 __attribute__((target("avx"))) static void four_add(struct tile_four *q, float *p, uint32_t k,
 						     float lrate)
 {
-	const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
+		     one = _mm256_set1_ps(1.0f);
+	__m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
 	const __m256 o = _mm256_or_ps(a, b);
 	if (k == 0 || _mm256_testz_si256(_mm256_castps_si256(o), _mm256_castps_si256(o)))
 		return;
+	/* NaN after the first batch (an infinity makes one) takes the
+	 * operations that keep its bits, as decay16_avx decides. */
+	HA_FIRST(a);
+	HA_FIRST(b);
 	if (_mm256_movemask_ps(_mm256_or_ps(HA_NAN(a), HA_NAN(b)))) {
 		decay16_avx(p, k, lrate);
 		return;
