@@ -459,6 +459,8 @@ static void learn_part(void *arg, int index, int count)
 	memset(lp->hs->track + begin, 0, (size_t)(end - begin));
 }
 
+#define HSTREAM_LEARN_AHEAD 8
+
 void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 {
 	if (!hs->lazy) {
@@ -474,7 +476,14 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 		hstream_sync(hs, wk);
 	hs->lrate = lrate;
 	const uint8_t taken = (uint8_t)(2 * (hs->now + 1));
+	/* The listed tiles lie where the batch's droplets went, scattered over
+	 * a big map: a few tiles ahead are fetched while one learns. */
 	for (size_t i = 0; i < hs->nlist; i++) {
+		if (i + HSTREAM_LEARN_AHEAD < hs->nlist) {
+			const size_t ahead = (size_t)hs->list[i + HSTREAM_LEARN_AHEAD] * HSTREAM_TILE;
+			__builtin_prefetch(hs->stream + ahead, 1);
+			__builtin_prefetch(hs->track + ahead, 1);
+		}
 		const uint32_t t = hs->list[i];
 		const size_t first = (size_t)t * HSTREAM_TILE, cells = tile_cells(hs, t);
 		stream_learn(hs->stream + first, hs->track + first, cells, lrate);
