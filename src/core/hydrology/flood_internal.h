@@ -190,8 +190,7 @@ static inline bool grow(void **arr, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-/* `c` goes on a rim heap: its mark, and its own record's (if any), so a
- * write of that record looks for the cell's other records. */
+/* The watch bitmap (the invariants above). */
 static inline void watch_set(struct flood *f, int32_t c)
 {
 	f->watch[(uint32_t)c >> 6] |= UINT64_C(1) << ((uint32_t)c & 63);
@@ -215,6 +214,8 @@ static inline void lake_of_set(struct flood *f, int32_t c, uint32_t id)
 	watch_set(f, c);
 }
 
+/* `c` goes on a rim heap: its mark, and its own record's (if any), so a
+ * write of that record looks for the cell's other records. */
 static inline void rim_mark_set(struct flood *f, int32_t c)
 {
 	rim_mark_on(f, c);

@@ -192,11 +192,10 @@ __attribute__((target("avx"))) static void decay16_avx(float *p, uint32_t k, flo
 
 /* Four tiles that owe k[0] <= k[1] <= k[2] <= k[3] batches, none +0
  * throughout and none holding a NaN after its first batch: their chains
- * interleaved, so a
- * window's close waits on each batch once for four tiles, where
- * decay16_avx waits on it for one. Each tile takes decay16_avx's
- * operations, the first batch clamped and k - 1 more, so the bits are
- * the same. */
+ * interleaved, so a window's close waits on each batch once for four
+ * tiles, where decay16_avx waits on it for one. Each tile takes
+ * decay16_avx's operations, the first batch clamped and k - 1 more, so the
+ * bits are the same. */
 #define HA_TILE(x, y) HA_FAST(x); HA_FAST(y)
 __attribute__((target("avx"))) static void decay16x4_avx(float *const p[4], const uint32_t k[4],
 							 float lrate)
@@ -371,8 +370,8 @@ void hstream_list(struct hstream *hs, uint32_t t)
 
 #if HSTREAM_HAVE_AVX
 /* sync_range with the AVX copy: the tiles no read touched in the window
- * (most of them) owe all of its batches and decay gathered; the others,
- * and a short last tile, one tile at a time. */
+ * (most of them) owe all of its batches and decay gathered; the others
+ * four at a time (four_add), and a short last tile alone. */
 static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
 {
 	struct gather g = {.k = hs->now, .n = 0};
