@@ -242,6 +242,12 @@ TESTS += tests/test_hydrology_trees
 tests_test_hydrology_trees_SOURCES = tests/test_hydrology_trees.c tests/testutil.h
 tests_test_hydrology_trees_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_trees_LDADD = $(TEST_CORE_LIBS)
+# The cell-to-tree hash table answers as a plain array would.
+check_PROGRAMS += tests/test_tree_map
+TESTS += tests/test_tree_map
+tests_test_tree_map_SOURCES = tests/test_tree_map.c tests/testutil.h
+tests_test_tree_map_CFLAGS = $(TEST_CFLAGS)
+tests_test_tree_map_LDADD = $(TEST_CORE_LIBS)
 endif
 # The explorer's aids for a class without a screen (equations, numbers,
 # cross-section samples, budget, the one-droplet trace).

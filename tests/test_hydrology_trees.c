@@ -60,7 +60,7 @@ static void check_forest(const struct hydro_state *s, const struct params *p)
 		if (t->cell < 0)
 			continue;
 		live++;
-		assert_int_equal(f->at[t->cell], i + 1);
+		assert_int_equal(tree_map_get(&f->at, (uint32_t)t->cell), i + 1);
 		assert_true(t->seed_at >= f->now && t->die_at >= f->now);
 		if (s->w->layer[LAYER_STREAM][t->cell] > (float)p->hydrology.tree_max_stream)
 			fail_msg("a tree on cell %d, stream %g", t->cell,
@@ -76,8 +76,9 @@ static void check_forest(const struct hydro_state *s, const struct params *p)
 	assert_int_equal(live, f->live);
 	size_t mapped = 0;
 	for (size_t c = 0; c < n; c++)
-		mapped += f->at ? f->at[c] != 0 : 0;
+		mapped += tree_map_get(&f->at, (uint32_t)c) != 0;
 	assert_int_equal(mapped, live);
+	assert_int_equal(f->at.n, live);
 	assert_memory_equal(roots, s->roots, n);
 	const struct tree_list *lists[TREE_WHEEL + 1];
 	for (size_t b = 0; b < TREE_WHEEL; b++)

@@ -36,6 +36,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
 	src/core/hydrology/hydrology_internal.h src/core/hydrology/hydrology_trees.c \
 	src/core/hydrology/hydrology_state.c \
+	src/core/hydrology/tree_map.c src/core/hydrology/tree_map.h \
 	src/core/hydrology/hydrology_stream.c src/core/hydrology/hydrology_stream.h \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
 	src/core/hydrology/hydrology_trace.c src/core/hydrology/hydrology_trace.h \

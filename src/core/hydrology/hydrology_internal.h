@@ -12,6 +12,7 @@
 #include "core/base/world.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_stream.h"
+#include "core/hydrology/tree_map.h"
 
 struct workers;
 
@@ -53,10 +54,7 @@ struct forest {
 	size_t slots, cap, live;
 	uint32_t *free;     /* free slots, a stack */
 	size_t nfree;
-	/* Per cell: its tree's slot + 1, or 0; made with the first tree, as
-	 * zeroes (base/bigmem.h), so a big map's is not written whole first. */
-	uint32_t *at;
-	size_t at_bytes;
+	struct tree_map at; /* cell -> the slot of its tree */
 	struct tree_list wheel[TREE_WHEEL], far;
 	struct tree_list tracked; /* trees on the cells the batch's droplets visited */
 	uint64_t now;       /* batches ended */

@@ -127,9 +127,7 @@ static int read_trees(const unsigned char *q, size_t ntrees, uint32_t version, s
 static void forest_clear(struct hydro_state *s)
 {
 	struct forest *f = &s->forest;
-	for (size_t i = 0; i < f->slots; i++)
-		if (f->trees[i].cell >= 0)
-			f->at[f->trees[i].cell] = 0;
+	tree_map_clear(&f->at);
 	f->slots = f->live = f->nfree = 0;
 	for (size_t i = 0; i < TREE_WHEEL; i++)
 		f->wheel[i].n = 0;

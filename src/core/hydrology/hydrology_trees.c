@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/base/bigmem.h"
 #include "core/base/error.h"
 #include "core/base/normal.h"
 #include "core/base/rng.h"
@@ -126,13 +125,6 @@ int hydro_tree_plant(struct hydro_state *s, int32_t cell, uint64_t serial, uint6
 		     uint64_t die_at)
 {
 	struct forest *f = &s->forest;
-	size_t n = (size_t)s->width * (size_t)s->height;
-	if (!f->at) {
-		f->at = bigmem_zalloc(n * sizeof *f->at);
-		if (!f->at)
-			return GULLY_ENOMEM;
-		f->at_bytes = n * sizeof *f->at;
-	}
 	uint32_t slot;
 	if (f->nfree) {
 		slot = f->free[--f->nfree];
@@ -150,8 +142,12 @@ int hydro_tree_plant(struct hydro_state *s, int32_t cell, uint64_t serial, uint6
 		}
 		slot = (uint32_t)f->slots++;
 	}
+	if (tree_map_put(&f->at, (uint32_t)cell, slot)) {
+		f->trees[slot].cell = -1; /* back to the free slots */
+		f->free[f->nfree++] = slot;
+		return GULLY_ENOMEM;
+	}
 	f->trees[slot] = (struct tree){cell, serial, seed_at, die_at};
-	f->at[cell] = slot + 1;
 	f->live++;
 	if (serial >= f->next_serial)
 		f->next_serial = serial + 1;
@@ -200,7 +196,7 @@ static void tree_die(struct hydro_state *s, uint32_t slot)
 	struct forest *f = &s->forest;
 	struct tree *t = &f->trees[slot];
 	hydro_root(s, t->cell, -1);
-	f->at[t->cell] = 0;
+	tree_map_remove(&f->at, (uint32_t)t->cell);
 	t->cell = -1;
 	f->free[f->nfree++] = slot; /* free has room for every slot */
 	f->live--;
@@ -262,7 +258,8 @@ static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 		while (m) {
 			size_t k = c + (size_t)(__builtin_ctzll(m) >> 3);
 			m &= m - 1;
-			if (f->at[k] && note_tree(f, f->at[k] - 1))
+			uint32_t at = tree_map_get(&f->at, (uint32_t)k);
+			if (at && note_tree(f, at - 1))
 				return GULLY_ENOMEM;
 		}
 	}
@@ -270,10 +267,13 @@ static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 	(void)high;
 	(void)to_high;
 #endif
-	for (; c < end; c++)
-		if (s->track[c] && s->roots[c] >= ROOT_CENTRE && f->at[c] &&
-		    note_tree(f, f->at[c] - 1))
+	for (; c < end; c++) {
+		uint32_t at = s->track[c] && s->roots[c] >= ROOT_CENTRE
+				      ? tree_map_get(&f->at, (uint32_t)c)
+				      : 0;
+		if (at && note_tree(f, at - 1))
 			return GULLY_ENOMEM;
+	}
 	return GULLY_OK;
 }
 
@@ -449,7 +449,7 @@ void hydro_trees_free(struct forest *f)
 {
 	free(f->trees);
 	free(f->free);
-	bigmem_free(f->at, f->at_bytes);
+	tree_map_free(&f->at);
 	for (size_t i = 0; i < TREE_WHEEL; i++)
 		free(f->wheel[i].e);
 	free(f->far.e);

@@ -1,0 +1,100 @@
+/* The cell-to-tree hash table (tree_map.h). */
+#include "core/hydrology/tree_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/error.h"
+
+/* Fibonacci hashing: the trees of a stand sit on neighbouring cells, and a
+ * multiply spreads consecutive numbers over the whole table. */
+static size_t home(const struct tree_map *m, uint32_t cell)
+{
+	return (size_t)((uint64_t)cell * 0x9e3779b97f4a7c15u >> 32) & (m->cap - 1);
+}
+
+uint32_t tree_map_get(const struct tree_map *m, uint32_t cell)
+{
+	if (!m->n)
+		return 0;
+	for (size_t i = home(m, cell);; i = (i + 1) & (m->cap - 1)) {
+		if (m->e[i].cell == cell)
+			return m->e[i].slot + 1;
+		if (m->e[i].cell == TREE_MAP_EMPTY)
+			return 0;
+	}
+}
+
+static void insert(struct tree_map *m, uint32_t cell, uint32_t slot)
+{
+	size_t i = home(m, cell);
+	while (m->e[i].cell != TREE_MAP_EMPTY)
+		i = (i + 1) & (m->cap - 1);
+	m->e[i] = (struct tree_map_entry){cell, slot};
+	m->n++;
+}
+
+static int grow(struct tree_map *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 1024;
+	struct tree_map_entry *e = malloc(cap * sizeof *e);
+	if (!e)
+		return GULLY_ENOMEM;
+	memset(e, 0xff, cap * sizeof *e); /* every cell TREE_MAP_EMPTY */
+	struct tree_map old = *m;
+	*m = (struct tree_map){e, cap, 0};
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.e[i].cell != TREE_MAP_EMPTY)
+			insert(m, old.e[i].cell, old.e[i].slot);
+	free(old.e);
+	return GULLY_OK;
+}
+
+int tree_map_put(struct tree_map *m, uint32_t cell, uint32_t slot)
+{
+	if (2 * (m->n + 1) > m->cap && grow(m))
+		return GULLY_ENOMEM;
+	insert(m, cell, slot);
+	return GULLY_OK;
+}
+
+/* Whether `k` lies cyclically in (i, j]: an entry at j whose home is there
+ * is still reachable with i empty, so it stays. */
+static int between(size_t i, size_t k, size_t j)
+{
+	return i <= j ? (i < k && k <= j) : (i < k || k <= j);
+}
+
+void tree_map_remove(struct tree_map *m, uint32_t cell)
+{
+	if (!m->n)
+		return;
+	size_t i = home(m, cell);
+	while (m->e[i].cell != cell) {
+		if (m->e[i].cell == TREE_MAP_EMPTY)
+			return;
+		i = (i + 1) & (m->cap - 1);
+	}
+	for (size_t j = (i + 1) & (m->cap - 1); m->e[j].cell != TREE_MAP_EMPTY;
+	     j = (j + 1) & (m->cap - 1)) {
+		if (!between(i, home(m, m->e[j].cell), j)) {
+			m->e[i] = m->e[j];
+			i = j;
+		}
+	}
+	m->e[i].cell = TREE_MAP_EMPTY;
+	m->n--;
+}
+
+void tree_map_clear(struct tree_map *m)
+{
+	if (m->cap)
+		memset(m->e, 0xff, m->cap * sizeof *m->e);
+	m->n = 0;
+}
+
+void tree_map_free(struct tree_map *m)
+{
+	free(m->e);
+	*m = (struct tree_map){NULL, 0, 0};
+}

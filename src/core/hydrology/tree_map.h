@@ -1,0 +1,40 @@
+/* Which tree stands on a cell: a hash table from cell to the tree's slot
+ * (hydrology_trees.c). Its size follows the trees, not the map: a map the
+ * size of the map (4 bytes a cell, 64 MB at 4096x4096) was written page by
+ * page as the first trees spread over it, and on a big map that first
+ * touch cost as much as the trees' own work (bench/HYDROLOGY.md, "The tree
+ * map follows the trees"). Open addressing with linear probing, at most
+ * half full; a removal shifts the entries behind it back, so no
+ * tombstones build up over a long run. What it answers never depends on
+ * its layout, so the run's results do not either. */
+#ifndef GULLY_HYDROLOGY_TREE_MAP_H
+#define GULLY_HYDROLOGY_TREE_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tree_map_entry {
+	uint32_t cell; /* TREE_MAP_EMPTY: a free entry */
+	uint32_t slot;
+};
+
+struct tree_map {
+	struct tree_map_entry *e;
+	size_t cap; /* 0 or a power of two */
+	size_t n;
+};
+
+#define TREE_MAP_EMPTY UINT32_MAX
+
+/* The slot of the tree on `cell` + 1, or 0 when there is none. */
+uint32_t tree_map_get(const struct tree_map *m, uint32_t cell);
+/* Files the tree in `slot` on `cell`, which has none: GULLY_OK or
+ * GULLY_ENOMEM (the map is unchanged then). */
+int tree_map_put(struct tree_map *m, uint32_t cell, uint32_t slot);
+/* Forgets the tree on `cell`, if any. */
+void tree_map_remove(struct tree_map *m, uint32_t cell);
+/* Forgets every tree; keeps the memory. */
+void tree_map_clear(struct tree_map *m);
+void tree_map_free(struct tree_map *m);
+
+#endif
