@@ -190,89 +190,6 @@ __attribute__((target("avx"))) static void decay16_avx(float *p, uint32_t k, flo
 	_mm256_storeu_ps(p + 8, b);
 }
 
-/* Four tiles that owe k[0] <= k[1] <= k[2] <= k[3] batches, none +0
- * throughout and none holding a NaN after its first batch: their chains
- * interleaved, so a window's close waits on each batch once for four
- * tiles, where decay16_avx waits on it for one. Each tile takes
- * decay16_avx's operations, the first batch clamped and k - 1 more, so the
- * bits are the same. */
-#define HA_TILE(x, y) HA_FAST(x); HA_FAST(y)
-__attribute__((target("avx"))) static void decay16x4_avx(float *const p[4], const uint32_t k[4],
-							 float lrate)
-{
-	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
-		     one = _mm256_set1_ps(1.0f);
-	__m256 a0 = _mm256_loadu_ps(p[0]), b0 = _mm256_loadu_ps(p[0] + 8);
-	__m256 a1 = _mm256_loadu_ps(p[1]), b1 = _mm256_loadu_ps(p[1] + 8);
-	__m256 a2 = _mm256_loadu_ps(p[2]), b2 = _mm256_loadu_ps(p[2] + 8);
-	__m256 a3 = _mm256_loadu_ps(p[3]), b3 = _mm256_loadu_ps(p[3] + 8);
-	HA_FIRST(a0); HA_FIRST(b0); HA_FIRST(a1); HA_FIRST(b1);
-	HA_FIRST(a2); HA_FIRST(b2); HA_FIRST(a3); HA_FIRST(b3);
-	uint32_t i = 1;
-	for (; i < k[0]; i++) {
-		HA_TILE(a0, b0); HA_TILE(a1, b1); HA_TILE(a2, b2); HA_TILE(a3, b3);
-	}
-	_mm256_storeu_ps(p[0], a0); _mm256_storeu_ps(p[0] + 8, b0);
-	for (; i < k[1]; i++) {
-		HA_TILE(a1, b1); HA_TILE(a2, b2); HA_TILE(a3, b3);
-	}
-	_mm256_storeu_ps(p[1], a1); _mm256_storeu_ps(p[1] + 8, b1);
-	for (; i < k[2]; i++) {
-		HA_TILE(a2, b2); HA_TILE(a3, b3);
-	}
-	_mm256_storeu_ps(p[2], a2); _mm256_storeu_ps(p[2] + 8, b2);
-	for (; i < k[3]; i++) {
-		HA_TILE(a3, b3);
-	}
-	_mm256_storeu_ps(p[3], a3); _mm256_storeu_ps(p[3] + 8, b3);
-}
-#undef HA_TILE
-
-/* The tiles a window's close decays one by one (they owe fewer batches
- * than the window), four at a time. */
-struct tile_four {
-	int n;
-	float *p[4];
-	uint32_t k[4];
-};
-
-__attribute__((target("avx"))) static void four_add(struct tile_four *q, float *p, uint32_t k,
-						     float lrate)
-{
-	const __m256 lr = _mm256_set1_ps(lrate), zero = _mm256_setzero_ps(),
-		     one = _mm256_set1_ps(1.0f);
-	__m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
-	const __m256 o = _mm256_or_ps(a, b);
-	if (k == 0 || _mm256_testz_si256(_mm256_castps_si256(o), _mm256_castps_si256(o)))
-		return;
-	/* NaN after the first batch (an infinity makes one) takes the
-	 * operations that keep its bits, as decay16_avx decides. */
-	HA_FIRST(a);
-	HA_FIRST(b);
-	if (_mm256_movemask_ps(_mm256_or_ps(HA_NAN(a), HA_NAN(b)))) {
-		decay16_avx(p, k, lrate);
-		return;
-	}
-	int i = q->n++;
-	for (; i > 0 && q->k[i - 1] > k; i--) {
-		q->p[i] = q->p[i - 1];
-		q->k[i] = q->k[i - 1];
-	}
-	q->p[i] = p;
-	q->k[i] = k;
-	if (q->n == 4) {
-		decay16x4_avx(q->p, q->k, lrate);
-		q->n = 0;
-	}
-}
-
-__attribute__((target("avx"))) static void four_flush(struct tile_four *q, float lrate)
-{
-	for (int i = 0; i < q->n; i++)
-		decay16_avx(q->p[i], q->k[i], lrate);
-	q->n = 0;
-}
-
 /* The cells of whole tiles that owe the same k batches and are not +0
  * (bits, so -0 counts): a window's close decays only these. A run's trails
  * are thin, so the 64-cell groups decay64_avx skips when all +0 still hold
@@ -285,20 +202,21 @@ __attribute__((target("avx"))) static void four_flush(struct tile_four *q, float
 #define HSTREAM_GATHER_BATCHES 32u
 struct gather {
 	uint32_t k;
-	int n;
-	float *cell[GATHER_CELLS];
+	uint32_t n;
+	uint32_t cell[GATHER_CELLS]; /* stream map indices */
 };
 
-__attribute__((target("avx"))) static void gather_flush(struct gather *g, float lrate)
+__attribute__((target("avx"))) static void gather_flush(struct gather *g, float *stream,
+							 float lrate)
 {
 	float v[GATHER_CELLS];
-	for (int i = 0; i < g->n; i++)
-		v[i] = *g->cell[i];
-	for (int i = g->n; i < GATHER_CELLS; i++)
+	for (uint32_t i = 0; i < g->n; i++)
+		v[i] = stream[g->cell[i]];
+	for (uint32_t i = g->n; i < GATHER_CELLS; i++)
 		v[i] = 0.0f;
 	decay64_avx(v, g->k, lrate);
-	for (int i = 0; i < g->n; i++)
-		*g->cell[i] = v[i];
+	for (uint32_t i = 0; i < g->n; i++)
+		stream[g->cell[i]] = v[i];
 	g->n = 0;
 }
 
@@ -314,12 +232,13 @@ static unsigned tile_nonzero(const float *p)
 	return ~m & 0xffffu;
 }
 
-static void gather_tile(struct gather *g, float *p, float lrate)
+/* The cells of the tile starting at stream[first] that are not +0. */
+static void gather_tile(struct gather *g, float *stream, size_t first, float lrate)
 {
-	for (unsigned m = tile_nonzero(p); m; m &= m - 1) {
-		g->cell[g->n++] = p + __builtin_ctz(m);
+	for (unsigned m = tile_nonzero(stream + first); m; m &= m - 1) {
+		g->cell[g->n++] = (uint32_t)first + (uint32_t)__builtin_ctz(m);
 		if (g->n == GATHER_CELLS)
-			gather_flush(g, lrate);
+			gather_flush(g, stream, lrate);
 	}
 }
 
@@ -369,28 +288,28 @@ void hstream_list(struct hstream *hs, uint32_t t)
 }
 
 #if HSTREAM_HAVE_AVX
-/* sync_range with the AVX copy: the tiles no read touched in the window
- * (most of them) owe all of its batches and decay gathered; the others
- * four at a time (four_add), and a short last tile alone. */
+/* sync_range with the AVX copy: every tile's cells that are not +0 go to
+ * the gather of the batches the tile owes, and decay there 64 at a time. A
+ * tile a read touched in the window owes fewer batches than the window,
+ * and its visits are a few of its 16 cells: decayed in place, most of its
+ * lanes would carry +0. A short last tile decays alone. */
 static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
 {
-	struct gather g = {.k = hs->now, .n = 0};
-	struct tile_four four = {.n = 0};
+	struct gather g[HSTREAM_WINDOW + 1]; /* by the batches owed */
+	for (uint32_t k = 1; k <= hs->now; k++)
+		g[k] = (struct gather){.k = k, .n = 0};
 	for (size_t t = begin; t < end; t++) {
 		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
-		float *p = hs->stream + t * HSTREAM_TILE;
-		const size_t cells = tile_cells(hs, t);
+		const size_t first = t * HSTREAM_TILE, cells = tile_cells(hs, t);
 		hs->stamp[t] &= 1;
 		if (cells < HSTREAM_TILE)
-			stream_decay(p, cells, lag, hs->lrate, true);
-		else if (lag == hs->now)
-			gather_tile(&g, p, hs->lrate);
-		else
-			four_add(&four, p, lag, hs->lrate);
+			stream_decay(hs->stream + first, cells, lag, hs->lrate, true);
+		else if (lag && lag <= hs->now) /* a stamp is never ahead of now */
+			gather_tile(&g[lag], hs->stream, first, hs->lrate);
 	}
-	four_flush(&four, hs->lrate);
-	if (g.n)
-		gather_flush(&g, hs->lrate);
+	for (uint32_t k = 1; k <= hs->now; k++)
+		if (g[k].n)
+			gather_flush(&g[k], hs->stream, hs->lrate);
 }
 #endif
 
