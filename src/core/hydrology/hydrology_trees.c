@@ -239,10 +239,10 @@ static int note_tree(struct forest *f, uint32_t slot)
 }
 
 /* The trees on the visited cells of [first, first + cells). A tree's cell
- * holds at least its own roots, and the descent has just read the visited
- * cells' roots, so eight cells at a time are ruled out from the track and
- * root bytes (visited: track 1; a tree possible: roots >= ROOT_CENTRE, and
- * roots stay below 128) before the big cell map is read. */
+ * holds at least its own roots, so eight cells at a time are ruled out
+ * from the track and root bytes (visited: track 1; a tree possible:
+ * roots >= ROOT_CENTRE, and roots stay below 128) before the tree map is
+ * looked up. */
 static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 {
 	struct forest *f = &s->forest;

@@ -1,12 +1,12 @@
 /* Which tree stands on a cell: a hash table from cell to the tree's slot
- * (hydrology_trees.c). Its size follows the trees, not the map: a map the
- * size of the map (4 bytes a cell, 64 MB at 4096x4096) was written page by
- * page as the first trees spread over it, and on a big map that first
- * touch cost as much as the trees' own work (bench/HYDROLOGY.md, "The tree
- * map follows the trees"). Open addressing with linear probing, at most
- * half full; a removal shifts the entries behind it back, so no
- * tombstones build up over a long run. What it answers never depends on
- * its layout, so the run's results do not either. */
+ * (hydrology_trees.c). Its size follows the trees, not the map: an array
+ * of every cell (64 MB at 4096x4096) has its pages first touched one by
+ * one as the first trees spread over a big map, a cost of the map's area
+ * that the trees' work does not need (bench/HYDROLOGY.md, "The tree map
+ * follows the trees"). Open addressing with linear probing, at most half
+ * full; a removal shifts the entries behind it back, so no tombstones
+ * build up over a long run. What it answers never depends on its layout,
+ * so the run's results do not either. */
 #ifndef GULLY_HYDROLOGY_TREE_MAP_H
 #define GULLY_HYDROLOGY_TREE_MAP_H
 
