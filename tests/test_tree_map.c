@@ -1,6 +1,7 @@
 /* The cell-to-tree hash table (core/hydrology/tree_map.h) answers as a
  * plain array from cell to slot would, through growth, removals that shift
- * runs back across the table's end, and clearing. */
+ * runs back across the table's end, the switch to an array of every cell
+ * when the forest is dense, and clearing. */
 #include "testutil.h"
 
 #include <stdbool.h>
@@ -22,6 +23,8 @@ static void check(const struct tree_map *m, const uint32_t *ref)
 		live += ref[c] != 0;
 	}
 	assert_int_equal(m->n, live);
+	if (m->dense)
+		return;
 	assert_true(2 * m->n <= m->cap || !m->cap);
 	size_t used = 0;
 	for (size_t i = 0; i < m->cap; i++) {
@@ -61,7 +64,8 @@ static void put(struct tree_map *m, uint32_t *ref, uint32_t c, struct rng *r)
 static void test_matches_an_array(void **state)
 {
 	(void)state;
-	struct tree_map m = {0};
+	struct tree_map m;
+	tree_map_init(&m, (size_t)1 << 22); /* a big map: the table never gets dense */
 	uint32_t *ref = calloc(CELLS, sizeof *ref);
 	assert_non_null(ref);
 	assert_int_equal(tree_map_get(&m, 7), 0);
@@ -91,6 +95,7 @@ static void test_matches_an_array(void **state)
 		put(&m, ref, rng_below(&r, CELLS), &r);
 	check(&m, ref);
 	assert_int_equal(m.cap, 8192);
+	assert_null(m.dense);
 	for (uint32_t c = 0; c < CELLS; c++) {
 		tree_map_remove(&m, c);
 		ref[c] = 0;
@@ -110,10 +115,58 @@ static void test_matches_an_array(void **state)
 	free(ref);
 }
 
+/* On a map of CELLS cells the table may take 4 * CELLS bytes: past 512
+ * trees (1024 entries of 8 bytes, the next size 16 KB against 12 KB) it is
+ * the array. Clearing makes it a table again. */
+static void test_a_dense_forest_is_an_array(void **state)
+{
+	(void)state;
+	struct tree_map m;
+	tree_map_init(&m, CELLS);
+	uint32_t *ref = calloc(CELLS, sizeof *ref);
+	assert_non_null(ref);
+	struct rng r;
+	rng_seed(&r, 3, 4);
+	while (m.n < 512)
+		put(&m, ref, rng_below(&r, CELLS), &r);
+	check(&m, ref);
+	assert_null(m.dense);
+	put(&m, ref, 2999, &r);
+	put(&m, ref, 0, &r);
+	assert_non_null(m.dense);
+	assert_null(m.e);
+	check(&m, ref);
+	for (int op = 0; op < 20000; op++) {
+		uint32_t c = rng_below(&r, CELLS);
+		if (ref[c]) {
+			tree_map_remove(&m, c);
+			ref[c] = 0;
+		} else {
+			put(&m, ref, c, &r);
+		}
+		c = rng_below(&r, CELLS); /* maybe none there: n must not move then */
+		tree_map_remove(&m, c);
+		ref[c] = 0;
+		if (op % 500 == 0)
+			check(&m, ref);
+	}
+	check(&m, ref);
+	tree_map_clear(&m);
+	memset(ref, 0, CELLS * sizeof *ref);
+	assert_null(m.dense);
+	check(&m, ref);
+	put(&m, ref, 17, &r);
+	check(&m, ref);
+	assert_null(m.dense);
+	tree_map_free(&m);
+	free(ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matches_an_array),
+		cmocka_unit_test(test_a_dense_forest_is_an_array),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

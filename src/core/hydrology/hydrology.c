@@ -339,6 +339,7 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	s->seen_steps = w->steps;
 	/* The trees' own draws (hydrology_trees.c), from the world's seed. */
 	s->forest.key = ((uint64_t)p->world.seed + 1) * 0xd1342543de82ef95u;
+	tree_map_init(&s->forest.at, n);
 	s->track = bigmem_zalloc(n);
 	s->roots = bigmem_zalloc(n);
 	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bigmem.h"
 #include "core/base/error.h"
 
 /* Fibonacci hashing: the trees of a stand sit on neighbouring cells, and a
@@ -13,8 +14,15 @@ static size_t home(const struct tree_map *m, uint32_t cell)
 	return (size_t)((uint64_t)cell * 0x9e3779b97f4a7c15u >> 32) & (m->cap - 1);
 }
 
+void tree_map_init(struct tree_map *m, size_t cells)
+{
+	*m = (struct tree_map){.cells = cells};
+}
+
 uint32_t tree_map_get(const struct tree_map *m, uint32_t cell)
 {
+	if (m->dense)
+		return m->dense[cell];
 	if (!m->n)
 		return 0;
 	for (size_t i = home(m, cell);; i = (i + 1) & (m->cap - 1)) {
@@ -34,15 +42,32 @@ static void insert(struct tree_map *m, uint32_t cell, uint32_t slot)
 	m->n++;
 }
 
+/* The table at twice the size, or the array of every cell once the table
+ * would take more memory than it. */
 static int grow(struct tree_map *m)
 {
 	size_t cap = m->cap ? 2 * m->cap : 1024;
+	if (cap * sizeof *m->e > m->cells * sizeof *m->dense) {
+		uint32_t *dense = bigmem_zalloc(m->cells * sizeof *dense);
+		if (!dense)
+			return GULLY_ENOMEM;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->e[i].cell != TREE_MAP_EMPTY)
+				dense[m->e[i].cell] = m->e[i].slot + 1;
+		free(m->e);
+		m->e = NULL;
+		m->cap = 0;
+		m->dense = dense;
+		return GULLY_OK;
+	}
 	struct tree_map_entry *e = malloc(cap * sizeof *e);
 	if (!e)
 		return GULLY_ENOMEM;
 	memset(e, 0xff, cap * sizeof *e); /* every cell TREE_MAP_EMPTY */
 	struct tree_map old = *m;
-	*m = (struct tree_map){e, cap, 0};
+	m->e = e;
+	m->cap = cap;
+	m->n = 0;
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.e[i].cell != TREE_MAP_EMPTY)
 			insert(m, old.e[i].cell, old.e[i].slot);
@@ -52,8 +77,13 @@ static int grow(struct tree_map *m)
 
 int tree_map_put(struct tree_map *m, uint32_t cell, uint32_t slot)
 {
-	if (2 * (m->n + 1) > m->cap && grow(m))
+	if (!m->dense && 2 * (m->n + 1) > m->cap && grow(m))
 		return GULLY_ENOMEM;
+	if (m->dense) {
+		m->dense[cell] = slot + 1;
+		m->n++;
+		return GULLY_OK;
+	}
 	insert(m, cell, slot);
 	return GULLY_OK;
 }
@@ -67,6 +97,11 @@ static int between(size_t i, size_t k, size_t j)
 
 void tree_map_remove(struct tree_map *m, uint32_t cell)
 {
+	if (m->dense) {
+		m->n -= m->dense[cell] != 0;
+		m->dense[cell] = 0;
+		return;
+	}
 	if (!m->n)
 		return;
 	size_t i = home(m, cell);
@@ -88,6 +123,8 @@ void tree_map_remove(struct tree_map *m, uint32_t cell)
 
 void tree_map_clear(struct tree_map *m)
 {
+	bigmem_free(m->dense, m->cells * sizeof *m->dense);
+	m->dense = NULL;
 	if (m->cap)
 		memset(m->e, 0xff, m->cap * sizeof *m->e);
 	m->n = 0;
@@ -96,5 +133,6 @@ void tree_map_clear(struct tree_map *m)
 void tree_map_free(struct tree_map *m)
 {
 	free(m->e);
-	*m = (struct tree_map){NULL, 0, 0};
+	bigmem_free(m->dense, m->cells * sizeof *m->dense);
+	tree_map_init(m, m->cells);
 }

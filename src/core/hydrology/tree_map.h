@@ -5,8 +5,10 @@
  * that the trees' work does not need (bench/HYDROLOGY.md, "The tree map
  * follows the trees"). Open addressing with linear probing, at most half
  * full; a removal shifts the entries behind it back, so no tombstones
- * build up over a long run. What it answers never depends on its layout,
- * so the run's results do not either. */
+ * build up over a long run. A forest so dense that the table would
+ * outgrow that array becomes the array, so the memory never passes it.
+ * What it answers never depends on its layout, so the run's results do
+ * not either. */
 #ifndef GULLY_HYDROLOGY_TREE_MAP_H
 #define GULLY_HYDROLOGY_TREE_MAP_H
 
@@ -20,12 +22,16 @@ struct tree_map_entry {
 
 struct tree_map {
 	struct tree_map_entry *e;
-	size_t cap; /* 0 or a power of two */
-	size_t n;
+	size_t cap;     /* 0 or a power of two */
+	size_t n;       /* trees filed */
+	size_t cells;   /* the map's */
+	uint32_t *dense; /* once the forest is dense: slot + 1 per cell, 0 none */
 };
 
 #define TREE_MAP_EMPTY UINT32_MAX
 
+/* An empty map for cells [0, cells). */
+void tree_map_init(struct tree_map *m, size_t cells);
 /* The slot of the tree on `cell` + 1, or 0 when there is none. */
 uint32_t tree_map_get(const struct tree_map *m, uint32_t cell);
 /* Files the tree in `slot` on `cell`, which has none: GULLY_OK or
@@ -33,7 +39,7 @@ uint32_t tree_map_get(const struct tree_map *m, uint32_t cell);
 int tree_map_put(struct tree_map *m, uint32_t cell, uint32_t slot);
 /* Forgets the tree on `cell`, if any. */
 void tree_map_remove(struct tree_map *m, uint32_t cell);
-/* Forgets every tree; keeps the memory. */
+/* Forgets every tree (a dense map becomes a table again). */
 void tree_map_clear(struct tree_map *m);
 void tree_map_free(struct tree_map *m);
 
