@@ -13,7 +13,9 @@
 # FROM=snapshot makes each size's terrain once (NEW's `--particles 0 -o`)
 # and runs both builds from it: no terrain to subtract, and the figure per
 # droplet is the simulation's own seconds (the metrics' wall time of the
-# droplets alone), with the whole run's CPU beside it.
+# droplets alone), with the whole run's CPU beside it. The last line: each
+# build's us per droplet on the last size over the first (issue 15 item 5
+# asks 4096² within 2x of 256²).
 set -eu
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
 	sed -n '2,/^set -eu/p' "$0" | sed '$d'
@@ -41,7 +43,8 @@ from_snapshot() {
 		echo "$b1 / $a1" | bc -l >>"$T/ratio"
 	done
 	for k in old new; do
-		printf '%s\t%s median\tus/droplet %s\trun cpu %s\n' "$s" "$k" "$(med <"$T/$k")" "$(med <"$T/${k}0")"
+		med <"$T/$k" >"$T/us_${k}_$s"
+		printf '%s\t%s median\tus/droplet %s\trun cpu %s\n' "$s" "$k" "$(cat "$T/us_${k}_$s")" "$(med <"$T/${k}0")"
 	done
 	printf '%s\tnew/old pair-ratio median %.3f (us/droplet)\n' "$s" "$(med <"$T/ratio")"
 	rm -f "$T/map.gsnap"
@@ -66,8 +69,16 @@ for s in $SIZES; do
 	done
 	for k in old new; do
 		c=$(med <"$T/$k"); z=$(med <"$T/${k}0")
+		echo "($c - $z) * 1000000 / $N" | bc -l >"$T/us_${k}_$s"
 		printf '%s\t%s median\tcpu %s\tterrain %s\tus/droplet %.2f\tns/step %.1f\n' "$s" "$k" "$c" "$z" \
-			"$(echo "($c - $z) * 1000000 / $N" | bc -l)" "$(echo "($c - $z) * 1000000000 / $steps" | bc -l)"
+			"$(cat "$T/us_${k}_$s")" "$(echo "($c - $z) * 1000000000 / $steps" | bc -l)"
 	done
 	printf '%s\tnew/old pair-ratio median %.3f\n' "$s" "$(med <"$T/ratio")"
 done
+set -- $SIZES
+first=$1; shift $(($# - 1)); last=$1
+if [ "$first" != "$last" ]; then
+	printf '%s over %s, us/droplet:\told %.2fx\tnew %.2fx\n' "$last" "$first" \
+		"$(echo "$(cat "$T/us_old_$last") / $(cat "$T/us_old_$first")" | bc -l)" \
+		"$(echo "$(cat "$T/us_new_$last") / $(cat "$T/us_new_$first")" | bc -l)"
+fi
