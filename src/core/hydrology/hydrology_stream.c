@@ -394,11 +394,9 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 		hstream_sync(hs, wk);
 	hs->lrate = lrate;
 	const uint8_t taken = (uint8_t)(2 * (hs->now + 1));
-	/* The listed tiles lie where the batch's droplets went, scattered over
-	 * a big map: a few tiles ahead are fetched while one learns. */
 	for (size_t i = 0; i < hs->nlist; i++) {
-		if (i + HSTREAM_LEARN_AHEAD < hs->nlist) {
-			const size_t ahead = (size_t)hs->list[i + HSTREAM_LEARN_AHEAD] * HSTREAM_TILE;
+		const size_t ahead = hstream_listed_ahead(hs, i, HSTREAM_LEARN_AHEAD);
+		if (ahead != SIZE_MAX) {
 			__builtin_prefetch(hs->stream + ahead, 1);
 			__builtin_prefetch(hs->track + ahead, 1);
 		}

@@ -77,6 +77,15 @@ static inline float hstream_get(struct hstream *hs, uint32_t cell)
 	return hs->stream[cell];
 }
 
+/* The first cell of the tile listed `ahead` places after list[i], or
+ * SIZE_MAX past the list's end: the listed tiles lie where the batch's
+ * droplets went, scattered over a big map, so a pass over them fetches a
+ * few tiles ahead of the one it works on. */
+static inline size_t hstream_listed_ahead(const struct hstream *hs, size_t i, size_t ahead)
+{
+	return i + ahead < hs->nlist ? (size_t)hs->list[i + ahead] * HSTREAM_TILE : SIZE_MAX;
+}
+
 /* The end of a batch: the listed tiles take it (their visits with it). */
 void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk);
 /* Every tile up to date; a new window begins (the listed tiles stay listed). */

@@ -295,11 +295,10 @@ int hydro_trees_note_tracks(struct hydro_state *s)
 		return GULLY_OK;
 	}
 	/* Every visited cell's tile was listed when the visit was made. The
-	 * tiles lie where the batch's droplets went, scattered over a big map,
-	 * and the descent read no root byte: a few tiles ahead are fetched. */
+	 * descent read no root byte: those are fetched a few tiles ahead. */
 	for (size_t i = 0; i < hs->nlist; i++) {
-		if (i + NOTE_AHEAD < hs->nlist) {
-			const size_t ahead = (size_t)hs->list[i + NOTE_AHEAD] * HSTREAM_TILE;
+		const size_t ahead = hstream_listed_ahead(hs, i, NOTE_AHEAD);
+		if (ahead != SIZE_MAX) {
 			__builtin_prefetch(s->roots + ahead);
 			__builtin_prefetch(s->track + ahead);
 		}
