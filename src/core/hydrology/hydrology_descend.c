@@ -207,7 +207,7 @@ hd_erode(float *h, uint32_t at, uint32_t next, float vol, bool by_volume, v2f ve
 /* A cell's stream is brought up to date before it is read or visited
  * (hydrology_stream.h): descend's start cell, then every next cell. */
 static inline __attribute__((always_inline)) void
-hd_stream_current(struct hstream *hs, const uint8_t *stamp, uint8_t want, uint32_t cell)
+hd_stream_current(struct hstream *hs, const uint16_t *stamp, uint16_t want, uint32_t cell)
 {
 	if (hs && stamp[cell >> HSTREAM_SHIFT] != want)
 		hstream_list(hs, cell >> HSTREAM_SHIFT);
@@ -300,8 +300,8 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	const struct hd_env k = *e;
 	float *const h = k.h;
 	const uint32_t w = (uint32_t)k.width;
-	const uint8_t *const stamp = k.hs ? k.hs->stamp : NULL;
-	const uint8_t want = k.hs ? k.hs->want : 0;
+	const uint16_t *const stamp = k.hs ? k.hs->stamp : NULL;
+	const uint16_t want = k.hs ? k.hs->want : 0;
 	const bool streams = k.coupling >= HYDROLOGY_STREAMS;
 	const bool trees = k.coupling == HYDROLOGY_TREES;
 	v2f pos = v2_make(d->x, d->y), vel = v2_make(d->vx, d->vy);

@@ -24,7 +24,7 @@ int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
 	hs->track = track;
 	hs->n = n;
 	hs->ntiles = (n + HSTREAM_TILE - 1) / HSTREAM_TILE;
-	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, 1);
+	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, sizeof *hs->stamp);
 	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
 	hs->want = 1;
 	hs->lazy = n > HSTREAM_LAZY_CELLS;
@@ -295,7 +295,8 @@ void hstream_list(struct hstream *hs, uint32_t t)
  * lanes would carry +0. A short last tile decays alone. */
 static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
 {
-	struct gather g[HSTREAM_WINDOW + 1]; /* by the batches owed */
+	/* By the batches owed: 64 KB, on a stack of megabytes. */
+	struct gather g[HSTREAM_WINDOW + 1];
 	for (uint32_t k = 1; k <= hs->now; k++)
 		g[k] = (struct gather){.k = k, .n = 0};
 	for (size_t t = begin; t < end; t++) {
@@ -393,7 +394,7 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 	if (lrate != hs->lrate && hs->now)
 		hstream_sync(hs, wk);
 	hs->lrate = lrate;
-	const uint8_t taken = (uint8_t)(2 * (hs->now + 1));
+	const uint16_t taken = (uint16_t)(2 * (hs->now + 1));
 	for (size_t i = 0; i < hs->nlist; i++) {
 		const size_t ahead = hstream_listed_ahead(hs, i, HSTREAM_LEARN_AHEAD);
 		if (ahead != SIZE_MAX) {
@@ -408,7 +409,7 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 	}
 	hs->nlist = 0;
 	hs->now++;
-	hs->want = (uint8_t)(2 * hs->now + 1);
+	hs->want = (uint16_t)(2 * hs->now + 1);
 	if (hs->now >= HSTREAM_WINDOW)
 		hstream_sync(hs, wk);
 }

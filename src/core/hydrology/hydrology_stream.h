@@ -33,18 +33,21 @@ struct workers;
  * batch: there it costs less than the checks before each read
  * (bench/HYDROLOGY.md, "The stream map, lazily"). */
 #define HSTREAM_LAZY_CELLS (512u * 512u)
-/* A window closes after this many batches (the stamps are bytes). */
-#define HSTREAM_WINDOW 120u
+/* A window closes after this many batches. A close reads the whole stream
+ * map, a read's catch-up waits on a chain as long as the batches its tile
+ * owes: 240 costs less than 120 (bench/HYDROLOGY.md, "A longer stream
+ * window"). The stamps are 16 bits, so a window may grow to 32,766. */
+#define HSTREAM_WINDOW 240u
 
 struct hstream {
 	float *stream;     /* the world's stream layer */
 	uint8_t *track;    /* cells visited in the current batch */
 	size_t n, ntiles;
-	uint8_t *stamp;    /* 2 * batches taken + listed, per tile */
+	uint16_t *stamp;   /* 2 * batches taken + listed, per tile */
 	uint32_t *list;    /* tiles listed in the current batch */
 	size_t nlist;
 	uint32_t now;      /* batches ended in the window */
-	uint8_t want;      /* 2 * now + 1: a listed, current tile's stamp */
+	uint16_t want;     /* 2 * now + 1: a listed, current tile's stamp */
 	float lrate;       /* the window's lrate */
 	bool avx;          /* the CPU has AVX: the long catch-ups use it */
 	bool lazy;         /* false: the whole-map pass after every batch */
