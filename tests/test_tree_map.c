@@ -1,7 +1,8 @@
 /* The cell-to-tree hash table (core/hydrology/tree_map.h) answers as a
  * plain array from cell to slot would, through growth, removals that shift
  * runs back across the table's end, the switch to an array of every cell
- * when the forest is dense, and clearing. */
+ * when the forest is dense, and clearing; so do its bits for runs of 16
+ * cells holding a tree. */
 #include "testutil.h"
 
 #include <stdbool.h>
@@ -23,6 +24,14 @@ static void check(const struct tree_map *m, const uint32_t *ref)
 		live += ref[c] != 0;
 	}
 	assert_int_equal(m->n, live);
+	/* A run's bit says whether a tree stands on one of its cells. */
+	const uint32_t run = 1u << TREE_MAP_RUN_SHIFT;
+	for (uint32_t first = 0; first < CELLS; first += run) {
+		bool any = false;
+		for (uint32_t c = first; c < first + run && c < CELLS; c++)
+			any |= ref[c] != 0;
+		assert_int_equal(tree_map_run_any(m, first + run - 1), any);
+	}
 	if (m->dense)
 		return;
 	assert_true(2 * m->n <= m->cap || !m->cap);

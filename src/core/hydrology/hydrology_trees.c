@@ -278,6 +278,7 @@ static int note_visited(struct hydro_state *s, size_t first, size_t cells)
 }
 
 #define NOTE_AHEAD 32
+_Static_assert(TREE_MAP_RUN_SHIFT == HSTREAM_SHIFT, "a stream tile is a run of the tree map");
 
 int hydro_trees_note_tracks(struct hydro_state *s)
 {
@@ -294,15 +295,19 @@ int hydro_trees_note_tracks(struct hydro_state *s)
 				return GULLY_ENOMEM;
 		return GULLY_OK;
 	}
-	/* Every visited cell's tile was listed when the visit was made. The
-	 * descent read no root byte: those are fetched a few tiles ahead. */
+	/* Every visited cell's tile was listed when the visit was made. Only
+	 * the tiles a tree stands in are read (the tree map's runs are the
+	 * tiles), their root bytes fetched a few tiles ahead: the descent read
+	 * none. */
 	for (size_t i = 0; i < hs->nlist; i++) {
 		const size_t ahead = hstream_listed_ahead(hs, i, NOTE_AHEAD);
-		if (ahead != SIZE_MAX) {
+		if (ahead != SIZE_MAX && tree_map_run_any(&f->at, (uint32_t)ahead)) {
 			__builtin_prefetch(s->roots + ahead);
 			__builtin_prefetch(s->track + ahead);
 		}
 		size_t first = (size_t)hs->list[i] * HSTREAM_TILE;
+		if (!tree_map_run_any(&f->at, (uint32_t)first))
+			continue;
 		size_t cells = hs->n - first < HSTREAM_TILE ? hs->n - first : HSTREAM_TILE;
 		if (note_visited(s, first, cells))
 			return GULLY_ENOMEM;

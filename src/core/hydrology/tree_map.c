@@ -75,10 +75,19 @@ static int grow(struct tree_map *m)
 	return GULLY_OK;
 }
 
+static size_t run_words(const struct tree_map *m)
+{
+	return ((m->cells >> TREE_MAP_RUN_SHIFT) + 1 + 63) / 64;
+}
+
 int tree_map_put(struct tree_map *m, uint32_t cell, uint32_t slot)
 {
+	if (!m->runs && !(m->runs = calloc(run_words(m), sizeof *m->runs)))
+		return GULLY_ENOMEM;
+	const uint32_t run = cell >> TREE_MAP_RUN_SHIFT;
 	if (!m->dense && 2 * (m->n + 1) > m->cap && grow(m))
 		return GULLY_ENOMEM;
+	m->runs[run >> 6] |= (uint64_t)1 << (run & 63);
 	if (m->dense) {
 		m->dense[cell] = slot + 1;
 		m->n++;
@@ -95,7 +104,7 @@ static int between(size_t i, size_t k, size_t j)
 	return i <= j ? (i < k && k <= j) : (i < k || k <= j);
 }
 
-void tree_map_remove(struct tree_map *m, uint32_t cell)
+static void forget(struct tree_map *m, uint32_t cell)
 {
 	if (m->dense) {
 		m->n -= m->dense[cell] != 0;
@@ -121,18 +130,35 @@ void tree_map_remove(struct tree_map *m, uint32_t cell)
 	m->n--;
 }
 
+/* The run's bit stays while another of its cells holds a tree. */
+void tree_map_remove(struct tree_map *m, uint32_t cell)
+{
+	forget(m, cell);
+	if (!tree_map_run_any(m, cell))
+		return;
+	const uint32_t first = cell >> TREE_MAP_RUN_SHIFT << TREE_MAP_RUN_SHIFT;
+	for (uint32_t c = first; c < first + (1u << TREE_MAP_RUN_SHIFT) && c < m->cells; c++)
+		if (tree_map_get(m, c))
+			return;
+	const uint32_t run = cell >> TREE_MAP_RUN_SHIFT;
+	m->runs[run >> 6] &= ~((uint64_t)1 << (run & 63));
+}
+
 void tree_map_clear(struct tree_map *m)
 {
 	bigmem_free(m->dense, m->cells * sizeof *m->dense);
 	m->dense = NULL;
 	if (m->cap)
 		memset(m->e, 0xff, m->cap * sizeof *m->e);
+	if (m->runs)
+		memset(m->runs, 0, run_words(m) * sizeof *m->runs);
 	m->n = 0;
 }
 
 void tree_map_free(struct tree_map *m)
 {
 	free(m->e);
+	free(m->runs);
 	bigmem_free(m->dense, m->cells * sizeof *m->dense);
 	tree_map_init(m, m->cells);
 }
