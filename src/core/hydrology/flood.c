@@ -36,11 +36,12 @@ int flood_create_plain(struct flood **out, int width, int height)
 	f->slot = calloc(f->n, sizeof *f->slot);
 	f->rim_mark = calloc(f->n, sizeof *f->rim_mark);
 	f->watch = calloc((f->n + 63) / 64, sizeof *f->watch);
+	f->watch_lines = calloc(((f->n >> WATCH_LINE_SHIFT) + 64) / 64, sizeof *f->watch_lines);
 	f->cache = true;
 	f->ov_exit = true;
 	flood_set_avx2(f, true);
 	if (!f->seen || !f->joined || !f->lake_of || !f->slot || !f->rim_mark ||
-	    !f->watch) {
+	    !f->watch || !f->watch_lines) {
 		flood_destroy(f);
 		return GULLY_ENOMEM;
 	}
@@ -73,6 +74,7 @@ void flood_destroy(struct flood *f)
 	free(f->slot);
 	free(f->rim_mark);
 	free(f->watch);
+	free(f->watch_lines);
 	free(f->seen);
 	free(f->joined);
 	free(f->heap.a);

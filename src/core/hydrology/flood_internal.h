@@ -143,6 +143,7 @@ struct flood {
 	size_t spare_cap;
 	uint8_t *rim_mark; /* 1: the cell may be on some record's rim heap */
 	uint64_t *watch;   /* bit c: c may be in a record or marked (above) */
+	uint64_t *watch_lines; /* bit l: watch's line l may hold a set bit */
 	/* the lake cache */
 	bool cache;
 	uint32_t *lake_of; /* cell -> lake index + 1; 0: none */
@@ -190,15 +191,24 @@ static inline bool grow(void **arr, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-/* The watch bitmap (the invariants above). */
+/* The watch bitmap (the invariants above), and above it a bit for each of
+ * its cache lines (512 cells) that may hold a set bit: 4 KB at 4096x4096,
+ * where the bitmap's 2 MB miss the caches and hold nothing until the
+ * first lake. */
+#define WATCH_LINE_SHIFT 9
+
 static inline void watch_set(struct flood *f, int32_t c)
 {
-	f->watch[(uint32_t)c >> 6] |= UINT64_C(1) << ((uint32_t)c & 63);
+	const uint32_t u = (uint32_t)c, line = u >> WATCH_LINE_SHIFT;
+	f->watch[u >> 6] |= UINT64_C(1) << (u & 63);
+	f->watch_lines[line >> 6] |= UINT64_C(1) << (line & 63);
 }
 
 static inline bool watched(const struct flood *f, int32_t c)
 {
-	return (f->watch[(uint32_t)c >> 6] >> ((uint32_t)c & 63)) & 1;
+	const uint32_t u = (uint32_t)c, line = u >> WATCH_LINE_SHIFT;
+	return (f->watch_lines[line >> 6] >> (line & 63) & 1) &&
+	       (f->watch[u >> 6] >> (u & 63) & 1);
 }
 
 /* The two writes that make a cell watched (the invariant above). */
