@@ -77,11 +77,23 @@ static void lazy_matches_pass(size_t n, bool avx, uint64_t seed)
 	for (int b = 0; b < 400; b++) {
 		/* Visits cluster, as a droplet's path does; reads are anywhere. */
 		const int visits = (int)rng_below(&r, 60);
-		uint32_t at = rng_below(&r, (uint32_t)n);
+		const uint32_t start = rng_below(&r, (uint32_t)n);
+		uint32_t at = start;
 		for (int k = 0; k < visits; k++) {
 			at = (at + rng_below(&r, 5)) % (uint32_t)n;
 			hstream_fresh(&hs, at);
 			ltrack[at] = rtrack[at] = 1;
+		}
+		if (rng_below(&r, 20) == 0) {
+			/* A snapshot's load in mid-batch: the map is current, and
+			 * the tiles holding visits are listed again; the path's
+			 * cells are visited once more (listed once each). */
+			hstream_sync(&hs, NULL);
+			hstream_relist(&hs);
+			for (at = start; at != start + 3 * (uint32_t)visits; at++) {
+				hstream_fresh(&hs, at % (uint32_t)n);
+				ltrack[at % n] = rtrack[at % n] = 1;
+			}
 		}
 		for (int k = 0; k < 20; k++) {
 			const uint32_t c = rng_below(&r, (uint32_t)n);

@@ -207,9 +207,9 @@ hd_erode(float *h, uint32_t at, uint32_t next, float vol, bool by_volume, v2f ve
 /* A cell's stream is brought up to date before it is read or visited
  * (hydrology_stream.h): descend's start cell, then every next cell. */
 static inline __attribute__((always_inline)) void
-hd_stream_current(struct hstream *hs, const uint16_t *stamp, uint16_t want, uint32_t cell)
+hd_stream_current(struct hstream *hs, const uint8_t *stamp, uint32_t cell)
 {
-	if (hs && stamp[cell >> HSTREAM_SHIFT] != want)
+	if (hs && stamp[cell >> HSTREAM_SHIFT] != HSTREAM_LISTED)
 		hstream_list(hs, cell >> HSTREAM_SHIFT);
 }
 
@@ -300,8 +300,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	const struct hd_env k = *e;
 	float *const h = k.h;
 	const uint32_t w = (uint32_t)k.width;
-	const uint16_t *const stamp = k.hs ? k.hs->stamp : NULL;
-	const uint16_t want = k.hs ? k.hs->want : 0;
+	const uint8_t *const stamp = k.hs ? k.hs->stamp : NULL;
 	const bool streams = k.coupling >= HYDROLOGY_STREAMS;
 	const bool trees = k.coupling == HYDROLOGY_TREES;
 	v2f pos = v2_make(d->x, d->y), vel = v2_make(d->vx, d->vy);
@@ -314,7 +313,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 	unsigned where = v2_where(pos, &k.bounds);
 	uint32_t at = v2_cell(pos, w);
 	enum descent out = DESCENT_DIED;
-	hd_stream_current(k.hs, stamp, want, at);
+	hd_stream_current(k.hs, stamp, at);
 
 	while (volume > k.min_volume && age < k.max_steps) {
 		if (n == cap) {
@@ -342,7 +341,7 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			break;
 		}
 		const uint32_t next = v2_cell(pos, w);
-		hd_stream_current(k.hs, stamp, want, next);
+		hd_stream_current(k.hs, stamp, next);
 		/* The early stops, one branch almost never taken (hd_early_stop). */
 		const enum descent early =
 			hd_early_stop(h, k.stream, k.pool, k.track, w, at, next, where, acc,

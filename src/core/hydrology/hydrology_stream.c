@@ -24,9 +24,8 @@ int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
 	hs->track = track;
 	hs->n = n;
 	hs->ntiles = (n + HSTREAM_TILE - 1) / HSTREAM_TILE;
-	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, sizeof *hs->stamp);
+	hs->stamp = calloc(hs->ntiles ? hs->ntiles : 1, 1);
 	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
-	hs->want = 1;
 	hs->lazy = n > HSTREAM_LAZY_CELLS;
 #if HSTREAM_HAVE_AVX
 	__builtin_cpu_init();
@@ -278,12 +277,23 @@ static size_t tile_cells(const struct hstream *hs, size_t t)
 	return hs->n - begin < HSTREAM_TILE ? hs->n - begin : HSTREAM_TILE;
 }
 
+/* The batches tile t owes, and its stamp restarted for a new window. */
+static uint32_t stamp_lag(const struct hstream *hs, size_t t)
+{
+	return hs->stamp[t] == HSTREAM_LISTED ? 0 : hs->now - hs->stamp[t];
+}
+
+static void stamp_restart(struct hstream *hs, size_t t)
+{
+	if (hs->stamp[t] != HSTREAM_LISTED)
+		hs->stamp[t] = 0;
+}
+
 void hstream_list(struct hstream *hs, uint32_t t)
 {
-	const uint32_t taken = hs->stamp[t] >> 1;
-	stream_decay(hs->stream + (size_t)t * HSTREAM_TILE, tile_cells(hs, t), hs->now - taken,
+	stream_decay(hs->stream + (size_t)t * HSTREAM_TILE, tile_cells(hs, t), stamp_lag(hs, t),
 		     hs->lrate, hs->avx);
-	hs->stamp[t] = hs->want;
+	hs->stamp[t] = HSTREAM_LISTED;
 	hs->list[hs->nlist++] = t;
 }
 
@@ -300,9 +310,9 @@ static void sync_sparse(struct hstream *hs, size_t begin, size_t end)
 	for (uint32_t k = 1; k <= hs->now; k++)
 		g[k] = (struct gather){.k = k, .n = 0};
 	for (size_t t = begin; t < end; t++) {
-		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
+		const uint32_t lag = stamp_lag(hs, t);
 		const size_t first = t * HSTREAM_TILE, cells = tile_cells(hs, t);
-		hs->stamp[t] &= 1;
+		stamp_restart(hs, t);
 		if (cells < HSTREAM_TILE)
 			stream_decay(hs->stream + first, cells, lag, hs->lrate, true);
 		else if (lag && lag <= hs->now) /* a stamp is never ahead of now */
@@ -326,10 +336,10 @@ static void sync_range(struct hstream *hs, size_t begin, size_t end)
 #endif
 	size_t t = begin;
 	while (t < end) {
-		const uint32_t lag = hs->now - (uint32_t)(hs->stamp[t] >> 1);
+		const uint32_t lag = stamp_lag(hs, t);
 		size_t u = t;
-		while (u < end && hs->now - (uint32_t)(hs->stamp[u] >> 1) == lag) {
-			hs->stamp[u] &= 1;
+		while (u < end && stamp_lag(hs, u) == lag) {
+			stamp_restart(hs, u);
 			u++;
 		}
 		const size_t first = t * HSTREAM_TILE;
@@ -356,7 +366,6 @@ void hstream_sync(struct hstream *hs, struct workers *wk)
 	else
 		sync_range(hs, 0, hs->ntiles);
 	hs->now = 0;
-	hs->want = 1;
 }
 
 /* The whole-map pass (a small map), split by rows of cells over the
@@ -394,7 +403,7 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 	if (lrate != hs->lrate && hs->now)
 		hstream_sync(hs, wk);
 	hs->lrate = lrate;
-	const uint16_t taken = (uint16_t)(2 * (hs->now + 1));
+	const uint8_t taken = (uint8_t)(hs->now + 1);
 	for (size_t i = 0; i < hs->nlist; i++) {
 		const size_t ahead = hstream_listed_ahead(hs, i, HSTREAM_LEARN_AHEAD);
 		if (ahead != SIZE_MAX) {
@@ -409,7 +418,6 @@ void hstream_batch_end(struct hstream *hs, float lrate, struct workers *wk)
 	}
 	hs->nlist = 0;
 	hs->now++;
-	hs->want = (uint16_t)(2 * hs->now + 1);
 	if (hs->now >= HSTREAM_WINDOW)
 		hstream_sync(hs, wk);
 }
@@ -419,14 +427,13 @@ void hstream_relist(struct hstream *hs)
 	if (!hs->lazy)
 		return;
 	hs->now = 0;
-	hs->want = 1;
 	hs->nlist = 0;
 	for (size_t t = 0; t < hs->ntiles; t++) {
 		const size_t first = t * HSTREAM_TILE, cells = tile_cells(hs, t);
 		bool visited = false;
 		for (size_t i = 0; i < cells; i++)
 			visited |= hs->track[first + i] != 0;
-		hs->stamp[t] = visited;
+		hs->stamp[t] = visited ? HSTREAM_LISTED : 0;
 		if (visited)
 			hs->list[hs->nlist++] = (uint32_t)t;
 	}
@@ -436,7 +443,6 @@ void hstream_set_lazy(struct hstream *hs, bool on)
 {
 	hs->lazy = on;
 	hs->now = 0;
-	hs->want = 1;
 	hs->nlist = 0;
 	hstream_relist(hs);
 }

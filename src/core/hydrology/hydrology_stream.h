@@ -36,18 +36,21 @@ struct workers;
 /* A window closes after this many batches. A close reads the whole stream
  * map, a read's catch-up waits on a chain as long as the batches its tile
  * owes: 240 costs less than 120 (bench/HYDROLOGY.md, "A longer stream
- * window"). The stamps are 16 bits, so a window may grow to 32,766. */
+ * window"). */
 #define HSTREAM_WINDOW 240u
+/* A tile's stamp: the batches of the window it has taken, or this when it
+ * is listed in the current batch (and so current). */
+#define HSTREAM_LISTED 255u
+_Static_assert(HSTREAM_WINDOW < HSTREAM_LISTED, "a stamp is a byte");
 
 struct hstream {
 	float *stream;     /* the world's stream layer */
 	uint8_t *track;    /* cells visited in the current batch */
 	size_t n, ntiles;
-	uint16_t *stamp;   /* 2 * batches taken + listed, per tile */
+	uint8_t *stamp;    /* per tile: batches taken, or HSTREAM_LISTED */
 	uint32_t *list;    /* tiles listed in the current batch */
 	size_t nlist;
 	uint32_t now;      /* batches ended in the window */
-	uint16_t want;     /* 2 * now + 1: a listed, current tile's stamp */
 	float lrate;       /* the window's lrate */
 	bool avx;          /* the CPU has AVX: the long catch-ups use it */
 	bool lazy;         /* false: the whole-map pass after every batch */
@@ -69,7 +72,7 @@ void hstream_list(struct hstream *hs, uint32_t t);
 static inline void hstream_fresh(struct hstream *hs, uint32_t cell)
 {
 	const uint32_t t = cell >> HSTREAM_SHIFT;
-	if (hs->stamp[t] != hs->want)
+	if (hs->stamp[t] != HSTREAM_LISTED)
 		hstream_list(hs, t);
 }
 
