@@ -113,10 +113,13 @@ static void decay16(float *p, uint32_t k, __m128 lr)
 #endif
 
 #if HSTREAM_HAVE_AVX
+/* The clamp above 1 as vminps(1, v): 1 where 1 < v, else v, so NaN and -0
+ * keep their bits. (A blendv on the comparison compiled to a branch for
+ * every lane under GCC 12.) */
 #define HA_FIRST(x)                                                                        \
 	do {                                                                               \
 		const __m256 v_ = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x))); \
-		const __m256 r_ = _mm256_blendv_ps(v_, one, _mm256_cmp_ps(v_, one, _CMP_GT_OQ)); \
+		const __m256 r_ = _mm256_min_ps(one, v_);                                    \
 		x = _mm256_andnot_ps(_mm256_cmp_ps(v_, zero, _CMP_LT_OQ), r_);          \
 	} while (0)
 #define HA_NEXT(x) x = _mm256_add_ps(x, _mm256_mul_ps(lr, _mm256_sub_ps(zero, x)))
