@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bigmem.h"
 #include "core/base/bytes.h"
 #include "core/base/error.h"
 #include "core/base/v2.h" /* GULLY_USE_SSE2 */
@@ -49,8 +50,8 @@ struct halves *halves_create(int width, int height)
 
 static void halves_free_views(struct halves *hv)
 {
-	free(hv->base);
-	free(hv->view);
+	bigmem_free(hv->base, hv->cells * sizeof(float));
+	bigmem_free(hv->view, hv->cells * sizeof(float));
 	hv->base = hv->view = NULL;
 }
 
@@ -72,8 +73,8 @@ static int halves_alloc_views(struct halves *hv)
 {
 	if (hv->base)
 		return GULLY_OK;
-	hv->base = malloc(hv->cells * sizeof(float));
-	hv->view = malloc(hv->cells * sizeof(float));
+	hv->base = bigmem_zalloc(hv->cells * sizeof(float));
+	hv->view = bigmem_zalloc(hv->cells * sizeof(float));
 	if (!hv->base || !hv->view) {
 		halves_free_views(hv);
 		return GULLY_ENOMEM;
