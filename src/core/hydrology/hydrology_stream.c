@@ -280,12 +280,13 @@ static size_t tile_cells(const struct hstream *hs, size_t t)
 	return hs->n - begin < HSTREAM_TILE ? hs->n - begin : HSTREAM_TILE;
 }
 
-/* The batches tile t owes, and its stamp restarted for a new window. */
+/* The batches tile t owes (a listed tile is current). */
 static uint32_t stamp_lag(const struct hstream *hs, size_t t)
 {
 	return hs->stamp[t] == HSTREAM_LISTED ? 0 : hs->now - hs->stamp[t];
 }
 
+/* Tile t's stamp for a new window, once it is current (listed stays listed). */
 static void stamp_restart(struct hstream *hs, size_t t)
 {
 	if (hs->stamp[t] != HSTREAM_LISTED)

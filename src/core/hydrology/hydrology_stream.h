@@ -35,8 +35,8 @@ struct workers;
 #define HSTREAM_LAZY_CELLS (512u * 512u)
 /* A window closes after this many batches. A close reads the whole stream
  * map, a read's catch-up waits on a chain as long as the batches its tile
- * owes: 240 costs less than 120 (bench/HYDROLOGY.md, "A longer stream
- * window"). */
+ * owes: 240 costs less than 120 or 480 (bench/HYDROLOGY.md, "A longer
+ * stream window, the trees' tiles, the flood's watch lines"). */
 #define HSTREAM_WINDOW 240u
 /* A tile's stamp: the batches of the window it has taken, or this when it
  * is listed in the current batch (and so current). */
