@@ -58,19 +58,11 @@ static void put_string(struct writer *wr, const void *s, size_t n)
 /* Floats go out in chunks converted to little-endian bytes. */
 #define CHUNK_FLOATS 4096
 
-/* On a little-endian host a float's bytes in memory are the file's: a layer
- * is summed and written as it lies, with no copy. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FLOATS_AS_STORED 1
-#else
-#define FLOATS_AS_STORED 0
-#endif
-
 static uint32_t layer_crc(const float *v, size_t n)
 {
 	unsigned char buf[CHUNK_FLOATS * 4];
 	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
-	if (FLOATS_AS_STORED)
+	if (SNAPSHOT_FLOATS_AS_STORED)
 		return snapshot_crc_update(crc, (const unsigned char *)v, n * sizeof *v);
 	for (size_t i = 0; i < n; i += CHUNK_FLOATS) {
 		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
@@ -84,7 +76,7 @@ static uint32_t layer_crc(const float *v, size_t n)
 static void put_floats(struct writer *wr, const float *v, size_t n)
 {
 	unsigned char buf[CHUNK_FLOATS * 4];
-	if (FLOATS_AS_STORED) {
+	if (SNAPSHOT_FLOATS_AS_STORED) {
 		if (!wr->failed && fwrite(v, sizeof *v, n, wr->fp) != n)
 			wr->failed = true;
 		return;
