@@ -55,7 +55,8 @@ static void put_string(struct writer *wr, const void *s, size_t n)
 	put(wr, s, n);
 }
 
-/* Floats go out in chunks converted to little-endian bytes. */
+/* Floats go out as little-endian bytes: as they lie on a little-endian host
+ * (snapshot_format.h), else in chunks converted to them. */
 #define CHUNK_FLOATS 4096
 
 static uint32_t layer_crc(const float *v, size_t n)
