@@ -45,8 +45,9 @@ static void destroy(struct hydro_state *s, struct world *w)
 	world_destroy(w);
 }
 
-/* Everything the forest keeps agrees: slots, the cell map, the roots, one
- * pending event per tree, none past, and no tree on a strong stream. */
+/* Everything the forest keeps agrees: slots, the cell map and its runs'
+ * bits, the roots, one pending event per tree, none past, and no tree on a
+ * strong stream. */
 static void check_forest(const struct hydro_state *s, const struct params *p)
 {
 	const struct forest *f = &s->forest;
@@ -75,8 +76,18 @@ static void check_forest(const struct hydro_state *s, const struct params *p)
 	}
 	assert_int_equal(live, f->live);
 	size_t mapped = 0;
-	for (size_t c = 0; c < n; c++)
-		mapped += tree_map_get(&f->at, (uint32_t)c) != 0;
+	bool run_has_tree = false;
+	const size_t run = (size_t)1 << TREE_MAP_RUN_SHIFT;
+	for (size_t c = 0; c < n; c++) {
+		const bool here = tree_map_get(&f->at, (uint32_t)c) != 0;
+		mapped += here;
+		/* A run's bit, which the batch's note reads first. */
+		run_has_tree |= here;
+		if (c % run == run - 1 || c == n - 1) {
+			assert_int_equal(tree_map_run_any(&f->at, (uint32_t)c), run_has_tree);
+			run_has_tree = false;
+		}
+	}
 	assert_int_equal(mapped, live);
 	assert_int_equal(f->at.n, live);
 	assert_memory_equal(roots, s->roots, n);
