@@ -273,10 +273,12 @@ static int read_layer(struct reader *rd, struct world *w, const struct layer_ent
 		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
 			    name, ferror(rd->fp) ? "" : " (the file shrank)");
 	uint32_t crc = snapshot_crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
-	/* In place: element i's four bytes are read before they are rewritten. */
+	/* In place: element i's four bytes are read before they are rewritten.
+	 * A little-endian host's floats are the bytes already. */
 	float *v = w->layer[le->layer];
-	for (size_t i = 0; i < cells && !SNAPSHOT_FLOATS_AS_STORED; i++)
-		v[i] = get_f32le(bytes + 4 * i);
+	if (!SNAPSHOT_FLOATS_AS_STORED)
+		for (size_t i = 0; i < cells; i++)
+			v[i] = get_f32le(bytes + 4 * i);
 	rep->present[le->layer] = true;
 	rep->crc_stored[le->layer] = le->crc;
 	rep->crc_computed[le->layer] = crc;
