@@ -82,9 +82,17 @@ AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
 TESTS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
-tests_test_flood_SOURCES = tests/test_flood.c tests/testutil.h
+tests_test_flood_SOURCES = tests/test_flood.c tests/flood_fixture.h tests/testutil.h
 tests_test_flood_CFLAGS = $(TEST_CFLAGS)
 tests_test_flood_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_flood_halves tests/test_flood_cache
+TESTS += tests/test_flood_halves tests/test_flood_cache
+tests_test_flood_halves_SOURCES = tests/test_flood_halves.c tests/flood_fixture.h tests/testutil.h
+tests_test_flood_halves_CFLAGS = $(TEST_CFLAGS)
+tests_test_flood_halves_LDADD = $(TEST_CORE_LIBS)
+tests_test_flood_cache_SOURCES = tests/test_flood_cache.c tests/flood_fixture.h tests/testutil.h
+tests_test_flood_cache_CFLAGS = $(TEST_CFLAGS)
+tests_test_flood_cache_LDADD = $(TEST_CORE_LIBS)
 check_PROGRAMS += tests/test_flood_map
 TESTS += tests/test_flood_map
 tests_test_flood_map_SOURCES = tests/test_flood_map.c tests/testutil.h
