@@ -40,9 +40,14 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_snapshot
 TESTS += tests/test_snapshot
-tests_test_snapshot_SOURCES = tests/test_snapshot.c
+tests_test_snapshot_SOURCES = tests/test_snapshot.c tests/snapshot_fixture.h
 tests_test_snapshot_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
 tests_test_snapshot_LDADD = $(TEST_IO_LIBS)
+check_PROGRAMS += tests/test_snapshot_damage
+TESTS += tests/test_snapshot_damage
+tests_test_snapshot_damage_SOURCES = tests/test_snapshot_damage.c tests/snapshot_fixture.h
+tests_test_snapshot_damage_CFLAGS = $(TEST_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_snapshot_damage_LDADD = $(TEST_IO_LIBS)
 # The session module both front ends use: resume, switch, save.
 check_PROGRAMS += tests/test_simulation
 TESTS += tests/test_simulation
