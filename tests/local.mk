@@ -308,9 +308,15 @@ tests_test_particles_halves_LDADD = $(TEST_CORE_LIBS)
 
 check_PROGRAMS += tests/test_lanes
 TESTS += tests/test_lanes
-tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h tests/lanesutil.h
+tests_test_lanes_SOURCES = tests/test_lanes.c tests/testutil.h tests/lanesutil.h tests/lanes_fixture.h
 tests_test_lanes_CFLAGS = $(TEST_CFLAGS)
 tests_test_lanes_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_lanes_exact
+TESTS += tests/test_lanes_exact
+tests_test_lanes_exact_SOURCES = tests/test_lanes_exact.c tests/testutil.h tests/lanesutil.h \
+	tests/lanes_fixture.h
+tests_test_lanes_exact_CFLAGS = $(TEST_CFLAGS)
+tests_test_lanes_exact_LDADD = $(TEST_CORE_LIBS)
 endif
 
 # Particles over the hardness map (particles.hardness).
