@@ -1,6 +1,6 @@
 /* The lockstep engine with one copy of its read phase forced and its read
  * phase split over a pool, for the tests that hold every copy and every
- * split to the scalar reference's bits (test_lanes.c,
+ * split to the scalar reference's bits (test_lanes_exact.c,
  * test_particles_hardness.c). */
 #ifndef GULLY_TESTS_LANESUTIL_H
 #define GULLY_TESTS_LANESUTIL_H
