@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "benchutil.h"
+#include "descendutil.h"
 #include "core/base/error.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology.h"
@@ -333,8 +334,7 @@ static int bench_descend(int argc, char **argv)
 	}
 	struct world *w;
 	void *st;
-	if (world_from_params(&w, &p) || hydrology_process.create(&st, w, &p) ||
-	    (warm && hydrology_process.step(st, w, &p, (uint64_t)warm, NULL))) {
+	if (descend_warm_world(&w, &st, &p, warm)) {
 		fprintf(stderr, "bench_hydrology: cannot make the world\n");
 		return 1;
 	}
@@ -343,39 +343,17 @@ static int bench_descend(int argc, char **argv)
 		return 1;
 	for (int k = 0; k < reps; k++) {
 		struct world *c;
-		struct flood *f;
-		uint8_t *track = calloc(world_cells(w), 1);
-		if (!track || world_clone(&c, w) || flood_create(&f, w->width, w->height)) {
+		if (world_clone(&c, w)) {
 			fprintf(stderr, "bench_hydrology: out of memory\n");
 			return 1;
 		}
-		struct hd_env e;
-		hydrology_descend_env(&e, &p, c, track);
 		uint64_t steps = 0;
-		double eroded = 0, deposited = 0;
-		uint32_t changed[256];
-		double t0 = bench_cpu_seconds();
-		for (long i = 0; i < droplets; i++) {
-			struct hdrop d = {0};
-			d.x = rng_float(&c->rng) * (float)c->width;
-			d.y = rng_float(&c->rng) * (float)c->height;
-			d.volume = 1.0;
-			enum descent o;
-			do { /* as the process does it */
-				size_t n = 0;
-				o = hydrology_descend(&e, &d, &eroded, &deposited, changed, 256, &n,
-						      &steps);
-				for (size_t j = 0; j < n; j++)
-					flood_forget_cell(f, (int)changed[j]);
-			} while (o == DESCENT_FULL);
-		}
-		double t = bench_cpu_seconds() - t0;
+		double moved;
+		const double t = descend_droplets(c, &p, droplets, &steps, &moved);
 		ns[k] = t * 1e9 / (double)steps;
 		printf("descend: %ld droplets, %llu steps, %.3f s CPU, %.2f ns/step\n", droplets,
 		       (unsigned long long)steps, t, ns[k]);
-		flood_destroy(f);
 		world_destroy(c);
-		free(track);
 	}
 	qsort(ns, (size_t)reps, sizeof *ns, bench_cmp_double);
 	printf("median %.2f ns/step (CPU time) over %d repeats, after %ld warm-up droplets\n",

@@ -29,15 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchutil.h"
-#include "core/base/params.h"
-#include "core/base/process.h"
-#include "core/base/rng.h"
-#include "core/base/world.h"
-#include "core/hydrology/flood.h"
-#include "core/hydrology/hydrology.h"
-#include "core/hydrology/hydrology_descend.h"
-#include "core/terrain/terrain.h"
+#include "descendutil.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && GULLY_USE_SSE2
 #define HL_SIMD 1
@@ -55,39 +47,6 @@
 #endif
 
 #define HL_LANES 64
-
-/* The sequential side: the process's own descent. */
-static double run_seq(struct world *c, const struct params *p, long droplets, uint64_t *steps,
-		      double *moved)
-{
-	uint8_t *track = calloc(world_cells(c), 1);
-	struct flood *f;
-	if (!track || flood_create(&f, c->width, c->height))
-		exit(1);
-	struct hd_env e;
-	hydrology_descend_env(&e, p, c, track);
-	double eroded = 0, deposited = 0;
-	uint32_t changed[256];
-	const double t0 = bench_cpu_seconds();
-	for (long i = 0; i < droplets; i++) {
-		struct hdrop d = {0};
-		d.x = rng_float(&c->rng) * (float)c->width;
-		d.y = rng_float(&c->rng) * (float)c->height;
-		d.volume = 1.0;
-		enum descent o;
-		do {
-			size_t n = 0;
-			o = hydrology_descend(&e, &d, &eroded, &deposited, changed, 256, &n, steps);
-			for (size_t j = 0; j < n; j++)
-				flood_forget_cell(f, (int)changed[j]);
-		} while (o == DESCENT_FULL);
-	}
-	const double t = bench_cpu_seconds() - t0;
-	*moved = eroded + deposited;
-	flood_destroy(f);
-	free(track);
-	return t;
-}
 
 #if HL_SIMD
 /* The droplets in flight, one array per field, lane i at index i. */
@@ -297,10 +256,8 @@ static unsigned hl_move8(struct hl *l, const struct hd_env *e, const struct hl_k
 static double run_lanes(struct world *c, const struct params *p, long droplets, bool one,
 			uint64_t *steps, long *edge_ends, double *moved)
 {
-	uint8_t *track = calloc(world_cells(c), 1);
 	struct flood *f;
-	if (!track || flood_create(&f, c->width, c->height))
-		exit(1);
+	uint8_t *track = descend_track_and_flood(c, &f);
 	struct hd_env e;
 	hydrology_descend_env(&e, p, c, track);
 	struct hl_k k;
@@ -432,8 +389,7 @@ int main(int argc, char **argv)
 	}
 	struct world *w;
 	void *st;
-	if (world_from_params(&w, &p) || hydrology_process.create(&st, w, &p) ||
-	    (warm && hydrology_process.step(st, w, &p, (uint64_t)warm, NULL))) {
+	if (descend_warm_world(&w, &st, &p, warm)) {
 		fprintf(stderr, "hydro_lanes: cannot make the world\n");
 		return 1;
 	}
@@ -447,7 +403,7 @@ int main(int argc, char **argv)
 		if (world_clone(&c, w))
 			return 1;
 		double moved;
-		double t = run_seq(c, &p, droplets, &steps, &moved);
+		double t = descend_droplets(c, &p, droplets, &steps, &moved);
 		ns_seq[r] = t * 1e9 / (double)steps;
 		printf("seq:   %ld droplets, %llu steps, %.3f s CPU, %.2f ns/step, soil moved %.3f\n",
 		       droplets, (unsigned long long)steps, t, ns_seq[r], moved);

@@ -7,11 +7,11 @@ EXTRA_DIST += bench/EMITTER.md bench/benchutil.h
 # Hydrology benchmarks (bench/HYDROLOGY.md): built with everything so they
 # cannot rot, never run as tests.
 noinst_PROGRAMS += bench/bench_hydrology
-bench_bench_hydrology_SOURCES = bench/bench_hydrology.c
+bench_bench_hydrology_SOURCES = bench/bench_hydrology.c bench/descendutil.h
 bench_bench_hydrology_LDADD = src/core/libgullycore.a -lm
 # The descent with its droplets in SIMD lanes, a prototype's step (HYDROLOGY.md).
 noinst_PROGRAMS += bench/hydro_lanes
-bench_hydro_lanes_SOURCES = bench/hydro_lanes.c
+bench_hydro_lanes_SOURCES = bench/hydro_lanes.c bench/descendutil.h
 bench_hydro_lanes_LDADD = src/core/libgullycore.a -lm
 EXTRA_DIST += bench/HYDROLOGY.md
 # Benchmarks: built and run by `make bench`, never by `make check` (timings are
