@@ -8,7 +8,8 @@
 # main loop does.
 #   bench/seed-own-code.sh WORKDIR
 # builds WORKDIR/seedhydro (needs git, g++, libglm-dev, libnoise-dev and the
-# network). Then:
+# network; without the network, SEED_REPO=URL-OR-PATH names a clone or
+# mirror of it to clone instead, or WORKDIR/src may already hold one). Then:
 #   WORKDIR/seedhydro BEFORE.f32 STREAM DROPLETS OUT.f32
 #   WORKDIR/seedhydro @TERRAIN STREAM DROPLETS OUT.f32  (the seed's generate())
 # BEFORE is 256x256 float32 in gully's layout; OUT is height then pool, as
@@ -22,7 +23,7 @@ set -eu
 case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
 [ $# -eq 1 ] || { echo "usage: $0 WORKDIR" >&2; exit 2; }
 W=$1
-REPO=https://github.com/weigert/SimpleHydrology
+REPO=${SEED_REPO:-https://github.com/weigert/SimpleHydrology}
 COMMIT=424b25c # 2020-09-08, the last 2020 commit (water.h as of 2020-04-21)
 mkdir -p "$W"
 [ -d "$W/src/.git" ] || git clone -q "$REPO" "$W/src"
