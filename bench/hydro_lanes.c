@@ -18,7 +18,9 @@
  * whose 3x3 block leaves the map's interior ends, and a pit ends the droplet
  * whether or not it is on a stream (pit_dry off). --2020 sets the
  * seed-hydrology-2020 preset's descent options (the 2020 normal, the
- * concentration, no volume in the capacity, no pit stop, stop_stream 0.3).
+ * concentration, no volume in the capacity, no pit stop, stop_stream 0.3;
+ * the preset's 2020wrap differs from 2020 only at the edge, where droplets
+ * end here, and its max_steps is the defaults' 20,000 on both sides).
  * Prints CPU ns per step of each, alternated REPEATS times, and the medians.
  * --one runs the lanes one droplet at a time (lane 0 only), the sequential
  * order, and counts the cells whose heights differ from the sequential
