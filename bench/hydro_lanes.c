@@ -85,8 +85,8 @@ static void hl_spawn(struct hl *l, struct world *c, int i)
 	l->active |= (uint64_t)1 << i;
 }
 
-/* Each lane's 3x3 block holds no cell lower (height + pool) than its
- * centre: a pit. */
+/* hd_pit (hydrology_descend.c) across the lanes: each lane's 3x3 block
+ * holds no cell lower (height + pool) than its centre. */
 static inline floatw hl_pit(const struct hd_env *e, intw cell)
 {
 	const struct normal_block h = normal_block_w(e->h, cell, (uint32_t)e->width);
@@ -100,7 +100,8 @@ static inline floatw hl_pit(const struct hd_env *e, intw cell)
 	lower = fw_or(lower, fw_lt(fw_add(h.d0, q.d0), here));
 	lower = fw_or(lower, fw_lt(fw_add(h.d1, q.d1), here));
 	lower = fw_or(lower, fw_lt(fw_add(h.d2, q.d2), here));
-	return fw_andnot(lower, fw_eq(here, here));
+	/* A pit where no compare held (a lane's mask 0, as the float 0). */
+	return fw_eq(lower, fw_zero());
 }
 
 static inline floatw hl_from_d(const double *v)
@@ -168,9 +169,10 @@ static void hl_normals8(struct hl *l, const struct hd_env *e, const struct hl_k 
 }
 
 /* Pass two: the move of lanes base .. base + 7. Returns the lanes that
- * ended. */
+ * ended; *edge gets those that ended because their block left the map's
+ * interior (the prototype's simplification). */
 static unsigned hl_move8(struct hl *l, const struct hd_env *e, const struct hl_k *k, int base,
-			 uint64_t *steps)
+			 uint64_t *steps, unsigned *edge)
 {
 	const floatw x = fw_load(l->x + base), y = fw_load(l->y + base);
 	const floatw vx = fw_load(l->vx + base), vy = fw_load(l->vy + base);
@@ -252,6 +254,7 @@ static unsigned hl_move8(struct hl *l, const struct hd_env *e, const struct hl_k
 	const unsigned ended =
 		(fw_movemask(fw_andnot(erodes, act)) | ((dry | old) & fw_movemask(act))) & 0xffu;
 	*steps += (uint64_t)fw_popcount(fw_movemask(go));
+	*edge = fw_movemask(fw_andnot(go, act));
 	return ended;
 }
 
@@ -306,8 +309,11 @@ static double run_lanes(struct world *c, const struct params *p, long droplets, 
 		uint64_t ended = 0;
 		for (int base = 0; base < HL_LANES; base += 8)
 			hl_normals8(l, &e, &k, base);
-		for (int base = 0; base < HL_LANES; base += 8)
-			ended |= (uint64_t)hl_move8(l, &e, &k, base, steps) << base;
+		for (int base = 0; base < HL_LANES; base += 8) {
+			unsigned edge;
+			ended |= (uint64_t)hl_move8(l, &e, &k, base, steps, &edge) << base;
+			*edge_ends += fw_popcount(edge);
+		}
 		/* The write phase, in lane order. */
 		for (int i = 0; i < HL_LANES; i++) {
 			if (l->delta[i] == 0.0f)
@@ -319,13 +325,6 @@ static double run_lanes(struct world *c, const struct params *p, long droplets, 
 			book = d2_book(book, before, after);
 			if (after != before)
 				flood_forget_cell(f, l->at[i]);
-		}
-		for (uint64_t m = ended & l->active; m; m &= m - 1) {
-			const int i = __builtin_ctzll(m);
-			const float xi = l->x[i], yi = l->y[i];
-			if (xi < 1.0f || yi < 1.0f || xi >= (float)e.width - 1.0f ||
-			    yi >= (float)e.height - 1.0f)
-				++*edge_ends;
 		}
 		l->active &= ~ended;
 	}
