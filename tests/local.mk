@@ -108,6 +108,12 @@ TESTS += tests/test_hydrology_fill
 tests_test_hydrology_fill_SOURCES = tests/test_hydrology_fill.c tests/testutil.h tests/worldutil.h
 tests_test_hydrology_fill_CFLAGS = $(TEST_CFLAGS)
 tests_test_hydrology_fill_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_hydrology_lanes
+TESTS += tests/test_hydrology_lanes
+tests_test_hydrology_lanes_SOURCES = tests/test_hydrology_lanes.c tests/testutil.h tests/worldutil.h
+tests_test_hydrology_lanes_CFLAGS = $(TEST_CFLAGS)
+tests_test_hydrology_lanes_LDADD = $(TEST_CORE_LIBS)
+
 check_PROGRAMS += tests/test_hydrology_threads
 TESTS += tests/test_hydrology_threads
 tests_test_hydrology_threads_SOURCES = tests/test_hydrology_threads.c tests/testutil.h tests/worldutil.h

@@ -21,7 +21,7 @@
 struct golden_case {
 	const char *name;
 	const char *process;
-	const char *settings[12]; /* "key=value", NULL-terminated */
+	const char *settings[14]; /* "key=value", NULL-terminated */
 	uint64_t budget;         /* split over two step() calls */
 	uint64_t pinned;
 };
@@ -117,6 +117,19 @@ static const struct golden_case golden_cases[] = {
 	 2000, 0x513d2a499bc47a00ull},
 	{"hydrology pit pools (pit_dry=0)", "hydrology", {"hydrology.pit_dry=0", NULL}, 2000,
 	 0x88035dba911e91ffull},
+	/* Droplets in lanes (split over two calls: some are in flight between
+	 * them, and in the saved state at the end). */
+	{"hydrology lanes 64", "hydrology", {"hydrology.lanes=64", NULL}, 2000, 0x55099496fc0e8d9full},
+	{"hydrology lanes 13, pit pools, trees", "hydrology",
+	 {"hydrology.lanes=13", "hydrology.pit_dry=0", "hydrology.coupling=trees", NULL}, 2000,
+	 0xeed184353129acefull},
+	{"hydrology lanes 64, seed 2020 preset's options", "hydrology",
+	 {"hydrology.lanes=64", "hydrology.normal=2020wrap", "hydrology.drain_loss=1",
+	  "hydrology.pour_halves=1", "hydrology.halves_filled=1", "hydrology.concentrate=1",
+	  "hydrology.edge=wall", "hydrology.settle=0", "hydrology.pit_stop=0",
+	  "hydrology.capacity_volume=0", "hydrology.strict_leak=1", "hydrology.coupling=trees",
+	  NULL},
+	 2000, 0xcc362855cf2c6df7ull},
 	{"emitter plain", "emitter", {"hardness.generator=strata", NULL}, 400, 0xc3bdf9780d711fe9ull},
 	{"emitter rotation and deposit", "emitter",
 	 {"hardness.generator=fbm", "emitter.rotation_radius=2", "emitter.deposit=1", NULL}, 400,

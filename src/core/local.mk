@@ -41,6 +41,10 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/hydrology_descend.c src/core/hydrology/hydrology_descend.h \
 	src/core/hydrology/hydrology_trace.c src/core/hydrology/hydrology_trace.h \
 	src/core/hydrology/hydrology_life.h \
+	src/core/hydrology/hydrology_lanes.c src/core/hydrology/hlanes.c src/core/hydrology/hlanes.h \
+	src/core/hydrology/hlanes_impl.h src/core/hydrology/hlanes_simd.h \
+	src/core/hydrology/hlanes_sse2.c src/core/hydrology/hlanes_avx2.c \
+	src/core/hydrology/hlanes_state.c \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h \
 	src/core/sph/sph.c src/core/sph/sph.h src/core/sph/sph_grid.c \
 	src/core/sph/sph_fluid.c src/core/sph/sph_mud.c src/core/sph/sph_soil.c \

@@ -67,6 +67,9 @@ static inline intw iw_and(intw a, intw b) { return _mm256_and_si256(a, b); }
 static inline intw iw_or(intw a, intw b) { return _mm256_or_si256(a, b); }
 static inline intw iw_eq(intw a, intw b) { return _mm256_cmpeq_epi32(a, b); }
 static inline intw iw_shl16(intw a) { return _mm256_slli_epi32(a, 16); }
+static inline intw iw_sub(intw a, intw b) { return _mm256_sub_epi32(a, b); }
+/* a > b, signed, lane by lane (all ones where it holds). */
+static inline intw iw_gt(intw a, intw b) { return _mm256_cmpgt_epi32(a, b); }
 /* Per 32-bit lane: lo16(a) * lo16(b) + hi16(a) * hi16(b). */
 static inline intw iw_madd16(intw a, intw b) { return _mm256_madd_epi16(a, b); }
 /* p[idx[j]] per lane. */
@@ -119,6 +122,35 @@ static inline double d4_sum(double4 v)
 	const __m256d s = _mm256_add_pd(v, _mm256_permute_pd(v, 5));
 	return _mm_cvtsd_f64(_mm_add_sd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1)));
 }
+/* FLOATW_WIDTH doubles from p, each rounded to float (as (float)d). */
+static inline floatw fw_from_doubles(const double *p)
+{
+	return _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(p + 4)),
+			       _mm256_cvtpd_ps(_mm256_loadu_pd(p)));
+}
+/* Bit j: p[j] > m (false for NaN). */
+static inline unsigned fw_doubles_gt(const double *p, double m)
+{
+	const __m256d mm = _mm256_set1_pd(m);
+	return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(p), mm, _CMP_GT_OQ)) |
+	       (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(p + 4), mm, _CMP_GT_OQ))
+		       << 4;
+}
+/* p[j] *= 1.0 - (double)f[j] where lane j of `mask` is set. */
+static inline void fw_doubles_keep(double *p, floatw f, floatw mask)
+{
+	const __m256d one = _mm256_set1_pd(1.0);
+	const __m128i m = _mm256_castsi256_si128(_mm256_castps_si256(mask));
+	const __m128i mh = _mm256_extracti128_si256(_mm256_castps_si256(mask), 1);
+	const __m256d lo = _mm256_loadu_pd(p), hi = _mm256_loadu_pd(p + 4);
+	const __m256d nlo =
+		_mm256_mul_pd(lo, _mm256_sub_pd(one, _mm256_cvtps_pd(_mm256_castps256_ps128(f))));
+	const __m256d nhi =
+		_mm256_mul_pd(hi, _mm256_sub_pd(one, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1))));
+	_mm256_storeu_pd(p, _mm256_blendv_pd(lo, nlo, _mm256_castsi256_pd(_mm256_cvtepi32_epi64(m))));
+	_mm256_storeu_pd(p + 4,
+			 _mm256_blendv_pd(hi, nhi, _mm256_castsi256_pd(_mm256_cvtepi32_epi64(mh))));
+}
 #else
 static inline floatw fw_load(const float *p) { return _mm_loadu_ps(p); }
 static inline void fw_store(float *p, floatw a) { _mm_storeu_ps(p, a); }
@@ -165,6 +197,8 @@ static inline intw iw_and(intw a, intw b) { return _mm_and_si128(a, b); }
 static inline intw iw_or(intw a, intw b) { return _mm_or_si128(a, b); }
 static inline intw iw_eq(intw a, intw b) { return _mm_cmpeq_epi32(a, b); }
 static inline intw iw_shl16(intw a) { return _mm_slli_epi32(a, 16); }
+static inline intw iw_sub(intw a, intw b) { return _mm_sub_epi32(a, b); }
+static inline intw iw_gt(intw a, intw b) { return _mm_cmpgt_epi32(a, b); }
 static inline intw iw_madd16(intw a, intw b) { return _mm_madd_epi16(a, b); }
 /* SSE2 has no gather: four loads. */
 static inline floatw fw_gather(const float *p, intw idx)
@@ -223,6 +257,27 @@ static inline double d4_sum(double4 v)
 {
 	return _mm_cvtsd_f64(_mm_add_sd(_mm_add_sd(v.lo, _mm_unpackhi_pd(v.lo, v.lo)),
 					_mm_add_sd(v.hi, _mm_unpackhi_pd(v.hi, v.hi))));
+}
+static inline floatw fw_from_doubles(const double *p)
+{
+	return _mm_movelh_ps(_mm_cvtpd_ps(_mm_loadu_pd(p)), _mm_cvtpd_ps(_mm_loadu_pd(p + 2)));
+}
+static inline unsigned fw_doubles_gt(const double *p, double m)
+{
+	const __m128d mm = _mm_set1_pd(m);
+	return (unsigned)_mm_movemask_pd(_mm_cmpgt_pd(_mm_loadu_pd(p), mm)) |
+	       (unsigned)_mm_movemask_pd(_mm_cmpgt_pd(_mm_loadu_pd(p + 2), mm)) << 2;
+}
+static inline void fw_doubles_keep(double *p, floatw f, floatw mask)
+{
+	const __m128d one = _mm_set1_pd(1.0);
+	const __m128d lo = _mm_loadu_pd(p), hi = _mm_loadu_pd(p + 2);
+	const __m128d nlo = _mm_mul_pd(lo, _mm_sub_pd(one, _mm_cvtps_pd(f)));
+	const __m128d nhi = _mm_mul_pd(hi, _mm_sub_pd(one, _mm_cvtps_pd(_mm_movehl_ps(f, f))));
+	const __m128d mlo = _mm_castps_pd(_mm_unpacklo_ps(mask, mask));
+	const __m128d mhi = _mm_castps_pd(_mm_unpackhi_ps(mask, mask));
+	_mm_storeu_pd(p, _mm_or_pd(_mm_and_pd(mlo, nlo), _mm_andnot_pd(mlo, lo)));
+	_mm_storeu_pd(p + 2, _mm_or_pd(_mm_and_pd(mhi, nhi), _mm_andnot_pd(mhi, hi)));
 }
 #endif
 

@@ -11,6 +11,7 @@
 #include "core/base/rain.h"
 #include "core/base/workers.h"
 #include "core/hydrology/flood.h"
+#include "core/hydrology/hlanes.h"
 #include "core/hydrology/hydrology_descend.h"
 #include "core/hydrology/hydrology_life.h"
 #include "core/base/normal.h"
@@ -229,6 +230,13 @@ static void life_end(struct hydro_state *s, struct world *w, const struct hparam
 	l->stage = LIFE_DONE;
 }
 
+void hydrology_life_descended(struct life *l, enum descent e)
+{
+	l->b.evaporated += l->volume0 - l->d.volume;
+	l->gone = e == DESCENT_LEFT;
+	l->stage = e == DESCENT_FLOOD ? LIFE_POUR : LIFE_END;
+}
+
 /* The next stage: a whole descent (st NULL) or one step of it, a pour (its
  * result in *r), or the end. */
 int hydrology_life_next(struct hydro_state *s, struct world *w, const struct hparams *hp,
@@ -252,11 +260,8 @@ int hydrology_life_next(struct hydro_state *s, struct world *w, const struct hpa
 	case LIFE_DESCENT: {
 		enum descent e = st ? descend_step(s, env, d, &l->b, steps, st)
 				    : descend(s, env, d, &l->b, steps);
-		if (e == DESCENT_MOVED)
-			return GULLY_OK;
-		l->b.evaporated += l->volume0 - d->volume;
-		l->gone = e == DESCENT_LEFT;
-		l->stage = e == DESCENT_FLOOD ? LIFE_POUR : LIFE_END;
+		if (e != DESCENT_MOVED)
+			hydrology_life_descended(l, e);
 		return GULLY_OK;
 	}
 	case LIFE_POUR: {
@@ -316,6 +321,7 @@ static void hydro_destroy(void *state)
 	if (!s)
 		return;
 	flood_destroy(s->flood);
+	hlanes_destroy(s->lanes);
 	workers_destroy(s->workers);
 	hstream_free(&s->hs);
 	const size_t n = (size_t)s->width * (size_t)s->height;
@@ -342,8 +348,9 @@ static int hydro_create(void **state, struct world *w, const struct params *p)
 	tree_map_init(&s->forest.at, n);
 	s->track = bigmem_zalloc(n);
 	s->roots = bigmem_zalloc(n);
-	int err = s->track && s->roots ? flood_create(&s->flood, w->width, w->height)
-				       : GULLY_ENOMEM;
+	s->lanes = hlanes_create(w->width, w->height);
+	int err = s->track && s->roots && s->lanes ? flood_create(&s->flood, w->width, w->height)
+						   : GULLY_ENOMEM;
 	if (!err)
 		err = hstream_init(&s->hs, w->layer[LAYER_STREAM], s->track, n);
 	if (err) {
@@ -401,15 +408,22 @@ int hydrology_ready(struct hydro_state *s, struct world *w, const struct params 
 	return hydro_workers(s, p);
 }
 
+int hydrology_droplet_ended(struct hydro_state *s, struct world *w, const struct params *p)
+{
+	/* The batch boundary comes from the world's count of droplets that
+	 * ended (released, less those the lanes hold), so how a caller splits
+	 * its budget cannot move it. */
+	const uint64_t ended = w->particles - (uint64_t)hlanes_in_flight(s->lanes);
+	if (ended % (uint64_t)p->hydrology.batch == 0)
+		return batch_end(s, w, p);
+	return GULLY_OK;
+}
+
 /* A droplet has ended: the world counts it, and a batch may end. */
 static int droplet_counted(struct hydro_state *s, struct world *w, const struct params *p)
 {
 	w->particles++;
-	/* The batch boundary comes from the world's count, so how a caller
-	 * splits its budget cannot move it. */
-	if (w->particles % (uint64_t)p->hydrology.batch == 0)
-		return batch_end(s, w, p);
-	return GULLY_OK;
+	return hydrology_droplet_ended(s, w, p);
 }
 
 int hydrology_life_close(struct hydro_state *s, struct world *w, const struct params *p,
@@ -449,7 +463,14 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 	env.hs = hstream_env(&s->hs);
 	uint64_t steps = 0, done = 0;
 	int err = GULLY_OK;
-	for (; done < budget; done++) {
+	if (p->hydrology.lanes > 1 || s->lanes_always) {
+		err = hydrology_lanes_run(s, w, p, &hp, &env, p->hydrology.lanes, budget, &steps);
+		done = budget;
+	} else if (hlanes_in_flight(s->lanes)) {
+		/* Droplets still in flight from a run in lanes end first. */
+		err = hydrology_lanes_drain(s, w, p, &hp, &env, &steps);
+	}
+	for (; !err && done < budget; done++) {
 		err = run_droplet(s, w, &hp, &env, &steps);
 		if (err)
 			break;
@@ -543,4 +564,6 @@ const struct process_ops hydrology_process = {
 	.save_state = hydro_save_state,
 	.load_state = hydro_load_state,
 	.catch_up = hydro_catch_up,
+	.finish = hydrology_lanes_finish,
+	.finish_ends_run = true,
 };

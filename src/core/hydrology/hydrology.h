@@ -105,5 +105,12 @@ int hydrology_set_flood_shadow(void *state, bool on);
 /* A clock (seconds) to time flood calls with; NULL turns timing off. Core
  * reads no clock of its own. */
 void hydrology_set_clock(void *state, double (*clock)(void));
+/* The lanes (hydrology.lanes, core/hydrology/hlanes.h), for tests and
+ * benchmarks: which copy of their read phase runs (enum hlanes_isa; false,
+ * changing nothing, where this CPU or build lacks it), and `always`, with
+ * which hydrology.lanes = 1 runs through the lanes too, one slot, whose
+ * order must give the bits of droplets one after another. */
+bool hydrology_set_lanes_isa(void *state, int isa);
+void hydrology_set_lanes_always(void *state, bool on);
 
 #endif

@@ -151,7 +151,8 @@ hd_rates(const float *stream, const float *veg, uint32_t at, bool streams, bool 
 static inline __attribute__((always_inline)) enum descent
 hd_early_stop(const float *h, const float *stream, const float *pool, uint8_t *track, uint32_t w,
 	      uint32_t at, uint32_t next, unsigned where, v2f acc, float stop_stream,
-	      float stop_accel, bool pit_stop, bool pit_dry, bool one, struct hd_step *st)
+	      float stop_accel, bool pit_stop, bool pit_dry, bool one, const bool lane,
+	      struct hd_step *st)
 {
 	const bool interior = where == 15;
 	const uint32_t pit_at = interior ? next : w + 1;
@@ -167,7 +168,8 @@ hd_early_stop(const float *h, const float *stream, const float *pool, uint8_t *t
 	 * once (as the seed's rocks until dry), its load filling the pit. Its
 	 * visit counts toward the stream that later makes the pit a lake. */
 	if (pit_dry & pit & !stop & !(pool[next] > 0.0f) & !(stream[next] > stop_stream)) {
-		track[next] = 1;
+		if (!lane)
+			track[next] = 1;
 		return DESCENT_DIED;
 	}
 	return DESCENT_FLOOD;
@@ -181,7 +183,8 @@ hd_early_stop(const float *h, const float *stream, const float *pool, uint8_t *t
 static inline __attribute__((always_inline)) float
 hd_erode(float *h, uint32_t at, uint32_t next, float vol, bool by_volume, v2f vel, float rate,
 	 float ev_dt, bool concentrate, float *sediment, v2d *book, double *carried,
-	 double *volume, uint32_t *changed, size_t *n, float *here_out, float *after_out)
+	 double *volume, uint32_t *changed, size_t *n, const bool lane, float *here_out,
+	 float *after_out, float *delta_out)
 {
 	const float here = h[at], there = h[next];
 	const float speed = sqrtf(v2_norm2(vel));
@@ -189,18 +192,24 @@ hd_erode(float *h, uint32_t at, uint32_t next, float vol, bool by_volume, v2f ve
 	const float c_eq = max0f(cap * speed * (here - there));
 	const float cdiff = c_eq - *sediment;
 	*sediment += rate * cdiff;
-	const float after = here - vol * rate * cdiff;
-	h[at] = after;
-	/* Branch-free: the room is there (n < cap) and most steps move it. */
-	changed[*n] = at;
-	*n += after != here;
-	*book = d2_book(*book, here, after);
-	*carried += (double)here - (double)after;
+	const float delta = vol * rate * cdiff;
+	const float after = here - delta;
+	/* A lane (hydrology_descend_lane) leaves the map, the books and the
+	 * carried soil to the lanes' write phase. */
+	if (!lane) {
+		h[at] = after;
+		/* Branch-free: the room is there (n < cap) and most steps move it. */
+		changed[*n] = at;
+		*n += after != here;
+		*book = d2_book(*book, here, after);
+		*carried += (double)here - (double)after;
+	}
 	*volume *= 1.0 - (double)ev_dt;
 	if (concentrate)
 		*sediment /= 1.0f - ev_dt;
 	*here_out = here;
 	*after_out = after;
+	*delta_out = delta;
 	return c_eq;
 }
 
@@ -291,7 +300,7 @@ hd_store(struct hdrop *d, v2f pos, v2f vel, double volume, float sediment, doubl
 static inline __attribute__((always_inline)) enum descent
 descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *deposited,
 	    uint32_t *changed, size_t cap, size_t *nchanged, uint64_t *steps, const bool one,
-	    struct hd_step *st)
+	    const bool lane, struct hd_step *st)
 {
 	/* Everything in locals (k is a copy whose address never escapes): the
 	 * height and track stores may alias any memory, so fields read through
@@ -320,7 +329,8 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 			out = DESCENT_FULL;
 			break;
 		}
-		hd_visit(&k, at);
+		if (!lane)
+			hd_visit(&k, at);
 		const v2f nrm = hd_normal(e, h, at, w, where, pos, k.normal2020, k.scale, &k.nk);
 		float fr = k.friction, ev = k.evap, dep = k.deposition;
 		hd_rates(k.stream, k.veg, at, streams, trees, &fr, &ev, &dep);
@@ -345,17 +355,17 @@ descend_run(const struct hd_env *e, struct hdrop *d, double *eroded, double *dep
 		/* The early stops, one branch almost never taken (hd_early_stop). */
 		const enum descent early =
 			hd_early_stop(h, k.stream, k.pool, k.track, w, at, next, where, acc,
-				      k.stop_stream, k.stop_accel, k.pit_stop, k.pit_dry, one, st);
+				      k.stop_stream, k.stop_accel, k.pit_stop, k.pit_dry, one, lane, st);
 		if (early != DESCENT_MOVED) {
 			out = early;
 			break;
 		}
-		float here, after;
+		float here, after, delta;
 		const float c_eq = hd_erode(h, at, next, vol, k.capacity_volume, vel, k.dt * dep,
 					    k.dt * ev, k.concentrate, &sediment, &book, &carried,
-					    &volume, changed, &n, &here, &after);
+					    &volume, changed, &n, lane, &here, &after, &delta);
 		if (one) {
-			*st = (struct hd_step){at, here, after, c_eq, st->stop};
+			*st = (struct hd_step){at, here, after, c_eq, st->stop, delta};
 			at = next;
 			out = DESCENT_MOVED;
 			break;
@@ -374,7 +384,8 @@ __attribute__((target("avx2"))) static enum descent
 descend_avx2(const struct hd_env *e, struct hdrop *d, double *eroded, double *deposited,
 	     uint32_t *changed, size_t cap, size_t *nchanged, uint64_t *steps)
 {
-	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, NULL);
+	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, false,
+			   NULL);
 }
 #endif
 
@@ -386,7 +397,8 @@ enum descent hydrology_descend(const struct hd_env *e, struct hdrop *d, double *
 	if (e->avx2)
 		return descend_avx2(e, d, eroded, deposited, changed, cap, nchanged, steps);
 #endif
-	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, NULL);
+	return descend_run(e, d, eroded, deposited, changed, cap, nchanged, steps, false, false,
+			   NULL);
 }
 
 enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, double *eroded,
@@ -395,7 +407,19 @@ enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, dou
 	uint32_t changed[1];
 	size_t n = 0;
 	st->cell = -1;
-	st->before = st->after = st->c_eq = 0.0f;
+	st->before = st->after = st->c_eq = st->delta = 0.0f;
 	st->stop = HD_STOP_NONE;
-	return descend_run(e, d, eroded, deposited, changed, 1, &n, steps, true, st);
+	return descend_run(e, d, eroded, deposited, changed, 1, &n, steps, true, false, st);
+}
+
+enum descent hydrology_descend_lane(const struct hd_env *e, struct hdrop *d, uint64_t *steps,
+				    struct hd_step *st)
+{
+	uint32_t changed[1];
+	size_t n = 0;
+	double eroded = 0, deposited = 0;
+	st->cell = -1;
+	st->before = st->after = st->c_eq = st->delta = 0.0f;
+	st->stop = HD_STOP_NONE;
+	return descend_run(e, d, &eroded, &deposited, changed, 1, &n, steps, true, true, st);
 }

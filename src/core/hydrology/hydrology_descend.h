@@ -108,6 +108,7 @@ struct hd_step {
 	float before, after; /* its height before and after */
 	float c_eq;          /* the sediment the droplet could carry at this step */
 	int stop;            /* enum hd_stop: why a DESCENT_FLOOD step stopped */
+	float delta;         /* after = before - delta */
 };
 
 /* One step of hydrology_descend, the same arithmetic (the same function):
@@ -117,5 +118,14 @@ struct hd_step {
  * st->after != st->before): the caller tells the flood's lake cache. */
 enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, double *eroded,
 				    double *deposited, uint64_t *steps, struct hd_step *st);
+
+/* One step for the lanes (hydrology_lanes.h): the same arithmetic, reading
+ * the map, writing none of it. No height, track byte, book or carried soil
+ * changes; the step's cell and delta are in *st (st->cell -1: no step), for
+ * the lanes' write phase to apply, and st->stop says why it stopped (a
+ * DESCENT_DIED with HD_STOP_PIT is hydrology.pit_dry's: the lanes set that
+ * cell's track byte). The lazy stream's tiles it reads are made current. */
+enum descent hydrology_descend_lane(const struct hd_env *e, struct hdrop *d, uint64_t *steps,
+				    struct hd_step *st);
 
 #endif

@@ -15,6 +15,7 @@
 #include "core/hydrology/tree_map.h"
 
 struct workers;
+struct hlanes;
 
 /* Root steps a tree gives its cell; a cell holding this many has a tree. */
 #define ROOT_CENTRE 5
@@ -68,6 +69,7 @@ struct hydro_state {
 	struct world *w;   /* the world the state was made for (vegetation) */
 	int width, height;
 	struct flood *flood;
+	struct hlanes *lanes; /* droplets in flight (hydrology.lanes > 1) */
 	uint8_t *track;    /* cells visited in the current batch */
 	struct hstream hs; /* the stream map's lazy update */
 	uint8_t *roots;    /* root density in HYDROLOGY_ROOT_UNIT steps */
@@ -79,6 +81,7 @@ struct hydro_state {
 	uint64_t seen_particles, seen_steps;
 	struct workers *workers; /* world.threads > 1: the stream map's catch-up */
 	bool lag; /* catch_up(lag): step() may leave the stream layer behind */
+	bool lanes_always; /* hydrology_set_lanes_always */
 };
 
 /* Adds (sign +1) or removes (-1) a tree's roots around `cell`, and the

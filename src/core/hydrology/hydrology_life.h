@@ -13,6 +13,7 @@
 #include "core/hydrology/hydrology_descend.h"
 
 struct hydro_state;
+struct process_report;
 
 /* The constants one droplet needs, read from params once per step() call. */
 struct hparams {
@@ -57,6 +58,26 @@ int hydrology_ready(struct hydro_state *s, struct world *w, const struct params 
  * state's world. */
 bool hydrology_life_env(struct hydro_state *s, struct world *w, const struct params *p,
 			struct hparams *hp, struct hd_env *env);
+/* A descent ended with `e` (not DESCENT_MOVED): its evaporation on the
+ * books, and the next stage (a pour, or the end). */
+void hydrology_life_descended(struct life *l, enum descent e);
+/* A droplet has ended and the world's count says so (it counted it when it
+ * was released, or just now): a batch may end. */
+int hydrology_droplet_ended(struct hydro_state *s, struct world *w, const struct params *p);
+/* Droplets in lanes (hlanes.h), for hydrology.lanes > 1: releases `budget`
+ * droplets through `lanes` slots, counting each in the world as it is
+ * released; those still in flight stay in s's lanes. _drain runs the ones in
+ * flight to their ends and releases none. Both add their steps to *steps and
+ * set TALLY_SEDIMENT_IN_FLIGHT. */
+int hydrology_lanes_run(struct hydro_state *s, struct world *w, const struct params *p,
+			const struct hparams *hp, const struct hd_env *env, int lanes,
+			uint64_t budget, uint64_t *steps);
+int hydrology_lanes_drain(struct hydro_state *s, struct world *w, const struct params *p,
+			  const struct hparams *hp, const struct hd_env *env, uint64_t *steps);
+/* The process's finish (process.h): the droplets in flight in lanes run to
+ * their ends. */
+int hydrology_lanes_finish(void *state, struct world *w, const struct params *p,
+			   struct process_report *rep);
 /* A life at LIFE_END ends as the process ends a droplet: its books, the
  * world's count (a batch may end there) and its `steps`. */
 int hydrology_life_close(struct hydro_state *s, struct world *w, const struct params *p,

@@ -4,6 +4,8 @@
  * u64 batches ended, u64 the trees' key, u64 the next serial, then per tree
  * in birth order i32 cell, u64 serial, u64 next seeding, u64 death by
  * chance, then the batch's track map as bits.
+ * Droplets in flight in lanes, when there are any, follow as hlanes.h's
+ * "GHLN" blob.
  * Version 1 (before the trees' events) held per tree i32 cell and f32
  * size; its trees are read in order and draw their events afresh. */
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/hydrology/hlanes.h"
 #include "core/hydrology/hydrology.h"
 #include "core/hydrology/hydrology_internal.h"
 
@@ -36,6 +39,28 @@ static int by_serial(const void *a, const void *b)
 {
 	uint64_t x = ((const struct tree *)a)->serial, y = ((const struct tree *)b)->serial;
 	return (x > y) - (x < y);
+}
+
+/* Droplets in flight in lanes follow the blob (hlanes.h, "GHLN"); a state
+ * without any is the blob alone, as before the lanes. */
+static int append_lanes(const struct hydro_state *s, unsigned char **data, size_t *len)
+{
+	unsigned char *lanes;
+	size_t nlanes;
+	int err = hlanes_save(s->lanes, &lanes, &nlanes);
+	unsigned char *both = err ? NULL : realloc(*data, *len + nlanes);
+	if (!both) {
+		free(*data);
+		*data = NULL;
+		if (!err)
+			free(lanes);
+		return err ? err : GULLY_ENOMEM;
+	}
+	memcpy(both + *len, lanes, nlanes);
+	free(lanes);
+	*data = both;
+	*len += nlanes;
+	return GULLY_OK;
 }
 
 int hydro_save_state(const void *state, unsigned char **data, size_t *len)
@@ -84,7 +109,7 @@ int hydro_save_state(const void *state, unsigned char **data, size_t *len)
 			q[i / 8] |= (unsigned char)(1u << (i % 8));
 	*data = p;
 	*len = size;
-	return GULLY_OK;
+	return hlanes_in_flight(s->lanes) ? append_lanes(s, data, len) : GULLY_OK;
 }
 
 /* The blob's trees, checked: on the map, one per cell, serials rising and
@@ -147,20 +172,37 @@ int hydro_load_state(void *state, const unsigned char *data, size_t len)
 	uint32_t version = get_u32le(data + 4);
 	size_t head = version == 1 ? HEAD_V1 : HEAD_V2, each = version == 1 ? TREE_V1 : TREE_V2;
 	size_t ntrees = get_u32le(data + 16);
-	if ((version != 1 && version != 2) || ntrees > n || len != head + each * ntrees + (n + 7) / 8)
+	const size_t body = head + each * ntrees + (n + 7) / 8;
+	if ((version != 1 && version != 2) || ntrees > n || len < body ||
+	    (len > body && version != 2))
 		return GULLY_EFORMAT;
+	/* Droplets in flight, if any, checked into a spare set of lanes. */
+	struct hlanes *lanes = hlanes_create(s->width, s->height);
+	if (!lanes)
+		return GULLY_ENOMEM;
+	int lerr = len > body ? hlanes_load(lanes, data + body, len - body) : GULLY_OK;
+	if (lerr) {
+		hlanes_destroy(lanes);
+		return lerr;
+	}
 	uint64_t now = version == 1 ? 0 : get_u64(data + 20);
 	uint64_t key = version == 1 ? f->key : get_u64(data + 28);
 	uint64_t next = version == 1 ? ntrees : get_u64(data + 36);
 	/* Check everything before changing anything. */
 	struct tree *trees = ntrees ? malloc(ntrees * sizeof *trees) : NULL;
-	if (ntrees && !trees)
-		return GULLY_ENOMEM;
-	int err = read_trees(data + head, ntrees, version, n, now, next, trees);
+	int err = ntrees && !trees ? GULLY_ENOMEM
+				   : read_trees(data + head, ntrees, version, n, now, next, trees);
 	if (err) {
 		free(trees);
+		hlanes_destroy(lanes);
 		return err;
 	}
+	hlanes_destroy(lanes);
+	/* Checked above: it cannot fail now. */
+	if (len > body)
+		hlanes_load(s->lanes, data + body, len - body);
+	else
+		hlanes_clear(s->lanes);
 	forest_clear(s);
 	memset(s->roots, 0, n);
 	memset(s->w->layer[LAYER_VEGETATION], 0, n * sizeof(float));
