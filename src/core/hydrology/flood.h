@@ -125,6 +125,8 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
  * rounds. Whoever changes height or pool outside flood_pour must tell it (for any
  * cell, in a lake or not: a rim cell whose surface falls could be a leak): */
 void flood_forget_cell(struct flood *f, int cell); /* a cell changed */
+/* The same for n cells, in order (calls flood_forget_cell where it acts). */
+void flood_forget_cells(struct flood *f, const uint32_t *cells, size_t n);
 void flood_forget_all(struct flood *f);            /* anything may have */
 /* On by default; off makes every pour a fresh flood (tests compare both). */
 void flood_set_cache(struct flood *f, bool on);

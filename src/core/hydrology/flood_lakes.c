@@ -94,6 +94,15 @@ void flood_forget_cell(struct flood *f, int cell)
 		flood_lake_kill(f, id);
 }
 
+void flood_forget_cells(struct flood *f, const uint32_t *cells, size_t n)
+{
+	if (n)
+		f->memo.valid = false;
+	for (size_t i = 0; i < n; i++)
+		if (watched(f, (int32_t)cells[i]))
+			flood_forget_cell(f, (int)cells[i]);
+}
+
 void flood_forget_all(struct flood *f)
 {
 	f->memo.valid = false;

@@ -25,9 +25,11 @@ static void hlanes_clear_slot(struct hlanes *L, int i)
 	L->vol[i] = 1.0;
 	L->carried[i] = L->volume0[i] = 0;
 	L->age[i] = L->round[i] = 0;
+	L->eroded[i] = L->deposited[i] = 0;
 	memset(&L->books[i], 0, sizeof L->books[i]);
 	L->at[i] = 0;
-	L->delta[i] = 0.0f;
+	L->delta[i] = L->before[i] = 0.0f;
+	L->wrote[i] = 0;
 }
 
 struct hlanes *hlanes_create(int width, int height)
@@ -53,7 +55,6 @@ void hlanes_clear(struct hlanes *L)
 	for (int i = 0; i < HLANES_MAX; i++)
 		hlanes_clear_slot(L, i);
 	L->active = 0;
-	L->erodes = 0;
 }
 
 uint64_t hlanes_active(const struct hlanes *L)
@@ -63,10 +64,14 @@ uint64_t hlanes_active(const struct hlanes *L)
 
 int hlanes_in_flight(const struct hlanes *L)
 {
+#if defined(__GNUC__)
+	return __builtin_popcountll(L->active);
+#else
 	int n = 0;
 	for (uint64_t a = L->active; a; a &= a - 1)
 		n++;
 	return n;
+#endif
 }
 
 double hlanes_soil_in_flight(const struct hlanes *L)
@@ -74,7 +79,7 @@ double hlanes_soil_in_flight(const struct hlanes *L)
 	double soil = 0;
 	for (uint64_t a = L->active; a; a &= a - 1) {
 		const int i = hlanes_ctz(a);
-		soil += L->books[i].eroded - L->books[i].deposited;
+		soil += L->eroded[i] - L->deposited[i];
 	}
 	return soil;
 }
@@ -85,6 +90,8 @@ void hlanes_get(const struct hlanes *L, int i, struct life *l)
 	l->d = (struct hdrop){L->x[i],   L->y[i],       L->vx[i],  L->vy[i],
 			      L->vol[i], L->sed[i],     L->carried[i], L->age[i]};
 	l->b = L->books[i];
+	l->b.eroded = L->eroded[i];
+	l->b.deposited = L->deposited[i];
 	l->round = (int)L->round[i];
 	l->stage = LIFE_DESCENT;
 	l->volume0 = L->volume0[i];
@@ -101,6 +108,8 @@ void hlanes_put(struct hlanes *L, int i, const struct life *l)
 	L->carried[i] = l->d.carried;
 	L->age[i] = l->d.age;
 	L->books[i] = l->b;
+	L->eroded[i] = l->b.eroded;
+	L->deposited[i] = l->b.deposited;
 	L->round[i] = (uint32_t)l->round;
 	L->volume0[i] = l->volume0;
 	L->active |= (uint64_t)1 << i;
@@ -136,7 +145,7 @@ void hlanes_read_one(struct hlanes *L, const struct hd_env *e, int i, struct hla
 		L->at[i] = at;
 	}
 	if (out == DESCENT_MOVED) {
-		L->erodes |= bit;
+		L->wrote[i] = -1;
 		L->delta[i] = st.delta;
 	} else if (out == DESCENT_FLOOD) {
 		t->flood |= bit;
@@ -159,29 +168,63 @@ static void hlanes_read_scalar(struct hlanes *L, const struct hd_env *e, int spa
 
 /* ---- the write phase ----------------------------------------------------- */
 
-/* In slot order: each stepping droplet's cell visited, and where it eroded
- * or deposited, h[at] -= delta, the change as the float height took it to
- * its books (eroded or deposited, branch-free, as the descent books) and
- * its carried soil, and to the flood's lake cache. */
+/* In slot order: each stepping droplet's cell visited and h[at] -= delta
+ * (0 where the step did not erode or deposit: the same bits), the height it
+ * found kept; the cells that moved to the flood's lake cache. */
 static void hlanes_write(struct hlanes *L, const struct hd_env *e, struct flood *f,
 			 uint64_t stepped)
 {
 	float *const h = e->h;
+	uint32_t changed[HLANES_MAX];
+	size_t n = 0;
 	for (uint64_t m = stepped; m; m &= m - 1) {
 		const int i = hlanes_ctz(m);
 		const uint32_t c = L->at[i];
 		e->track[c] = 1;
-		if (!((L->erodes >> i) & 1))
-			continue;
 		const float before = h[c], after = before - L->delta[i];
 		h[c] = after;
-		v2d book = d2_make(L->books[i].eroded, L->books[i].deposited);
-		book = d2_book(book, before, after);
-		d2_get(book, &L->books[i].eroded, &L->books[i].deposited);
-		L->carried[i] += (double)before - (double)after;
-		if (after != before)
-			flood_forget_cell(f, (int)c);
+		L->before[i] = before;
+		changed[n] = c;
+		n += after != before;
 	}
+	flood_forget_cells(f, changed, n);
+}
+
+/* Each change as the float height took it, to the droplet's books, as the
+ * descent books it (d2_book: eroded += max(d, 0), deposited += max(-d, 0),
+ * d = before - after in double) and to its carried soil; slots that did not
+ * write add nothing. Slot by slot, no order between them: a loop the
+ * compiler may vectorize. */
+static void hlanes_books(struct hlanes *L, int span)
+{
+#if GULLY_USE_SSE2
+	/* Two slots a vector (what the compiler would not vectorize by itself),
+	 * the same operations: max(d, 0) is d2_book's maxpd; a slot that did
+	 * not write has d = +0, which leaves every sum's bits as they were. */
+	const __m128d zero = _mm_setzero_pd();
+	for (int i = 0; i < span; i += 2) {
+		const __m128 before = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(L->before + i)));
+		const __m128 after = _mm_sub_ps(
+			before, _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(L->delta + i))));
+		const __m128i w = _mm_loadl_epi64((const __m128i *)(L->wrote + i));
+		const __m128d mask = _mm_castsi128_pd(_mm_unpacklo_epi32(w, w));
+		const __m128d bd = _mm_cvtps_pd(before), ad = _mm_cvtps_pd(after);
+		const __m128d d = _mm_and_pd(mask, _mm_sub_pd(bd, ad));
+		const __m128d nd = _mm_and_pd(mask, _mm_sub_pd(ad, bd));
+		_mm_store_pd(L->eroded + i, _mm_add_pd(_mm_load_pd(L->eroded + i), _mm_max_pd(d, zero)));
+		_mm_store_pd(L->deposited + i,
+			     _mm_add_pd(_mm_load_pd(L->deposited + i), _mm_max_pd(nd, zero)));
+		_mm_store_pd(L->carried + i, _mm_add_pd(_mm_load_pd(L->carried + i), d));
+	}
+#else
+	for (int i = 0; i < span; i++) {
+		const float before = L->before[i], after = before - L->delta[i];
+		const double d = L->wrote[i] ? (double)before - (double)after : 0.0;
+		L->eroded[i] += d > 0 ? d : 0.0;
+		L->deposited[i] += -d > 0 ? -d : 0.0;
+		L->carried[i] += d;
+	}
+#endif
 }
 
 /* ---- the tick ------------------------------------------------------------ */
@@ -235,13 +278,15 @@ void hlanes_tick(struct hlanes *L, const struct hd_env *e, struct flood *f, int 
 		 struct hlanes_tick *t)
 {
 	memset(t, 0, sizeof *t);
-	L->erodes = 0;
+	memset(L->delta, 0, (size_t)span * sizeof L->delta[0]);
+	memset(L->wrote, 0, (size_t)span * sizeof L->wrote[0]);
 	/* The vector copies need the map 16-bit addressable (iw_madd16) and
 	 * a 3x3 block inside it; otherwise the reference runs. */
 	const bool simd = e->width >= 3 && e->height >= 3 && e->width < 32768 && e->height < 32768;
 	hlanes_read_fn read = simd ? hlanes_read_of(L->isa) : hlanes_read_scalar;
 	read(L, e, span, t);
 	hlanes_write(L, e, f, t->stepped);
+	hlanes_books(L, span);
 }
 
 /* ---- which copy ------------------------------------------------------------ */
@@ -262,9 +307,4 @@ bool hlanes_set_isa(struct hlanes *L, enum hlanes_isa isa)
 #endif
 	L->isa = isa;
 	return true;
-}
-
-const char *hlanes_isa_name(const struct hlanes *L)
-{
-	return L->isa == HLANES_ISA_AVX2 ? "avx2" : L->isa == HLANES_ISA_SSE2 ? "sse2" : "scalar";
 }

@@ -38,6 +38,21 @@
 
 #define HLANES_MAX 64
 
+/* The lowest set bit of a non-zero mask. */
+static inline int hlanes_ctz(uint64_t a)
+{
+#if defined(__GNUC__)
+	return __builtin_ctzll(a);
+#else
+	int i = 0;
+	while (!(a & 1)) {
+		a >>= 1;
+		i++;
+	}
+	return i;
+#endif
+}
+
 struct hlanes;
 
 /* NULL when out of memory. */
@@ -97,6 +112,5 @@ int hlanes_load(struct hlanes *L, const unsigned char *data, size_t len);
  * this CPU or build lacks it. */
 enum hlanes_isa { HLANES_ISA_AUTO, HLANES_ISA_SCALAR, HLANES_ISA_SSE2, HLANES_ISA_AVX2 };
 bool hlanes_set_isa(struct hlanes *L, enum hlanes_isa isa);
-const char *hlanes_isa_name(const struct hlanes *L);
 
 #endif

@@ -30,12 +30,16 @@ struct hlanes {
 	_Alignas(32) float sed[HLANES_MAX];
 	_Alignas(32) double vol[HLANES_MAX], carried[HLANES_MAX], volume0[HLANES_MAX];
 	_Alignas(32) uint32_t age[HLANES_MAX], round[HLANES_MAX];
+	/* The books: eroded and deposited here (the write phase adds to them
+	 * across slots), the rest of struct books in `books`. */
+	_Alignas(32) double eroded[HLANES_MAX], deposited[HLANES_MAX];
 	struct books books[HLANES_MAX];
 	/* The tick's steps: the cell each stepping slot left, and where it
-	 * eroded (bit set in `erodes`) h[at] -= delta. */
+	 * eroded (`wrote` all ones) h[at] -= delta (delta 0 elsewhere), the
+	 * height it found there. */
 	_Alignas(32) uint32_t at[HLANES_MAX];
-	_Alignas(32) float delta[HLANES_MAX];
-	uint64_t erodes;
+	_Alignas(32) float delta[HLANES_MAX], before[HLANES_MAX];
+	_Alignas(32) int32_t wrote[HLANES_MAX];
 	/* Between the vector copies' two passes: each slot's normal, its cell's
 	 * height, its rates, its volume as a float, 1 / (V rho), its masks. */
 	_Alignas(32) float t_nx[HLANES_MAX], t_nz[HLANES_MAX], t_here[HLANES_MAX];
@@ -50,21 +54,6 @@ struct hlanes {
  * takes its step, into L's arrays and t. */
 typedef void (*hlanes_read_fn)(struct hlanes *L, const struct hd_env *e, int span,
 			       struct hlanes_tick *t);
-
-/* The lowest set bit of a non-zero mask. */
-static inline int hlanes_ctz(uint64_t a)
-{
-#if defined(__GNUC__)
-	return __builtin_ctzll(a);
-#else
-	int i = 0;
-	while (!(a & 1)) {
-		a >>= 1;
-		i++;
-	}
-	return i;
-#endif
-}
 
 /* One slot through the reference (hydrology_descend_lane), into t: the
  * read phase's portable copy, and the vector copies' for slots near the

@@ -224,10 +224,10 @@ hlanes_move(struct hlanes *L, const struct hd_env *e, int base, struct hlanes_ti
 	fw_store(L->vy + base, fw_blend(go, nvy, vy));
 	fw_store(L->sed + base, fw_blend(erodes, nsed, sed));
 	fw_store(L->delta + base, fw_blend(erodes, delta, fw_load(L->delta + base)));
+	iw_store(L->wrote + base, iw_or(fw_to_i(erodes), iw_load(L->wrote + base)));
 	/* age + 1 where it stepped (the mask is -1 there). */
 	iw_store(L->age + base, iw_sub(iw_load(L->age + base), fw_to_i(go)));
 	const unsigned pd = fw_movemask(pit_dry);
-	L->erodes |= (uint64_t)fw_movemask(erodes) << base;
 	t->stepped |= (uint64_t)gobits << base;
 	t->left |= (uint64_t)(gobits & ~fw_movemask(on_map)) << base;
 	t->flood |= (uint64_t)(fw_movemask(stop) & ~pd) << base;

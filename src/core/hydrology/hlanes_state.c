@@ -30,7 +30,7 @@ int hlanes_save(const struct hlanes *L, unsigned char **data, size_t *len)
 		const float f[5] = {L->x[i], L->y[i], L->vx[i], L->vy[i], L->sed[i]};
 		const struct books *b = &L->books[i];
 		const double d[8] = {L->vol[i], L->carried[i], L->volume0[i], b->evaporated,
-				     b->off_map, b->eroded, b->deposited, b->sediment_off_map};
+				     b->off_map, L->eroded[i], L->deposited[i], b->sediment_off_map};
 		for (int k = 0; k < 5; k++)
 			put_f32le(q + 4 * k, f[k]);
 		for (int k = 0; k < 3; k++)

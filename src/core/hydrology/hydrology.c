@@ -108,8 +108,7 @@ static enum descent descend(struct hydro_state *s, const struct hd_env *e, struc
 		size_t n = 0;
 		out = hydrology_descend(e, d, &b->eroded, &b->deposited, changed, CHANGED_CHUNK, &n,
 					steps);
-		for (size_t i = 0; i < n; i++)
-			flood_forget_cell(s->flood, (int)changed[i]);
+		flood_forget_cells(s->flood, changed, n);
 	} while (out == DESCENT_FULL);
 	return out;
 }

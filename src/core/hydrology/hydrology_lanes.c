@@ -44,25 +44,25 @@ static int lanes_onward(struct hydro_state *s, struct world *w, const struct par
 	return hydrology_droplet_ended(s, w, p);
 }
 
-/* Empty slots below `lanes`, in slot order, get the next droplets until
+/* Empty slots below `lanes`, lowest first, get the next droplets until
  * *released reaches budget. A droplet that ends before its first descent
- * (born on a pool, say) leaves its slot to the next. */
+ * (born on a pool, say) leaves its slot, still the lowest, to the next. */
 static int lanes_refill(struct hydro_state *s, struct world *w, const struct params *p,
 			const struct hparams *hp, const struct hd_env *env, int lanes,
 			uint64_t budget, uint64_t *released)
 {
-	for (int i = 0; i < lanes && *released < budget; i++) {
-		while (!(hlanes_active(s->lanes) >> i & 1) && *released < budget) {
-			float x, y;
-			world_spawn_point(w, &x, &y);
-			w->particles++;
-			(*released)++;
-			struct life l;
-			hydrology_life_begin(&l, x, y);
-			int err = lanes_onward(s, w, p, hp, env, i, &l);
-			if (err)
-				return err;
-		}
+	const uint64_t below = lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << lanes) - 1;
+	for (uint64_t empty; *released < budget && (empty = below & ~hlanes_active(s->lanes));) {
+		const int i = hlanes_ctz(empty);
+		float x, y;
+		world_spawn_point(w, &x, &y);
+		w->particles++;
+		(*released)++;
+		struct life l;
+		hydrology_life_begin(&l, x, y);
+		int err = lanes_onward(s, w, p, hp, env, i, &l);
+		if (err)
+			return err;
 	}
 	return GULLY_OK;
 }
@@ -74,7 +74,7 @@ static int lanes_end(struct hydro_state *s, struct world *w, const struct params
 		     const struct hlanes_tick *t)
 {
 	for (uint64_t m = t->flood | t->left | t->died; m; m &= m - 1) {
-		const int i = __builtin_ctzll(m);
+		const int i = hlanes_ctz(m);
 		const uint64_t bit = (uint64_t)1 << i;
 		struct life l;
 		hlanes_get(s->lanes, i, &l);
