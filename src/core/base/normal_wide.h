@@ -17,7 +17,8 @@ struct normal_block {
  * block must be on the map. Three 4-wide loads a lane and a transpose: the
  * row above and the cell's row from column -1, the row below from column -2,
  * so that none reads past the map's last cell. */
-static inline struct normal_block normal_block_w(const float *h, intw cell, uint32_t stride)
+static inline __attribute__((always_inline)) struct normal_block
+normal_block_w(const float *h, intw cell, uint32_t stride)
 {
 	const ptrdiff_t W = (ptrdiff_t)stride;
 	const float *pa[FLOATW_WIDTH];
