@@ -1,7 +1,7 @@
-/* What `bench_hydrology descend` and bench/hydro_lanes share: a world warmed
- * by the real hydrology process, and droplets sent through
- * hydrology_descend one after another, as the process descends (without its
- * pours: a droplet that stops to flood ends). */
+/* A world warmed by the real hydrology process (bench_hydrology descend and
+ * bench/hydro_lanes start from it), and, for `bench_hydrology descend`,
+ * droplets sent through hydrology_descend one after another, as the process
+ * descends (without its pours: a droplet that stops to flood ends). */
 #ifndef GULLY_BENCH_DESCENDUTIL_H
 #define GULLY_BENCH_DESCENDUTIL_H
 

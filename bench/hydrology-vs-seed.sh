@@ -13,6 +13,7 @@
 # each run also times it, first, and gives gully's preset against it; with
 # TERRAIN=seed too, every side runs on the seed's own terrain for each seed
 # (its generate(), as the seed's program makes it) instead of gully's.
+# LANES=N runs both of gully's sides with --set hydrology.lanes=N.
 set -eu
 # --help: the comment above, as text
 case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
@@ -34,6 +35,12 @@ cpu() {
 	fi
 	awk '{print $1 + $2}' "$T/t"
 }
+L=
+case ${LANES:-} in
+'') ;;
+*[!0-9]*) echo "$0: LANES=$LANES: a number of lanes, 1 to 64" >&2; exit 2 ;;
+*) L="--set hydrology.lanes=$LANES" ;;
+esac
 OWN=${SEED_OWN:-}
 [ -z "$OWN" ] || [ -x "$OWN" ] || { echo "$0: SEED_OWN=$OWN: not a program" >&2; exit 2; }
 TERRAIN=${TERRAIN:-gully}
@@ -57,8 +64,8 @@ for s in $SEEDS; do
 		o=-
 		[ -z "$OWN" ] || o=$(cpu "$OWN" "$T/terrain.f32" "$s" "$N" "$T/own.f32")
 		a=$(cpu "$F" hydrology "$T/terrain.f32" "$s" "$N" "$T/seed.f32")
-		b=$(cpu "$G" run "$T/terrain.f32" --quiet -p "$P/seed-hydrology-2020.yaml" --seed "$s" --particles "$N")
-		c=$(cpu "$G" run "$T/terrain.f32" --quiet --process hydrology --seed "$s" --particles "$N" --set terrain.vertical_scale=40)
+		b=$(cpu "$G" run "$T/terrain.f32" --quiet -p "$P/seed-hydrology-2020.yaml" --seed "$s" --particles "$N" $L)
+		c=$(cpu "$G" run "$T/terrain.f32" --quiet --process hydrology --seed "$s" --particles "$N" --set terrain.vertical_scale=40 $L)
 		xo=-
 		[ -z "$OWN" ] || xo=$(ratio "$o" "$b")
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$r" "$a" "$b" "$c" \
