@@ -64,21 +64,14 @@ uint64_t hlanes_active(const struct hlanes *L)
 
 int hlanes_in_flight(const struct hlanes *L)
 {
-#if defined(__GNUC__)
-	return __builtin_popcountll(L->active);
-#else
-	int n = 0;
-	for (uint64_t a = L->active; a; a &= a - 1)
-		n++;
-	return n;
-#endif
+	return bits_count64(L->active);
 }
 
 double hlanes_soil_in_flight(const struct hlanes *L)
 {
 	double soil = 0;
 	for (uint64_t a = L->active; a; a &= a - 1) {
-		const int i = hlanes_ctz(a);
+		const int i = bits_ctz64(a);
 		soil += L->eroded[i] - L->deposited[i];
 	}
 	return soil;
@@ -163,7 +156,7 @@ static void hlanes_read_scalar(struct hlanes *L, const struct hd_env *e, int spa
 {
 	for (uint64_t a = L->active & (span >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << span) - 1); a;
 	     a &= a - 1)
-		hlanes_read_one(L, e, hlanes_ctz(a), t);
+		hlanes_read_one(L, e, bits_ctz64(a), t);
 }
 
 /* ---- the write phase ----------------------------------------------------- */
@@ -178,7 +171,7 @@ static void hlanes_write(struct hlanes *L, const struct hd_env *e, struct flood 
 	uint32_t changed[HLANES_MAX];
 	size_t n = 0;
 	for (uint64_t m = stepped; m; m &= m - 1) {
-		const int i = hlanes_ctz(m);
+		const int i = bits_ctz64(m);
 		const uint32_t c = L->at[i];
 		e->track[c] = 1;
 		const float before = h[c], after = before - L->delta[i];

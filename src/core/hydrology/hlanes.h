@@ -32,26 +32,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/bits.h"
 #include "core/hydrology/flood.h"
 #include "core/hydrology/hydrology_descend.h"
 #include "core/hydrology/hydrology_life.h"
 
 #define HLANES_MAX 64
-
-/* The lowest set bit of a non-zero mask. */
-static inline int hlanes_ctz(uint64_t a)
-{
-#if defined(__GNUC__)
-	return __builtin_ctzll(a);
-#else
-	int i = 0;
-	while (!(a & 1)) {
-		a >>= 1;
-		i++;
-	}
-	return i;
-#endif
-}
 
 struct hlanes;
 

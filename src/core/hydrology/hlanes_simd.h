@@ -35,7 +35,7 @@ static inline void hlanes_fresh(const struct hd_env *e, intw cell, unsigned lane
 	_Alignas(32) int32_t c[FLOATW_WIDTH];
 	iw_store(c, cell);
 	for (unsigned m = lanes; m; m &= m - 1)
-		hstream_fresh(e->hs, (uint32_t)c[hlanes_ctz(m)]);
+		hstream_fresh(e->hs, (uint32_t)c[bits_ctz64(m)]);
 }
 
 /* hd_pit across the lanes: no cell of each lane's 3x3 block lower (height
@@ -139,7 +139,7 @@ hlanes_normals(struct hlanes *L, const struct hd_env *e, int base, struct hlanes
 	/* Lanes near the edge: the reference's whole step, from the map as the
 	 * tick found it (nothing writes it before the write phase). Rare. */
 	for (unsigned m = run & ~gobits; m; m &= m - 1)
-		hlanes_read_one(L, e, base + hlanes_ctz(m), t);
+		hlanes_read_one(L, e, base + bits_ctz64(m), t);
 }
 
 /* Whether each moving lane stops (hd_early_stop): slowing on a stream,

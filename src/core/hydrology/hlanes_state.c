@@ -26,7 +26,7 @@ int hlanes_save(const struct hlanes *L, unsigned char **data, size_t *len)
 	put_u64le(p + 16, L->active);
 	unsigned char *q = p + HLANES_HEAD;
 	for (uint64_t a = L->active; a; a &= a - 1, q += HLANES_SLOT) {
-		const int i = hlanes_ctz(a);
+		const int i = bits_ctz64(a);
 		const float f[5] = {L->x[i], L->y[i], L->vx[i], L->vy[i], L->sed[i]};
 		const struct books *b = &L->books[i];
 		const double d[8] = {L->vol[i], L->carried[i], L->volume0[i], b->evaporated,
@@ -97,6 +97,6 @@ int hlanes_load(struct hlanes *L, const unsigned char *data, size_t len)
 	hlanes_clear(L);
 	int k = 0;
 	for (uint64_t a = active; a; a &= a - 1)
-		hlanes_put(L, hlanes_ctz(a), &lives[k++]);
+		hlanes_put(L, bits_ctz64(a), &lives[k++]);
 	return GULLY_OK;
 }

@@ -425,6 +425,18 @@ static int droplet_counted(struct hydro_state *s, struct world *w, const struct 
 	return hydrology_droplet_ended(s, w, p);
 }
 
+void hydrology_call_end(struct hydro_state *s, struct world *w, uint64_t steps)
+{
+	/* Nothing outside sees a lagging stream cell, unless the caller
+	 * asked (catch_up): each sync is a pass over every stream cell ever
+	 * visited, and gully run's chunks would pay one a chunk. */
+	if (!s->lag)
+		hstream_sync(&s->hs, s->workers);
+	w->steps += steps;
+	s->seen_particles = w->particles;
+	s->seen_steps = w->steps;
+}
+
 int hydrology_life_close(struct hydro_state *s, struct world *w, const struct params *p,
 			 const struct hparams *hp, struct life *l, uint64_t steps)
 {
@@ -479,14 +491,7 @@ static int hydro_step(void *state, struct world *w, const struct params *p, uint
 			break;
 		}
 	}
-	/* Nothing outside sees a lagging stream cell, unless the caller
-	 * asked (catch_up): each sync is a pass over every stream cell ever
-	 * visited, and gully run's chunks would pay one a chunk. */
-	if (!s->lag)
-		hstream_sync(&s->hs, s->workers);
-	w->steps += steps;
-	s->seen_particles = w->particles;
-	s->seen_steps = w->steps;
+	hydrology_call_end(s, w, steps);
 	if (rep) {
 		rep->particles = done;
 		rep->steps = steps;

@@ -53,7 +53,7 @@ static int lanes_refill(struct hydro_state *s, struct world *w, const struct par
 {
 	const uint64_t below = lanes >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << lanes) - 1;
 	for (uint64_t empty; *released < budget && (empty = below & ~hlanes_active(s->lanes));) {
-		const int i = hlanes_ctz(empty);
+		const int i = bits_ctz64(empty);
 		float x, y;
 		world_spawn_point(w, &x, &y);
 		w->particles++;
@@ -74,7 +74,7 @@ static int lanes_end(struct hydro_state *s, struct world *w, const struct params
 		     const struct hlanes_tick *t)
 {
 	for (uint64_t m = t->flood | t->left | t->died; m; m &= m - 1) {
-		const int i = hlanes_ctz(m);
+		const int i = bits_ctz64(m);
 		const uint64_t bit = (uint64_t)1 << i;
 		struct life l;
 		hlanes_get(s->lanes, i, &l);
@@ -153,11 +153,7 @@ int hydrology_lanes_finish(void *state, struct world *w, const struct params *p,
 		err = hydrology_ready(s, w, p, 0);
 		if (!err)
 			err = hydrology_lanes_drain(s, w, p, &hp, &env, &steps);
-		if (!s->lag)
-			hstream_sync(&s->hs, s->workers);
-		w->steps += steps;
-		s->seen_particles = w->particles;
-		s->seen_steps = w->steps;
+		hydrology_call_end(s, w, steps);
 	}
 	if (rep) {
 		rep->particles = 0;

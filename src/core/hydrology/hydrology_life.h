@@ -74,6 +74,9 @@ int hydrology_lanes_run(struct hydro_state *s, struct world *w, const struct par
 			uint64_t budget, uint64_t *steps);
 int hydrology_lanes_drain(struct hydro_state *s, struct world *w, const struct params *p,
 			  const struct hparams *hp, const struct hd_env *env, uint64_t *steps);
+/* A step() or finish() call's end: the stream map caught up (unless the
+ * caller lets it lag), the steps counted, the world's counters noted. */
+void hydrology_call_end(struct hydro_state *s, struct world *w, uint64_t steps);
 /* The process's finish (process.h): the droplets in flight in lanes run to
  * their ends. */
 int hydrology_lanes_finish(void *state, struct world *w, const struct params *p,

@@ -61,17 +61,14 @@ void lockstep_destroy(struct lockstep *pl)
 
 int lockstep_in_flight(const struct lockstep *pl)
 {
-	int n = 0;
-	for (uint64_t a = pl->active; a; a &= a - 1)
-		n++;
-	return n;
+	return bits_count64(pl->active);
 }
 
 double lockstep_soil_in_flight(const struct lockstep *pl)
 {
 	double soil = 0;
 	for (uint64_t a = pl->active; a; a &= a - 1)
-		soil += pl->carried[lockstep_ctz(a)];
+		soil += pl->carried[bits_ctz64(a)];
 	return soil;
 }
 
@@ -91,7 +88,7 @@ static void lockstep_count(struct lockstep *pl, const struct droplet_env *e)
 	    pl->max_steps == e->max_steps)
 		return;
 	for (uint64_t a = pl->active; a; a &= a - 1) {
-		const int i = lockstep_ctz(a);
+		const int i = bits_ctz64(a);
 		const uint32_t age = lockstep_age(pl, i);
 		const uint32_t cap = age < e->max_steps ? e->max_steps - age : 0;
 		const uint32_t dry =
@@ -182,7 +179,7 @@ static void lockstep_end(struct lockstep *pl, const struct droplet_env *e, uint6
 			 struct lockstep_books *b)
 {
 	for (; ended; ended &= ended - 1)
-		lockstep_end_one(pl, e, lockstep_ctz(ended), b);
+		lockstep_end_one(pl, e, bits_ctz64(ended), b);
 }
 
 /* Slots a tick must cover: every slot below `lanes`, and any higher one still
@@ -318,7 +315,7 @@ static uint64_t lockstep_loop(struct lockstep *pl, struct world *w, const struct
 	for (;;) {
 		if (refill_ok) {
 			for (uint64_t empty = mine & ~pl->active; empty; empty &= empty - 1) {
-				lockstep_spawn(pl, w, e, lockstep_ctz(empty));
+				lockstep_spawn(pl, w, e, bits_ctz64(empty));
 				if (++released == budget)
 					return steps;
 			}
@@ -457,7 +454,7 @@ int lockstep_save(const struct lockstep *pl, unsigned char **data, size_t *len)
 	put_u64le(p + 16, pl->active);
 	unsigned char *q = p + BLOB_HEADER;
 	for (uint64_t a = pl->active; a; a &= a - 1, q += BLOB_SLOT) {
-		const int i = lockstep_ctz(a);
+		const int i = bits_ctz64(a);
 		const float f[6] = {pl->x[i], pl->y[i], pl->vx[i], pl->vy[i], pl->volume[i],
 				    pl->sediment[i]};
 		for (int k = 0; k < 6; k++)
@@ -513,7 +510,7 @@ int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len)
 		lockstep_clear_slot(pl, i);
 	q = data + BLOB_HEADER;
 	for (uint64_t a = active; a; a &= a - 1, q += BLOB_SLOT) {
-		const int i = lockstep_ctz(a);
+		const int i = bits_ctz64(a);
 		pl->x[i] = get_f32le(q);
 		pl->y[i] = get_f32le(q + 4);
 		pl->vx[i] = get_f32le(q + 8);

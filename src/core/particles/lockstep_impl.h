@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/base/bits.h"
 #include "core/particles/droplet.h"
 #include "core/particles/lockstep.h"
 
@@ -68,21 +69,6 @@ struct lockstep_books {
 typedef struct lockstep_tick (*lockstep_read_fn)(struct lockstep *pl, const struct droplet_env *e,
 						 int begin, int end);
 typedef void (*lockstep_books_fn)(struct lockstep *pl, int n, struct lockstep_books *b);
-
-/* The lowest set bit of a non-zero mask. */
-static inline int lockstep_ctz(uint64_t a)
-{
-#if defined(__GNUC__)
-	return __builtin_ctzll(a);
-#else
-	int i = 0;
-	while (!(a & 1)) {
-		a >>= 1;
-		i++;
-	}
-	return i;
-#endif
-}
 
 #if GULLY_USE_SSE2 && defined(__GNUC__) && defined(__x86_64__)
 #define LOCKSTEP_HAVE_SIMD 1

@@ -21,7 +21,7 @@ static void lockstep_edges(struct lockstep *pl, const struct droplet_env *e, int
 			   unsigned edge)
 {
 	for (unsigned m = edge; m; m &= m - 1) {
-		const int i = base + lockstep_ctz(m);
+		const int i = base + bits_ctz64(m);
 		const int xi = (int)pl->x[i], yi = (int)pl->y[i];
 		const v2f n = normal_edge_xz(e->h, e->width, e->height, xi, yi, &e->nk);
 		pl->t_nx[i] = v2_x(n);
