@@ -225,6 +225,9 @@ static void test_damaged_lanes_refused(void **unused)
 		{slot, 0x42c20000u, "x 97, off the map"},
 		{slot + 4, 0xbf800000u, "y -1"},
 		{slot + 12, 0x7f800000u, "vy infinite"},
+		{slot + 8, 0x7149f2cau, "vx 1e30, finite past any speed a step reaches"},
+		{slot + 16, 0x7149f2cau, "sediment 1e30"},
+		{slot + 24, 0x47efffffu, "volume 3e38 (its high word)"},
 		{slot + 24, 0xbff00000u, "volume -1 (its high word)"},
 		{slot + 44, 0x80000000u, "age past 2^31"},
 	};

@@ -72,6 +72,11 @@ struct world_stats {
  * depths to integers and are defined only below 2^11. gully-snapshot(5)
  * lists them. */
 #define WORLD_HEIGHT_LIMIT 1.0e6f  /* height and base: -limit to +limit */
+/* A droplet in flight in a snapshot (particles' and hydrology's lanes): a
+ * droplet still on the map after a step of dt >= 0.05 moves well under
+ * 10^6 cells per unit time; finite values beyond it overflow its next
+ * steps' float arithmetic. */
+#define WORLD_SPEED_LIMIT 1.0e6f
 #define WORLD_POOL_MAX 1000.0f     /* the flood's cap on a pool's depth */
 #define WORLD_VEGETATION_MAX 51.0f /* 255 root units of 0.2 */
 void world_layer_range(enum world_layer l, float *min, float *max);

@@ -85,8 +85,9 @@ void hlanes_tick(struct hlanes *L, const struct hd_env *e, struct flood *f, int 
  * slot x, y, vx, vy, sediment (f32 bits), volume, carried, volume0 (f64),
  * age (u32), round (u32), and its books: evaporated, off_map, eroded,
  * deposited, sediment_off_map (f64). Load checks everything (magic, version,
- * size, length, finite values, a position on the map) before it changes
- * anything: GULLY_EFORMAT. */
+ * size, length, finite values, a position on the map, the speed, load, soil
+ * and volume limits of hlanes_state.c) before it changes anything:
+ * GULLY_EFORMAT. gully-snapshot(5) documents it. */
 #define HLANES_MAGIC 0x4e4c4847u /* "GHLN" read as a little-endian u32 */
 int hlanes_save(const struct hlanes *L, unsigned char **data, size_t *len);
 int hlanes_load(struct hlanes *L, const unsigned char *data, size_t len);

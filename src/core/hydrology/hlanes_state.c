@@ -5,6 +5,7 @@
 
 #include "core/base/bytes.h"
 #include "core/base/error.h"
+#include "core/base/world.h"
 #include "core/hydrology/hlanes.h"
 #include "core/hydrology/hlanes_impl.h"
 
@@ -45,8 +46,11 @@ int hlanes_save(const struct hlanes *L, unsigned char **data, size_t *len)
 	return GULLY_OK;
 }
 
-/* One slot's droplet, checked: finite, on the map, a volume the descent can
- * hold, an age and a round a step can count on. */
+/* One slot's droplet, checked: finite, on the map, and within what a run
+ * can reach and the next steps' float arithmetic can take (as the
+ * particles' lanes are held: a speed under WORLD_SPEED_LIMIT, a load, soil
+ * and volume under WORLD_HEIGHT_LIMIT; a volume can pass 1 by draining a
+ * lake), an age and a round a step can count on. */
 static bool hlanes_read_slot(const unsigned char *q, int width, int height, struct life *l)
 {
 	memset(l, 0, sizeof *l);
@@ -67,7 +71,11 @@ static bool hlanes_read_slot(const unsigned char *q, int width, int height, stru
 			return false;
 	if (!(f[0] >= 0.0f && f[0] < (float)width && f[1] >= 0.0f && f[1] < (float)height))
 		return false;
-	if (!(d[0] >= 0) || age > INT32_MAX || round > INT32_MAX)
+	const double limit = WORLD_HEIGHT_LIMIT;
+	if (!(fabsf(f[2]) <= WORLD_SPEED_LIMIT && fabsf(f[3]) <= WORLD_SPEED_LIMIT) ||
+	    !(fabsf(f[4]) <= WORLD_HEIGHT_LIMIT) || !(d[0] >= 0 && d[0] <= limit) ||
+	    !(fabs(d[1]) <= limit) || !(d[2] >= 0 && d[2] <= limit) || age > INT32_MAX ||
+	    round > INT32_MAX)
 		return false;
 	l->d = (struct hdrop){f[0], f[1], f[2], f[3], d[0], f[4], d[1], age};
 	l->volume0 = d[2];

@@ -186,13 +186,7 @@ static void lockstep_end(struct lockstep *pl, const struct droplet_env *e, uint6
  * holding a droplet. */
 static int lockstep_span(uint64_t active, int lanes)
 {
-#if defined(__GNUC__)
-	const int top = active ? 64 - __builtin_clzll(active) : 0;
-#else
-	int top = 0;
-	while (top < 64 && (active >> top))
-		top++;
-#endif
+	const int top = bits_width64(active);
 	return top > lanes ? top : lanes;
 }
 
@@ -467,12 +461,10 @@ int lockstep_save(const struct lockstep *pl, unsigned char **data, size_t *len)
 	return GULLY_OK;
 }
 
-/* A droplet still on the map after a step of dt >= 0.05 moves well under
- * 10^6 cells per unit time, and no droplet carries more soil than the
- * height range holds. Finite values beyond these overflow its next steps'
- * float arithmetic: fuzz_resume found a sediment of 1.8e25 (soil 7e223)
- * that turned heights to inf. */
-#define LOAD_MAX_SPEED 1.0e6f
+/* A loaded droplet's speed is held to WORLD_SPEED_LIMIT, and no droplet
+ * carries more soil than the height range holds: finite values beyond these
+ * overflow its next steps' float arithmetic (fuzz_resume found a sediment
+ * of 1.8e25, soil 7e223, that turned heights to inf). */
 
 int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len)
 {
@@ -501,8 +493,8 @@ int lockstep_load(struct lockstep *pl, const unsigned char *data, size_t len)
 		}
 		const double soil = get_f64le(q + 24);
 		if (!(0.0f <= f[0] && f[0] < fw && 0.0f <= f[1] && f[1] < fh) ||
-		    !(f[4] > 0.0f && f[4] <= 1.0f) || !(fabsf(f[2]) <= LOAD_MAX_SPEED) ||
-		    !(fabsf(f[3]) <= LOAD_MAX_SPEED) || !(fabsf(f[5]) <= WORLD_HEIGHT_LIMIT) ||
+		    !(f[4] > 0.0f && f[4] <= 1.0f) || !(fabsf(f[2]) <= WORLD_SPEED_LIMIT) ||
+		    !(fabsf(f[3]) <= WORLD_SPEED_LIMIT) || !(fabsf(f[5]) <= WORLD_HEIGHT_LIMIT) ||
 		    !(fabs(soil) <= WORLD_HEIGHT_LIMIT))
 			return GULLY_EFORMAT;
 	}
