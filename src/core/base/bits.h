@@ -19,6 +19,19 @@ static inline int bits_ctz64(uint64_t a)
 #endif
 }
 
+/* One past the highest set bit: 0 for 0, 64 when bit 63 is set. */
+static inline int bits_width64(uint64_t a)
+{
+#if defined(__GNUC__)
+	return a ? 64 - __builtin_clzll(a) : 0;
+#else
+	int top = 0;
+	while (top < 64 && (a >> top))
+		top++;
+	return top;
+#endif
+}
+
 /* How many bits are set. */
 static inline int bits_count64(uint64_t a)
 {

@@ -211,6 +211,14 @@ static inline bool watched(const struct flood *f, int32_t c)
 	       (f->watch[u >> 6] >> (u & 63) & 1);
 }
 
+/* The same as 1 or 0, without a branch (both bitmaps read). */
+static inline unsigned watched_bit(const struct flood *f, uint32_t u)
+{
+	const uint32_t line = u >> WATCH_LINE_SHIFT;
+	return (unsigned)((f->watch_lines[line >> 6] >> (line & 63)) & (f->watch[u >> 6] >> (u & 63)) &
+			  1u);
+}
+
 /* The two writes that make a cell watched (the invariant above). */
 static inline void rim_mark_on(struct flood *f, int32_t c)
 {

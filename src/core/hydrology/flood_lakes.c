@@ -105,10 +105,8 @@ void flood_forget_cells(struct flood *f, const uint32_t *cells, size_t n)
 		const size_t part = n < 64 ? n : 64;
 		size_t k = 0;
 		for (size_t i = 0; i < part; i++) {
-			const uint32_t u = cells[i], line = u >> WATCH_LINE_SHIFT;
-			pick[k] = u;
-			k += (f->watch_lines[line >> 6] >> (line & 63) & 1) &
-			     (f->watch[u >> 6] >> (u & 63) & 1);
+			pick[k] = cells[i];
+			k += watched_bit(f, cells[i]);
 		}
 		for (size_t j = 0; j < k; j++)
 			flood_forget_cell(f, (int)pick[j]);

@@ -119,7 +119,7 @@ struct hd_step {
 enum descent hydrology_descend_step(const struct hd_env *e, struct hdrop *d, double *eroded,
 				    double *deposited, uint64_t *steps, struct hd_step *st);
 
-/* One step for the lanes (hydrology_lanes.h): the same arithmetic, reading
+/* One step for the lanes (hlanes.h): the same arithmetic, reading
  * the map, writing none of it. No height, track byte, book or carried soil
  * changes; the step's cell and delta are in *st (st->cell -1: no step), for
  * the lanes' write phase to apply, and st->stop says why it stopped (a

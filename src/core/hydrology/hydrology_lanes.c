@@ -16,9 +16,7 @@
  * holding a droplet (lanes was lowered), in whole groups of eight. */
 static int lanes_span(uint64_t active, int lanes)
 {
-	int top = 0;
-	for (uint64_t a = active; a; a >>= 1)
-		top++;
+	const int top = bits_width64(active);
 	const int n = top > lanes ? top : lanes;
 	return (n + 7) / 8 * 8;
 }
