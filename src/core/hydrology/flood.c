@@ -322,6 +322,18 @@ static void pour_result(struct flood *f, const struct pour *p, enum flood_outcom
 	f->count.cached += from_record;
 }
 
+/* Two parameter sets alike, field by field: the struct has padding, which
+ * a caller filling it field by field leaves undefined, so no memcmp. A
+ * field added to struct flood_params belongs here too. */
+static bool params_equal(const struct flood_params *a, const struct flood_params *b)
+{
+	return a->drainage == b->drainage && a->sea_level == b->sea_level &&
+	       a->carry == b->carry && a->below_floor == b->below_floor &&
+	       a->leak_high == b->leak_high && a->halves == b->halves &&
+	       a->halves_filled == b->halves_filled && a->halves_stop == b->halves_stop &&
+	       a->wrap_y == b->wrap_y && a->strict_dry == b->strict_dry;
+}
+
 /* Whether this pour is the memo's (struct flood_memo), on the same map. */
 static bool memo_hit(const struct flood *f, const float *height, const float *pool, int start,
 		     double water, const struct flood_settle *settle,
@@ -331,7 +343,7 @@ static bool memo_hit(const struct flood *f, const float *height, const float *po
 	return m->valid && m->start == start && m->water == water && m->height == height &&
 	       m->pool == pool && m->settle == (settle != NULL) &&
 	       (!settle || (m->s.on_drain == settle->on_drain && m->s.on_fill == settle->on_fill)) &&
-	       !memcmp(&m->fp, fp, sizeof *fp) && m->h_start == height[start] &&
+	       params_equal(&m->fp, fp) && m->h_start == height[start] &&
 	       m->p_start == pool[start];
 }
 
@@ -351,7 +363,7 @@ static void memo_keep(struct flood *f, const float *height, const float *pool, i
 	m->settle = settle != NULL;
 	if (settle)
 		m->s = *settle;
-	memcpy(&m->fp, fp, sizeof *fp);
+	m->fp = *fp;
 	m->h_start = height[start];
 	m->p_start = pool[start];
 	m->r = *r;

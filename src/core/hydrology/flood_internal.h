@@ -101,7 +101,7 @@ struct flood_memo {
 	double water;
 	bool settle;
 	struct flood_settle s;
-	struct flood_params fp; /* copied whole (memcpy), compared whole */
+	struct flood_params fp; /* compared field by field (params_equal) */
 	float h_start, p_start; /* the start cell's layers: a cheap second check */
 	struct flood_result r;
 };
