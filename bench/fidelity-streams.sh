@@ -13,7 +13,9 @@
 # bench/seed-own-code.sh) makes its terrain N and its map of stream N, and
 # streams 1-8 run on that terrain against that map: @42 is where the
 # reference README measured the seed's spread. STREAMS="..." overrides
-# either list.
+# either list. SELF=1 with @N runs the seed's own code for the streams
+# instead of gully (--set is then refused): the seed's own spread, measured
+# the same way against the same map.
 set -eu
 # --help: the comment above, as text
 case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
@@ -42,10 +44,20 @@ case $R in
 	STREAMS=${STREAMS:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 42 12345}
 	;;
 esac
+SELF=${SELF:-0}
+case $SELF:$R in
+0:*) ;;
+1:@*) [ $# -eq 0 ] || { echo "$0: SELF=1 runs the seed's own code: no --set" >&2; exit 2; } ;;
+*) echo "$0: SELF=1 needs @N (the seed's own terrain)" >&2; exit 2 ;;
+esac
 # one STREAM [--set KEY=VALUE]...
 one() {
 	s=$1
 	shift
+	if [ "$SELF" = 1 ]; then
+		"$OWN" "@$N" "$s" 200000 "$T/$s.f32" >/dev/null
+		return
+	fi
 	"$G" run "$BEFORE" --quiet -p "$P" --seed "$s" --particles 200000 "$@" -o "$T/$s.gsnap" >/dev/null &&
 		"$G" render "$T/$s.gsnap" --layer height -o "$T/$s.h.f32" >/dev/null &&
 		"$G" render "$T/$s.gsnap" --layer pool -o "$T/$s.p.f32" >/dev/null
@@ -57,8 +69,10 @@ for s in $STREAMS; do
 	[ $((n % 2)) -eq 0 ] && wait
 done
 wait
-for s in $STREAMS; do [ -r "$T/$s.p.f32" ] || { echo "$0: stream $s failed" >&2; exit 1; }; done
-"$F" measure "$BEFORE" "$AFTER" $(for s in $STREAMS; do printf '%s ' "$T/$s.h.f32+$T/$s.p.f32"; done) > "$T/m"
+# a stream's map: gully's two renders, or the seed's one file (height, then pool)
+map() { if [ "$SELF" = 1 ]; then printf '%s' "$T/$1.f32"; else printf '%s' "$T/$1.h.f32+$T/$1.p.f32"; fi; }
+for s in $STREAMS; do [ -r "$(map "$s" | sed 's/.*+//')" ] || { echo "$0: stream $s failed" >&2; exit 1; }; done
+"$F" measure "$BEFORE" "$AFTER" $(for s in $STREAMS; do printf '%s ' "$(map "$s")"; done) > "$T/m"
 cat "$T/m"
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } NR == 2 { next }
 	{ n++; for (k in col) v[k, n] = $col[k] }
