@@ -17,6 +17,13 @@
  *       side by side, one column per AFTER: on top the relief lit from
  *       the north-west with pools in blue (darker deeper), below the height
  *       change (red: eroded, green: deposited; full colour at 0.02).
+ *   bench_fidelity lakes OUT.png BEFORE.f32 A [A ...] -- B [B ...]
+ *       where two sets of runs (a build's droplet streams, say) make
+ *       lakes: each cell's share of runs in which it is a pool, per set.
+ *       Prints each set's cell-runs (the sum of the shares: its mean pool
+ *       cells), by quarter of the map, and the mean overlap of the two
+ *       (the sum of the lesser share); the picture is the relief in grey,
+ *       set A's shares in red, set B's in blue (both: magenta).
  * An AFTER is a file of one layer (height) or two (height then pool), or
  * HEIGHT.f32+POOL.f32. Maps are square float32 (gully's layout). */
 #include <errno.h>
@@ -201,6 +208,26 @@ static void change_px(unsigned char *px, float before, float after)
 	px[2] = (unsigned char)(255 * (1 - (d < 0 ? -d : d)));
 }
 
+static int write_png(const char *path, const unsigned char *img, int W, int H)
+{
+	FILE *f = fopen(path, "wb");
+	png_structp png = f ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL) : NULL;
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (!info || setjmp(png_jmpbuf(png))) {
+		fprintf(stderr, "bench_fidelity: cannot write %s\n", path);
+		return 1;
+	}
+	png_init_io(png, f);
+	png_set_IHDR(png, info, (png_uint_32)W, (png_uint_32)H, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (int y = 0; y < H; y++)
+		png_write_row(png, (png_bytep)(img + (size_t)y * W * 3));
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	return fclose(f) != 0;
+}
+
 static int cmd_picture(int argc, char **argv)
 {
 	if (argc < 5)
@@ -228,23 +255,86 @@ static int cmd_picture(int argc, char **argv)
 				change_px(img + ((size_t)(y + side + gap) * W + X) * 3, before[i], h[i]);
 			}
 	}
-	FILE *f = fopen(argv[2], "wb");
-	png_structp png = f ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL) : NULL;
-	png_infop info = png ? png_create_info_struct(png) : NULL;
-	if (!info || setjmp(png_jmpbuf(png))) {
-		fprintf(stderr, "bench_fidelity: cannot write %s\n", argv[2]);
-		return 1;
-	}
-	png_init_io(png, f);
-	png_set_IHDR(png, info, (png_uint_32)W, (png_uint_32)H, 8, PNG_COLOR_TYPE_RGB,
-		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_write_info(png, info);
-	for (int y = 0; y < H; y++)
-		png_write_row(png, img + (size_t)y * W * 3);
-	png_write_end(png, NULL);
-	png_destroy_write_struct(&png, &info);
+	const int rc = write_png(argv[2], img, W, H);
 	free(img);
-	return fclose(f) != 0;
+	return rc;
+}
+
+/* Adds 1 / runs to share[i] for every pool cell of each run in argv. */
+static int lake_shares(char **argv, int runs, size_t n, double *share)
+{
+	for (int r = 0; r < runs; r++) {
+		float *h, *p;
+		if (load_after(argv[r], n, &h, &p))
+			return 1;
+		if (!p) {
+			fprintf(stderr, "bench_fidelity: %s: no pool layer\n", argv[r]);
+			free(h);
+			return 1;
+		}
+		for (size_t i = 0; i < n; i++)
+			share[i] += p[i] > 0 ? 1.0 / runs : 0.0;
+		if (p != h + n) /* HEIGHT+POOL: two allocations */
+			free(p);
+		free(h);
+	}
+	return 0;
+}
+
+static void lakes_report(const double *a, const double *b, int side)
+{
+	const char *name[4] = {"north-west", "north-east", "south-west", "south-east"};
+	double qa[4] = {0}, qb[4] = {0}, both = 0;
+	for (int y = 0; y < side; y++)
+		for (int x = 0; x < side; x++) {
+			const size_t i = (size_t)y * side + x;
+			const int q = (y >= side / 2) * 2 + (x >= side / 2);
+			qa[q] += a[i];
+			qb[q] += b[i];
+			both += a[i] < b[i] ? a[i] : b[i];
+		}
+	printf("quarter\tA\tB\n");
+	for (int q = 0; q < 4; q++)
+		printf("%s\t%.0f\t%.0f\n", name[q], qa[q], qb[q]);
+	printf("all\t%.0f\t%.0f\noverlap\t%.0f\n", qa[0] + qa[1] + qa[2] + qa[3],
+	       qb[0] + qb[1] + qb[2] + qb[3], both);
+}
+
+static int cmd_lakes(int argc, char **argv)
+{
+	int sep = 0;
+	for (int a = 4; a < argc; a++)
+		if (strcmp(argv[a], "--") == 0)
+			sep = a;
+	if (argc < 7 || sep <= 4 || sep >= argc - 1)
+		return 2;
+	size_t n = 0;
+	float *before = read_f32(argv[3], &n);
+	const int side = before ? side_of(n) : 0;
+	double *a = side ? calloc(n, sizeof *a) : NULL, *b = a ? calloc(n, sizeof *b) : NULL;
+	unsigned char *img = b ? malloc(n * 3) : NULL;
+	if (!img || lake_shares(argv + 4, sep - 4, n, a) ||
+	    lake_shares(argv + sep + 1, argc - sep - 1, n, b))
+		return 1;
+	float lo = before[0], hi = before[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = before[i] < lo ? before[i] : lo;
+		hi = before[i] > hi ? before[i] : hi;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const double g = hi > lo ? 180.0 * (before[i] - lo) / (hi - lo) : 90.0;
+		const double m = a[i] > b[i] ? a[i] : b[i];
+		img[3 * i] = (unsigned char)(g * (1 - a[i]) + 255 * a[i]);
+		img[3 * i + 1] = (unsigned char)(g * (1 - m));
+		img[3 * i + 2] = (unsigned char)(g * (1 - b[i]) + 255 * b[i]);
+	}
+	lakes_report(a, b, side);
+	const int rc = write_png(argv[2], img, side, side);
+	free(img);
+	free(a);
+	free(b);
+	free(before);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -258,9 +348,12 @@ int main(int argc, char **argv)
 		rc = cmd_measure(argc, argv);
 	else if (argc >= 2 && strcmp(argv[1], "picture") == 0)
 		rc = cmd_picture(argc, argv);
+	else if (argc >= 2 && strcmp(argv[1], "lakes") == 0)
+		rc = cmd_lakes(argc, argv);
 	if (rc == 2)
 		fprintf(stderr, "usage: bench_fidelity hydrology|erosion BEFORE SEED DROPLETS OUT\n"
 				"       bench_fidelity measure BEFORE AFTER [AFTER ...]\n"
-				"       bench_fidelity picture OUT.png BEFORE AFTER [AFTER ...]\n");
+				"       bench_fidelity picture OUT.png BEFORE AFTER [AFTER ...]\n"
+				"       bench_fidelity lakes OUT.png BEFORE A [A ...] -- B [B ...]\n");
 	return rc;
 }
