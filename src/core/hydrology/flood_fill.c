@@ -73,28 +73,11 @@ static bool see_sea(struct flood *f, struct pour *p)
 	return heap_push(p->heap, p->sea_level, SEA_CELL);
 }
 
-/* A lake cell's neighbours: the map's 8 (grid_neighbours), and with wrap_y
- * (hydrology.edge = wrap) the seed's x-major index wrap at the first and
- * last rows: past the last row lie the next columns' first row, (x, 0),
- * (x + 1, 0) and (x + 2, 0), past the first row the previous columns' last
- * row (a symmetric relation). *edge: the cell is on the map's edge (the sea
- * is a neighbour), as grid_neighbours' count says. */
+/* A lake cell's neighbours (flood_neighbours). */
 static inline int lake_neighbours(const struct flood *f, const struct pour *p, int32_t c,
 				  int32_t nb[8], bool *edge)
 {
-	int m = grid_neighbours(f->width, f->height, c, nb);
-	*edge = m < 8;
-	if (!p->wrap_y || m == 8)
-		return m;
-	const int w = f->width, x = c % w, y = c / w;
-	const int dir = y == f->height - 1 ? 1 : y == 0 ? -1 : 0;
-	const int row = dir > 0 ? 0 : f->height - 1;
-	for (int k = 0; dir && k < 3; k++) {
-		const int nx = x + dir * k;
-		if (nx >= 0 && nx < w)
-			nb[m++] = row * w + nx;
-	}
-	return m;
+	return flood_neighbours(f, p->wrap_y, c, nb, edge);
 }
 
 /* True when a cell next to `c` is one of the start record's cells: then c

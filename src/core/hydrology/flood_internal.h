@@ -242,6 +242,30 @@ static inline void rim_mark_set(struct flood *f, int32_t c)
 		f->lakes[id - 1].marked = true;
 }
 
+/* A cell's neighbours: the map's 8 (grid_neighbours), and with wrap_y
+ * (hydrology.edge = wrap) the seed's x-major index wrap at the first and
+ * last rows: past the last row lie the next columns' first row, (x, 0),
+ * (x + 1, 0) and (x + 2, 0), past the first row the previous columns' last
+ * row (a symmetric relation). *edge: the cell is on the map's edge (the sea
+ * is a neighbour), as grid_neighbours' count says. */
+static inline int flood_neighbours(const struct flood *f, bool wrap_y, int32_t c, int32_t nb[8],
+				   bool *edge)
+{
+	int m = grid_neighbours(f->width, f->height, c, nb);
+	*edge = m < 8;
+	if (!wrap_y || m == 8)
+		return m;
+	const int w = f->width, x = c % w, y = c / w;
+	const int dir = y == f->height - 1 ? 1 : y == 0 ? -1 : 0;
+	const int row = dir > 0 ? 0 : f->height - 1;
+	for (int k = 0; dir && k < 3; k++) {
+		const int nx = x + dir * k;
+		if (nx >= 0 && nx < w)
+			nb[m++] = row * w + nx;
+	}
+	return m;
+}
+
 static inline void next_stamp(struct flood *f)
 {
 	if (++f->stamp == 0) {
