@@ -30,6 +30,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood.c src/core/hydrology/flood.h src/core/hydrology/flood_heap.h src/core/hydrology/flood_radix.h \
 	src/core/hydrology/flood_internal.h src/core/hydrology/flood_fill.c \
 	src/core/hydrology/flood_halves.c \
+	src/core/hydrology/flood_try.c \
 	src/core/hydrology/flood_lakes.c src/core/hydrology/flood_shed.c \
 	src/core/hydrology/flood_write.c src/core/hydrology/flood_check.c \
 	src/core/hydrology/flood_map.c \

@@ -109,6 +109,19 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
 	       const struct flood_settle *settle, const struct flood_params *fp,
 	       struct flood_result *r);
 
+/* hydrology.dry_tries (flood_try.c): after a pour from dry ground at
+ * `start` that kept nothing and drained, the 2020 code's second try. Its
+ * first try, at the start's surface S, found no lower cell next to the n
+ * cells at S joined to the start; the second raises the plane by half of
+ * `water` over those n. If the cells at or above S under that plane, joined
+ * to the start, have a lower cell next to them, they all go to the level
+ * (1 - drainage) S + drainage x the highest such cell's surface: a lake the
+ * plane reached sinks to the start's level. Writes pools only (and tells
+ * the lake cache); *lost gets the water taken. GULLY_ENOMEM changes
+ * nothing. */
+int flood_dry_try(struct flood *f, const float *height, float *pool, int start, double water,
+		  const struct flood_params *fp, double *lost);
+
 /* The lake cache. A pour into a lake it poured before starts from that
  * lake's remembered cells and a persistent heap of its rim instead of
  * walking the whole lake again: it looks only at the rim cells its level

@@ -37,6 +37,7 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	/* The 2020 code: a leak lowers the lake toward the leak's surface
 	 * whatever water that frees, and the freed water is gone. */
 	hp->drain_loss = q->drain_loss;
+	hp->dry_tries = q->dry_tries;
 	hp->fp.below_floor = q->drain_loss;
 	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
 	hp->fp.strict_dry = q->strict_leak;
@@ -155,6 +156,7 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 		      struct flood_result *res)
 {
 	int cell = (int)d->y * w->width + (int)d->x;
+	const bool dry = w->layer[LAYER_POOL][cell] == 0.0f;
 	struct flood_settle settle = {0, 0};
 	if (d->carried > 0 && hp->settle) {
 		settle.on_drain = (1.0 - hp->keep) * d->carried;
@@ -170,6 +172,16 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 	if (err)
 		return err;
 	*res = r;
+	if (hp->dry_tries && dry && r.outcome == FLOOD_DRAIN && r.written == 0) {
+		/* The water the second try takes from lakes is gone, as the
+		 * seed's is. */
+		double lost;
+		err = flood_dry_try(s->flood, w->layer[LAYER_HEIGHT], w->layer[LAYER_POOL], cell,
+				    d->volume / hp->vf, &hp->fp, &lost);
+		if (err)
+			return err;
+		b->evaporated += lost * hp->vf;
+	}
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a

@@ -21,6 +21,7 @@ struct hparams {
 	int spill;
 	bool deposit_on_death, settle;
 	bool drain_loss; /* a drain's freed water is gone, not the droplet's */
+	bool dry_tries;  /* hydrology.dry_tries: flood_dry_try after a dry pour */
 	struct flood_params fp;
 };
 
