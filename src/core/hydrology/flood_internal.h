@@ -248,8 +248,8 @@ static inline void rim_mark_set(struct flood *f, int32_t c)
  * (x + 1, 0) and (x + 2, 0), past the first row the previous columns' last
  * row (a symmetric relation). *edge: the cell is on the map's edge (the sea
  * is a neighbour), as grid_neighbours' count says. */
-static inline int flood_neighbours(const struct flood *f, bool wrap_y, int32_t c, int32_t nb[8],
-				   bool *edge)
+static inline __attribute__((always_inline)) int
+flood_neighbours(const struct flood *f, bool wrap_y, int32_t c, int32_t nb[8], bool *edge)
 {
 	int m = grid_neighbours(f->width, f->height, c, nb);
 	*edge = m < 8;
