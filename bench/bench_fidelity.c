@@ -235,8 +235,12 @@ static int cmd_picture(int argc, char **argv)
 	size_t n = 0;
 	float *before = read_f32(argv[3], &n);
 	int side = before ? side_of(n) : 0;
-	if (!side)
+	if (!side) {
+		if (before)
+			fprintf(stderr, "bench_fidelity: %s: not a square map\n", argv[3]);
+		free(before);
 		return 1;
+	}
 	const int cols = argc - 4, gap = 4;
 	const int W = cols * side + (cols - 1) * gap, H = 2 * side + gap;
 	unsigned char *img = calloc((size_t)W * H, 3);
@@ -311,11 +315,18 @@ static int cmd_lakes(int argc, char **argv)
 	size_t n = 0;
 	float *before = read_f32(argv[3], &n);
 	const int side = before ? side_of(n) : 0;
+	if (before && !side)
+		fprintf(stderr, "bench_fidelity: %s: not a square map\n", argv[3]);
 	double *a = side ? calloc(n, sizeof *a) : NULL, *b = a ? calloc(n, sizeof *b) : NULL;
 	unsigned char *img = b ? malloc(n * 3) : NULL;
 	if (!img || lake_shares(argv + 4, sep - 4, n, a) ||
-	    lake_shares(argv + sep + 1, argc - sep - 1, n, b))
+	    lake_shares(argv + sep + 1, argc - sep - 1, n, b)) {
+		free(img);
+		free(a);
+		free(b);
+		free(before);
 		return 1;
+	}
 	float lo = before[0], hi = before[0];
 	for (size_t i = 1; i < n; i++) {
 		lo = before[i] < lo ? before[i] : lo;

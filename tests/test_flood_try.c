@@ -108,11 +108,13 @@ static void test_no_drain_no_change(void **state)
 	map_free(m);
 }
 
-/* The lake cache is told: a lake poured (so remembered) behind a rim cell
- * Q at 0.504, where D's place is, with the drain at 0.45 past it; the try's
- * plane (0.505) covers Q, finds the drain and lowers the lake. Poured again
- * from its middle, it gives what a fresh flood gives, bit for bit, and the
- * records still describe the map. */
+/* The lake cache stays invisible: a lake poured (so remembered) behind a
+ * rim cell Q at 0.504, where D's place is, with the drain at 0.45 past it;
+ * the try's plane (0.505) covers Q, finds the drain and lowers the lake.
+ * Poured again from its middle, it gives what a fresh flood gives, bit for
+ * bit, and the records still describe the map. (The lowered lake's record
+ * no longer matches its level, so it would go unused even untold: the
+ * shadow check over whole runs is what watches the telling, FIDELITY.md.) */
 static void test_cache_sees_the_lowering(void **state)
 {
 	(void)state;
