@@ -29,19 +29,22 @@ static struct flood_params try_params(void)
 	return fp;
 }
 
-/* The plane (0.505) covers P, R (0.503) and the lake; D is below P: every
- * covered cell goes to 0.999 x 0.5 + 0.001 x 0.45, the lake's depths to that
- * less its ground, exactly, the dry ones stay dry; the water taken is what
- * the pools lost. */
+/* The plane (0.505) covers P, R (0.503) and the lake; D and a lower cell
+ * E below the lake (0.40) are below P. The drain is the highest of them, D,
+ * the seed's choice, and the droplet's way on: every covered cell goes to
+ * 0.999 x 0.5 + 0.001 x 0.45, the lake's depths to that less its ground,
+ * exactly, the dry ones stay dry; the water taken is what the pools lost. */
 static void test_second_try_lowers_the_lake(void **state)
 {
 	(void)state;
 	struct map *m = pit_beside_lake(0.503f, 0.48f, 0.022f);
+	m->h[at(6, 10)] = 0.40f; /* E */
 	struct flood_params fp = try_params();
 	float before[N];
 	memcpy(before, m->pool, sizeof before);
 	double lost = -1;
-	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost), GULLY_OK);
+	int drain = -2;
+	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost, &drain), GULLY_OK);
 	const double to = 0.999 * (double)m->h[P] + 0.001 * (double)m->h[D];
 	double expect_lost = 0;
 	for (int i = 0; i < N; i++) {
@@ -52,6 +55,7 @@ static void test_second_try_lowers_the_lake(void **state)
 	}
 	assert_true(m->pool[at(6, 8)] < 0.022f && m->pool[at(6, 8)] > 0.019f);
 	assert_true(lost == expect_lost && lost > 0);
+	assert_int_equal(drain, D);
 	assert_int_equal(flood_check(m->f, m->h, m->pool), 0);
 	map_free(m);
 }
@@ -66,26 +70,30 @@ static void test_nothing_unless_the_plane_reaches_a_drain(void **state)
 	(void)state;
 	struct flood_params fp = try_params();
 	double lost;
+	int drain;
 	struct map *m = pit_beside_lake(0.503f, 0.48f, 0.022f);
 	m->h[at(2, 8)] = 0.49f; /* below P: the first try drains */
 	float before[N];
 	memcpy(before, m->pool, sizeof before);
-	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost), GULLY_OK);
+	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost, &drain), GULLY_OK);
 	assert_memory_equal(m->pool, before, sizeof before);
 	assert_true(lost == 0);
+	assert_int_equal(drain, -1);
 	map_free(m);
 
 	const double water[3] = {0.01, 0.02, 0.1};
 	for (int k = 0; k < 3; k++) {
 		m = pit_beside_lake(0.53f, 0.48f, 0.04f); /* the lake at 0.52 */
 		memcpy(before, m->pool, sizeof before);
-		assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, water[k], &fp, &lost), GULLY_OK);
+		assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, water[k], &fp, &lost, &drain), GULLY_OK);
 		if (k < 2) {
 			assert_memory_equal(m->pool, before, sizeof before);
 			assert_true(lost == 0);
+			assert_int_equal(drain, -1);
 		} else {
 			assert_true(m->pool[at(6, 8)] < 0.02f);
 			assert_true(lost > 0.15);
+			assert_int_equal(drain, D);
 		}
 		map_free(m);
 	}
@@ -102,9 +110,11 @@ static void test_no_drain_no_change(void **state)
 	float before[N];
 	memcpy(before, m->pool, sizeof before);
 	double lost;
-	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost), GULLY_OK);
+	int drain;
+	assert_int_equal(flood_dry_try(m->f, m->h, m->pool, P, 0.01, &fp, &lost, &drain), GULLY_OK);
 	assert_memory_equal(m->pool, before, sizeof before);
 	assert_true(lost == 0);
+	assert_int_equal(drain, -1);
 	map_free(m);
 }
 
@@ -132,9 +142,11 @@ static void test_cache_sees_the_lowering(void **state)
 	assert_same_pour(m, r);
 	for (int k = 0; k < 2; k++) {
 		double lost;
-		assert_int_equal(flood_dry_try(m[k]->f, m[k]->h, m[k]->pool, P, 0.01, &fp, &lost),
+		int drain;
+		assert_int_equal(flood_dry_try(m[k]->f, m[k]->h, m[k]->pool, P, 0.01, &fp, &lost, &drain),
 				 GULLY_OK);
 		assert_true(lost > 0.01);
+		assert_int_equal(drain, at(9, 8));
 		assert_int_equal(flood_check(m[k]->f, m[k]->h, m[k]->pool), 0);
 		r[k] = pour(m[k], at(6, 8), 0.001, &fp);
 	}

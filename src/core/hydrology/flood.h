@@ -117,10 +117,11 @@ int flood_pour(struct flood *f, float *height, float *pool, int start, double wa
  * to the start, have a lower cell next to them, they all go to the level
  * (1 - drainage) S + drainage x the highest such cell's surface: a lake the
  * plane reached sinks to the start's level. Writes pools only (and tells
- * the lake cache); *lost gets the water taken. GULLY_ENOMEM changes
- * nothing. */
+ * the lake cache); *lost gets the water taken and *drain that highest
+ * cell, where the seed's droplet goes on (-1 when the second try found no
+ * drain or the first did). GULLY_ENOMEM changes nothing. */
 int flood_dry_try(struct flood *f, const float *height, float *pool, int start, double water,
-		  const struct flood_params *fp, double *lost);
+		  const struct flood_params *fp, double *lost, int *drain);
 
 /* The lake cache. A pour into a lake it poured before starts from that
  * lake's remembered cells and a persistent heap of its rim instead of

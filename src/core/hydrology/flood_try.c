@@ -55,9 +55,10 @@ static bool try_fill(struct flood *f, bool wrap_y, const float *height, const fl
 }
 
 int flood_dry_try(struct flood *f, const float *height, float *pool, int start, double water,
-		  const struct flood_params *fp, double *lost)
+		  const struct flood_params *fp, double *lost, int *drain_out)
 {
 	*lost = 0;
+	*drain_out = -1;
 	const double s0 = surface(height, pool, start);
 	size_t n1, n2;
 	int32_t drain;
@@ -70,6 +71,7 @@ int flood_dry_try(struct flood *f, const float *height, float *pool, int start, 
 		return GULLY_ENOMEM;
 	if (drain < 0)
 		return GULLY_OK; /* the seed fills or tries again: the pour's own part */
+	*drain_out = drain;
 	const double to = (1.0 - fp->drainage) * s0 + fp->drainage * surface(height, pool, drain);
 	/* Every covered cell's surface is at least s0 > to: pools only fall. */
 	for (size_t k = 0; k < n2; k++) {

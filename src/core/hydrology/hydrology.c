@@ -171,17 +171,21 @@ static int flood_here(struct hydro_state *s, struct world *w, const struct hpara
 		s->flood_seconds += s->clock() - t0;
 	if (err)
 		return err;
-	*res = r;
 	if (hp->dry_tries && dry && r.outcome == FLOOD_DRAIN && r.written == 0) {
 		/* The water the second try takes from lakes is gone, as the
-		 * seed's is. */
+		 * seed's is, and the droplet goes on from that try's drain, the
+		 * highest it found, as the seed's does. */
 		double lost;
+		int drain;
 		err = flood_dry_try(s->flood, w->layer[LAYER_HEIGHT], w->layer[LAYER_POOL], cell,
-				    d->volume / hp->vf, &hp->fp, &lost);
+				    d->volume / hp->vf, &hp->fp, &lost, &drain);
 		if (err)
 			return err;
 		b->evaporated += lost * hp->vf;
+		if (drain >= 0)
+			r.drain = drain;
 	}
+	*res = r;
 	d->carried -= r.settled;
 	b->deposited += r.settled;
 	/* The droplet pays exactly what the float pools took (or gets what a
