@@ -47,7 +47,7 @@ bench_bench_fidelity_SOURCES = bench/bench_fidelity.c bench/seedref.c bench/seed
 	bench/fidcompare.c bench/fidcompare.h
 bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
 bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
-EXTRA_DIST += bench/FIDELITY.md bench/fidelity-seed12345.png bench/fidelity-seed42.png bench/hydrology-vs-seed.sh \
+EXTRA_DIST += bench/FIDELITY.md bench/fidelity-seed12345.png bench/fidelity-lakes-reference.png bench/fidelity-seed42.png bench/hydrology-vs-seed.sh \
 	bench/hydrology-scaling.sh bench/fidelity-streams.sh bench/seed-own-code.sh
 EXTRA_DIST += bench/tui-first-output.py
 EXTRA_DIST += bench/SPH.md
