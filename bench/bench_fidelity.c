@@ -215,6 +215,10 @@ static int write_png(const char *path, const unsigned char *img, int W, int H)
 	png_infop info = png ? png_create_info_struct(png) : NULL;
 	if (!info || setjmp(png_jmpbuf(png))) {
 		fprintf(stderr, "bench_fidelity: cannot write %s\n", path);
+		if (png)
+			png_destroy_write_struct(&png, info ? &info : NULL);
+		if (f)
+			fclose(f);
 		return 1;
 	}
 	png_init_io(png, f);
