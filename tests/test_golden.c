@@ -21,7 +21,7 @@
 struct golden_case {
 	const char *name;
 	const char *process;
-	const char *settings[16]; /* "key=value", NULL-terminated */
+	const char *settings[17]; /* "key=value", NULL-terminated */
 	uint64_t budget;         /* split over two step() calls */
 	uint64_t pinned;
 };
@@ -140,6 +140,16 @@ static const struct golden_case golden_cases[] = {
 	  "hydrology.strict_leak=1", "hydrology.stop_stream=0.3", "terrain.vertical_scale=40",
 	  "hydrology.dry_tries=1", "world.width=128", "world.height=128", NULL},
 	 12000, 0x0378747834ffdc1aull},
+	/* And with a lake at a pour's level, reached over a sill in the
+	 * seed's first try, joining the lake (hydrology.level_join). */
+	{"hydrology seed 2020 preset's options, dry tries, level join", "hydrology",
+	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
+	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",
+	  "hydrology.settle=0", "hydrology.pit_stop=0", "hydrology.capacity_volume=0",
+	  "hydrology.strict_leak=1", "hydrology.stop_stream=0.3", "terrain.vertical_scale=40",
+	  "hydrology.dry_tries=1", "hydrology.level_join=1", "world.width=128",
+	  "world.height=128", NULL},
+	 12000, 0x5e7c28cc19c86b3eull},
 	{"hydrology seed 2020 preset's options, no dry tries", "hydrology",
 	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
 	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",

@@ -331,7 +331,8 @@ static bool params_equal(const struct flood_params *a, const struct flood_params
 	       a->carry == b->carry && a->below_floor == b->below_floor &&
 	       a->leak_high == b->leak_high && a->halves == b->halves &&
 	       a->halves_filled == b->halves_filled && a->halves_stop == b->halves_stop &&
-	       a->wrap_y == b->wrap_y && a->strict_dry == b->strict_dry;
+	       a->wrap_y == b->wrap_y && a->strict_dry == b->strict_dry &&
+	       a->level_join == b->level_join;
 }
 
 /* Whether this pour is the memo's (struct flood_memo), on the same map. */
@@ -393,6 +394,9 @@ int flood_pour_plain(struct flood *f, float *height, float *pool, int start, dou
 		.tol = LEVEL_TOL * fmax(1.0, fabs(level0)),
 		.leak_floor = fp->strict_dry && !(pool[start] > 0.0f) ? level0 : -INFINITY,
 		.dry_floor = fp->strict_dry ? level0 : -INFINITY,
+		.join_floor = fp->level_join ? level0 - LEVEL_TOL * fmax(1.0, fabs(level0)) : INFINITY,
+		.join_top = NAN,
+		.first_area = 0,
 		.sea_level = fp->sea_level,
 		.leak_high = fp->leak_high,
 		.wrap_y = fp->wrap_y,

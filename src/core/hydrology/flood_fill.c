@@ -29,6 +29,23 @@ static inline void leak_offer(struct pour *p, double key, int32_t cell)
 	}
 }
 
+/* A cell below the level is a leak, and so is one below the floors
+ * (strict_dry). With flood_params.level_join, a wet cell at the start's
+ * level is none while the rise is within the 2020 code's second plane:
+ * the seed's drains are below the level it last filled to, and its first
+ * plane is the start's level exactly, where float pools put a lake that a
+ * drain split from this one within a rounding of it. */
+static inline bool is_leak(const struct pour *p, int32_t c, double key)
+{
+	const bool wet = p->pool[c] > 0.0f;
+	if (key < (wet ? p->leak_floor : p->dry_floor))
+		return true;
+	if (!(key < p->level - p->tol))
+		return false;
+	/* (join_top is NAN, so this is false, until the rise's first step) */
+	return !(wet && key >= p->join_floor && p->level <= p->join_top);
+}
+
 /* Sorts a newly seen cell by its surface against the level: a leak below it,
  * a level cell that joins now, or a rim cell for the heap. */
 static bool classify(struct flood *f, struct pour *p, int32_t c)
@@ -36,8 +53,7 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 	f->seen[c] = f->stamp;
 	f->pushed[f->pushed_len++] = c;
 	double key = surface(p->height, p->pool, c);
-	if (key < p->level - p->tol ||
-	    key < (p->pool[c] > 0.0f ? p->leak_floor : p->dry_floor)) {
+	if (is_leak(p, c, key)) {
 		leak_offer(p, key, c);
 		/* A record's leaks stay on its rim heap. */
 		if (p->cur != NO_LAKE)
@@ -45,6 +61,10 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 		return true;
 	}
 	if (key <= p->level + p->tol) {
+		/* A lake at the start's level joined over a sill (level_join)
+		 * takes its water from the pour. */
+		if (key < p->level - p->tol)
+			p->left -= p->level - key;
 		f->stack[f->stack_len++] = c;
 		return true;
 	}
@@ -109,12 +129,15 @@ static inline void classify_fresh(struct flood *f, struct pour *p, int32_t c)
 	f->seen[c] = f->stamp;
 	f->pushed[f->pushed_len++] = c;
 	double key = surface(p->height, p->pool, c);
-	if (key < p->level - p->tol ||
-	    key < (p->pool[c] > 0.0f ? p->leak_floor : p->dry_floor)) {
+	if (is_leak(p, c, key)) {
 		leak_offer(p, key, c);
 		return;
 	}
 	if (key <= p->level + p->tol) {
+		/* A lake at the start's level joined over a sill (level_join)
+		 * takes its water from the pour. */
+		if (key < p->level - p->tol)
+			p->left -= p->level - key;
 		f->stack[f->stack_len++] = c;
 		return;
 	}
@@ -403,6 +426,13 @@ bool flood_rise(struct flood *f, struct pour *p, const struct flood_settle *sett
 			return true;
 		}
 		double area = (double)(f->nbase + f->lake_len);
+		if (isnan(p->join_top)) {
+			/* The seed's second plane: half the water over the
+			 * lake at the start's level. */
+			p->first_area = area;
+			p->join_top = p->join_floor < INFINITY ? p->level0 + 0.5 * p->water / area
+							       : -INFINITY;
+		}
 		if (p->heap->len == 0) {
 			/* Everything reachable is lake (cannot happen with the sea
 			 * around the map; kept for safety): spread what is left. */

@@ -51,6 +51,15 @@ static double halves_volume(const struct flood *f, const struct pour *p, double 
 	return halves_total(p, x, band, sum);
 }
 
+/* The cells of the 2020 code's first try: the lake at the start's level,
+ * `band` (halves_volume's count at level0). With level_join a lake at that
+ * level that the rise joined over a sill is in the band too, but not in
+ * that try: the rise's first area is. */
+static size_t halves_first_n(const struct pour *p, size_t band)
+{
+	return p->first_area > 0 && p->join_floor < INFINITY ? (size_t)p->first_area : band;
+}
+
 /* The 2020 code's tries. Its first try holds nothing; each next one, while
  * more than `stop` is left, raises the plane by half the water left spread
  * over the cells the last try covered (the lake's area at its level then,
@@ -71,6 +80,7 @@ bool flood_halves(const struct flood *f, struct pour *p, double stop)
 	const double rim = p->level;
 	size_t n;
 	double level = p->level0, below = halves_volume(f, p, level, &n), left = p->water;
+	n = halves_first_n(p, n);
 	bool ended = false;
 	for (int k = 0; k < 64 && left > stop; k++) {
 		const double plane = level + 0.5 * left / (double)n;
@@ -189,6 +199,7 @@ bool flood_overshoot_lake(const struct flood *f, struct pour *p)
 	const double top = up + p->left / all + 2.0 * p->tol;
 	size_t n;
 	halves_volume(f, p, p->level0, &n);
+	n = halves_first_n(p, n);
 	if (!(p->level0 + 0.5 * p->water / (double)n >= top) ||
 	    !nothing_below(f, p, k, id, c, top + p->tol))
 		return false;

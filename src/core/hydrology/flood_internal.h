@@ -297,6 +297,14 @@ struct pour {
 	 * has no float rounding to allow for), and so is leak_floor for a pour
 	 * from dry ground; else -infinity. */
 	double leak_floor, dry_floor;
+	/* flood_params.level_join: wet cells with a surface at or above
+	 * join_floor (the start's level less the tolerance) are no leaks while
+	 * the level is at or below join_top, the seed's second plane, set at
+	 * the rise's first step (NAN before it; join_floor is +infinity
+	 * without the option). first_area is the lake's area then (0 before
+	 * it): the seed's first try's cells, which such a join must not
+	 * widen. */
+	double join_floor, join_top, first_area;
 	bool sea_seen;
 	/* the lowest leak found so far: lowest surface, then lowest cell
 	 * (with leak_high the highest surface) */

@@ -41,6 +41,7 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 	hp->fp.below_floor = q->drain_loss;
 	hp->fp.leak_high = q->leak == HYDROLOGY_LEAK_HIGH;
 	hp->fp.strict_dry = q->strict_leak;
+	hp->fp.level_join = q->level_join;
 	hp->fp.halves = q->pour_halves;
 	hp->fp.halves_filled = q->pour_halves && q->halves_filled;
 	/* The seed's loop tries only while more than this is left; pours
