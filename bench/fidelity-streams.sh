@@ -5,6 +5,7 @@
 # rounding, sixteen say what a build does.
 #   bench/fidelity-streams.sh BUILD_DIR REFERENCE_DIR [--set KEY=VALUE]...
 #   SEED_OWN=DIR/seedhydro bench/fidelity-streams.sh BUILD_DIR @N [--set ...]
+#   SEED_OWN=DIR/seedhydro bench/fidelity-streams.sh BUILD_DIR %N [--set ...]
 # REFERENCE_DIR holds the shared reference maps (hydrology2020-seed12345-*).
 # Runs streams 1-14, 42 and 12345 (200,000 droplets each, two at a time),
 # renders height and pool, measures them with bench_fidelity, and prints
@@ -12,10 +13,12 @@
 # reach the marks. With @N instead, the seed's own code (built by
 # bench/seed-own-code.sh) makes its terrain N and its map of stream N, and
 # streams 1-8 run on that terrain against that map: @42 is where the
-# reference README measured the seed's spread. STREAMS="..." overrides
-# either list. SELF=1 with @N runs the seed's own code for the streams
-# instead of gully (--set is then refused): the seed's own spread, measured
-# the same way against the same map.
+# reference README measured the seed's spread. With %N, the terrain is
+# gully's own for seed N (the one bench/hydrology-vs-seed.sh times), the
+# reference the seed's own code's stream N on it, and streams 1-8 run.
+# STREAMS="..." overrides any list. SELF=1 with @N or %N runs the seed's
+# own code for the streams instead of gully (--set is then refused): the
+# seed's own spread, measured the same way against the same map.
 set -eu
 # --help: the comment above, as text
 case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;; esac
@@ -38,6 +41,18 @@ case $R in
 		{ echo "$0: $OWN @$N failed" >&2; exit 1; }
 	STREAMS=${STREAMS:-1 2 3 4 5 6 7 8}
 	;;
+%*)
+	N=${R#%}
+	case $N in '' | *[!0-9]*) echo "$0: $R: % and a terrain seed, as %1" >&2; exit 2 ;; esac
+	OWN=${SEED_OWN:-}
+	[ -n "$OWN" ] && [ -x "$OWN" ] || { echo "$0: $R needs SEED_OWN, the seed's code (bench/seed-own-code.sh)" >&2; exit 2; }
+	BEFORE=$T/gully$N.f32 AFTER=$T/seed$N.f32
+	ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"
+	"$G" run --quiet --process hydrology --seed "$N" --particles 0 -o "$BEFORE" >/dev/null ||
+		{ echo "$0: gully's terrain $N failed" >&2; exit 1; }
+	"$OWN" "$BEFORE" "$N" 200000 "$AFTER" >/dev/null || { echo "$0: $OWN on terrain $N failed" >&2; exit 1; }
+	STREAMS=${STREAMS:-1 2 3 4 5 6 7 8}
+	;;
 *)
 	BEFORE=$R/hydrology2020-seed12345-before.f32 AFTER=$R/hydrology2020-seed12345-after200k-height-then-pool.f32
 	[ -r "$BEFORE" ] && [ -r "$AFTER" ] || { echo "$0: $R: no reference maps" >&2; exit 2; }
@@ -47,15 +62,18 @@ esac
 SELF=${SELF:-0}
 case $SELF:$R in
 0:*) ;;
-1:@*) [ $# -eq 0 ] || { echo "$0: SELF=1 runs the seed's own code: no --set" >&2; exit 2; } ;;
-*) echo "$0: SELF=1 needs @N (the seed's own terrain)" >&2; exit 2 ;;
+1:@* | 1:%*) [ $# -eq 0 ] || { echo "$0: SELF=1 runs the seed's own code: no --set" >&2; exit 2; } ;;
+*) echo "$0: SELF=1 needs @N or %N (a terrain the seed's code runs on)" >&2; exit 2 ;;
 esac
 # one STREAM [--set KEY=VALUE]...
 one() {
 	s=$1
 	shift
 	if [ "$SELF" = 1 ]; then
-		"$OWN" "@$N" "$s" 200000 "$T/$s.f32" >/dev/null
+		case $R in
+		@*) "$OWN" "@$N" "$s" 200000 "$T/$s.f32" >/dev/null ;;
+		*) "$OWN" "$BEFORE" "$s" 200000 "$T/$s.f32" >/dev/null ;;
+		esac
 		return
 	fi
 	"$G" run "$BEFORE" --quiet -p "$P" --seed "$s" --particles 200000 "$@" -o "$T/$s.gsnap" >/dev/null &&
