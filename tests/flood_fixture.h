@@ -70,6 +70,23 @@ static inline struct flood_result pour(struct map *m, int cell, double water,
 	return r;
 }
 
+/* The same pour on two maps (a with the lake cache, b without, or two
+ * flood settings that must agree): the same outcome, drain, lake, gain,
+ * level and water poured, bit for bit. */
+static inline void pour_alike(struct map *a, struct map *b, int cell, double water,
+			      const struct flood_settle *st, const struct flood_params *fp)
+{
+	struct flood_result ra, rb;
+	assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, st, fp, &ra), 0);
+	assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, st, fp, &rb), 0);
+	assert_int_equal(ra.outcome, rb.outcome);
+	assert_int_equal(ra.drain, rb.drain);
+	assert_int_equal(ra.lake_cells, rb.lake_cells);
+	assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
+	assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+	assert_memory_equal(&ra.poured, &rb.poured, sizeof ra.poured);
+}
+
 /* A cached pour (m[0]) gave what a fresh flood (m[1]) gives, bit for bit,
  * and m[0]'s records still describe its map. */
 static inline void assert_same_pour(struct map *const m[2], const struct flood_result r[2])

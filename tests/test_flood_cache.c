@@ -22,14 +22,7 @@ static void cache_is_invisible(bool halves, double sea, double most, bool strict
 		double water = most * rng_double(&r);
 		struct flood_settle st = {.on_drain = 1e-4 * rng_double(&r),
 					  .on_fill = 1e-4 * rng_double(&r)};
-		struct flood_result ra, rb;
-		assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, &st, &fp, &ra), 0);
-		assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, &st, &fp, &rb), 0);
-		assert_int_equal(ra.outcome, rb.outcome);
-		assert_int_equal(ra.drain, rb.drain);
-		assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
-		assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
-		assert_memory_equal(&ra.poured, &rb.poured, sizeof ra.poured);
+		pour_alike(a, b, cell, water, &st, &fp);
 	}
 	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
 	assert_memory_equal(a->h, b->h, sizeof a->h);
@@ -89,13 +82,7 @@ static void test_cache_survives_changed_cells(void **state)
 		}
 		int cell = (int)rng_below(&r, N);
 		double water = 0.2 * rng_double(&r);
-		struct flood_result ra, rb;
-		assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, NULL, &fp, &ra), 0);
-		assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, NULL, &fp, &rb), 0);
-		assert_int_equal(ra.outcome, rb.outcome);
-		assert_int_equal(ra.drain, rb.drain);
-		assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
-		assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+		pour_alike(a, b, cell, water, NULL, &fp);
 	}
 	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
 	struct flood_counters ca;
@@ -137,14 +124,7 @@ static void cache_near_ties(bool strict)
 			double water = 0.01 * rng_double(&r);
 			struct flood_settle st = {.on_drain = 1e-6 * rng_double(&r),
 						  .on_fill = 1e-6 * rng_double(&r)};
-			struct flood_result ra, rb;
-			assert_int_equal(flood_pour(a->f, a->h, a->pool, cell, water, &st, &fp, &ra), 0);
-			assert_int_equal(flood_pour(b->f, b->h, b->pool, cell, water, &st, &fp, &rb), 0);
-			assert_int_equal(ra.outcome, rb.outcome);
-			assert_int_equal(ra.drain, rb.drain);
-			assert_int_equal(ra.lake_cells, rb.lake_cells);
-			assert_memory_equal(&ra.gained, &rb.gained, sizeof ra.gained);
-			assert_memory_equal(&ra.level, &rb.level, sizeof ra.level);
+			pour_alike(a, b, cell, water, &st, &fp);
 		}
 		assert_int_equal(flood_check(a->f, a->h, a->pool), 0);
 	}
