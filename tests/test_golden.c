@@ -140,8 +140,8 @@ static const struct golden_case golden_cases[] = {
 	  "hydrology.strict_leak=1", "hydrology.stop_stream=0.3", "terrain.vertical_scale=40",
 	  "hydrology.dry_tries=1", "world.width=128", "world.height=128", NULL},
 	 12000, 0x0378747834ffdc1aull},
-	/* And with a lake at a pour's level, reached over a sill in the
-	 * seed's first try, joining the lake (hydrology.level_join). */
+	/* And with a lake at a pour's level, reached over a sill within the
+	 * seed's second try, joining the lake (hydrology.level_join). */
 	{"hydrology seed 2020 preset's options, dry tries, level join", "hydrology",
 	 {"hydrology.normal=2020wrap", "hydrology.drain_loss=1", "hydrology.pour_halves=1",
 	  "hydrology.halves_filled=1", "hydrology.concentrate=1", "hydrology.edge=wall",

@@ -65,14 +65,15 @@ struct flood_params {
 			   * cells is below the start; the record's end
 			   * (flood_set_overshoot_exit) serves both: every cell
 			   * it reasons about sits above the start. */
-	bool level_join;  /* the first try's join (flood_fill.c): wet cells at
-			   * the start's level (within the tolerance) that the
-			   * rise reaches while it is below the 2020 code's
-			   * second plane (the level plus half the water over
-			   * the lake at the level) join the lake instead of
-			   * leaking, as the seed's test against its first
-			   * plane, in exact doubles, finds them; later tries
-			   * leak into them, as the seed's do */
+	bool level_join;  /* the second try's join (flood_fill.c): wet cells
+			   * at or above the start's level (less the
+			   * tolerance) that the rise reaches while it is
+			   * below the 2020 code's second plane (the level
+			   * plus half the water over the lake at the level)
+			   * join the lake instead of leaking, as the seed's
+			   * test against its first plane, in exact doubles,
+			   * finds them; later tries leak into them, as the
+			   * seed's do */
 };
 
 enum flood_outcome {

@@ -30,11 +30,12 @@ static inline void leak_offer(struct pour *p, double key, int32_t cell)
 }
 
 /* A cell below the level is a leak, and so is one below the floors
- * (strict_dry). With flood_params.level_join, a wet cell at the start's
- * level is none while the rise is within the 2020 code's second plane:
- * the seed's drains are below the level it last filled to, and its first
- * plane is the start's level exactly, where float pools put a lake that a
- * drain split from this one within a rounding of it. */
+ * (strict_dry). With flood_params.level_join, a wet cell at or above the
+ * start's level (less the tolerance) is none while the rise is within the
+ * 2020 code's second plane: the seed's drains are below the level it last
+ * filled to, at its second try the start's level exactly, where float
+ * pools put a lake that a drain split from this one within a rounding of
+ * it. */
 static inline bool is_leak(const struct pour *p, int32_t c, double key)
 {
 	const bool wet = p->pool[c] > 0.0f;
