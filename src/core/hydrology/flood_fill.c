@@ -47,6 +47,16 @@ static inline bool is_leak(const struct pour *p, int32_t c, double key)
 	return !(wet && key >= p->join_floor && p->level <= p->join_top);
 }
 
+/* A cell that is no leak and at most tol above the level joins now. One
+ * below the level (a lake at the start's level that level_join lets in
+ * over a sill) takes its water from the pour. */
+static inline void join_level_cell(struct flood *f, struct pour *p, int32_t c, double key)
+{
+	if (key < p->level - p->tol)
+		p->left -= p->level - key;
+	f->stack[f->stack_len++] = c;
+}
+
 /* Sorts a newly seen cell by its surface against the level: a leak below it,
  * a level cell that joins now, or a rim cell for the heap. */
 static bool classify(struct flood *f, struct pour *p, int32_t c)
@@ -62,11 +72,7 @@ static bool classify(struct flood *f, struct pour *p, int32_t c)
 		return true;
 	}
 	if (key <= p->level + p->tol) {
-		/* A lake at the start's level joined over a sill (level_join)
-		 * takes its water from the pour. */
-		if (key < p->level - p->tol)
-			p->left -= p->level - key;
-		f->stack[f->stack_len++] = c;
+		join_level_cell(f, p, c, key);
 		return true;
 	}
 	/* A record's rim heap keeps it: marked, so its surface changes reach
@@ -135,11 +141,7 @@ static inline void classify_fresh(struct flood *f, struct pour *p, int32_t c)
 		return;
 	}
 	if (key <= p->level + p->tol) {
-		/* A lake at the start's level joined over a sill (level_join)
-		 * takes its water from the pour. */
-		if (key < p->level - p->tol)
-			p->left -= p->level - key;
-		f->stack[f->stack_len++] = c;
+		join_level_cell(f, p, c, key);
 		return;
 	}
 	heap_push_reserved(&f->heap, key, c);
