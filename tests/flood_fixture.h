@@ -70,9 +70,9 @@ static inline struct flood_result pour(struct map *m, int cell, double water,
 	return r;
 }
 
-/* The same pour on two maps (a with the lake cache, b without, or two
- * flood settings that must agree): the same outcome, drain, lake, gain,
- * level and water poured, bit for bit. */
+/* The same pour on two maps whose floods must agree (a with the lake
+ * cache and b without, or a with the AVX2 level write and b without): the
+ * same outcome, drain, lake, gain, level and water poured, bit for bit. */
 static inline void pour_alike(struct map *a, struct map *b, int cell, double water,
 			      const struct flood_settle *st, const struct flood_params *fp)
 {

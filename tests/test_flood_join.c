@@ -95,10 +95,10 @@ static void test_no_join_past_the_second_plane(void **state)
  * A's 9 cells, not over A and B, so the join does not widen the seed's
  * first try. With B one column wide, that try holds 12 x 0.00278 + 0.00078
  * = 0.034 of the 0.05 and the tries go on over both lakes until 1e-4 is
- * left: filled. With B
- * as wide as A it would hold 0.051, more than the water: the pour
- * overshoots, keeping nothing, as the seed's try fails. Off, the first
- * plane is above the rim the leak sets: nothing kept, the pour drains. */
+ * left: filled. With B as wide as A it would hold 0.051, more than the
+ * water: the pour overshoots, keeping nothing, as the seed's try fails.
+ * Off, the first plane is above the rim the leak sets: nothing kept, the
+ * pour drains. */
 static void test_join_with_the_tries(void **state)
 {
 	(void)state;
@@ -138,29 +138,38 @@ static void open_east(struct map *m)
 /* Lake records serve a pour with the option as without: the same pours on
  * twin lakes, with the cache and without, give the same bits. Each pour
  * lands in A or B with a random amount, so the lakes fill, join and
- * leak over the sill in every order. */
+ * leak over the sill in every order. A third map, without the option,
+ * shows the option was at work in these pours. */
 static void test_join_cache_is_invisible(void **state)
 {
 	(void)state;
 	struct rng r;
 	rng_seed(&r, 9, 9);
-	struct map *a = twin_lakes(3), *b = twin_lakes(3);
+	struct map *a = twin_lakes(3), *b = twin_lakes(3), *off = twin_lakes(3);
 	open_east(a);
 	open_east(b);
+	open_east(off);
 	flood_set_cache(b->f, false);
 	struct flood_params fp = with_halves(1e-4);
 	fp.level_join = true;
 	fp.drainage = 0.001;
 	fp.carry = 0.1;
+	struct flood_params fp_off = fp;
+	fp_off.level_join = false;
+	int differed = 0;
 	for (int k = 0; k < 400; k++) {
 		const int cell = rng_below(&r, 2) ? at(3, 8) : at(7, 8);
 		const double water = 0.06 * rng_double(&r);
 		pour_alike(a, b, cell, water, NULL, &fp);
+		pour(off, cell, water, &fp_off);
+		differed += memcmp(a->pool, off->pool, sizeof a->pool) != 0;
 	}
 	assert_memory_equal(a->pool, b->pool, sizeof a->pool);
 	assert_int_equal(flood_check(a->f, a->h, a->pool), 0);
+	assert_true(differed > 0);
 	map_free(a);
 	map_free(b);
+	map_free(off);
 }
 
 int main(void)
