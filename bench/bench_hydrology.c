@@ -22,10 +22,15 @@
  *       on a fresh map (as run); then, per repeat, DROPLETS descents alone
  *       (no flood) from random cells on a copy of that map: ns per step of
  *       descend itself, without the flood clock's cost (see run).
- *   bench_hydrology fillmap [SIZE [REPEATS]]
+ *   bench_hydrology fillmap [SIZE [REPEATS [MAP.f32 [OUT.f32]]]]
  *       the whole-map flood (flood_fill_map) on the flood bench's bowl (sea
  *       above it: one depression) and on gully's terrain at SIZE (seed 42,
  *       sea below); cells per second for each repeat and the medians.
+ *       With MAP (SIZE x SIZE float32, x fastest, as `gully run -o t.f32`
+ *       writes), that map alone, the sea below every cell (each edge cell
+ *       drains at its own height, as richdem's edge: see
+ *       bench/flood-vs-richdem.sh); OUT gets the filled surface, height +
+ *       pool as float32, of the last repeat.
  *   bench_hydrology flood [SIZE [REPEATS]]
  *       fills a SIZE x SIZE random terrain (noise on a bowl) completely
  *       from its centre with one pour; prints cells per second for each
@@ -234,17 +239,73 @@ static double fill_map_rate(const char *what, const float *h, float *pool, int s
 	return med;
 }
 
+/* Exactly n floats from path into h (one more would be a size mismatch). */
+static bool read_map(const char *path, float *h, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t got = fread(h, sizeof *h, n, f);
+	bool more = fgetc(f) != EOF;
+	fclose(f);
+	return got == n && !more;
+}
+
+/* The filled surface, height + pool in float as gully's own layers add up
+ * (made in pool), so it can be compared cell by cell with richdem's filled
+ * heights. */
+static bool write_surface(const char *path, const float *h, float *pool, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		pool[i] += h[i];
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(pool, sizeof *pool, n, f) == n;
+	return fclose(f) == 0 && ok;
+}
+
+/* fillmap with MAP: that map alone. The sea at -infinity is below every
+ * cell whatever the map holds: each edge cell's level is its own height. */
+static int fill_map_file(int size, int reps, const char *map, const char *out)
+{
+	size_t n = (size_t)size * (size_t)size;
+	float *h = malloc(n * sizeof *h), *pool = malloc(n * sizeof *pool);
+	int rc = 1;
+	if (!h || !pool)
+		fprintf(stderr, "bench_hydrology: out of memory\n");
+	else if (!read_map(map, h, n))
+		fprintf(stderr, "bench_hydrology: %s is not %zu float32 heights\n", map, n);
+	else {
+		double r = fill_map_rate("file", h, pool, size, -INFINITY, reps);
+		printf("median %.2f (file) million cells/s (CPU time) over %d fills\n", r / 1e6,
+		       reps);
+		rc = r > 0 ? 0 : 1;
+		if (rc == 0 && out && !write_surface(out, h, pool, n)) {
+			fprintf(stderr, "bench_hydrology: cannot write %s\n", out);
+			rc = 1;
+		}
+	}
+	free(h);
+	free(pool);
+	return rc;
+}
+
 /* The whole-map flood (flood_fill_map) on the flood benchmark's bowl with
  * its sea above everything (one depression: the whole map), and on gully's
- * own terrain at this size (seed 42, defaults) with the sea below it. */
+ * own terrain at this size (seed 42, defaults) with the sea below it; or
+ * on a map from a file (fill_map_file). */
 static int bench_fill_map(int argc, char **argv)
 {
 	int size = argc > 0 ? atoi(argv[0]) : 1024;
 	int reps = argc > 1 ? atoi(argv[1]) : 5;
-	if (size < 16 || size > 4096 || reps < 1 || reps > 100) {
-		fprintf(stderr, "bench_hydrology: fillmap SIZE in 16..4096, REPEATS in 1..100\n");
+	if (size < 16 || size > 4096 || reps < 1 || reps > 100 || argc > 4) {
+		fprintf(stderr, "bench_hydrology: fillmap SIZE in 16..4096, REPEATS in 1..100"
+				" [MAP.f32 [OUT.f32]]\n");
 		return 2;
 	}
+	if (argc > 2)
+		return fill_map_file(size, reps, argv[2], argc > 3 ? argv[3] : NULL);
 	size_t n = (size_t)size * (size_t)size;
 	float *h = malloc(n * sizeof *h), *pool = malloc(n * sizeof *pool);
 	struct params p;
@@ -376,6 +437,7 @@ int main(int argc, char **argv)
 		return bench_flood(argc - 2, argv + 2);
 	fprintf(stderr, "usage: bench_hydrology run SEED [DROPLETS [WINDOW]] [KEY=VALUE...]\n"
 			"       bench_hydrology descend SEED [WARM [DROPLETS [REPEATS]]]\n"
+			"       bench_hydrology fillmap [SIZE [REPEATS [MAP.f32 [OUT.f32]]]]\n"
 			"       bench_hydrology flood [SIZE [REPEATS]]\n");
 	return 2;
 }
