@@ -14,6 +14,10 @@ noinst_PROGRAMS += bench/hydro_lanes
 bench_hydro_lanes_SOURCES = bench/hydro_lanes.c bench/descendutil.h
 bench_hydro_lanes_LDADD = src/core/libgullycore.a -lm
 EXTRA_DIST += bench/HYDROLOGY.md
+# The whole-map flood against richdem's, same machine, same map
+# (HYDROLOGY.md): scripts only; the C++ driver is written and built by
+# richdem-fill.sh in its own work directory, never by this build.
+EXTRA_DIST += bench/richdem-fill.sh bench/flood-vs-richdem.sh
 # Benchmarks: built and run by `make bench`, never by `make check` (timings are
 # noise on a shared machine; tests must not depend on them).
 EXTRA_PROGRAMS = bench/bench_particles
