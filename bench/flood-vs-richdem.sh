@@ -26,6 +26,7 @@ case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}'
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR RDFILL [RUNS [SIZES...]]" >&2; exit 2; }
 B=$1 RD=$2
 RUNS=${3:-5}
+case $RUNS in '' | *[!0-9]* | 0) echo "$0: RUNS must be a count >= 1, not '$RUNS'" >&2; exit 2 ;; esac
 [ $# -gt 3 ] && shift 3 || set -- 1024 4096
 for f in "$B/gully" "$B/bench/bench_hydrology" "$RD"; do
 	[ -x "$f" ] || { echo "$0: $f is not an executable (build it first)" >&2; exit 1; }
