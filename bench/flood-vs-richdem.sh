@@ -27,7 +27,7 @@ case ${1:-} in -h | --help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p;}'
 B=$1 RD=$2
 RUNS=${3:-5}
 case $RUNS in '' | *[!0-9]* | 0) echo "$0: RUNS must be a count >= 1, not '$RUNS'" >&2; exit 2 ;; esac
-[ $# -gt 3 ] && shift 3 || set -- 1024 4096
+if [ $# -gt 3 ]; then shift 3; else set -- 1024 4096; fi
 for f in "$B/gully" "$B/bench/bench_hydrology" "$RD"; do
 	[ -x "$f" ] || { echo "$0: $f is not an executable (build it first)" >&2; exit 1; }
 done
