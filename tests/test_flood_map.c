@@ -109,6 +109,8 @@ static void test_fill_map_equals_definition(void **state)
 		{128, 96, RELIEF_GULLY, 12345, -1.0}, {200, 200, RELIEF_GULLY, 1, 0.3},
 		{97, 131, RELIEF_STEPS, 5, -1.0}, {150, 150, RELIEF_STEPS, 6, 0.2},
 		{96, 80, RELIEF_PLATEAUS, 8, -1.0}, {160, 120, RELIEF_PLATEAUS, 9, 0.6},
+		/* work arrays over BIGMEM_MIN_BYTES: mapped on their own */
+		{1024, 1030, RELIEF_STEPS, 10, -1.0},
 	};
 	for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
 		int w = cases[t].w, h = cases[t].h, n = w * h;

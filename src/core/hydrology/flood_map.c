@@ -22,9 +22,16 @@
 #include "core/hydrology/flood_internal.h"
 #include "core/hydrology/flood_radix.h"
 
+#include "core/base/bigmem.h"
 #include "core/base/error.h"
 
+/* The work arrays are a map's size or more: on a big map they come from
+ * bigmem (huge pages where the system gives them), since a fresh 4 KB
+ * page costs a fault, and on some hosts the faults of one fill cost as
+ * much as the fill itself (bench/HYDROLOGY.md, "The whole-map flood
+ * against richdem"). */
 struct map_fill {
+	size_t n2, n;         /* cells with the ring, and without */
 	float *h, *pool;      /* padded copies: (w + 2) x (hh + 2) */
 	uint8_t *done;        /* padded: the ring is settled */
 	int32_t off[8];       /* the neighbours' offsets in the padded map */
@@ -69,6 +76,10 @@ static bool spread(struct map_fill *m, double level)
 	memcpy(off, m->off, sizeof off);
 	bool ok = true;
 	while (ok && (ndep || head < tail)) {
+		/* An empty queue starts again at its first slot: the fill keeps
+		 * touching the same few pages instead of new ones. */
+		if (head == tail)
+			head = tail = 0;
 		while (ndep) {
 			/* A depression cell: every unsettled neighbour settles at
 			 * the level, pooled (a depression cell) or dry (a slope). */
@@ -116,11 +127,11 @@ static bool spread(struct map_fill *m, double level)
 
 static void map_fill_free(struct map_fill *m)
 {
-	free(m->h);
-	free(m->pool);
-	free(m->done);
-	free(m->dep);
-	free(m->slope);
+	bigmem_free(m->h, m->n2 * sizeof *m->h);
+	bigmem_free(m->pool, m->n2 * sizeof *m->pool);
+	bigmem_free(m->done, m->n2);
+	bigmem_free(m->dep, m->n * sizeof *m->dep);
+	bigmem_free(m->slope, m->n * sizeof *m->slope);
 	radix_free(&m->pq);
 }
 
@@ -130,12 +141,14 @@ int flood_fill_map(const float *height, float *pool, int width, int height_cells
 	const int w2 = width + 2, h2 = height_cells + 2;
 	size_t n2 = (size_t)w2 * (size_t)h2, n = (size_t)width * (size_t)height_cells;
 	struct map_fill m = {
+		.n2 = n2,
+		.n = n,
 		.off = {1, -1, w2, -w2, w2 + 1, 1 - w2, w2 - 1, -w2 - 1},
-		.h = malloc(n2 * sizeof *m.h),
-		.pool = malloc(n2 * sizeof *m.pool),
-		.done = calloc(n2, 1),
-		.dep = malloc(n * sizeof *m.dep),
-		.slope = malloc(n * sizeof *m.slope),
+		.h = bigmem_zalloc(n2 * sizeof *m.h),
+		.pool = bigmem_zalloc(n2 * sizeof *m.pool),
+		.done = bigmem_zalloc(n2),
+		.dep = bigmem_zalloc(n * sizeof *m.dep),
+		.slope = bigmem_zalloc(n * sizeof *m.slope),
 	};
 	if (!m.h || !m.pool || !m.done || !m.dep || !m.slope) {
 		map_fill_free(&m);
