@@ -23,7 +23,7 @@ EXTRA_DIST += bench/richdem-fill.sh bench/flood-vs-richdem.sh
 EXTRA_PROGRAMS = bench/bench_particles
 bench_bench_particles_SOURCES = bench/bench_particles.c bench/seedref.c bench/seedref.h
 bench_bench_particles_LDADD = src/core/libgullycore.a -lm
-EXTRA_DIST += bench/README.md bench/PARTICLES.md bench/layout_walk.c bench/tui-key-latency-sph.sh \
+EXTRA_DIST += bench/README.md bench/HISTORY.md bench/PARTICLES.md bench/layout_walk.c bench/tui-key-latency-sph.sh \
 	bench/sph-threads-vs.sh
 CLEANFILES += $(EXTRA_PROGRAMS)
 

@@ -78,10 +78,11 @@ struct particles_state {
  * world.threads says: a tick is 64 droplet steps, about 0.3 us, and handing
  * half of it to another thread and waiting for it costs far more than the
  * tick (an idle host: 200,000 droplets in 1.7 s on one thread, 308 s on two;
- * bench/README.md, "Two threads"). lockstep_set_workers keeps the split, held
- * to the same bits by test_lanes, for a design with longer ticks. The
- * halves are that design: from 256x256 up an epoch is milliseconds of work,
- * so world.threads runs them on two threads. */
+ * bench/HISTORY.md, "two threads for the lockstep read phase").
+ * lockstep_set_workers keeps the split, held to the same bits by test_lanes,
+ * for a design with longer ticks. The halves are that design: from 256x256
+ * up an epoch is milliseconds of work, so world.threads runs them on two
+ * threads. */
 static int particles_create(void **state, struct world *w, const struct params *p)
 {
 	(void)p;
