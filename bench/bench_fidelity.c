@@ -39,42 +39,14 @@
 #include "fidcompare.h"
 #include "seedref.h"
 
-/* Reads a whole float32 file; *count gets its number of floats. */
 static float *read_f32(const char *path, size_t *count)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "bench_fidelity: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	float *buf = NULL;
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long len = ftell(f);
-		if (len > 0 && len % 4 == 0 && fseek(f, 0, SEEK_SET) == 0) {
-			buf = malloc((size_t)len);
-			if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-				free(buf);
-				buf = NULL;
-			}
-			*count = (size_t)len / 4;
-		}
-	}
-	fclose(f);
-	if (!buf)
-		fprintf(stderr, "bench_fidelity: %s: not a float32 map\n", path);
-	return buf;
+	return bench_read_f32("bench_fidelity", path, count);
 }
 
 static int write_f32(const char *path, const float *a, const float *b, size_t n)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(a, 4, n, f) != n || (b && fwrite(b, 4, n, f) != n)) {
-		fprintf(stderr, "bench_fidelity: cannot write %s\n", path);
-		if (f)
-			fclose(f);
-		return 1;
-	}
-	return fclose(f) != 0;
+	return bench_write_f32("bench_fidelity", path, a, b, n);
 }
 
 static int side_of(size_t n)

@@ -243,52 +243,35 @@ static double fill_map_rate(const char *what, const float *h, float *pool, int s
 	return med;
 }
 
-/* Exactly n floats from path into h (one more would be a size mismatch). */
-static bool read_map(const char *path, float *h, size_t n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	size_t got = fread(h, sizeof *h, n, f);
-	bool more = fgetc(f) != EOF;
-	fclose(f);
-	return got == n && !more;
-}
-
 /* The filled surface, height + pool in float as gully's own layers add up
  * (made in pool), so it can be compared cell by cell with richdem's filled
  * heights. */
-static bool write_surface(const char *path, const float *h, float *pool, size_t n)
+static int write_surface(const char *path, const float *h, float *pool, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		pool[i] += h[i];
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return false;
-	bool ok = fwrite(pool, sizeof *pool, n, f) == n;
-	return fclose(f) == 0 && ok;
+	return bench_write_f32("bench_hydrology", path, pool, NULL, n);
 }
 
 /* fillmap with MAP: that map alone. The sea at -infinity is below every
  * cell whatever the map holds: each edge cell's level is its own height. */
 static int fill_map_file(int size, int reps, const char *map, const char *out)
 {
-	size_t n = (size_t)size * (size_t)size;
-	float *h = malloc(n * sizeof *h), *pool = malloc(n * sizeof *pool);
+	size_t n = (size_t)size * (size_t)size, got = 0;
+	float *h = bench_read_f32("bench_hydrology", map, &got), *pool = NULL;
 	int rc = 1;
-	if (!h || !pool)
+	if (h && got != n)
+		fprintf(stderr, "bench_hydrology: %s holds %zu floats, not %zu (%dx%d)\n", map, got,
+			n, size, size);
+	else if (h && !(pool = malloc(n * sizeof *pool)))
 		fprintf(stderr, "bench_hydrology: out of memory\n");
-	else if (!read_map(map, h, n))
-		fprintf(stderr, "bench_hydrology: %s is not %zu float32 heights\n", map, n);
-	else {
+	else if (h) {
 		double r = fill_map_rate("file", h, pool, size, -INFINITY, reps);
 		printf("median %.2f (file) million cells/s (CPU time) over %d fills\n", r / 1e6,
 		       reps);
 		rc = r > 0 ? 0 : 1;
-		if (rc == 0 && out && !write_surface(out, h, pool, n)) {
-			fprintf(stderr, "bench_hydrology: cannot write %s\n", out);
-			rc = 1;
-		}
+		if (rc == 0 && out)
+			rc = write_surface(out, h, pool, n);
 	}
 	free(h);
 	free(pool);
