@@ -73,6 +73,18 @@ $gully presets --json default | grep -q '"changed": \[\]' || fail "json: default
 $gully run -p ridges-and-plateaus --size 64x64 --particles 500 --quiet >"$tmp/run" ||
 	fail "run exit $?"
 grep -q '^particles	7	64	64	500	' "$tmp/run" || fail "run row: $(tail -1 "$tmp/run")"
+# Named without -p, as the explorer and sweep take it: the same row but the
+# seconds; a .yaml path too; a misspelt name is refused with a hint.
+$gully run ridges-and-plateaus --size 64x64 --particles 500 --quiet >"$tmp/run2" ||
+	fail "run PRESET exit $?"
+[ "$(cut -f1-6,9- "$tmp/run")" = "$(cut -f1-6,9- "$tmp/run2")" ] ||
+	fail "run PRESET differs from -p: $(tail -1 "$tmp/run2")"
+$gully run "$tmp/a.yaml" --dump-preset | cmp -s - "$tmp/b.yaml" || fail "run FILE.yaml"
+$gully run ridges-and-plateau --particles 1 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "run misspelt preset exit status"
+grep -q "did you mean ridges-and-plateaus" "$tmp/err" || fail "no hint: $(cat "$tmp/err")"
+$gully run -p default ridges-and-plateaus --particles 1 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "run with two presets"
 
 # $GULLY_PRESET_PATH adds directories before the others; it never hides the
 # shipped presets (it did, from the build tree, even when empty).

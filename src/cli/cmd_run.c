@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/signals.h"
@@ -25,14 +26,15 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s run [options] [-o FILE]... [SNAPSHOT|HEIGHTMAP]\n\n"
+	fprintf(fp, "Usage: %s run [options] [-o FILE]... [PRESET|SNAPSHOT|HEIGHTMAP]\n\n"
 		"Simulates without a screen and prints a TSV header and one row of metrics\n"
 		"(or one JSON object with --json). --particles N runs N droplets to their\n"
 		"end. Given a snapshot (.gsnap), continues from it exactly: its map,\n"
 		"parameters, random stream and process, with --set on top (--size is\n"
 		"refused; --seed restarts its random stream). Given a height map (.r16,\n"
-		".f32, .pgm, .png), starts from that terrain. Ctrl-C or SIGTERM stops the\n"
-		"run early: the -o files get what is done (a snapshot marked interrupted,\n"
+		".f32, .pgm, .png), starts from that terrain. Given a preset (a name or\n"
+		"a .yaml file), takes it as -p does. Ctrl-C or SIGTERM stops the run\n"
+		"early: the -o files get what is done (a snapshot marked interrupted,\n"
 		"resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
@@ -177,6 +179,33 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 /* Not an exit status: the command goes on. */
 #define GO_ON (-1)
 
+/* The argument as the explorer and `gully sweep` take it: a preset (a
+ * .yaml file or a preset's name) is -p's; a height map or a snapshot is
+ * what the run starts from (*from), and a name that is no file at all is
+ * refused here, with the preset it may have meant. */
+static int run_start_argument(struct sim_options *o, const char **from)
+{
+	const char *arg = *from;
+	if (!arg || image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg))
+		return GO_ON;
+	if (info_is_preset(arg)) {
+		if (o->preset)
+			return cli_usage_error(CMD, "two presets: -p %s and %s", o->preset, arg);
+		o->preset = arg;
+		*from = NULL;
+		return GO_ON;
+	}
+	if (access(arg, F_OK) != 0) {
+		char hint[128];
+		cli_preset_hint(arg, hint, sizeof hint);
+		if (hint[0])
+			return cli_usage_error(CMD, "'%s' is no file or preset%s", arg, hint);
+		return cli_usage_error(CMD, "'%s' is no file or preset (see `%s presets`)", arg,
+				       cli_program);
+	}
+	return GO_ON;
+}
+
 /* The options and at most one SNAPSHOT or HEIGHTMAP (*from, or NULL); a bad
  * -o fails now, not after the run. GO_ON, or the status to exit with. */
 static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
@@ -216,7 +245,9 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 	if (optind + 1 < argc)
 		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
 	*from = optind < argc ? argv[optind] : NULL;
-	int status = run_outputs_check(CMD, o, overlay_set);
+	int status = run_start_argument(o, from);
+	if (status == GO_ON)
+		status = run_outputs_check(CMD, o, overlay_set);
 	return status ? status : GO_ON;
 }
 
