@@ -64,5 +64,11 @@ expect 0 "read a constant layer back with the range render gave" -- "$GULLY" run
 	--particles 0 --range "$range" "$T/flow.r16" -o "$T/flow_back.f32"
 "$GULLY" render "$T/flat.gsnap" --layer flow -o "$T/flow.f32" 2>/dev/null
 cmp -s "$T/flow.f32" "$T/flow_back.f32" || fail "the constant layer did not read back"
+# A preset is no snapshot: refused before any file is written, with the
+# command that pictures its terrain.
+printf 'world: {seed: 5}\n' >"$T/mine.yaml"
+expect 2 "render a preset" -- "$GULLY" render "$T/mine.yaml" -o "$T/mine.png"
+one_line "is a preset, not a snapshot: .*run .*mine.yaml --particles 0 -o OUT.png"
+[ -e "$T/mine.png" ] && fail "a refused render wrote a file"
 [ "$fails" -eq 0 ] || exit 1
 echo "all ok"

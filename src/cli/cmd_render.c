@@ -237,6 +237,11 @@ int cmd_render(int argc, char **argv)
 		status = cli_usage_error(CMD, "one snapshot at a time ('%s' is extra)", argv[optind + 1]);
 	if (!status)
 		status = check_args(&a);
+	/* A preset has no map yet: say how to picture the terrain it makes. */
+	if (!status && !snapshot_is_name(argv[optind]) && info_is_preset(argv[optind]))
+		status = cli_usage_error(CMD, "'%s' is a preset, not a snapshot: `%s run %s "
+					 "--particles 0 -o OUT.png` pictures its terrain",
+					 argv[optind], cli_program, argv[optind]);
 	struct world *w = NULL;
 	struct snapshot_info info;
 	char err[512];
