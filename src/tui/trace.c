@@ -163,7 +163,9 @@ static void said_end(struct app *a)
 void trace_step(struct app *a, bool to_end)
 {
 	if (!trace_live(a)) {
-		app_message(a, "no droplet to follow: T starts one");
+		/* Under a process it cannot follow, T would not start one. */
+		if (traceable(a))
+			app_message(a, "no droplet to follow: T starts one");
 		return;
 	}
 	struct trace_view *v = &a->trace;

@@ -111,6 +111,9 @@ wait_gone "one droplet, step"
 # SPH (process 4) has no single particle to follow.
 keys 4
 wait_for "process 4"
+keys d
+wait_for "the trace follows process 1's or 2's droplets or process 3's particles"
+screen | grep -F -q "T starts one" && fail "d under SPH offers a trace T cannot start"
 keys T
 wait_for "the trace follows process 1's or 2's droplets or process 3's particles"
 quit_discarding
