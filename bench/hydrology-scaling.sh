@@ -16,6 +16,10 @@
 # droplets alone), with the whole run's CPU beside it. The last line: each
 # build's us per droplet on the last size over the first (issue 15 item 5
 # asks 4096² within 2x of 256²).
+# INTERLEAVE=sizes (with FROM=snapshot) measures that ratio in the same
+# minutes instead: NEW alone, each round running every size in turn, and
+# the median of the rounds' last-over-first ratios (OLD is not run).
+# SET="KEY=VALUE ..." adds those --set options to the droplets' runs there.
 set -eu
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
 	sed -n '2,/^set -eu/p' "$0" | sed '$d'
@@ -49,6 +53,41 @@ from_snapshot() {
 	printf '%s\tnew/old pair-ratio median %.3f (us/droplet)\n' "$s" "$(med <"$T/ratio")"
 	rm -f "$T/map.gsnap"
 }
+# INTERLEAVE=sizes: each round runs NEW on every size in turn.
+interleave_sizes() {
+	for s in $SIZES; do
+		set -- --process hydrology --size "${s}x$s" --seed 1
+		[ "${FEATURES:-}" = matched ] && set -- "$@" --set terrain.frequency=$((s / 64))
+		"$NEW/gully" run "$@" --particles 0 -o "$T/map$s.gsnap" >/dev/null 2>&1
+	done
+	set -- $SIZES
+	first=$1; shift $(($# - 1)); last=$1
+	for r in $(seq "$RUNS"); do
+		line="run $r"
+		for s in $SIZES; do
+			# shellcheck disable=SC2046
+			"$NEW/gully" run "$T/map$s.gsnap" --particles "$N" \
+				$(for kv in ${SET:-}; do printf -- '--set %s ' "$kv"; done) >"$T/out" 2>/dev/null
+			u=$(sim_us); echo "$u" >>"$T/u$s"; eval "u_$s=$u"
+			line="$line	$s: $u us/droplet"
+		done
+		ratio=$(eval "echo \"\$u_$last / \$u_$first\"" | bc -l)
+		echo "$ratio" >>"$T/ratio"
+		printf '%s\t%s/%s %.3f\n' "$line" "$last" "$first" "$ratio"
+	done
+	for s in $SIZES; do
+		printf '%s\tmedian us/droplet %s\n' "$s" "$(med <"$T/u$s")"
+	done
+	printf '%s over %s, us/droplet: median of the rounds'"'"' ratios %.3fx (range %.3f-%.3f)\n' \
+		"$last" "$first" "$(med <"$T/ratio")" "$(sort -g "$T/ratio" | head -1)" \
+		"$(sort -g "$T/ratio" | tail -1)"
+}
+if [ "${INTERLEAVE:-}" = sizes ]; then
+	[ "${FROM:-}" = snapshot ] || { echo "INTERLEAVE=sizes needs FROM=snapshot" >&2; exit 2; }
+	: >"$T/ratio"
+	interleave_sizes
+	exit 0
+fi
 for s in $SIZES; do
 	set -- --process hydrology --size "${s}x$s" --seed 1
 	[ "${FEATURES:-}" = matched ] && set -- "$@" --set terrain.frequency=$((s / 64))
