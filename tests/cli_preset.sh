@@ -85,6 +85,13 @@ $gully run ridges-and-plateau --particles 1 >/dev/null 2>"$tmp/err"
 grep -q "did you mean ridges-and-plateaus" "$tmp/err" || fail "no hint: $(cat "$tmp/err")"
 $gully run -p default ridges-and-plateaus --particles 1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "run with two presets"
+# A preset and a height map, in either order, run as -p with the map.
+$gully run --size 32x32 --particles 0 --quiet -o "$tmp/m.pgm" >/dev/null || fail "a map: exit $?"
+$gully run -p lake-chain "$tmp/m.pgm" --particles 200 --quiet >"$tmp/r1" || fail "-p MAP: exit $?"
+$gully run "$tmp/m.pgm" lake-chain --particles 200 --quiet >"$tmp/r2" || fail "MAP PRESET: exit $?"
+[ "$(cut -f1-6,9- "$tmp/r1")" = "$(cut -f1-6,9- "$tmp/r2")" ] || fail "MAP PRESET is not -p PRESET MAP"
+$gully run "$tmp/m.pgm" "$tmp/m.pgm" --particles 1 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "two maps to start from" "$tmp/err" || fail "two maps: $(cat "$tmp/err")"
 
 # $GULLY_PRESET_PATH adds directories before the others; it never hides the
 # shipped presets (it did, from the build tree, even when empty).

@@ -26,16 +26,16 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s run [options] [-o FILE]... [PRESET|SNAPSHOT|HEIGHTMAP]\n\n"
+	fprintf(fp, "Usage: %s run [options] [-o FILE]... [PRESET] [SNAPSHOT|HEIGHTMAP]\n\n"
 		"Simulates without a screen and prints a TSV header and one row of metrics\n"
 		"(or one JSON object with --json). --particles N runs N droplets to their\n"
 		"end. Given a snapshot (.gsnap), continues from it exactly: its map,\n"
 		"parameters, random stream and process, with --set on top (--size is\n"
 		"refused; --seed restarts its random stream). Given a height map (.r16,\n"
 		".f32, .pgm, .png), starts from that terrain. Given a preset (a name or\n"
-		"a .yaml file), takes it as -p does. Ctrl-C or SIGTERM stops the run\n"
-		"early: the -o files get what is done (a snapshot marked interrupted,\n"
-		"resumable exactly), then exit 130 or 143.\n\n"
+		"a .yaml file), takes it as -p does, with a height map or alone. Ctrl-C\n"
+		"or SIGTERM stops the run early: the -o files get what is done (a\n"
+		"snapshot marked interrupted, resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
@@ -66,8 +66,8 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 	if (o->width)
 		return cli_usage_error(CMD, "--size cannot resize the snapshot '%s'", path);
 	if (o->preset)
-		return cli_usage_error(CMD, "--preset: the snapshot '%s' carries its parameters; "
-				       "change them with --set", path);
+		return cli_usage_error(CMD, "a preset (%s) and the snapshot '%s', which carries its "
+				       "own parameters: change them with --set", o->preset, path);
 	char err[512];
 	struct simulation s;
 	if (simulation_open(&s, snap, path, err, sizeof err)) {
@@ -179,23 +179,21 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 /* Not an exit status: the command goes on. */
 #define GO_ON (-1)
 
-/* The argument as the explorer and `gully sweep` take it: a preset (a
- * .yaml file or a preset's name) is -p's; a height map or a snapshot is
- * what the run starts from (*from), and a name that is no file at all is
- * refused here, with the preset it may have meant. */
-static int run_start_argument(struct sim_options *o, const char **from)
+/* An argument as the explorer and `gully sweep` take it: a height map or a
+ * snapshot (by its name, or any other file that is no preset) is what the
+ * run starts from (*from); a preset (a .yaml file or a preset's name) is
+ * -p's; a name that is no file at all is refused here, with the preset it
+ * may have meant. */
+static int run_argument(struct sim_options *o, const char *arg, const char **from)
 {
-	const char *arg = *from;
-	if (!arg || image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg))
-		return GO_ON;
-	if (info_is_preset(arg)) {
+	const bool map = image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg);
+	if (!map && info_is_preset(arg)) {
 		if (o->preset)
-			return cli_usage_error(CMD, "two presets: -p %s and %s", o->preset, arg);
+			return cli_usage_error(CMD, "two presets: %s and %s", o->preset, arg);
 		o->preset = arg;
-		*from = NULL;
 		return GO_ON;
 	}
-	if (access(arg, F_OK) != 0) {
+	if (!map && access(arg, F_OK) != 0) {
 		char hint[128];
 		cli_preset_hint(arg, hint, sizeof hint);
 		if (hint[0])
@@ -203,11 +201,15 @@ static int run_start_argument(struct sim_options *o, const char **from)
 		return cli_usage_error(CMD, "'%s' is no file or preset (see `%s presets`)", arg,
 				       cli_program);
 	}
+	if (*from)
+		return cli_usage_error(CMD, "two maps to start from: %s and %s", *from, arg);
+	*from = arg;
 	return GO_ON;
 }
 
-/* The options and at most one SNAPSHOT or HEIGHTMAP (*from, or NULL); a bad
- * -o fails now, not after the run. GO_ON, or the status to exit with. */
+/* The options, at most one preset and at most one SNAPSHOT or HEIGHTMAP
+ * (*from, or NULL); a bad -o fails now, not after the run. GO_ON, or the
+ * status to exit with. */
 static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
 		     const char **from)
 {
@@ -242,10 +244,13 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 		if (sim_options_take(o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
 	}
-	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "one SNAPSHOT at a time ('%s' is extra)", argv[optind + 1]);
-	*from = optind < argc ? argv[optind] : NULL;
-	int status = run_start_argument(o, from);
+	if (optind + 2 < argc)
+		return cli_usage_error(CMD, "a preset and a map at most ('%s' is extra)",
+				       argv[optind + 2]);
+	*from = NULL;
+	int status = GO_ON;
+	for (; optind < argc && status == GO_ON; optind++)
+		status = run_argument(o, argv[optind], from);
 	if (status == GO_ON)
 		status = run_outputs_check(CMD, o, overlay_set);
 	return status ? status : GO_ON;

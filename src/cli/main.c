@@ -13,7 +13,7 @@
 const char *cli_program = "gully";
 
 static const struct cli_command commands[] = {
-	{"run", "[options] [PRESET|SNAPSHOT]", "simulate headless and print a row of metrics", cmd_run},
+	{"run", "[options] [PRESET] [MAP]", "simulate headless and print a row of metrics", cmd_run},
 	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on every core: one metrics table", cmd_sweep},
 	{"params", "[--man] [SECTION]", "list every parameter with its default and range", cmd_params},
 	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render},
