@@ -2,6 +2,7 @@
  * columns less one (a wrapped line made every update a new line at 40
  * columns), the bar shrinking first, then the counts, then the text. */
 #include "testutil.h"
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +57,76 @@ static void test_columns(void **state)
 	assert_int_equal(cli_terminal_columns(-1), 80);
 }
 
+static void test_duration(void **state)
+{
+	(void)state;
+	char b[32];
+	const struct {
+		double s;
+		const char *text;
+	} cases[] = {
+		{4.5, "4.5s"},	    {0, "0.0s"},	 {-3, "0.0s"},	     {59.94, "59.9s"},
+		{59.96, "1m00s"},   {65, "1m05s"},	 {3599.4, "59m59s"}, {3599.6, "1h00m"},
+		{7380, "2h03m"},    {1e300, "99999h00m"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		progress_duration(b, sizeof b, cases[i].s);
+		assert_string_equal(b, cases[i].text);
+	}
+	progress_duration(b, sizeof b, nan(""));
+	assert_string_equal(b, "0.0s");
+	/* The bar shows it. */
+	char wide[256];
+	progress_format(wide, sizeof wide, 200, 1, 2, "x", 125);
+	assert_non_null(strstr(wide, "2m05s left"));
+}
+
+/* Feeds a run's progress as the bar would see it, a draw every 0.1 s, at
+ * `rate` a second from (t0, n0) to t1; returns the last estimate. */
+static double feed(struct progress *pg, double t0, double t1, double n0, double rate)
+{
+	double eta = 0;
+	for (double t = t0; t <= t1 + 1e-9; t += 0.1)
+		eta = progress_eta(pg, t, (uint64_t)(n0 + rate * (t - t0)));
+	return eta;
+}
+
+static void test_eta_follows_the_recent_rate(void **state)
+{
+	(void)state;
+	struct progress pg;
+	memset(&pg, 0, sizeof pg);
+	pg.total = 1000;
+	pg.started = 0;
+	/* The first seconds: the whole run's rate (10 a second). */
+	double eta = feed(&pg, 0.0, 2.0, 0, 10);
+	assert_true(fabs(eta - 98.0) < 1.0);
+	/* Steady at 10 a second to 200 done, then slowing to 5 a second. */
+	feed(&pg, 2.1, 20.0, 21, 10);
+	eta = feed(&pg, 20.1, 40.0, 200, 5);
+	/* 700 left at 5 a second: 140 s; the whole run's 7.5 would say 93. */
+	assert_true(eta > 130.0 && eta < 150.0);
+	/* Speeding up again is seen as soon. */
+	eta = feed(&pg, 40.1, 60.0, 300, 20);
+	assert_true(eta > 14.0 && eta < 22.0); /* 300 left at 20 a second */
+	/* A stall: no progress in the window gives the whole run's rate, not
+	 * a division by nothing. */
+	const uint64_t at = (uint64_t)(300 + 20 * 19.9);
+	for (double t = 60.1; t < 80.0; t += 0.1)
+		eta = progress_eta(&pg, t, at);
+	assert_true(isfinite(eta) && eta > 0);
+	/* Done: nothing left. */
+	assert_true(progress_eta(&pg, 81.0, 1000) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fits_every_width),
 		cmocka_unit_test(test_wide_and_narrow),
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_eta_follows_the_recent_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,15 +194,31 @@ void metrics_print_row(FILE *fp, const struct run_metrics *m);
 void metrics_print_json(FILE *fp, const struct run_metrics *m);
 
 /* progress.c: a bar on stderr when it is a terminal. */
+/* The samples the time left is worked out from: one a second at most. */
+#define PROGRESS_SAMPLES 16
 struct progress {
 	bool enabled;
 	uint64_t total;
 	const char *unit;
 	double started, last_draw;
+	double t[PROGRESS_SAMPLES]; /* a ring of (time, done) */
+	uint64_t n[PROGRESS_SAMPLES];
+	int head, count;
 };
 void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet);
 void progress_update(struct progress *pg, uint64_t done);
 void progress_end(struct progress *pg);
+/* The seconds left at `now` with `done` of the total: at the rate of the
+ * last PROGRESS_SAMPLES seconds or so, not of the whole run, so a run that
+ * slows (hydrology's lakes grow) says so soon. Takes a sample. */
+double progress_eta(struct progress *pg, double now, uint64_t done);
+/* "4.5s", "1m05s", "2h03m": a time left as a person reads it. */
+void progress_duration(char *buf, size_t len, double seconds);
+/* "reading big.gsnap..." on the bar's line while a file is read or written
+ * (a 4096x4096 snapshot is half a gigabyte), when the bar would show; then
+ * progress_note_clear. Cut to the terminal's width. */
+void progress_note(bool quiet, const char *verb, const char *path);
+void progress_note_clear(bool quiet);
 /* The terminal's width on fd (TIOCGWINSZ), else $COLUMNS (a whole number
  * to 10000), else 80: the bar's, and render --ansi's default width. */
 int cli_terminal_columns(int fd);

@@ -70,7 +70,10 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 				       "own parameters: change them with --set", o->preset, path);
 	char err[512];
 	struct simulation s;
-	if (simulation_open(&s, snap, path, err, sizeof err)) {
+	progress_note(o->quiet, "reading", path);
+	const int failed = simulation_open(&s, snap, path, err, sizeof err);
+	progress_note_clear(o->quiet);
+	if (failed) {
 		cli_error("%s", err);
 		return 1;
 	}

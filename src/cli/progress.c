@@ -44,11 +44,12 @@ void progress_format(char *buf, size_t len, int columns, uint64_t done, uint64_t
 	size_t room = columns > 1 ? (size_t)columns - 1 : 1;
 	if (room >= len)
 		room = len - 1;
-	char text[160];
-	snprintf(text, sizeof text, " %3.0f%% %llu/%llu %s, %.1fs left", frac * 100,
-		 (unsigned long long)done, (unsigned long long)total, unit, eta);
+	char text[160], left[32];
+	progress_duration(left, sizeof left, eta);
+	snprintf(text, sizeof text, " %3.0f%% %llu/%llu %s, %s left", frac * 100,
+		 (unsigned long long)done, (unsigned long long)total, unit, left);
 	if (strlen(text) + 2 + PROGRESS_BAR_MIN > room) /* the short form */
-		snprintf(text, sizeof text, " %3.0f%% %.1fs left", frac * 100, eta);
+		snprintf(text, sizeof text, " %3.0f%% %s left", frac * 100, left);
 	size_t tlen = strlen(text);
 	int bar = tlen + 2 < room ? (int)(room - tlen - 2) : 0;
 	if (bar > PROGRESS_BAR_MAX)
@@ -71,8 +72,75 @@ void progress_format(char *buf, size_t len, int columns, uint64_t done, uint64_t
 	buf[k + take] = '\0';
 }
 
+void progress_duration(char *buf, size_t len, double seconds)
+{
+	if (!(seconds >= 0)) /* NaN too */
+		seconds = 0;
+	if (seconds < 59.95) {
+		snprintf(buf, len, "%.1fs", seconds);
+		return;
+	}
+	/* Whole seconds (minutes past an hour), never "1m60s"; capped at 99999h. */
+	const double cap = 99999.0 * 3600;
+	const long s = (long)(seconds < cap ? seconds + 0.5 : cap);
+	if (s < 3600)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+}
+
+double progress_eta(struct progress *pg, double now, uint64_t done)
+{
+	/* A sample a second at most: the ring then spans about 16 s. */
+	const int last = (pg->head + PROGRESS_SAMPLES - 1) % PROGRESS_SAMPLES;
+	if (pg->count == 0 || now - pg->t[last] >= 1.0) {
+		pg->t[pg->head] = now;
+		pg->n[pg->head] = done;
+		pg->head = (pg->head + 1) % PROGRESS_SAMPLES;
+		if (pg->count < PROGRESS_SAMPLES)
+			pg->count++;
+	}
+	const int oldest = (pg->head + PROGRESS_SAMPLES - pg->count) % PROGRESS_SAMPLES;
+	double t0 = pg->t[oldest];
+	uint64_t n0 = pg->n[oldest];
+	/* Until the ring holds a few seconds, the whole run's rate. */
+	if (now - t0 < 3.0 || done <= n0) {
+		t0 = pg->started;
+		n0 = 0;
+	}
+	if (done >= pg->total)
+		return 0;
+	if (done <= n0 || now <= t0)
+		return 0;
+	return (double)(pg->total - done) * (now - t0) / (double)(done - n0);
+}
+
+void progress_note(bool quiet, const char *verb, const char *path)
+{
+	if (quiet || !isatty(STDERR_FILENO))
+		return;
+	char line[512];
+	snprintf(line, sizeof line, "%s %s...", verb, path);
+	const int room = cli_terminal_columns(STDERR_FILENO) - 1;
+	if (room > 0 && room < (int)sizeof line)
+		line[room] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+	cli_signals_progress(true); /* a signal's exit clears it */
+}
+
+void progress_note_clear(bool quiet)
+{
+	if (quiet || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K");
+	fflush(stderr);
+	cli_signals_progress(false);
+}
+
 void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet)
 {
+	memset(pg, 0, sizeof *pg);
 	pg->enabled = !quiet && isatty(STDERR_FILENO);
 	pg->total = total;
 	pg->unit = unit;
@@ -89,9 +157,7 @@ void progress_update(struct progress *pg, uint64_t done)
 	if (now - pg->last_draw < 0.1 && done < pg->total)
 		return;
 	pg->last_draw = now;
-	double frac = pg->total ? (double)done / (double)pg->total : 1.0;
-	double elapsed = now - pg->started;
-	double eta = frac > 0 ? elapsed / frac - elapsed : 0;
+	const double eta = progress_eta(pg, now, done);
 	char line[512];
 	/* Asked every time: the terminal may have been resized. */
 	progress_format(line, sizeof line, cli_terminal_columns(STDERR_FILENO), done, pg->total,

@@ -78,10 +78,12 @@ int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
 	char err[512];
 	for (int i = 0; i < o->noutputs; i++) {
 		const char *path = o->outputs[i];
+		progress_note(o->quiet, "writing", path);
 		int e = image_format_from_path(path) == IMAGE_NONE
 				? simulation_save(sim, path, err, sizeof err)
 				: picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params,
 						      overlays, err, sizeof err);
+		progress_note_clear(o->quiet);
 		if (e) {
 			cli_error("%s", err);
 			status = 1;
