@@ -157,6 +157,13 @@ static const struct golden_case golden_cases[] = {
 	  "hydrology.strict_leak=1", "hydrology.stop_stream=0.3", "terrain.vertical_scale=40",
 	  "world.width=128", "world.height=128", NULL},
 	 12000, 0x9743ed98b6f4bf1eull},
+	/* A dense forest: batches of hundreds to thousands of tree events,
+	 * which events_sort orders by radix (pinned from the qsort it
+	 * replaced, on 2026-11-29). */
+	{"hydrology dense forest, big event batches", "hydrology",
+	 {"hydrology.tree_spawn=1000", "hydrology.tree_seed_chance=0.5",
+	  "hydrology.tree_death_chance=0.05", "world.width=128", "world.height=128", NULL},
+	 12000, 0x5a76e011ebdeab5full},
 	{"emitter plain", "emitter", {"hardness.generator=strata", NULL}, 400, 0xc3bdf9780d711fe9ull},
 	{"emitter rotation and deposit", "emitter",
 	 {"hardness.generator=fbm", "emitter.rotation_radius=2", "emitter.deposit=1", NULL}, 400,

@@ -58,6 +58,7 @@ struct forest {
 	struct tree_map at; /* cell -> the slot of its tree */
 	struct tree_list wheel[TREE_WHEEL], far;
 	struct tree_list tracked; /* trees on the cells the batch's droplets visited */
+	struct tree_list spare;   /* the other buffer of a batch's sort (events_sort) */
 	uint64_t now;       /* batches ended */
 	uint64_t key;       /* the trees' draws */
 	uint64_t next_serial;

@@ -352,6 +352,52 @@ static int event_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A batch's events in birth order. On a big map a batch holds tens of
+ * thousands (2% of a forest of millions), and qsort's comparisons took a
+ * seventh of a long run: a radix sort on the serial instead, 11 bits a
+ * pass, as many passes as the largest serial needs (two up to four
+ * million births). Both sorts are stable, so the order is qsort's. The
+ * passes swap the list's array with the spare one. */
+#define SORT_BITS 11
+static int events_sort(struct forest *f, struct tree_list *due)
+{
+	const size_t n = due->n;
+	if (n < 256) {
+		if (n > 1)
+			qsort(due->e, n, sizeof *due->e, event_order);
+		return GULLY_OK;
+	}
+	if (f->spare.cap < due->cap) {
+		struct tree_event *e = realloc(f->spare.e, due->cap * sizeof *e);
+		if (!e)
+			return GULLY_ENOMEM;
+		f->spare.e = e;
+		f->spare.cap = due->cap;
+	}
+	const unsigned bits = 64u - (unsigned)__builtin_clzll(f->next_serial | 1);
+	for (unsigned shift = 0; shift < bits; shift += SORT_BITS) {
+		size_t at[1u << SORT_BITS] = {0};
+		const struct tree_event *a = due->e;
+		for (size_t i = 0; i < n; i++)
+			at[a[i].serial >> shift & ((1u << SORT_BITS) - 1)]++;
+		size_t sum = 0;
+		for (size_t d = 0; d < (1u << SORT_BITS); d++) {
+			const size_t k = at[d];
+			at[d] = sum;
+			sum += k;
+		}
+		struct tree_event *b = f->spare.e;
+		for (size_t i = 0; i < n; i++)
+			b[at[a[i].serial >> shift & ((1u << SORT_BITS) - 1)]++] = a[i];
+		const struct tree_list was = *due;
+		due->e = f->spare.e;
+		due->cap = f->spare.cap;
+		f->spare.e = was.e;
+		f->spare.cap = was.cap;
+	}
+	return GULLY_OK;
+}
+
 static int run_event(struct hydro_state *s, const struct params_hydrology *q, float scale,
 		     struct tree_event e)
 {
@@ -444,8 +490,8 @@ int hydro_trees_grow(struct hydro_state *s, struct world *w, const struct params
 	/* The batch's events; none files a new one for this batch (waits are
 	 * at least 1), so the list stays put while it runs. */
 	struct tree_list *due = &f->wheel[f->now % TREE_WHEEL];
-	if (due->n > 1)
-		qsort(due->e, due->n, sizeof *due->e, event_order);
+	if (!err)
+		err = events_sort(f, due);
 	for (size_t i = 0; i < due->n && !err; i++) {
 		if (s->hs.lazy)
 			tree_prefetch(s, q, due, i);
@@ -467,4 +513,5 @@ void hydro_trees_free(struct forest *f)
 		free(f->wheel[i].e);
 	free(f->far.e);
 	free(f->tracked.e);
+	free(f->spare.e);
 }
