@@ -355,8 +355,8 @@ static int event_order(const void *a, const void *b)
 /* A batch's events in birth order. On a big map a batch holds tens of
  * thousands (2% of a forest of millions), and qsort's comparisons took a
  * seventh of a long run: a radix sort on the serial instead, 11 bits a
- * pass, as many passes as the largest serial needs (two up to four
- * million births). Both sorts are stable, so the order is qsort's. The
+ * pass, as many passes as the largest serial in the list needs (two up to
+ * four million births). Both sorts are stable, so the order is qsort's. The
  * passes swap the list's array with the spare one. */
 #define SORT_BITS 11
 static int events_sort(struct forest *f, struct tree_list *due)
@@ -374,7 +374,13 @@ static int events_sort(struct forest *f, struct tree_list *due)
 		f->spare.e = e;
 		f->spare.cap = due->cap;
 	}
-	const unsigned bits = 64u - (unsigned)__builtin_clzll(f->next_serial | 1);
+	/* The passes the largest serial in the list needs (read, not assumed
+	 * from next_serial: a serial past it would be sorted wrong, not
+	 * refused). */
+	uint64_t any = 1;
+	for (size_t i = 0; i < n; i++)
+		any |= due->e[i].serial;
+	const unsigned bits = 64u - (unsigned)__builtin_clzll(any);
 	for (unsigned shift = 0; shift < bits; shift += SORT_BITS) {
 		size_t at[1u << SORT_BITS] = {0};
 		const struct tree_event *a = due->e;
