@@ -85,6 +85,11 @@ $gully run ridges-and-plateau --particles 1 >/dev/null 2>"$tmp/err"
 grep -q "did you mean ridges-and-plateaus" "$tmp/err" || fail "no hint: $(cat "$tmp/err")"
 $gully run -p default ridges-and-plateaus --particles 1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "run with two presets"
+# The explorer judges its argument the same way (before it needs a terminal).
+$gully ridges-and-plateau </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "explorer: misspelt preset exit status"
+grep -q "no command, snapshot or preset (did you mean ridges-and-plateaus" "$tmp/err" ||
+	fail "explorer: no hint: $(cat "$tmp/err")"
 # A preset and a height map, in either order, run as -p with the map.
 $gully run --size 32x32 --particles 0 --quiet -o "$tmp/m.pgm" >/dev/null || fail "a map: exit $?"
 $gully run -p lake-chain "$tmp/m.pgm" --particles 200 --quiet >"$tmp/r1" || fail "-p MAP: exit $?"

@@ -243,6 +243,15 @@ int cmd_presets(int argc, char **argv);
 /* True when `arg` names a preset rather than a snapshot: a .yaml/.yml file, a
  * preset name on the search path, or a file that begins as text. */
 bool info_is_preset(const char *arg);
+/* What a command's bare argument is, as run and the explorer take one: a
+ * map by its name (a height map's extension, .gsnap), else a preset
+ * (info_is_preset), else no file at all, else a map (a snapshot by its
+ * content). */
+enum cli_arg_kind { CLI_ARG_MAP, CLI_ARG_PRESET, CLI_ARG_MISSING };
+enum cli_arg_kind cli_arg_kind(const char *arg);
+/* The usage error for a CLI_ARG_MISSING argument of `cmd`: what it is not,
+ * the preset it may have meant. Returns EXIT_USAGE. */
+int cli_arg_missing(const char *cmd, const char *arg, const char *what);
 /* Prints the resolved values, section by section, marking those the preset
  * changes; returns an exit status. */
 int info_preset(FILE *fp, const char *arg, bool json);

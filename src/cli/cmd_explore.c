@@ -180,14 +180,14 @@ static int explore_parse(int argc, char **argv, struct tui_options *o, struct si
 static int explore_argument(const char *arg, struct tui_options *o, struct sim_options *so,
 			    const char **heightmap_path)
 {
-	if (arg && info_is_preset(arg)) {
+	const enum cli_arg_kind kind = arg ? cli_arg_kind(arg) : CLI_ARG_MAP;
+	if (arg && kind == CLI_ARG_PRESET) {
 		if (so->preset)
 			return cli_usage_error(CMD, "two presets: -p %s and %s", so->preset, arg);
 		so->preset = arg;
 	} else if (arg) {
-		if (access(arg, F_OK) != 0)
-			return cli_usage_error(CMD, "'%s' is no command, snapshot or preset "
-					       "(see '%s presets')", arg, cli_program);
+		if (kind == CLI_ARG_MISSING)
+			return cli_arg_missing(CMD, arg, "command, snapshot or preset");
 		if (image_format_from_path(arg) != IMAGE_NONE)
 			*heightmap_path = arg;
 		else

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/signals.h"
@@ -189,20 +188,16 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
  * may have meant. */
 static int run_argument(struct sim_options *o, const char *arg, const char **from)
 {
-	const bool map = image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg);
-	if (!map && info_is_preset(arg)) {
+	switch (cli_arg_kind(arg)) {
+	case CLI_ARG_PRESET:
 		if (o->preset)
 			return cli_usage_error(CMD, "two presets: %s and %s", o->preset, arg);
 		o->preset = arg;
 		return GO_ON;
-	}
-	if (!map && access(arg, F_OK) != 0) {
-		char hint[128];
-		cli_preset_hint(arg, hint, sizeof hint);
-		if (hint[0])
-			return cli_usage_error(CMD, "'%s' is no file or preset%s", arg, hint);
-		return cli_usage_error(CMD, "'%s' is no file or preset (see `%s presets`)", arg,
-				       cli_program);
+	case CLI_ARG_MISSING:
+		return cli_arg_missing(CMD, arg, "file or preset");
+	case CLI_ARG_MAP:
+		break;
 	}
 	if (*from)
 		return cli_usage_error(CMD, "two maps to start from: %s and %s", *from, arg);

@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/base/error.h"
 #include "io/fileio.h"
+#include "io/image.h"
 #include "io/snapshot.h"
 
 bool info_is_preset(const char *arg)
@@ -33,6 +35,24 @@ bool info_is_preset(const char *arg)
 		if (buf[i] == 0 || (buf[i] < 0x20 && !strchr("\t\r\n", buf[i])))
 			return false;
 	return true;
+}
+
+enum cli_arg_kind cli_arg_kind(const char *arg)
+{
+	if (image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg))
+		return CLI_ARG_MAP;
+	if (info_is_preset(arg))
+		return CLI_ARG_PRESET;
+	return access(arg, F_OK) != 0 ? CLI_ARG_MISSING : CLI_ARG_MAP;
+}
+
+int cli_arg_missing(const char *cmd, const char *arg, const char *what)
+{
+	char hint[128];
+	cli_preset_hint(arg, hint, sizeof hint);
+	if (hint[0])
+		return cli_usage_error(cmd, "'%s' is no %s%s", arg, what, hint);
+	return cli_usage_error(cmd, "'%s' is no %s (see `%s presets`)", arg, what, cli_program);
 }
 
 void cli_json_string(FILE *fp, const char *s)
