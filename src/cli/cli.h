@@ -248,6 +248,8 @@ bool info_is_preset(const char *arg);
  * (info_is_preset), else no file at all, else a map (a snapshot by its
  * content). */
 enum cli_arg_kind { CLI_ARG_MAP, CLI_ARG_PRESET, CLI_ARG_MISSING };
+/* A map by its name alone: a height map's extension or a snapshot's. */
+bool cli_arg_named_map(const char *arg);
 enum cli_arg_kind cli_arg_kind(const char *arg);
 /* The usage error for a CLI_ARG_MISSING argument of `cmd`: what it is not,
  * the preset it may have meant. Returns EXIT_USAGE. */

@@ -65,11 +65,6 @@ static void usage(FILE *fp)
 }
 
 /* A height map or snapshot, by its name, as `gully run` tells them apart. */
-static bool sweep_is_start(const char *arg)
-{
-	return image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg);
-}
-
 struct sweep_args {
 	struct sweep s;
 	long jobs, point;
@@ -175,7 +170,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 	}
 	for (; optind < argc; optind++) {
 		const char *arg = argv[optind];
-		if (sweep_is_start(arg)) {
+		if (cli_arg_named_map(arg)) {
 			if (a->s.start)
 				return cli_usage_error(CMD, "two maps to start from: %s and %s",
 						       a->s.start, arg);

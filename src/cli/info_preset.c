@@ -37,9 +37,14 @@ bool info_is_preset(const char *arg)
 	return true;
 }
 
+bool cli_arg_named_map(const char *arg)
+{
+	return image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg);
+}
+
 enum cli_arg_kind cli_arg_kind(const char *arg)
 {
-	if (image_format_from_path(arg) != IMAGE_NONE || snapshot_is_name(arg))
+	if (cli_arg_named_map(arg))
 		return CLI_ARG_MAP;
 	if (info_is_preset(arg))
 		return CLI_ARG_PRESET;
