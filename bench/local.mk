@@ -40,6 +40,10 @@ EXTRA_DIST += bench/tui-bandwidth.sh bench/tui-run-rate.sh bench/TUI.md bench/tu
 noinst_PROGRAMS += bench/bench_sph
 bench_bench_sph_SOURCES = bench/bench_sph.c
 bench_bench_sph_LDADD = src/core/libgullycore.a -lm
+# Touches the machine's free memory once before big-map benchmarks
+# (README.md, "A fresh machine's memory").
+noinst_PROGRAMS += bench/memwarm
+bench_memwarm_SOURCES = bench/memwarm.c
 # A helper thread's wake-up and a short phase's speedup (bench/SPH.md).
 noinst_PROGRAMS += bench/bench_workers
 bench_bench_workers_SOURCES = bench/bench_workers.c
