@@ -75,6 +75,10 @@ int preset_load(const char *arg, struct params *out, struct preset_meta *meta,
 		char *err, size_t errlen);
 /* Where user presets are saved: $XDG_DATA_HOME/gully/presets. */
 int preset_user_dir(char *dir, size_t len);
+/* True when the user directory is the shipped presets' own (gully installed
+ * with --prefix=$HOME/.local puts them in ~/.local/share/gully/presets): a
+ * save there can replace a shipped preset for good. */
+bool preset_user_dir_is_shipped(void);
 /* Saves under a name in the user directory, making it if needed; *path (may
  * be NULL) gets the file written. */
 int preset_save_named(const char *name, const struct params *p,

@@ -88,6 +88,18 @@ static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
 	return fn(GULLY_SOURCE_PRESETS, ctx);
 }
 
+bool preset_user_dir_is_shipped(void)
+{
+	char user[4096];
+	struct stat u, shipped;
+	if (preset_user_dir(user, sizeof user) != GULLY_OK || stat(user, &u) != 0)
+		return false;
+	const char *dir = stat(GULLY_PKGDATADIR "/presets", &shipped) == 0 || !GULLY_SOURCE_PRESETS[0]
+				  ? GULLY_PKGDATADIR "/presets"
+				  : GULLY_SOURCE_PRESETS;
+	return stat(dir, &shipped) == 0 && u.st_dev == shipped.st_dev && u.st_ino == shipped.st_ino;
+}
+
 struct resolve_ctx {
 	const char *name;
 	char *path;

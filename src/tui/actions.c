@@ -184,7 +184,12 @@ static void preset_save_prompt(struct app *a)
 		const bool own = session_preset_is_users(buf, path);
 		if (!own)
 			snprintf(other, sizeof other, "%s", path);
-		if (own)
+		if (own && preset_user_dir_is_shipped())
+			snprintf(q, sizeof q,
+				 " preset %s exists (%s, where gully's shipped presets are"
+				 " too): replace it?",
+				 buf, path);
+		else if (own)
 			snprintf(q, sizeof q, " preset %s exists: replace it?", buf);
 		else if (session_preset_users_has(buf))
 			/* Found first elsewhere, but the save goes over the user's own. */

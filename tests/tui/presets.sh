@@ -127,4 +127,21 @@ grep -q "seed: 6" "$mine" || fail "y did not write this session's seed"
 cmp -s "$pp/mine.yaml" "$PRESETS/plane-rills.yaml" ||
 	fail "the preset that hides yours was touched"
 quit_discarding
+
+# Installed with --prefix=$HOME/.local, your presets' directory is the
+# shipped presets' own: W over a shipped name says so before replacing
+# (here XDG_DATA_HOME's gully/presets is a link to the shipped ones; n).
+mkdir -p "$TMPD/xdg/gully"
+ln -s "$PRESETS" "$TMPD/xdg/gully/presets"
+start 120 30 XDG_DATA_HOME="$TMPD/xdg" -- --paused --seed 7 --size 64x64
+wait_for "whole map | new map "
+keys W C-u
+keys -l "river-valley"
+keys Enter
+wait_for "where gully's shipped presets are too): replace it? (y/n)"
+keys n
+wait_for "kept preset river-valley; nothing saved"
+cmp -s "$PRESETS/river-valley.yaml" "$TMPD/river-valley.shipped" ||
+	fail "n touched the shipped river-valley"
+quit_discarding
 echo ok
