@@ -164,8 +164,9 @@ static void autosave_on_signal(struct app *a, int sig, char *say, size_t say_len
 	case SAFE_AUTOSAVE_SAVED:
 		if (numbered)
 			snprintf(say, say_len,
-				 "gully: saved the session to %s (an earlier autosave still waits:"
-				 " R resumes that one, gully %s opens this)\n", saved, saved);
+				 "gully: saved the session to %s (an earlier autosave waits too;"
+				 " gully --resume or R reopens this one, the newest, first)\n",
+				 saved);
 		else
 			snprintf(say, say_len,
 				 "gully: saved the session to %s (gully --resume or R reopens it)\n",

@@ -49,7 +49,7 @@ wait_exit 129
 cmp -s "$save" "$TMPD/first.gsnap" || fail "a later session overwrote the waiting autosave"
 second=${save%.gsnap}-2.gsnap
 [ -f "$second" ] || fail "no numbered autosave beside the waiting one"
-grep -q "saved the session to $second (an earlier autosave still waits" "$TMPD/err" ||
+grep -q "saved the session to $second (an earlier autosave waits too; gully --resume or R reopens this one, the newest, first)" "$TMPD/err" ||
 	fail "no word of the numbered autosave on stderr"
 rm -f "$second"
 stop
