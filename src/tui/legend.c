@@ -154,6 +154,33 @@ static void ramp_rows(struct app *a, int y, int x, int w)
 	text(y + 1, x, w, A_NORMAL, buf);
 }
 
+/* One value as its row's format gives it; `compact` drops the 0 before a
+ * decimal point (0.032 as .032), so that small height changes fit a narrow
+ * panel whole rather than cut to a misleading "0.0". */
+static void legend_value(char *out, size_t len, const char *fmt, double v, bool compact)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, fmt, v);
+	snprintf(out, len, "%s", compact && buf[0] == '0' && buf[1] == '.' ? buf + 1 : buf);
+}
+
+/* A row's text: its label, then three values each after a cell left for
+ * its swatch, whose columns go to at[]. Returns the text's length (96 at
+ * most). */
+static int legend_row_text(const struct legend_row *row, double scale, bool compact,
+			   char line[96], int at[3])
+{
+	int n = snprintf(line, 96, "%-8s ", row->label);
+	for (int k = 0; k < 3; k++) {
+		char v[32];
+		legend_value(v, sizeof v, row->fmt, fabs(row->values[k] * scale), compact);
+		at[k] = n;
+		int m = snprintf(line + n, 96 - (size_t)n, k < 2 ? " %s " : " %s", v);
+		n = n + m < 95 ? n + m : 95;
+	}
+	return n;
+}
+
 int legend_draw(struct app *a, int y, int x, int w, int bottom)
 {
 	int y0 = y;
@@ -175,16 +202,10 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 			continue;
 		double scale = row->overlay == OVERLAY_EROSION ? erosion_full : 1;
 		char line[96];
-		int n = snprintf(line, sizeof line, "%-8s ", row->label);
 		int at[3];
-		for (int k = 0; k < 3 && n < (int)sizeof line; k++) {
-			at[k] = n;
-			n += snprintf(line + n, sizeof line - (size_t)n, " "); /* the swatch */
-			n += snprintf(line + n, sizeof line - (size_t)n, row->fmt,
-				      fabs(row->values[k] * scale));
-			if (k < 2)
-				n += snprintf(line + n, sizeof line - (size_t)n, " ");
-		}
+		/* Too wide for the panel: the values without their leading 0s. */
+		if (legend_row_text(row, scale, false, line, at) > w)
+			legend_row_text(row, scale, true, line, at);
 		text(y, x, w, A_NORMAL, line);
 		for (int k = 0; k < 3; k++)
 			if (at[k] < w) {

@@ -58,6 +58,12 @@ screen | grep -E -q "droplets +40,000 *$" || fail "the run did not stop at exact
 after=$(profile)
 [ "$before" != "$after" ] || fail "the cross-section did not follow the run"
 screen | grep -F -q "$ramp" || fail "the legend's heights moved while the map eroded"
+# The erosion legend now fits the run's changes: its three values whole and
+# rising (a narrow panel drops their leading 0s rather than cut the last;
+# the legend is below the stats, whose eroded row is a total).
+vals=$(screen | grep -E "eroded " | tail -1 | grep -oE '[0-9]*\.[0-9]+(e-[0-9]+)?' | head -3 | tr '\n' ' ')
+echo "$vals" | awk '{ exit !(NF == 3 && $1 > 0 && $2 > $1 && $3 > $2) }' ||
+	fail "the erosion legend's values are cut or out of order: $vals"
 
 # c re-fits the colours to the eroded heights (the deposits raised the lowest).
 keys c
@@ -121,5 +127,20 @@ quit_discarding
 start 100 34 -- --paused --size 1024x1024
 wait_for "1:particles"
 grep -F -q "gully: making a 1024x1024 terrain" "$TMPD/err" || fail "no message before a big terrain"
+quit_discarding
+
+# Small changes (100 droplets, seed 1: a scale of about 0.09) need four
+# digits each: the legend drops the leading 0s so that all three fit the
+# panel whole.
+start 100 34 -- --paused --seed 1 --size 64x64 --set particles.budget=100
+wait_for "1:particles"
+keys e ' '
+wait_for "stopped at 100 droplets"
+row=$(screen | grep -E "eroded " | tail -1)
+echo "$row" | grep -q -E "[^0-9]\.00[0-9]+ +[^ ]?\.0[0-9]+ +[^ ]?\.0[0-9]+ *$" ||
+	fail "the erosion legend is not compact: $row"
+vals=$(echo "$row" | grep -oE '\.[0-9]+' | tr '\n' ' ')
+echo "$vals" | awk '{ exit !(NF == 3 && $1 > 0 && $2 > $1 && $3 > $2) }' ||
+	fail "the erosion legend's values are cut or out of order: $vals"
 quit_discarding
 echo ok
