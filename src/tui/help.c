@@ -86,6 +86,9 @@ void help_draw(struct app *a, int rows, int cols)
 	for (int y = 0; y < L.box_h; y++)
 		mvprintw(L.y0 + y, L.x0, "%*s", L.box_w, "");
 	char names[128], row[256];
+	/* Two columns keep a gap between them; one has the box's whole inside
+	 * but for a space at each border. */
+	const int text_w = L.ncol == 2 ? L.colw - 1 : L.colw;
 	int g = 0; /* row of the list */
 	for (int i = 0; i < keys_count();) {
 		const struct key_binding *k = keys_get(i);
@@ -100,8 +103,7 @@ void help_draw(struct app *a, int rows, int cols)
 			else
 				snprintf(row, sizeof row, "%-*s %s", L.name_w, long_names ? "" : names,
 					 k->help);
-			mvprintw(L.y0 + 2 + r, L.x0 + 2 + c * L.colw, "%-*.*s", L.colw - 1,
-				 L.colw - 1, row);
+			mvprintw(L.y0 + 2 + r, L.x0 + 2 + c * L.colw, "%-*.*s", text_w, text_w, row);
 		}
 		i = next;
 	}

@@ -1,9 +1,9 @@
 #!/bin/sh
-# The explorer starts at 80x24 and 160x48 with the map, panel and status
+# The explorer starts at 80x24, 120x40 and 160x48 with the map, panel and status
 # line, toggles its help, and quits with the terminal restored.
 . "$(dirname "$0")/lib.sh"
 
-for size in "80 24" "160 48"; do
+for size in "80 24" "120 40" "160 48"; do
 	set -- $size
 	start "$1" "$2" -- --seed 3 --set particles.budget=0
 	wait_for "RUNNING"
@@ -15,6 +15,8 @@ for size in "80 24" "160 48"; do
 	keys '?'
 	wait_for "gully keys"
 	wait_for "show or hide this help"
+	# The longest help line whole, in one column (120) or two (160).
+	[ "$1" -lt 120 ] || wait_for "wheel zooms (--mouse)"
 	keys '?'
 	wait_gone "gully keys"
 	quit_discarding
