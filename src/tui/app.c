@@ -63,6 +63,15 @@ bool app_too_small(void)
 	return LINES < MIN_ROWS || COLS < MIN_COLS;
 }
 
+/* A question is open (prompt.c): the "too small" screen says what q does
+ * to it, not that q quits. */
+static bool question_open;
+
+void app_question_open(bool open)
+{
+	question_open = open;
+}
+
 /* The side panel shows when the map keeps 41 columns beside it. */
 static bool panel_shown(void)
 {
@@ -128,7 +137,8 @@ static void draw_too_small(void)
 	char need[96];
 	snprintf(need, sizeof need, "%dx%d here, gully needs at least %dx%d", COLS, LINES,
 		 MIN_COLS, MIN_ROWS);
-	const char *paras[] = {"terminal too small", need, "q quits"};
+	const char *paras[] = {"terminal too small", need,
+			       question_open ? "q closes the question" : "q quits"};
 	const char *start[16];
 	int lens[16], n = 0;
 	for (size_t i = 0; i < sizeof paras / sizeof paras[0]; i++)

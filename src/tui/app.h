@@ -448,6 +448,8 @@ bool world_param_changed(struct app *a, int index, double old);
  * world), in the panel's order; NULL past the last. */
 const char *world_param_section(int k);
 bool app_too_small(void);
+/* Tells the "too small" screen a question is open (or closed). */
+void app_question_open(bool open);
 /* The next line of text at most width columns wide, broken at the last
  * space past column `least` that fits (a word too long for that is cut);
  * its length, *next where the line after starts (spaces skipped). */

@@ -122,6 +122,15 @@ static void prompt_resized(struct app *a)
 	app_draw_held(a);
 }
 
+/* Below the smallest size a typed answer is not on screen (the "too small"
+ * one is, which says q closes the question): a key then must not go into a
+ * line nobody sees. True when the key closes the question. (A choice of
+ * keys, prompt_choice, stays on the bottom row: its keys still answer.) */
+static bool prompt_hidden_key(int ch)
+{
+	return ch == 'q' || ch == 'Q' || ch == 27;
+}
+
 bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		    struct completion *comp)
 {
@@ -131,14 +140,17 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 	timeout(100);
 	bool ok = false;
 	bool matches_shown = false;
+	app_question_open(true);
 	for (;;) {
 		/* LINES each time round: a resize moves the bottom row. */
 		int rows = LINES;
-		if (comp && comp->count > 1) {
+		const bool hidden = app_too_small();
+		if (comp && comp->count > 1 && !hidden) {
 			show_matches(comp, rows - 2);
 			matches_shown = true;
 		}
-		show_line(question, &le, rows - 1);
+		if (!hidden)
+			show_line(question, &le, rows - 1);
 		int ch = getch();
 		if (signals_caught())
 			break;
@@ -146,6 +158,11 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 			prompt_resized(a);
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
+		if (app_too_small()) {
+			if (prompt_hidden_key(ch))
+				break;
+			continue;
+		}
 		if (ch == '\t' && comp) {
 			int k = completion_tab(comp, buf, len);
 			le.cur = strlen(buf);
@@ -176,6 +193,7 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 	}
 	if (comp)
 		completion_reset(comp);
+	app_question_open(false);
 	curs_set(0);
 	a->needs_draw = true;
 	return ok;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Resizing is live. Below 80x24 the explorer draws what fits (the map and
 # the status line; the panel from 72x16), down to 40x12; only below that the
-# "terminal too small" screen, and back; a question keeps the simulation
-# still through a resize.
+# "terminal too small" screen, and back, where q closes an open question;
+# a question keeps the simulation still through a resize.
 . "$(dirname "$0")/lib.sh"
 
 start 100 30 -- --seed 7 --set particles.budget=0
@@ -19,6 +19,24 @@ T resize-window -t g -x 120 -y 40
 wait_gone "terminal too small"
 wait_for "RUNNING"
 wait_for "-- stats --"
+quit_discarding
+
+# A typed answer open when the terminal is too small: the screen says q
+# closes the question, and q does, rather than go into the hidden line (S
+# then Enter once wrote a snapshot named "q").
+start 100 30 -- --paused --seed 7 --size 64x64
+wait_for "PAUSED"
+keys S
+wait_for "save snapshot to:"
+T resize-window -t g -x 30 -y 8
+wait_for "q closes the question"
+keys q
+wait_for "q quits"
+T resize-window -t g -x 100 -y 30
+wait_gone "terminal too small"
+wait_for "PAUSED"
+[ -e q ] && fail "q went into the hidden file name"
+wait_for "not saved"
 quit_discarding
 
 # An open question holds the simulation, and a resize under it must not let
