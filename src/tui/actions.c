@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/base/error.h"
 #include "io/preset.h"
@@ -259,14 +260,16 @@ static void undo_key(struct app *a, bool redo)
 	}
 	tracer_reset(a);
 	app_refresh_stats(a, true);
-	long long moved = before - (long long)a->world->particles;
-	if (moved < 0)
-		moved = -moved;
+	const long long now = (long long)a->world->particles;
 	int left = redo ? redo_levels(a) : undo_levels(a);
-	/* "N more checkpoints" is what the tests and a class count down. */
-	app_message(a, "%s: seed %d, %lld %s %s, %d more checkpoint%s%s", redo ? "redone" : "undone",
-		    a->params.world.seed, moved, a->proc->unit, redo ? "on" : "back", left,
-		    left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
+	/* The count now and before: a checkpoint of another map (before g or
+	 * P) may hold more than this one. "N more checkpoints" is what the
+	 * tests and a class count down. */
+	const char *unit = a->proc->unit;
+	const int unit_len = (int)strlen(unit) - (now == 1 && unit[0] ? 1 : 0);
+	app_message(a, "%s: seed %d, %lld %.*s (was %lld), %d more checkpoint%s%s",
+		    redo ? "redone" : "undone", a->params.world.seed, now, unit_len, unit, before,
+		    left, left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
 }
 
 /* The selected parameter's index in the registry, or -1 (no parameters). */

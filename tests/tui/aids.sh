@@ -41,6 +41,9 @@ screen | grep -E -q 'droplets +0 *$' && fail "the step ran nothing"
 keys u
 wait_for "undone: "
 screen | grep -E -q 'droplets +0 *$' || fail "undo did not go back to 0 droplets"
+# The message says the count now and before it.
+screen | grep -E -q "undone: seed 5, 0 droplets \(was [1-9][0-9]*\)" ||
+	fail "the undo message does not give the count now and before"
 # A run, then undo: back to where the run started, paused.
 keys .
 wait_for "stepped "
