@@ -77,6 +77,15 @@ void status_draw(struct app *a, int row, int cols)
 	int used = (int)strlen(left);
 	if (used > cols)
 		used = cols;
+	/* The key hints, when they do not all fit, end at the last whole one
+	 * ("S:sa" helps nobody). */
+	if (!shown && (int)strlen(right) > cols - used) {
+		char *cut = right + (cols - used > 0 ? cols - used : 0);
+		*cut = '\0';
+		char *space = strrchr(right, ' ');
+		if (space && space > right)
+			*space = '\0';
+	}
 	attrset(A_REVERSE);
 	printw("%-*.*s", cols - used, cols - used, right);
 	attrset(A_NORMAL);
