@@ -209,5 +209,46 @@ err_has "^gully: -o is for"
 expect_t 2 "explorer --resume PRESET" -- $E --resume river-valley
 err_has "--resume takes no preset"
 
+# ---- 14: output stdout could not take is a failure, said in one line ----
+# Every command that prints (not only run's metrics): a preset dumped into a
+# full disk came out empty with exit 0.
+if [ -w /dev/full ]; then
+	$RUN -o "$T/full.gsnap" >/dev/null 2>&1 || fail "run -o full.gsnap"
+	full() {
+		d=$1
+		shift 2
+		timeout 20 "$@" </dev/null >/dev/full 2>"$T/err"
+		st=$?
+		if [ "$st" -ne 1 ]; then
+			fail "$d into a full stdout: exit $st, expected 1"
+		else
+			echo "ok: $d into a full stdout"
+		fi
+		err_has "^gully: cannot write .* to stdout: "
+		one_line 1
+	}
+	P="env GULLY_PRESET_PATH=${srcdir:-.}/presets $GULLY"
+	full "run" -- $RUN
+	full "run --json" -- $RUN --json
+	full "run --dump-preset" -- $P run --dump-preset
+	full "explorer --dump-preset" -- $P --dump-preset
+	full "params" -- "$GULLY" params
+	full "params --man" -- "$GULLY" params --man
+	full "presets" -- $P presets
+	full "presets --json" -- $P presets --json
+	full "presets river-valley" -- $P presets river-valley
+	full "presets --json river-valley" -- $P presets --json river-valley
+	full "info SNAPSHOT" -- "$GULLY" info "$T/full.gsnap"
+	full "info PRESET" -- $P info river-valley
+	full "render --ansi" -- "$GULLY" render "$T/full.gsnap" --ansi=256 --columns 16
+	full "--help" -- "$GULLY" --help
+	full "--version" -- "$GULLY" --version
+	for c in run sweep render info params presets; do
+		full "$c --help" -- "$GULLY" $c --help
+	done
+else
+	echo "note: no /dev/full here: the full stdout cases are skipped"
+fi
+
 echo "checks done"
 finish

@@ -27,6 +27,11 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt_long's '?' (unknown option) or ':' (missing value) as a usage error
  * naming the option; returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int opt, char **argv);
+/* Flushes stdout; when anything written to it was lost (a full disk, a
+ * closed pipe with SIGPIPE ignored), says "gully: cannot write WHAT to
+ * stdout: REASON" (once a process) and returns 1, else 0. Every command
+ * that prints ends with it, as a run whose output vanished must not pass. */
+int cli_flush_stdout(const char *what);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A value from the command line or a file as a message shows it: control
@@ -134,6 +139,9 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 		     struct preset_meta *meta);
 /* The process to run: --process, else the preset's, else "particles". */
 const char *sim_options_process(const struct sim_options *o, const struct preset_meta *meta);
+/* --dump-preset, for run and the explorer: p and meta (its process set to
+ * `process`) as a preset's YAML on stdout; 0, or 1 (said). */
+int cli_dump_preset(const struct params *p, struct preset_meta *meta, const char *process);
 /* Strict whole-string parses for option values. */
 bool parse_u64(const char *s, uint64_t *out);
 /* A count as people write them: 200000, 200k, 2M, 1e6 (whole numbers only). */
@@ -254,9 +262,10 @@ enum cli_arg_kind cli_arg_kind(const char *arg);
 /* The usage error for a CLI_ARG_MISSING argument of `cmd`: what it is not,
  * the preset it may have meant. Returns EXIT_USAGE. */
 int cli_arg_missing(const char *cmd, const char *arg, const char *what);
-/* Prints the resolved values, section by section, marking those the preset
- * changes; returns an exit status. */
-int info_preset(FILE *fp, const char *arg, bool json);
+/* Prints the resolved values on stdout, section by section, marking those
+ * the preset changes (or as JSON); returns an exit status, 1 when stdout
+ * lost them (said). */
+int info_preset(const char *arg, bool json);
 /* s as a JSON string, quoted and escaped (bytes from 0x80 as they are). */
 void cli_json_string(FILE *fp, const char *s);
 /* cmd_explore.c: no command name, the explorer. */

@@ -249,19 +249,6 @@ static int explore_load(struct tui_options *o, const struct sim_options *so,
 	return GO_ON;
 }
 
-/* --dump-preset: the parameters as a preset on stdout instead of the explorer. */
-static int explore_dump_preset(const struct tui_options *o, struct preset_meta *meta)
-{
-	snprintf(meta->process, sizeof meta->process, "%s",
-		 o->process ? o->process : process_default()->name);
-	char *text;
-	int status = preset_format(&o->params, meta, &text) ? 1 : 0;
-	if (!status)
-		fputs(text, stdout);
-	free(text);
-	return status;
-}
-
 /* Curses on a file or a pipe draws escapes into it and never ends. */
 static int explore_need_terminal(void)
 {
@@ -284,7 +271,8 @@ static int explore(int argc, char **argv, struct tui_options *o, struct sim_opti
 	    (status = explore_load(o, so, heightmap_path, hm, hardness, &meta)) != GO_ON)
 		return status;
 	if (so->dump_preset)
-		return explore_dump_preset(o, &meta);
+		return cli_dump_preset(&o->params, &meta,
+				       o->process ? o->process : process_default()->name);
 	/* Shown in the status line while no snapshot names the session; --set on
 	 * top makes it the preset's parameters no more. */
 	o->preset = so->nsets ? NULL : so->preset;

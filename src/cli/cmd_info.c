@@ -193,8 +193,9 @@ static int info_snapshot(const char *path, bool show_preset)
 	else
 		printf("process state:    none\n");
 	print_layers(w, &rep);
-	fflush(stdout);
-	int status = report_bad_layers(path, w, &rep);
+	/* Flushed before the bad layers are said, so the two read in order. */
+	int status = cli_flush_stdout("the snapshot's summary");
+	status |= report_bad_layers(path, w, &rep);
 	snapshot_info_free(&info);
 	world_destroy(w);
 	return status;
@@ -234,6 +235,6 @@ int cmd_info(int argc, char **argv)
 	const char *path = argv[optind];
 	/* A preset (a .yaml file or a name on the preset path) shows its values. */
 	if (info_is_preset(path))
-		return info_preset(stdout, path, false);
+		return info_preset(path, false);
 	return info_snapshot(path, show_preset);
 }

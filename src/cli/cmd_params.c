@@ -92,5 +92,5 @@ int cmd_params(int argc, char **argv)
 			}
 		}
 	}
-	return 0;
+	return cli_flush_stdout("the parameters");
 }

@@ -84,7 +84,7 @@ static int presets_list(bool paths, bool json)
 	else
 		print_table(list, n, paths);
 	preset_list_free(list, n);
-	return 0;
+	return cli_flush_stdout("the preset list");
 }
 
 int cmd_presets(int argc, char **argv)
@@ -118,7 +118,7 @@ int cmd_presets(int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_usage_error(CMD, "one preset at a time");
 	if (optind < argc)
-		return info_preset(stdout, argv[optind], json);
+		return info_preset(argv[optind], json);
 
 	return presets_list(paths, json);
 }

@@ -251,9 +251,11 @@ int cmd_render(int argc, char **argv)
 	} else if (!status) {
 		for (int i = 0; i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
-		if (a.ansi)
+		if (a.ansi) {
 			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns,
 					      term_locale_utf8());
+			status |= cli_flush_stdout("the map");
+		}
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}

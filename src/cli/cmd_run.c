@@ -282,21 +282,8 @@ static int run_open(const struct sim_options *o, const char *from, bool is_heigh
 	return 0;
 }
 
-/* --dump-preset: the parameters as a preset on stdout instead of a run. */
-static int run_dump_preset(const struct params *p, struct preset_meta *meta,
-			   const struct process_ops *proc)
-{
-	snprintf(meta->process, sizeof meta->process, "%s", proc->name);
-	char *text;
-	int status = preset_format(p, meta, &text) ? 1 : 0;
-	if (!status)
-		fputs(text, stdout);
-	free(text);
-	return status;
-}
-
-/* The metrics row (or JSON) on stdout; an errno when stdout lost them (a
- * closed stdout: EPIPE, SIGPIPE being ignored), else 0. */
+/* The metrics row (or JSON) on stdout; 1 when stdout lost them (said: a
+ * closed stdout, EPIPE with SIGPIPE ignored, or a full disk), else 0. */
 static int run_print_metrics(const struct sim_options *o, const struct run_metrics *m)
 {
 	if (o->json)
@@ -305,7 +292,7 @@ static int run_print_metrics(const struct sim_options *o, const struct run_metri
 		metrics_print_header(stdout);
 		metrics_print_row(stdout, m);
 	}
-	return fflush(stdout) != 0 || ferror(stdout) ? (errno ? errno : EIO) : 0;
+	return cli_flush_stdout("the metrics");
 }
 
 /* Runs the budget, prints the metrics and writes the -o files (the map is
@@ -335,12 +322,8 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 			  o->noutputs ? "the -o files hold them, droplets in flight included"
 				      : "no -o file to keep them");
 	}
-	int status = run_outputs_write(o, sim, overlays);
+	int status = run_outputs_write(o, sim, overlays) | out_err;
 	sim->note = NULL; /* `note` ends here */
-	if (out_err) {
-		cli_error("cannot write the metrics to stdout: %s", strerror(out_err));
-		status = 1;
-	}
 	if (stopped)
 		status = 128 + stopped;
 	return status;
@@ -361,7 +344,7 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 		return status;
 	status = run_open(o, from, is_heightmap, &p, &w, &snap, &meta, &proc);
 	if (!status && o->dump_preset)
-		status = run_dump_preset(&p, &meta, proc);
+		status = cli_dump_preset(&p, &meta, proc->name);
 	if (status || o->dump_preset) {
 		world_destroy(w);
 		snapshot_info_free(&snap);

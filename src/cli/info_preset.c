@@ -74,7 +74,65 @@ void cli_json_string(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-int info_preset(FILE *fp, const char *arg, bool json)
+/* The values as one JSON object: the file, its words, every value and the
+ * keys that differ from the defaults. */
+static void print_json(FILE *fp, const char *path, const struct preset_meta *meta,
+		       const struct params *p, const struct params *def)
+{
+	fprintf(fp, "{\"preset\": ");
+	cli_json_string(fp, path);
+	fprintf(fp, ", \"description\": ");
+	cli_json_string(fp, meta->description);
+	fprintf(fp, ", \"process\": ");
+	cli_json_string(fp, meta->process);
+	fprintf(fp, ", \"params\": {");
+	for (int i = 0; i < params_count(); i++) {
+		const struct param_def *d = params_def(i);
+		char v[64];
+		params_format(p, i, v, sizeof v);
+		fprintf(fp, "%s\"%s\": ", i ? ", " : "", d->key);
+		if (d->type == PARAM_ENUM)
+			cli_json_string(fp, v);
+		else
+			fputs(v, fp);
+	}
+	fprintf(fp, "}, \"changed\": [");
+	int k = 0;
+	for (int i = 0; i < params_count(); i++)
+		if (params_get(p, i) != params_get(def, i))
+			fprintf(fp, "%s\"%s\"", k++ ? ", " : "", params_def(i)->key);
+	fprintf(fp, "]}\n");
+}
+
+/* The values section by section, those that differ marked '*'. */
+static void print_table(FILE *fp, const char *path, const struct preset_meta *meta,
+			const struct params *p, const struct params *def)
+{
+	fprintf(fp, "preset       %s\n", path);
+	if (meta->description[0])
+		fprintf(fp, "description  %s\n", meta->description);
+	fprintf(fp, "process      %s\n", meta->process[0] ? meta->process : "(not named: particles)");
+	int changed = 0;
+	struct param_section sec;
+	for (int s = 0; params_section(s, &sec); s++) {
+		fprintf(fp, "\n[%s] %s\n", sec.name, sec.help);
+		for (int i = sec.first; i < sec.first + sec.count; i++) {
+			char v[64], dv[64];
+			params_format(p, i, v, sizeof v);
+			params_format(def, i, dv, sizeof dv);
+			bool diff = params_get(p, i) != params_get(def, i);
+			changed += diff;
+			if (diff)
+				fprintf(fp, "* %-30s %-12s (default %s)\n", params_def(i)->key, v, dv);
+			else
+				fprintf(fp, "  %-30s %s\n", params_def(i)->key, v);
+		}
+	}
+	fprintf(fp, "\n%d of %d parameters differ from the defaults (marked *).\n", changed,
+		params_count());
+}
+
+int info_preset(const char *arg, bool json)
 {
 	char path[4096];
 	int rc = preset_resolve(arg, path, sizeof path);
@@ -97,53 +155,9 @@ int info_preset(FILE *fp, const char *arg, bool json)
 		return 1;
 	}
 	params_defaults(&def);
-	if (json) {
-		fprintf(fp, "{\"preset\": ");
-		cli_json_string(fp, path);
-		fprintf(fp, ", \"description\": ");
-		cli_json_string(fp, meta.description);
-		fprintf(fp, ", \"process\": ");
-		cli_json_string(fp, meta.process);
-		fprintf(fp, ", \"params\": {");
-		for (int i = 0; i < params_count(); i++) {
-			const struct param_def *d = params_def(i);
-			char v[64];
-			params_format(&p, i, v, sizeof v);
-			fprintf(fp, "%s\"%s\": ", i ? ", " : "", d->key);
-			if (d->type == PARAM_ENUM)
-				cli_json_string(fp, v);
-			else
-				fputs(v, fp);
-		}
-		fprintf(fp, "}, \"changed\": [");
-		int k = 0;
-		for (int i = 0; i < params_count(); i++)
-			if (params_get(&p, i) != params_get(&def, i))
-				fprintf(fp, "%s\"%s\"", k++ ? ", " : "", params_def(i)->key);
-		fprintf(fp, "]}\n");
-		return 0;
-	}
-	fprintf(fp, "preset       %s\n", path);
-	if (meta.description[0])
-		fprintf(fp, "description  %s\n", meta.description);
-	fprintf(fp, "process      %s\n", meta.process[0] ? meta.process : "(not named: particles)");
-	int changed = 0;
-	struct param_section sec;
-	for (int s = 0; params_section(s, &sec); s++) {
-		fprintf(fp, "\n[%s] %s\n", sec.name, sec.help);
-		for (int i = sec.first; i < sec.first + sec.count; i++) {
-			char v[64], dv[64];
-			params_format(&p, i, v, sizeof v);
-			params_format(&def, i, dv, sizeof dv);
-			bool diff = params_get(&p, i) != params_get(&def, i);
-			changed += diff;
-			if (diff)
-				fprintf(fp, "* %-30s %-12s (default %s)\n", params_def(i)->key, v, dv);
-			else
-				fprintf(fp, "  %-30s %s\n", params_def(i)->key, v);
-		}
-	}
-	fprintf(fp, "\n%d of %d parameters differ from the defaults (marked *).\n", changed,
-		params_count());
-	return 0;
+	if (json)
+		print_json(stdout, path, &meta, &p, &def);
+	else
+		print_table(stdout, path, &meta, &p, &def);
+	return cli_flush_stdout("the preset's values");
 }

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -50,6 +51,23 @@ void cli_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+int cli_flush_stdout(const char *what)
+{
+	/* One line however often it is asked: a command checks after its own
+	 * output and main once more after every command. */
+	static bool said;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	/* Bytes left in the buffer are tried again and the failure sets errno;
+	 * a long write that failed straight through (fputs of a whole preset)
+	 * left its errno, not reset since: the reason either way. */
+	int err = errno ? errno : EIO;
+	if (!said)
+		cli_error("cannot write %s to stdout: %s", what, strerror(err));
+	said = true;
+	return 1;
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -95,6 +113,15 @@ static void print_help(FILE *fp)
 		process_names(), cli_program);
 }
 
+/* The net under every command: a success whose output (help, --version,
+ * anything a command did not check itself) was lost is a failure, said. */
+static int stdout_checked(int status)
+{
+	if (status == 0 && cli_flush_stdout("the output"))
+		return 1;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -104,16 +131,16 @@ int main(int argc, char **argv)
 	if (argc >= 2) {
 		for (size_t i = 0; i < NCOMMANDS; i++)
 			if (strcmp(argv[1], commands[i].name) == 0)
-				return commands[i].exec(argc - 1, argv + 1);
+				return stdout_checked(commands[i].exec(argc - 1, argv + 1));
 		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 			print_help(stdout);
-			return 0;
+			return stdout_checked(0);
 		}
 		if (strcmp(argv[1], "--version") == 0) {
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
-			return 0;
+			return stdout_checked(0);
 		}
 	}
 	/* No command name: the explorer, with its options and an optional snapshot. */
-	return cmd_explore(argc, argv);
+	return stdout_checked(cmd_explore(argc, argv));
 }

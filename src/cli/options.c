@@ -383,3 +383,16 @@ const char *sim_options_process(const struct sim_options *o, const struct preset
 		return meta->process;
 	return process_default()->name;
 }
+
+int cli_dump_preset(const struct params *p, struct preset_meta *meta, const char *process)
+{
+	snprintf(meta->process, sizeof meta->process, "%s", process);
+	char *text;
+	if (preset_format(p, meta, &text)) {
+		cli_error("--dump-preset: out of memory");
+		return 1;
+	}
+	fputs(text, stdout);
+	free(text);
+	return cli_flush_stdout("the preset");
+}

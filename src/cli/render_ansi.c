@@ -95,8 +95,10 @@ int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigne
 	if (rows < 2)
 		rows = 2;
 	struct shade_frame f;
-	if (shade_frame_init(&f, cols, rows))
+	if (shade_frame_init(&f, cols, rows)) {
+		cli_error("--ansi: out of memory for a %dx%d map", cols, rows);
 		return 1;
+	}
 	struct shade_view v;
 	memset(&v, 0, sizeof v);
 	shade_view_from_params(&v, p);
@@ -109,5 +111,5 @@ int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigne
 		fputs(tier == TIER_NONE ? "\n" : "\033[0m\n", fp);
 	}
 	shade_frame_free(&f);
-	return ferror(fp) ? 1 : 0;
+	return 0;
 }

@@ -16,7 +16,9 @@
 int render_ansi_tier(const char *name);
 /* The whole map fitted to `columns` characters (0: the terminal's width),
  * two pixels a character, in the explorer's colours and light; without
- * utf8 (term_locale_utf8) an ASCII ramp (coloured in the tier). 0 or 1. */
+ * utf8 (term_locale_utf8) an ASCII ramp (coloured in the tier). 0, or 1
+ * when out of memory (said); whether fp took it all is the caller's to
+ * check (cli_flush_stdout). */
 int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
 		int tier, int columns, bool utf8);
 
