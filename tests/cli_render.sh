@@ -70,5 +70,67 @@ printf 'world: {seed: 5}\n' >"$T/mine.yaml"
 expect 2 "render a preset" -- "$GULLY" render "$T/mine.yaml" -o "$T/mine.png"
 one_line "is a preset, not a snapshot: .*run .*mine.yaml --particles 0 -o OUT.png"
 [ -e "$T/mine.png" ] && fail "a refused render wrote a file"
+# --ansi draws --layer as the pictures do; it used to draw the height map
+# whatever the layer. A data layer: its ramp's ends as the picture's, and a
+# legend line under the map that runs from dark (min) to bright (max).
+A="$GULLY render $T/a.gsnap --ansi=none --columns 32"
+$A >"$T/height.txt" 2>/dev/null || fail "render --ansi=none"
+$A --layer height >"$T/height2.txt" 2>/dev/null || fail "render --ansi=none --layer height"
+cmp -s "$T/height.txt" "$T/height2.txt" || fail "--layer height is not the default"
+for layer in pool erosion flow; do
+	expect 0 "render --ansi --layer $layer" -- $A --layer $layer
+	cp "$T/out" "$T/$layer.txt"
+	cmp -s "$T/height.txt" "$T/$layer.txt" && fail "--ansi --layer $layer drew the height map"
+done
+[ "$(wc -l <"$T/erosion.txt")" -eq "$(($(wc -l <"$T/height.txt") + 1))" ] ||
+	fail "--ansi --layer erosion: no legend line under the map"
+tail -n 1 "$T/erosion.txt" | awk '{
+	r = " .:-=+*#%@"; last = 0
+	for (i = 1; i <= length($0); i++) {
+		k = index(r, substr($0, i, 1))
+		if (k == 0 || k < last) { print "not a rising ramp: " $0; exit 1 }
+		last = k
+	}
+	if (last < 9) { print "the ramp does not reach its top: " $0; exit 1 }
+}' || fail "--ansi --layer erosion: the legend line"
+$A --layer erosion 2>"$T/ansi.err" >/dev/null
+"$GULLY" render "$T/a.gsnap" --layer erosion -o "$T/e.png" 2>"$T/png.err"
+[ "$(sed 's/^[^:]*: //' "$T/ansi.err")" = "$(sed 's/^[^:]*: //' "$T/png.err")" ] ||
+	fail "--ansi's ramp ($(cat "$T/ansi.err")) is not the picture's ($(cat "$T/png.err"))"
+# What --ansi cannot draw is refused, not dropped.
+expect 2 "render --ansi --scale" -- $A --scale 2
+one_line "--scale is for a picture"
+expect 2 "render --ansi --range" -- $A --range 0:1
+one_line "--range is for a 16-bit output"
+expect 2 "render --ansi --colors 256" -- $A --colors 256
+one_line "--colors is for a picture"
+expect 2 "render --ansi --layer erosion --overlay" -- $A --layer erosion --overlay streams
+one_line "--overlay is not for a data layer"
+expect 2 "render -o --columns" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" --columns 20
+one_line "--columns is for --ansi"
+[ -s "$T/out" ] && fail "a refused --ansi printed a map"
+
+# render's -o list is checked as run's: an overlay wants a picture among the
+# outputs (a .pgm holds values), and no name twice.
+expect 2 "render .pgm --overlay" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.pgm" --overlay streams
+one_line "--overlay is for a picture"
+expect 2 "render --gray16 .png --overlay" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" \
+	--gray16 --overlay streams
+one_line "--overlay is for a picture"
+expect 2 "render -o twice" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" -o "$T/x.png"
+one_line "-o $T/x.png given twice"
+expect 2 "run -o twice" -- "$GULLY" run --quiet --size 16x16 -o "$T/x.png" -o "$T/x.png"
+one_line "-o $T/x.png given twice"
+expect 2 "render .r16 --scale" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.r16" --scale 2
+one_line "--scale is for a picture"
+expect 2 "render .png --range" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.png" --range 0:1
+one_line "--range is for a 16-bit output"
+for f in x.pgm x.png x.r16; do
+	[ -e "$T/$f" ] && fail "a refused render wrote $f"
+done
+expect 0 "render .pgm and .png --overlay" -- "$GULLY" render "$T/a.gsnap" -o "$T/x.pgm" \
+	-o "$T/x.png" --overlay streams
+expect 0 "render --ansi --overlay with a .pgm" -- "$GULLY" render "$T/a.gsnap" -o "$T/y.pgm" \
+	--ansi=none --columns 20 --overlay streams
 [ "$fails" -eq 0 ] || exit 1
 echo "all ok"

@@ -37,7 +37,7 @@ const char *cli_layer_names(void)
 static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: %s render SNAPSHOT -o OUT [-o OUT...] [--layer NAME] [options]\n"
-		"       %s render SNAPSHOT --ansi[=TIER] [--overlay LIST]\n\n"
+		"       %s render SNAPSHOT --ansi[=TIER] [--layer NAME] [--overlay LIST]\n\n"
 		"Writes one layer of a snapshot, the format chosen by OUT's extension:\n"
 		"  .png, .ppm  colour, as the explorer shows it at 1:1: its height ramp,\n"
 		"              lit from view.azimuth/view.altitude, with the overlays;\n"
@@ -63,10 +63,11 @@ static void usage(FILE *fp)
 		"  --overlay LIST       pictures: overlays drawn on top, comma-separated:\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"                       (default none)\n"
-		"  --ansi[=TIER]        print the shaded map to stdout as coloured text:\n"
-		"                       " TERM_TIER_NAMES ", as the\n"
-		"                       explorer's --color (default: the terminal's, as\n"
-		"                       the explorer picks it); ASCII when the locale is\n"
+		"  --ansi[=TIER]        print the layer to stdout as coloured text, in the\n"
+		"                       colours of its picture (a data layer with a\n"
+		"                       legend line): " TERM_TIER_NAMES ",\n"
+		"                       as the explorer's --color (default: the terminal's,\n"
+		"                       as the explorer picks it); ASCII when the locale is\n"
 		"                       not UTF-8\n"
 		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
 		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
@@ -77,9 +78,31 @@ struct render_args {
 	int nouts;
 	const char *layer_name;
 	struct picture_opts po;
-	bool ansi;
+	bool ansi, colors_set;
 	int tier, columns;
 };
+
+/* What a data layer's colours stand for, as its legend cannot say. */
+static void ramp_note(const char *out, const char *layer, float mn, float mx)
+{
+	fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n", out, layer, mn,
+		mx);
+}
+
+/* The map as text on stdout, the layer as a picture would draw it. */
+static int render_text(const struct world *w, const struct params *p,
+		       const struct render_args *a)
+{
+	struct render_ansi_opts ro = {.layer = a->layer_name, .overlays = a->po.overlays,
+				      .tier = a->tier, .columns = a->columns,
+				      .utf8 = term_locale_utf8()};
+	float mn, mx;
+	int status = render_ansi(stdout, w, p, &ro, &mn, &mx);
+	status |= cli_flush_stdout("the map");
+	if (!status && datamap_find(a->layer_name) >= 0)
+		ramp_note("--ansi", a->layer_name, mn, mx);
+	return status;
+}
 
 /* One file; a 16-bit one says the range it stretched over, a data picture
  * its ramp's. */
@@ -108,8 +131,7 @@ static int render_one(const char *out, const struct world *w, const struct param
 			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.max, span.min,
 			span.max);
 	else if (picture && datamap_find(a->layer_name) >= 0)
-		fprintf(stderr, "%s: %s ramp from %.9g (left of the legend) to %.9g\n", out,
-			a->layer_name, mn, mx);
+		ramp_note(out, a->layer_name, mn, mx);
 	if (picture && (a->po.overlays & OVERLAY_BIT(OVERLAY_EROSION)))
 		fprintf(stderr, "%s: erosion overlay at full colour from a height change of %.3g "
 			"(about the 99th percentile of the map's changes)\n", out, shade_erosion_fit(w));
@@ -150,6 +172,7 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 		a->po.scale = (int)n;
 		return 0;
 	case 'C':
+		a->colors_set = true;
 		if (strcmp(arg, "256") == 0)
 			a->po.colors = 256;
 		else if (strcmp(arg, "truecolor") == 0 || strcmp(arg, "24bit") == 0)
@@ -173,7 +196,40 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 	}
 }
 
-/* Everything about the outputs that can be wrong is found before loading. */
+/* The options only some outputs use, each refused when none given uses it:
+ * dropping one without a word draws something else than was asked for. */
+static int check_uses(const struct render_args *a)
+{
+	bool picture = false, sixteen = false, png = false;
+	for (int i = 0; i < a->nouts; i++) {
+		int f = image_format_from_path(a->outs[i]);
+		png |= f == IMAGE_PNG;
+		picture |= (f == IMAGE_PNG && !a->po.values.grey16) || f == IMAGE_PPM;
+		sixteen |= (f == IMAGE_PNG && a->po.values.grey16) || f == IMAGE_PGM ||
+			   f == IMAGE_R16;
+	}
+	bool data = datamap_find(a->layer_name) >= 0;
+	if (a->po.values.grey16 && !png)
+		return cli_usage_error(CMD, "--gray16 is for a .png output");
+	if (a->po.scale && !picture)
+		return cli_usage_error(CMD, "--scale is for a picture: -o FILE.png or FILE.ppm%s",
+				       a->ansi ? " (--ansi fits the map to --columns)" : "");
+	if (a->po.values.range_set && !sixteen)
+		return cli_usage_error(CMD, "--range is for a 16-bit output: -o FILE.pgm, "
+				       "FILE.r16, or FILE.png with --gray16");
+	if (a->colors_set && !picture)
+		return cli_usage_error(CMD, "--colors is for a picture: -o FILE.png or FILE.ppm%s",
+				       a->ansi ? " (--ansi=256 picks --ansi's colours)" : "");
+	if ((a->colors_set || a->po.overlays) && data)
+		return cli_usage_error(CMD, "--%s is not for a data layer's own ramp (--layer %s)",
+				       a->colors_set ? "colors" : "overlay", a->layer_name);
+	if (a->columns && !a->ansi)
+		return cli_usage_error(CMD, "--columns is for --ansi");
+	return 0;
+}
+
+/* Everything about the outputs that can be wrong is found before loading:
+ * the same checks of -o as run's, then the options the outputs use. */
 static int check_args(const struct render_args *a)
 {
 	if (!a->nouts && !a->ansi)
@@ -181,20 +237,11 @@ static int check_args(const struct render_args *a)
 	if (world_layer_find(a->layer_name) < 0 && datamap_find(a->layer_name) < 0)
 		return cli_usage_error(CMD, "--layer: no layer named '%s' (one of %s)", a->layer_name,
 				       cli_layer_names());
-	bool png = false;
-	for (int i = 0; i < a->nouts; i++) {
-		int f = image_format_from_path(a->outs[i]);
-		if (f == IMAGE_NONE)
-			return cli_usage_error(CMD, "-o '%s': unknown extension (one of %s)", a->outs[i],
-					       image_format_names());
-		png |= f == IMAGE_PNG;
-		int st = run_output_check_path(CMD, a->outs[i]);
-		if (st)
-			return st;
-	}
-	if (a->po.values.grey16 && !png)
-		return cli_usage_error(CMD, "--gray16 is for a .png output");
-	return 0;
+	/* --ansi draws the overlays too, so they need no picture file then. */
+	struct output_rules r = {.grey16 = a->po.values.grey16,
+				 .overlays = a->po.overlays && !a->ansi};
+	int status = outputs_check(CMD, a->outs, a->nouts, &r);
+	return status ? status : check_uses(a);
 }
 
 int cmd_render(int argc, char **argv)
@@ -251,11 +298,8 @@ int cmd_render(int argc, char **argv)
 	} else if (!status) {
 		for (int i = 0; i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
-		if (a.ansi) {
-			status |= render_ansi(stdout, w, &info.params, a.po.overlays, a.tier, a.columns,
-					      term_locale_utf8());
-			status |= cli_flush_stdout("the map");
-		}
+		if (a.ansi)
+			status |= render_text(w, &info.params, &a);
 		snapshot_info_free(&info);
 		world_destroy(w);
 	}

@@ -250,7 +250,9 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 	for (; optind < argc && status == GO_ON; optind++)
 		status = run_argument(o, argv[optind], from);
 	if (status == GO_ON)
-		status = run_outputs_check(CMD, o, overlay_set);
+		status = outputs_check(CMD, o->outputs, o->noutputs,
+				       &(struct output_rules){.snapshots = true,
+							      .overlays = overlay_set});
 	return status ? status : GO_ON;
 }
 

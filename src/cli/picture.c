@@ -14,6 +14,18 @@
 /* The pixels as 3 bytes each, as PNG and PPM store them. */
 _Static_assert(sizeof(struct rgb) == 3, "struct rgb is three bytes");
 
+void picture_view(struct shade_view *v, const struct world *w, int layer,
+		  const struct params *p, unsigned overlays)
+{
+	memset(v, 0, sizeof *v);
+	shade_view_from_params(v, p);
+	v->overlays = overlays;
+	if (layer != LAYER_HEIGHT) {
+		v->ramp_layer = w->layer[layer];
+		image_range(w->layer[layer], world_cells(w), &v->ramp_min, &v->ramp_max);
+	}
+}
+
 static unsigned char *shaded(const struct world *w, int layer, const struct params *p,
 			     unsigned overlays)
 {
@@ -22,13 +34,7 @@ static unsigned char *shaded(const struct world *w, int layer, const struct para
 	if (!px)
 		return NULL;
 	struct shade_view v;
-	memset(&v, 0, sizeof v);
-	shade_view_from_params(&v, p);
-	v.overlays = overlays;
-	if (layer != LAYER_HEIGHT) {
-		v.ramp_layer = w->layer[layer];
-		image_range(w->layer[layer], n, &v.ramp_min, &v.ramp_max);
-	}
+	picture_view(&v, w, layer, p, overlays);
 	if (shade_image(w, &v, px)) {
 		free(px);
 		return NULL;

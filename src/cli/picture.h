@@ -10,6 +10,12 @@
 #include "core/base/world.h"
 #include "io/image.h"
 
+struct shade_view;
+/* The view a picture of world `layer` is drawn with: p's light and relief,
+ * `overlays`, and a layer other than height stretched from its min..max
+ * onto the height ramp. For files and render --ansi alike. */
+void picture_view(struct shade_view *v, const struct world *w, int layer,
+		  const struct params *p, unsigned overlays);
 /* Writes `layer` of w to path, atomically. Pictures (.png, .ppm) are the
  * explorer's colours at 1:1 (view/shade): heights on its ramp (any other
  * layer stretched from its min..max onto the ramp), lit from view.azimuth

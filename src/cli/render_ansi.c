@@ -2,15 +2,20 @@
  * look over SSH and in scripts, drawn as the explorer would draw it on the
  * same terminal: two map pixels a character as half blocks (truecolor, 256
  * colours), one shaded pixel (16 or 8 colours), or, without a UTF-8 locale
- * or without colour, an ASCII density ramp. */
+ * or without colour, an ASCII density ramp. --layer picks what is drawn, in
+ * the colours render's pictures give it. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/picture.h"
 #include "cli/render_ansi.h"
+#include "core/base/resample.h"
+#include "io/image.h"
 #include "term/cell.h"
 #include "term/tier.h"
+#include "view/datamap.h"
 #include "view/shade.h"
 
 /* The explorer's rule (tui/crt.c: crt_init and detect_tier) on terminfo:
@@ -82,10 +87,60 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 	}
 }
 
-int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigned overlays,
-		int tier, int columns, bool utf8)
+/* World layer `layer` fitted to cols x rows pixels, shaded as the explorer
+ * draws it (and as render's pictures are: picture_view). NULL: no memory. */
+static struct rgb *terrain_pixels(const struct world *w, const struct params *p, int layer,
+				  unsigned overlays, int cols, int rows)
 {
-	int cols = columns > 0 ? columns : cli_terminal_columns(STDOUT_FILENO);
+	struct shade_frame f;
+	if (shade_frame_init(&f, cols, rows))
+		return NULL;
+	struct rgb *px = malloc((size_t)cols * (size_t)rows * sizeof *px);
+	if (px) {
+		struct shade_view v;
+		picture_view(&v, w, layer, p, overlays);
+		v.zoom = ZOOM_FIT;
+		shade_render(&f, w, &v, NULL, 0);
+		memcpy(px, f.px, (size_t)cols * (size_t)rows * sizeof *px);
+	}
+	shade_frame_free(&f);
+	return px;
+}
+
+/* Data layer `which` fitted to cols x rows on its own ramp from the whole
+ * map's min..max, with datamap_picture's legend rows below, as render's
+ * data pictures are drawn. NULL: no memory. */
+static struct rgb *data_pixels(const struct world *w, int which, int cols, int rows, float *mn,
+			       float *mx)
+{
+	float *values = datamap_values(w, which);
+	float *fit = malloc((size_t)cols * (size_t)rows * sizeof *fit);
+	struct rgb *px = malloc((size_t)cols * (size_t)(rows + DATAMAP_LEGEND_ROWS) * sizeof *px);
+	if (values && fit && px) {
+		image_range(values, world_cells(w), mn, mx);
+		grid_resample(values, w->width, w->height, fit, cols, rows);
+		datamap_picture(fit, cols, rows, which, *mn, *mx, px);
+	} else {
+		free(px);
+		px = NULL;
+	}
+	free(values);
+	free(fit);
+	return px;
+}
+
+/* Pixel rows y and y + 1 of px (cols wide) as one line of characters. */
+static void put_line(FILE *fp, const struct rgb *px, int cols, int y, int tier, bool utf8)
+{
+	for (int x = 0; x < cols; x++)
+		put_cell(fp, tier, utf8, px[y * cols + x], px[(y + 1) * cols + x]);
+	fputs(tier == TIER_NONE ? "\n" : "\033[0m\n", fp);
+}
+
+int render_ansi(FILE *fp, const struct world *w, const struct params *p,
+		const struct render_ansi_opts *o, float *ramp_min, float *ramp_max)
+{
+	int cols = o->columns > 0 ? o->columns : cli_terminal_columns(STDOUT_FILENO);
 	if (cols > w->width)
 		cols = w->width;
 	/* A character is about twice as tall as wide: two pixels a character
@@ -94,22 +149,28 @@ int render_ansi(FILE *fp, const struct world *w, const struct params *p, unsigne
 	rows += rows & 1;
 	if (rows < 2)
 		rows = 2;
-	struct shade_frame f;
-	if (shade_frame_init(&f, cols, rows)) {
+	int which = datamap_find(o->layer), layer = world_layer_find(o->layer);
+	if (which < 0 && layer < 0) {
+		cli_error("--ansi: no layer named '%s'", cli_quote(o->layer));
+		return 1;
+	}
+	float mn = 0, mx = 0;
+	struct rgb *px = which >= 0 ? data_pixels(w, which, cols, rows, &mn, &mx)
+				    : terrain_pixels(w, p, layer, o->overlays, cols, rows);
+	if (!px) {
 		cli_error("--ansi: out of memory for a %dx%d map", cols, rows);
 		return 1;
 	}
-	struct shade_view v;
-	memset(&v, 0, sizeof v);
-	shade_view_from_params(&v, p);
-	v.zoom = ZOOM_FIT;
-	v.overlays = overlays;
-	shade_render(&f, w, &v, NULL, 0);
-	for (int y = 0; y < rows; y += 2) {
-		for (int x = 0; x < cols; x++)
-			put_cell(fp, tier, utf8, f.px[y * cols + x], f.px[(y + 1) * cols + x]);
-		fputs(tier == TIER_NONE ? "\n" : "\033[0m\n", fp);
-	}
-	shade_frame_free(&f);
+	for (int y = 0; y < rows; y += 2)
+		put_line(fp, px, cols, y, o->tier, o->utf8);
+	/* A data layer's legend in one line: the ramp from min (left) to max
+	 * (right), below its gap rows, which as half a line would only dim it. */
+	if (which >= 0)
+		put_line(fp, px, cols, rows + 2, o->tier, o->utf8);
+	free(px);
+	if (ramp_min)
+		*ramp_min = mn;
+	if (ramp_max)
+		*ramp_max = mx;
 	return 0;
 }

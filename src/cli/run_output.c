@@ -49,25 +49,29 @@ int run_output_check_path(const char *cmd, const char *path)
 	return status;
 }
 
-int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays)
+int outputs_check(const char *cmd, const char **paths, int n, const struct output_rules *r)
 {
 	bool picture = false;
-	for (int i = 0; i < o->noutputs; i++) {
-		const char *path = o->outputs[i];
+	for (int i = 0; i < n; i++) {
+		const char *path = paths[i];
 		int fmt = image_format_from_path(path);
-		if (fmt == IMAGE_NONE && !snapshot_is_name(path))
-			return cli_usage_error(cmd, "-o %s: unknown extension (.gsnap, or a layer as "
-					       ".%s)", path, "png, .ppm, .pgm, .r16 or .f32");
-		picture |= fmt == IMAGE_PNG || fmt == IMAGE_PPM;
+		if (fmt == IMAGE_NONE && !(r->snapshots && snapshot_is_name(path)))
+			return cli_usage_error(cmd, "-o %s: unknown extension (%s.%s)", path,
+					       r->snapshots ? ".gsnap, or a layer as " : "",
+					       "png, .ppm, .pgm, .r16 or .f32");
+		picture |= (fmt == IMAGE_PNG && !r->grey16) || fmt == IMAGE_PPM;
 		for (int j = 0; j < i; j++)
-			if (strcmp(o->outputs[j], path) == 0)
+			if (strcmp(paths[j], path) == 0)
 				return cli_usage_error(cmd, "-o %s given twice", path);
 		int st = run_output_check_path(cmd, path);
 		if (st)
 			return st;
 	}
-	if (overlays && !picture)
-		return cli_usage_error(cmd, "--overlay is for a picture: -o FILE.png or FILE.ppm");
+	/* A .pgm, .r16 or .f32 holds values, not colours: an overlay on one
+	 * would be dropped without a word. */
+	if (r->overlays && !picture)
+		return cli_usage_error(cmd, "--overlay is for a picture: -o FILE.png or FILE.ppm%s",
+				       r->grey16 ? " (a .png without --gray16)" : "");
 	return 0;
 }
 

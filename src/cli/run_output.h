@@ -14,9 +14,16 @@
  * regular file or nothing yet, in a directory that takes files. 0, or
  * EXIT_USAGE (one line naming the path, reported for `cmd`). */
 int run_output_check_path(const char *cmd, const char *path);
-/* Every -o: a known extension, no name twice, a directory that takes files;
- * a picture among them when there are overlays. 0, or EXIT_USAGE (reported). */
-int run_outputs_check(const char *cmd, const struct sim_options *o, bool overlays);
+/* What a command's -o list may hold. */
+struct output_rules {
+	bool snapshots; /* a .gsnap too (run); else only a layer's files (render) */
+	bool grey16;    /* --gray16: a .png holds values, it is no picture */
+	bool overlays;  /* --overlay given: a picture must be among the outputs */
+};
+/* Every -o of run and render, the same way: a known extension, no name
+ * twice, a directory that takes files; a picture (.png, .ppm) among them
+ * when there are overlays. 0, or EXIT_USAGE (reported for `cmd`). */
+int outputs_check(const char *cmd, const char **paths, int n, const struct output_rules *r);
 /* Writes them all (each failure reported): snapshots with simulation_save,
  * the height layer by extension with `overlays` on pictures; 0 or 1. */
 int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
