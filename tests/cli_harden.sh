@@ -156,8 +156,24 @@ expect_t 1 "run from a FIFO" -- $RESUME "$T/f.gsnap"
 expect_t 1 "render from a FIFO" -- "$GULLY" render "$T/f.gsnap" -o "$T/x.png"
 expect_t 1 "run -p a FIFO" -- $RUN -p "$T/f.yaml"
 err_has "a FIFO with no writer"
+# A height map, hardness or rain mask from a FIFO nobody writes to is said
+# to be one, as a snapshot's is, not "0 bytes is not a square map".
 expect_t 1 "run --hardness a FIFO" -- $RUN --hardness "$T/f.f32"
+err_has "f.f32: cannot read: not a regular file but a FIFO with no writer"
+one_line 1
+expect_t 1 "run --rain a FIFO" -- $RUN --rain "$T/f.f32"
+err_has "f.f32: cannot read: not a regular file but a FIFO with no writer"
 expect_t 1 "run from a FIFO height map" -- "$GULLY" run --quiet --particles 10 "$T/f.f32"
+err_has "f.f32: cannot read: not a regular file but a FIFO with no writer"
+one_line 1
+# One with a writer is read, as gully(1) promises for height maps.
+$RUN --particles 0 -o "$T/fed.f32" >/dev/null 2>&1 || fail "run -o fed.f32"
+timeout 20 sh -c 'cat "$1" >"$2"' sh "$T/fed.f32" "$T/f.f32" &
+feeder=$!
+sleep 0.2
+expect_t 0 "run from a FIFO height map with a writer" -- "$GULLY" run --quiet --particles 10 "$T/f.f32"
+kill "$feeder" 2>/dev/null
+wait "$feeder" 2>/dev/null
 
 # ---- 9: the explorer wants a terminal ----
 expect_t 1 "explorer with stdin and stdout not a terminal" -- env TERM=xterm HOME="$T/home" XDG_STATE_HOME="$T/state" "$GULLY" --paused

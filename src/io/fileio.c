@@ -45,6 +45,8 @@ const char *file_strerror(int err)
 {
 	if (err == ENOTSUP)
 		return "not a regular file (gully reads and replaces only regular files)";
+	if (err == EPIPE)
+		return "not a regular file but a FIFO with no writer (nothing to read)";
 	return strerror(err);
 }
 
@@ -320,6 +322,15 @@ int file_read_all(const char *path, size_t max_size, char **data, size_t *len)
 			}
 			break;
 		}
+	}
+	/* A FIFO nobody writes to reads as empty at once: said as that, for
+	 * every loader alike, rather than as an empty or a too small file. */
+	struct stat st;
+	if (n == 0 && fstat(fileno(fp), &st) == 0 && S_ISFIFO(st.st_mode)) {
+		free(buf);
+		fclose(fp);
+		errno = EPIPE;
+		return -1;
 	}
 	fclose(fp);
 	buf[n] = '\0';

@@ -40,12 +40,15 @@ void atomic_signal_cleanup(void);
 /* Opens a regular file for reading without blocking on a FIFO or a device:
  * NULL with errno ENOTSUP (not a regular file) or EISDIR for those. */
 FILE *file_open_regular(const char *path);
-/* strerror(), with ENOTSUP from the functions above said as what it means. */
+/* strerror(), with ENOTSUP and EPIPE from these functions said as what
+ * they mean. */
 const char *file_strerror(int err);
 
-/* Reads a whole regular file of at most max_size bytes into a NUL-terminated
- * buffer. Returns 0; -1 with errno set (EFBIG when larger than max_size;
- * ENOTSUP or EISDIR when not a regular file, found without blocking). */
+/* Reads a whole regular file (or a pipe with a writer) of at most max_size
+ * bytes into a NUL-terminated buffer. Returns 0; -1 with errno set (EFBIG
+ * when larger than max_size; ENOTSUP (a device) or EISDIR, found without
+ * blocking; EPIPE for a FIFO that gave nothing, as one with no writer does
+ * at once; file_strerror words them). */
 int file_read_all(const char *path, size_t max_size, char **data, size_t *len);
 
 /* Writes "LABEL: message" into err (when err is not NULL) and returns code:

@@ -333,14 +333,6 @@ int preset_load_file(const char *path, struct params *out, struct preset_meta *m
 			snprintf(err, errlen, "%s: %s", path, file_strerror(errno));
 		return errno == ENOENT ? GULLY_ENOTFOUND : GULLY_EIO;
 	}
-	/* A FIFO nobody writes to reads as empty at once; say that rather
-	 * than "empty file". */
-	struct stat st;
-	if (len == 0 && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		free(text);
-		snprintf(err, errlen, "%s: a FIFO with no writer (nothing to read)", path);
-		return GULLY_EIO;
-	}
 	int rc = preset_load_text(path, text, len, out, meta, err, errlen);
 	free(text);
 	return rc;
