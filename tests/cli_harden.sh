@@ -225,6 +225,31 @@ err_has "^gully: -o is for"
 expect_t 2 "explorer --resume PRESET" -- $E --resume river-valley
 err_has "--resume takes no preset"
 
+# ---- 13b: -h is --help for every command, and the explorer's help names
+# every option it takes ----
+for c in run sweep render info params presets; do
+	expect_t 0 "$c -h" -- "$GULLY" $c -h
+	cp "$T/out" "$T/h.out"
+	expect_t 0 "$c --help" -- "$GULLY" $c --help
+	cmp -s "$T/h.out" "$T/out" || fail "$c -h is not $c --help"
+	grep -q "^Usage: gully $c" "$T/out" || fail "$c --help: no usage line"
+done
+expect_t 0 "-h" -- "$GULLY" -h
+expect_t 0 "explorer --paused -h" -- $E --paused -h
+grep -q "^Usage: gully \[options\] \[PRESET|SNAPSHOT|HEIGHTMAP\]" "$T/out" ||
+	fail "explorer -h: $(head -n 1 "$T/out")"
+"$GULLY" --help >"$T/help" 2>&1
+grep -q "PRESET|SNAPSHOT|HEIGHTMAP" "$T/help" || fail "gully --help names no height map"
+for opt in --range --transpose --dump-preset --hardness --resume --paused --color --fps; do
+	grep -q -- "^  $opt" "$T/help" || fail "gully --help lacks the explorer's $opt"
+done
+# The height map options it lists, the explorer takes (a refusal exits 2).
+$RUN --particles 0 -o "$T/fed.r16" >/dev/null 2>&1 || fail "run -o fed.r16"
+for opt in "--range 0:2" --transpose; do
+	expect_t 1 "explorer $opt with a height map" -- $E $opt "$T/fed.r16"
+	err_has "needs a terminal"
+done
+
 # ---- 14: output stdout could not take is a failure, said in one line ----
 # Every command that prints (not only run's metrics): a preset dumped into a
 # full disk came out empty with exit 0.

@@ -75,8 +75,9 @@ enum {
 	OPT_JSON, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_HARDNESS,
 	OPT_DUMP_PRESET, OPT_TRANSPOSE, OPT_RANGE, OPT_RAIN,
 };
-/* getopt_long's short options for the shared set (with "-p NAME"). */
-#define SIM_SHORT_OPTIONS ":o:p:"
+/* getopt_long's short options for the shared set (with "-p NAME"); -h is
+ * --help, as for every command (the caller takes 'h' with OPT_HELP). */
+#define SIM_SHORT_OPTIONS ":ho:p:"
 #define SIM_LONG_OPTIONS \
 	{"process", required_argument, NULL, OPT_PROCESS}, \
 	{"particles", required_argument, NULL, OPT_PARTICLES}, \
@@ -96,6 +97,12 @@ enum {
 	{"range", required_argument, NULL, OPT_RANGE}, \
 	{"rain", required_argument, NULL, OPT_RAIN}
 
+/* How a height map is read, for run's, sweep's and the explorer's help. */
+#define SIM_HEIGHTMAP_HELP \
+	"  --range MIN:MAX      the heights a .r16/.pgm/.png map's 0..max stand for\n" \
+	"                       (default 0:1), as `gully render --range` wrote them\n" \
+	"  --transpose          the raw height map runs down columns (x-major)\n"
+
 #define SIM_OPTIONS_HELP \
 	"  --process NAME       the erosion process: %s\n" \
 	"  --particles N        droplets (or time steps) to run; --steps is the same\n" \
@@ -103,9 +110,7 @@ enum {
 	"  --size WxH           map size (world.width, world.height); with a height\n" \
 	"                       map, its size (needed for a raw map that is not\n" \
 	"                       square and has no WxH in its name)\n" \
-	"  --range MIN:MAX      the heights a .r16/.pgm/.png map's 0..max stand for\n" \
-	"                       (default 0:1), as `gully render --range` wrote them\n" \
-	"  --transpose          the raw height map runs down columns (x-major)\n" \
+	SIM_HEIGHTMAP_HELP \
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
 	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
 	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER];\n" \

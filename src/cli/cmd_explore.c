@@ -25,12 +25,15 @@ void explore_options_help(FILE *fp)
 		"  -p, --preset NAME|FILE  start from a preset (see `gully presets`)\n"
 		"  --process NAME       the erosion process: %s\n"
 		"  --seed S             random seed (world.seed)\n"
-		"  --size WxH           map size (world.width, world.height)\n"
+		"  --size WxH           map size (world.width, world.height); with a height\n"
+		"                       map, its size (as for `gully run`)\n"
+		SIM_HEIGHTMAP_HELP
 		"  --set KEY=VALUE      set a parameter; repeatable\n"
 		"  --hardness FILE      hardness map for a new terrain, as `gully run` loads it\n"
 		"  --resume             reopen this directory's autosave (the newest): the\n"
 		"                       unsaved work Ctrl-C, a hang-up, TERM or QUIT saved\n"
 		"  --paused             start paused\n"
+		"  --dump-preset        print the effective preset as YAML and open nothing\n"
 		"  --color=TIER         " TERM_TIER_NAMES " (default: the\n"
 		"                       terminal's, truecolor when COLORTERM is truecolor\n"
 		"                       or 24bit; NO_COLOR set means none)\n"
@@ -104,6 +107,7 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 	uint64_t n;
 	switch (opt) {
 	case OPT_HELP:
+	case 'h':
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:

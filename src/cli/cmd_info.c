@@ -213,12 +213,12 @@ int cmd_info(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'p') {
 			show_preset = true;
 			continue;
 		}
-		if (opt == OPT_HELP) {
+		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
 			return 0;
 		}

@@ -100,7 +100,7 @@ int cmd_presets(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PATHS:
 			paths = true;
@@ -109,6 +109,7 @@ int cmd_presets(int argc, char **argv)
 			json = true;
 			break;
 		case OPT_HELP_:
+		case 'h':
 			usage(stdout);
 			return 0;
 		default:

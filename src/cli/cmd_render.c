@@ -267,9 +267,9 @@ int cmd_render(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while (!status && (opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		if (opt == OPT_HELP || opt == OPT_VERSION) {
-			if (opt == OPT_HELP)
+	while (!status && (opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		if (opt == OPT_HELP || opt == 'h' || opt == OPT_VERSION) {
+			if (opt != OPT_VERSION)
 				usage(stdout);
 			else
 				printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);

@@ -222,7 +222,7 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 	opterr = 0;
 	int opt;
 	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		if (opt == OPT_HELP) {
+		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
 			return 0;
 		}

@@ -144,7 +144,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 	int opt, longindex = -1;
 	for (; (opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, &longindex)) != -1;
 	     longindex = -1) {
-		if (opt == OPT_HELP) {
+		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
 			return -1;
 		}

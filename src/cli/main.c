@@ -99,7 +99,7 @@ int cli_bad_option(const char *cmd, int opt, char **argv)
 static void print_help(FILE *fp)
 {
 	fprintf(fp,
-		"Usage: %s [options] [PRESET|SNAPSHOT]   the explorer\n"
+		"Usage: %s [options] [PRESET|SNAPSHOT|HEIGHTMAP]   the explorer\n"
 		"       %s COMMAND [options] ...\n\n"
 		"A terminal explorer for terrain-erosion simulations.\n\nCommands:\n",
 		cli_program, cli_program);
