@@ -78,12 +78,25 @@ mkfifo "$T/nodes/fifomap.f32" "$T/nodes/fifomap.gsnap"
 for map in dirmap.f32 fifomap.f32 fifomap.gsnap; do
 	expect_t 1 "sweep from $map is refused" -- "$GULLY" sweep --quiet --particles 10 \
 		--vary world.seed=1,2 --out "$T/out-$map" --save-maps "$T/maps-$map" "$T/nodes/$map"
-	head -n 1 "$T/err" | grep -q "$map: cannot read: " || fail "sweep $map: $(cat "$T/err")"
+	# In run's words: a snapshot "cannot open", a height map "cannot read".
+	head -n 1 "$T/err" | grep -q "$map: cannot \(read\|open\): " || fail "sweep $map: $(cat "$T/err")"
 	grep -q "point .* failed" "$T/err" && fail "sweep $map: a run went ahead"
 	[ -s "$T/out" ] && fail "sweep $map printed rows"
 	[ -e "$T/out-$map" ] || [ -e "$T/maps-$map" ] && fail "sweep $map wrote files"
 done
 [ -d "$T/nodes/dirmap.f32" ] && [ -p "$T/nodes/fifomap.f32" ] || fail "a refused sweep touched its MAP"
+# A bare name that is no preset but a file (a directory here) is the map
+# to start from, refused as `gully run` refuses it: once read as a preset,
+# it was "--preset: no preset named 'adir'". A name that is nothing at all
+# gets run's usage error too.
+mkdir "$T/nodes/adir"
+for cmd in "run --quiet --particles 10" "sweep --quiet --particles 10 --vary world.seed=1,2"; do
+	expect_t 1 "${cmd%% *} from a directory" -- "$GULLY" $cmd "$T/nodes/adir"
+	err_has "adir: cannot open: Is a directory"
+	one_line 1
+	expect_t 2 "${cmd%% *} from a name that is nothing" -- "$GULLY" $cmd "$T/nodes/nosuch"
+	err_has "'$T/nodes/nosuch' is no file or preset"
+done
 
 # ---- 2: layer values are checked at load, by layer and cell ----
 expect_t 0 "a 16x16 snapshot" -- $RUN -o "$T/s.gsnap"

@@ -125,6 +125,29 @@ static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 	}
 }
 
+/* A bare argument, told apart as `gully run` tells it (cli_arg_kind), so
+ * the runs read it as the sweep did: a directory or a snapshot without its
+ * extension is a map to start from, and refused as run refuses it, not
+ * taken for a preset that is not there. */
+static int take_argument(struct sweep *s, const char *arg)
+{
+	switch (cli_arg_kind(arg)) {
+	case CLI_ARG_PRESET:
+		if (s->o.preset)
+			return cli_usage_error(CMD, "two presets: %s and %s", s->o.preset, arg);
+		s->o.preset = arg;
+		return 0;
+	case CLI_ARG_MISSING:
+		return cli_arg_missing(CMD, arg, "file or preset");
+	case CLI_ARG_MAP:
+		break;
+	}
+	if (s->start)
+		return cli_usage_error(CMD, "two maps to start from: %s and %s", s->start, arg);
+	s->start = arg;
+	return 0;
+}
+
 static int parse_args(struct sweep_args *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -169,19 +192,9 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 					       longindex >= 0 ? longopts[longindex].name : "");
 	}
 	for (; optind < argc; optind++) {
-		const char *arg = argv[optind];
-		if (cli_arg_named_map(arg)) {
-			if (a->s.start)
-				return cli_usage_error(CMD, "two maps to start from: %s and %s",
-						       a->s.start, arg);
-			a->s.start = arg;
-		} else if (a->s.o.preset) {
-			return cli_usage_error(CMD, "two presets: %s and %s (a map to start from "
-					       "ends in .gsnap, .f32, .r16, .pgm, .png or .ppm)",
-					       a->s.o.preset, arg);
-		} else {
-			a->s.o.preset = arg;
-		}
+		int st = take_argument(&a->s, argv[optind]);
+		if (st)
+			return st;
 	}
 	return 0;
 }
@@ -203,12 +216,15 @@ static int check_dir_option(const char *opt, const char *dir)
 /* Every run reads MAP again: a FIFO would feed the first run alone and a
  * directory fail every run, so anything but a readable regular file is
  * refused once, here, before any run starts, by the check a snapshot is
- * opened with. A bad file, as for `gully run`: exit 1, not a usage error. */
+ * opened with. A bad file, as for `gully run` (in its words: a snapshot
+ * "cannot open", a height map "cannot read"): exit 1, not a usage error. */
 static int check_start_file(const char *path)
 {
 	FILE *fp = file_open_regular(path);
 	if (!fp) {
-		cli_error("%s: cannot read: %s", path, file_strerror(errno));
+		cli_error("%s: cannot %s: %s", path,
+			  image_format_from_path(path) == IMAGE_NONE ? "open" : "read",
+			  file_strerror(errno));
 		return 1;
 	}
 	fclose(fp);
