@@ -143,6 +143,32 @@ err_has "big.f32: cell 0 (x 0, y 0) is -3.40282e+38, outside 0 to 1"
 printf '\000\000\200\177\000\000\000\000\000\000\000\000\000\000\000\000' >"$T/inf.f32"
 expect_t 1 "--hardness refuses inf" -- "$GULLY" run --quiet --particles 10 --size 16x16 --hardness "$T/inf.f32"
 
+# ---- 3b: sweep reads the files every run shares once, before any run ----
+# A bad start map, --hardness or --rain failed every point: the run's error
+# once per point (interleaved when the runs wrote at once), a "point N
+# failed" line each, then "N of N runs failed". Now: run's one line, exit 1,
+# no run started.
+patch height 100 "$NAN"
+cp "$T/p.gsnap" "$T/nan.gsnap"
+head -c 100 /dev/zero >"$T/short.f32"
+head -c 16 /dev/zero >"$T/zero.f32"
+printf '\000\000\300\177\000\000\000\000\000\000\000\000\000\000\000\000' >"$T/nanh.f32"
+"$GULLY" run --quiet --particles 0 --size 16x16 -o "$T/whole.png" >/dev/null 2>&1 || fail "run -o png"
+head -c 60 "$T/whole.png" >"$T/cut.png"
+SWEEP="$GULLY sweep --quiet --particles 10 --jobs 2 --vary world.seed=1,2,3"
+for shared in "$T/nan.gsnap" "--size 16x16 $T/short.f32" "$T/cut.png" \
+	"--size 16x16 --hardness $T/nanh.f32" "--size 16x16 --rain $T/zero.f32" \
+	"$T/s.gsnap --rain $T/zero.f32"; do
+	rm -rf "$T/sw-out"
+	expect_t 1 "run: $shared" -- $RESUME $shared
+	cp "$T/err" "$T/run.err"
+	expect_t 1 "sweep checks once: $shared" -- $SWEEP --out "$T/sw-out" $shared
+	one_line 1
+	cmp -s "$T/err" "$T/run.err" || fail "sweep said '$(cat "$T/err")', run '$(cat "$T/run.err")'"
+	[ -s "$T/out" ] && fail "sweep $shared printed rows"
+	[ -e "$T/sw-out" ] && fail "sweep $shared went on to write --out"
+done
+
 # ---- 4: listing presets peeks only as deep as a preset goes ----
 mkdir "$T/presets"
 # 100,000 deep: libyaml's time grows with the square of the depth.

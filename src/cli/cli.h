@@ -174,6 +174,9 @@ int sim_options_hardness(const struct sim_options *o, const char *cmd, struct pa
 			 bool from_snapshot, struct world *w, struct sim_grid *grid);
 /* Loads --rain into w (stretched over the map); 0, or an exit status (reported). */
 int sim_options_rain(const struct sim_options *o, struct world *w);
+/* Reads --rain as sim_options_rain would for a width x height map (0 x 0:
+ * the file's own size) and keeps nothing; 0, or 1 (reported). */
+int sim_options_rain_check(const struct sim_options *o, int width, int height);
 /* "KEY: value out of range (min to max)" style text for a params error. */
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
 

@@ -17,6 +17,7 @@
 #include "cli/sweep.h"
 #include "io/fileio.h"
 #include "io/image.h"
+#include "io/simulation.h"
 #include "io/snapshot.h"
 #include "config.h"
 
@@ -231,6 +232,75 @@ static int check_start_file(const char *path)
 	return 0;
 }
 
+/* The map every run starts from, read as `gully run` reads it (and then
+ * dropped); *w x *h is its size. 0, or 1 with run's own line said. */
+static int check_start_map(const struct sweep *s, const struct params *shared, int *w, int *h)
+{
+	if (image_format_from_path(s->start) != IMAGE_NONE) {
+		struct sim_options quiet = s->o; /* no "read WxH ..." line for a check */
+		quiet.quiet = true;
+		struct params p = *shared;
+		struct heightmap hm;
+		int st = heightmap_read(&quiet, CMD, s->start, &p, &hm);
+		*w = hm.width;
+		*h = hm.height;
+		heightmap_free(&hm);
+		return st;
+	}
+	char err[512];
+	struct simulation sim;
+	struct snapshot_info snap;
+	memset(&snap, 0, sizeof snap);
+	progress_note(s->o.quiet, "reading", s->start);
+	const int failed = simulation_open(&sim, &snap, s->start, err, sizeof err);
+	progress_note_clear(s->o.quiet);
+	if (failed) {
+		cli_error("%s", err);
+		return 1;
+	}
+	*w = sim.world->width;
+	*h = sim.world->height;
+	world_destroy(sim.world);
+	snapshot_info_free(&snap);
+	return 0;
+}
+
+static bool size_varied(const struct sweep *s)
+{
+	for (int i = 0; i < s->naxes; i++)
+		if (strcmp(s->axes[i].key, "world.width") == 0 ||
+		    strcmp(s->axes[i].key, "world.height") == 0)
+			return true;
+	return false;
+}
+
+/* The files every run reads (the map it starts from, --hardness, --rain)
+ * are read once here, as `gully run` reads them, before any run starts: a
+ * bad one is then run's one line and exit 1, not the same failure from
+ * every point. What depends on a point's own values is left to its run;
+ * --rain is stretched to the runs' size where all share one (else read at
+ * its own), so only a file no run could take is refused. */
+static int check_inputs(const struct sweep *s, const struct params *shared)
+{
+	int w = 0, h = 0;
+	if (s->start && check_start_map(s, shared, &w, &h))
+		return 1;
+	if (!s->start && !size_varied(s)) {
+		w = shared->world.width;
+		h = shared->world.height;
+	}
+	if (s->o.hardness) {
+		struct params p = *shared;
+		struct sim_grid grid = {0};
+		const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
+		int st = sim_options_hardness(&s->o, CMD, &p, snapshot, NULL, &grid);
+		free(grid.values);
+		if (st)
+			return st;
+	}
+	return sim_options_rain_check(&s->o, w, h);
+}
+
 /* The grid's size, and the options that only make sense together. */
 static int check_args(struct sweep_args *a)
 {
@@ -274,9 +344,12 @@ static int check_args(struct sweep_args *a)
 	st = check_dir_option("--out", s->out_dir);
 	if (st || (st = check_dir_option("--save-maps", s->maps_dir)))
 		return st;
-	/* The shared options are checked once here rather than in every run. */
+	/* The shared options are checked once here rather than in every run;
+	 * the files too, unless this is one point's run (--point), which
+	 * reads them itself. */
 	struct params p;
-	return sim_options_load(&s->o, CMD, &p, NULL);
+	st = sim_options_load(&s->o, CMD, &p, NULL);
+	return st || a->point >= 0 ? st : check_inputs(s, &p);
 }
 
 int cmd_sweep(int argc, char **argv)

@@ -318,10 +318,11 @@ int sim_options_hardness(const struct sim_options *o, const char *cmd, struct pa
 	return 0;
 }
 
-int sim_options_rain(const struct sim_options *o, struct world *w)
+/* --rain's weights stretched over a width x height map (0 x 0: as the file
+ * has them): the one reading behind a run's load and a sweep's check, so
+ * both refuse the same files in the same words. */
+static int rain_read(const struct sim_options *o, int width, int height, struct rain **r)
 {
-	if (!o->rain)
-		return 0;
 	char err[512];
 	float *src;
 	int sw, sh;
@@ -329,13 +330,16 @@ int sim_options_rain(const struct sim_options *o, struct world *w)
 		cli_error("--rain %s", err);
 		return 1;
 	}
-	float *v = malloc(world_cells(w) * sizeof *v);
+	if (width <= 0 || height <= 0) {
+		width = sw;
+		height = sh;
+	}
+	float *v = malloc((size_t)width * (size_t)height * sizeof *v);
 	int e = v ? GULLY_OK : GULLY_ENOMEM;
 	if (!e)
-		grid_resample(src, sw, sh, v, w->width, w->height);
-	struct rain *r = NULL;
+		grid_resample(src, sw, sh, v, width, height);
 	if (!e)
-		e = rain_create(&r, v, w->width, w->height);
+		e = rain_create(r, v, width, height);
 	free(src);
 	free(v);
 	if (e) {
@@ -343,8 +347,25 @@ int sim_options_rain(const struct sim_options *o, struct world *w)
 			  "0 or more, and not all 0" : gully_strerror(e));
 		return 1;
 	}
+	return 0;
+}
+
+int sim_options_rain(const struct sim_options *o, struct world *w)
+{
+	struct rain *r = NULL;
+	if (!o->rain || rain_read(o, w->width, w->height, &r))
+		return o->rain ? 1 : 0;
 	rain_free(w->rain);
 	w->rain = r;
+	return 0;
+}
+
+int sim_options_rain_check(const struct sim_options *o, int width, int height)
+{
+	struct rain *r = NULL;
+	if (!o->rain || rain_read(o, width, height, &r))
+		return o->rain ? 1 : 0;
+	rain_free(r);
 	return 0;
 }
 
