@@ -168,6 +168,21 @@ for shared in "$T/nan.gsnap" "--size 16x16 $T/short.f32" "$T/cut.png" \
 	[ -s "$T/out" ] && fail "sweep $shared printed rows"
 	[ -e "$T/sw-out" ] && fail "sweep $shared went on to write --out"
 done
+# Runs that fail for their own reasons, four at once: each one's stderr
+# comes whole, just before its "point N failed" line. They wrote straight
+# to the sweep's stderr, so two runs' lines could mix mid-line ("gully:
+# gully: ..."). Every line must be one of the three a failed point gives,
+# in that order.
+expect_t 1 "sweep of failing runs" -- "$GULLY" sweep --quiet --particles 10 --size 16x16 \
+	--jobs 4 --vary hardness.generator=file,file,file,file --vary world.seed=1,2
+awk -v want=8 '
+	/^gully run: hardness\.generator=file needs --hardness FILE$/ { if (st != 0) bad = NR; st = 1; n++; next }
+	/^Try .gully run --help.\.$/ { if (st != 1) bad = NR; st = 2; next }
+	/^gully sweep: point [0-7] failed: gully run .*--set world\.seed=[12]$/ { if (st != 2) bad = NR; st = 0; next }
+	/^gully: 8 of 8 runs failed$/ { if (st != 0 || NR != 3 * want + 1) bad = NR; last = 1; next }
+	{ bad = NR }
+	END { exit !(n == want && last && !bad) }' "$T/err" ||
+	fail "failed runs' stderr is not whole, one point after another: $(cat "$T/err")"
 
 # ---- 4: listing presets peeks only as deep as a preset goes ----
 mkdir "$T/presets"

@@ -46,6 +46,10 @@ start() {
 # once at load 19.
 stop_wait() {
 	kill -"$1" "$2"
+	wait_end "$1" "$2"
+}
+# wait_end SIG PID: stop_wait's wait, for a signal sent otherwise.
+wait_end() {
 	i=0
 	while kill -0 "$2" 2>/dev/null && [ "$i" -lt 1200 ]; do
 		sleep 0.1
@@ -83,6 +87,32 @@ for sig in INT TERM HUP QUIT; do
 	[ -z "$left" ] || fail "sweep SIG$sig: runs left running: $left"
 	for p in $left; do kill -KILL "$p" 2>/dev/null; done
 	echo "ok: sweep SIG$sig"
+done
+
+# Ctrl-C in a terminal signals the whole process group, the runs too; each
+# run then said "interrupted (...) after N of M droplets; no -o file to keep
+# them" (meaningless in a sweep), mixed with and after the sweep's own
+# line. The sweep's stderr is now that one line. setsid puts the sweep in a
+# group of its own, for kill to signal as the terminal does.
+for sig in INT TERM; do
+	setsid env --default-signal "$GULLY" sweep --quiet --jobs 2 --particles 50000000 \
+		--size 64x64 --vary world.seed=$MARK:$((MARK + 3)):1 >"$T/out" 2>"$T/err" &
+	pid=$!
+	i=0
+	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(runs_alive | wc -l)" -ge 2 ] || fail "sweep (group $sig): its runs did not start"
+	# The runs must be past their start: their handlers print the line.
+	sleep 0.5
+	kill -"$sig" "-$pid"
+	wait_end "$sig" "$pid"
+	[ "$st" -eq "$(status_of "$sig")" ] || fail "sweep (group $sig): exit $st"
+	grep -q "no -o file" "$T/err" && fail "sweep (group $sig): a run's own line: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^gully: sweep stopped by SIG$sig: 0 of 4 runs" "$T/err" ||
+		fail "sweep (group $sig): stderr is not the one summary line: $(cat "$T/err")"
+	echo "ok: sweep SIG$sig to its process group"
 done
 
 # A signal ignored when the sweep started (nohup) stays ignored.

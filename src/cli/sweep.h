@@ -4,8 +4,10 @@
 #ifndef GULLY_SWEEP_H
 #define GULLY_SWEEP_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "cli/cli.h"
 
@@ -73,6 +75,43 @@ void sweep_print_marked(FILE *fp, const struct sweep *s, long point, const char 
 char *sweep_metrics_header(int *columns);
 /* The absolute path of this binary, or NULL. */
 const char *sweep_self_path(void);
+
+/* What one run wrote on one of its pipes. */
+struct run_text {
+	char *text;
+	size_t len, cap;
+};
+
+/* A run's stderr kept beyond this is dropped (and said to be): it is for
+ * a line or two of error, not for a run gone wild to fill the memory. */
+#define RUN_ERR_MAX 16384
+
+struct run_slot {
+	pid_t pid;
+	int fd, efd;     /* its stdout, and stderr (-1 when closed or not taken) */
+	long point;
+	struct run_text out, err;
+	bool err_cut;    /* err went past RUN_ERR_MAX */
+};
+
+/* sweep_child.c: a point's run in slot, its stderr into the slot with
+ * keep_err (else the sweep's own); 0, or 1 (said). */
+int sweep_slot_start(const struct sweep *s, struct run_slot *slot, const char *self,
+		     long point, bool keep_err);
+/* Reads the run's stdout; false at its end. */
+bool sweep_slot_read(struct run_slot *s);
+/* Reads what is ready of both pipes; true once both are at their end. */
+bool sweep_slot_take(struct run_slot *slot, const struct pollfd *pfd, nfds_t n);
+/* What the run said on stderr, whole, then forgotten. */
+void sweep_slot_print_err(struct run_slot *s);
+/* Reaps a finished run; its row (NULL when it failed), header and status. */
+const char *sweep_slot_finish(struct run_slot *s, bool json, const char **h, size_t *hlen,
+			      int *ws);
+/* The pipes of the runs under way into pfd, then stdout's entry (no
+ * events: for POLLERR); returns the index of stdout's. */
+nfds_t sweep_slots_poll(const struct run_slot *slots, long jobs, struct pollfd *pfd);
+/* Stops (TERM) and reaps the runs under way, drops their output, frees. */
+void sweep_slots_stop(struct run_slot *slots, long jobs);
 
 /* sweep_run.c: every point here, --jobs at a time; or one (--point). */
 int sweep_run_grid(const struct sweep *s, long jobs);
