@@ -10,7 +10,7 @@ wait_for "RUNNING"
 T resize-window -t g -x 70 -y 20
 wait_gone "-- stats --"
 wait_for "RUNNING"
-screen | grep -q '▀' || fail "no map at 70x20"
+wait_for '▀' # the map at 70x20, once its frame is drawn
 T resize-window -t g -x 120 -y 20
 wait_for "-- stats --"
 T resize-window -t g -x 39 -y 11
