@@ -30,9 +30,10 @@ static void usage(FILE *fp)
 		"(or one JSON object with --json). --particles N runs N droplets to their\n"
 		"end. Given a snapshot (.gsnap), continues from it exactly: its map,\n"
 		"parameters, random stream and process, with --set on top (--size is\n"
-		"refused; --seed restarts its random stream). Given a height map (.r16,\n"
-		".f32, .pgm, .png), starts from that terrain. Given a preset (a name or\n"
-		"a .yaml file), takes it as -p does, with a height map or alone. Ctrl-C\n"
+		"refused; --seed, or a new world.seed, restarts its random stream).\n"
+		"Given a height map (.r16, .f32, .pgm, .png), starts from that terrain.\n"
+		"Given a preset (a name or a .yaml file), takes it as -p does, with a\n"
+		"height map or alone. Ctrl-C\n"
 		"or SIGTERM stops the run early: the -o files get what is done (a\n"
 		"snapshot marked interrupted, resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
@@ -58,7 +59,8 @@ static int open_fresh(const struct sim_options *o, struct params *p, struct worl
 }
 
 /* A snapshot's world, parameters and random stream, with the options on top.
- * Its map size is fixed; --seed restarts its random stream from that seed. */
+ * Its map size is fixed; --seed (or --set world.seed) restarts its random
+ * stream from that seed. */
 static int open_snapshot(const struct sim_options *o, const char *path, struct params *p,
 			 struct world **w, struct snapshot_info *snap, struct preset_meta *meta)
 {
@@ -78,6 +80,7 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 	}
 	*w = s.world;
 	*p = s.params;
+	const int saved_seed = p->world.seed;
 	int status = sim_options_apply(o, CMD, p);
 	if (!status && (p->world.width != (*w)->width || p->world.height != (*w)->height))
 		status = cli_usage_error(CMD, "--set cannot resize the snapshot '%s' (%dx%d)", path,
@@ -88,8 +91,11 @@ static int open_snapshot(const struct sim_options *o, const char *path, struct p
 		snapshot_info_free(snap);
 		return status;
 	}
-	if (o->seed >= 0)
-		rng_seed(&(*w)->rng, (uint64_t)o->seed, (*w)->rng.inc >> 1);
+	/* --set world.seed restarts the stream as --seed does: a seed that
+	 * changed only the metrics' column would be a trap (a sweep over seeds
+	 * from one snapshot gave the same row for every seed). */
+	if (o->seed >= 0 || p->world.seed != saved_seed)
+		rng_seed(&(*w)->rng, (uint64_t)p->world.seed, (*w)->rng.inc >> 1);
 	memset(meta, 0, sizeof *meta);
 	snprintf(meta->process, sizeof meta->process, "%s", o->process ? o->process : snap->process);
 	return 0;
