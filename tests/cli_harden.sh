@@ -345,5 +345,20 @@ else
 	echo "note: no /dev/full here: the full stdout cases are skipped"
 fi
 
+# ---- 15: a sweep's rows on the terminal its bar is on ----
+# The bar is cleared before rows are printed under it: each row starts its
+# line (the text after a line's last carriage return is what shows).
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$GULLY' sweep --vary world.seed=1:4:1 --particles 20000 --size 64x64 --jobs 2" \
+		/dev/null >"$T/tty" 2>&1 </dev/null || fail "sweep under a terminal failed"
+	# (A terminal ends lines with CR LF: that CR is not one.)
+	tr -d '\033' <"$T/tty" | sed 's/\r$//' | awk -F'\r' '/\t/ { line = $NF; sub(/^\[K/, "", line)
+		if (line !~ /^(world\.seed|[0-9])/) { print "row glued to the bar: " line; bad = 1 } }
+		END { exit bad }' || fail "sweep rows printed after the bar on its line"
+	grep -q "4/4 runs" "$T/tty" || fail "no progress bar under a terminal (the check proves nothing)"
+else
+	echo "note: no script(1) here: the sweep-on-a-terminal case is skipped"
+fi
+
 echo "checks done"
 finish

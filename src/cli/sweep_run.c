@@ -146,8 +146,17 @@ static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_
 			*status = 1;
 	}
 	g->rows[slot->point] = strdup(row ? row : "");
-	progress_update(&g->pg, (uint64_t)g->done);
-	print_ready(s, g);
+	/* Rows to the terminal the bar is on: the bar goes first, or the rows
+	 * would start at its end; it is drawn again under them. */
+	if (g->pg.enabled && isatty(STDOUT_FILENO)) {
+		bar_clear(g);
+		fflush(stderr);
+		print_ready(s, g);
+		progress_update(&g->pg, (uint64_t)g->done);
+	} else {
+		progress_update(&g->pg, (uint64_t)g->done);
+		print_ready(s, g);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		*why = -1;
 		return true;
