@@ -345,7 +345,17 @@ else
 	echo "note: no /dev/full here: the full stdout cases are skipped"
 fi
 
-# ---- 15: a sweep's rows on the terminal its bar is on ----
+# ---- 15: an -o where no file can be made is refused before the run ----
+# (As root access() says yes to /proc; the save after the run then failed
+# and the run's work was lost.)
+if [ -d /proc/self ]; then
+	expect 2 "-o into /proc" -- "$GULLY" run --quiet --particles 10 --size 16x16 -o /proc/x.gsnap
+	err_has "-o /proc/x.gsnap: cannot"
+	[ -s "$T/out" ] && fail "the run went ahead before refusing -o /proc/x.gsnap"
+fi
+ls -a . "$T" | grep -q '^\.gully-check-' && fail "the -o check left its probe file behind"
+
+# ---- 16: a sweep's rows on the terminal its bar is on ----
 # The bar is cleared before rows are printed under it: each row starts its
 # line (the text after a line's last carriage return is what shows).
 if command -v script >/dev/null 2>&1; then

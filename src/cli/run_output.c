@@ -14,6 +14,23 @@
 #include "io/image.h"
 #include "io/snapshot.h"
 
+/* A file made and removed in dir: access() answers yes for root where no
+ * file can be made (/proc), and the save comes only after the run, whose
+ * work would then be lost. */
+static int check_create(const char *cmd, const char *path, const char *dir)
+{
+	char probe[4200];
+	if (snprintf(probe, sizeof probe, "%s/.gully-check-XXXXXX", dir) >= (int)sizeof probe)
+		return cli_usage_error(cmd, "-o %s: the path is too long", path);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		return cli_usage_error(cmd, "-o %s: cannot make a file in %s: %s", path, dir,
+				       strerror(errno));
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
 /* The directory a new file at target goes into must exist and take files. */
 static int check_directory(const char *cmd, const char *path, const char *target)
 {
@@ -32,7 +49,7 @@ static int check_directory(const char *cmd, const char *path, const char *target
 	if (access(dir, W_OK | X_OK) != 0)
 		return cli_usage_error(cmd, "-o %s: cannot write in %s: %s", path, dir,
 				       strerror(errno));
-	return 0;
+	return check_create(cmd, path, dir);
 }
 
 int run_output_check_path(const char *cmd, const char *path)
