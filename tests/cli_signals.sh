@@ -12,6 +12,14 @@ cleanup() {
 trap cleanup EXIT
 
 # The pids of processes whose command line has world.seed=MARK..MARK+9.
+# Until two of the sweep's runs are alive (30 s at most).
+wait_runs() {
+	i=0
+	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 runs_alive() {
 	# One grep over every command line (NUL-separated, so one "line" each);
 	# grep's own holds "[0-9]" where a digit is wanted, so it never matches.
@@ -72,11 +80,7 @@ for sig in INT TERM HUP QUIT; do
 	start "$GULLY" sweep --quiet --jobs 2 --particles 50000000 --size 64x64 \
 		--vary world.seed=$MARK:$((MARK + 3)):1 >"$T/out" 2>"$T/err"
 	# Both runs are going before the signal comes.
-	i=0
-	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_runs
 	[ "$(runs_alive | wc -l)" -ge 2 ] || fail "sweep ($sig): its runs did not start"
 	stop_wait "$sig" "$pid"
 	[ "$st" -eq "$(status_of "$sig")" ] || fail "sweep SIG$sig: exit $st, expected $(status_of "$sig")"
@@ -98,11 +102,7 @@ for sig in INT TERM; do
 	setsid env --default-signal "$GULLY" sweep --quiet --jobs 2 --particles 50000000 \
 		--size 64x64 --vary world.seed=$MARK:$((MARK + 3)):1 >"$T/out" 2>"$T/err" &
 	pid=$!
-	i=0
-	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_runs
 	[ "$(runs_alive | wc -l)" -ge 2 ] || fail "sweep (group $sig): its runs did not start"
 	# The runs must be past their start: their handlers print the line.
 	sleep 0.5
@@ -150,11 +150,7 @@ if [ "$(uname -s)" = Linux ]; then
 	"$GULLY" sweep --quiet --jobs 2 --particles 50000000 --size 64x64 \
 		--vary world.seed=$MARK:$((MARK + 3)):1 >/dev/null 2>&1 &
 	pid=$!
-	i=0
-	while [ "$(runs_alive | wc -l)" -lt 2 ] && [ "$i" -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_runs
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 	sleep 0.5
