@@ -37,6 +37,14 @@ static void test_equation_symbols(void **state)
 				fail();
 			}
 			assert_true((s[k].meaning != NULL) != (s[k].param != NULL));
+			/* A parameter's symbol is a name: a number in its place (w >
+			 * 0.5) would say the default while the list beside it gave
+			 * the parameter's value. */
+			if (s[k].param && !strpbrk(s[k].symbol, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+				fprintf(stderr, "%s: symbol '%s' for %s is a number\n", p->name,
+					s[k].symbol, s[k].param);
+				fail();
+			}
 			if (s[k].param) {
 				char key[96];
 				snprintf(key, sizeof key, "%s.%s", p->section, s[k].param);

@@ -29,8 +29,8 @@ static const struct equation_symbol hydrology_symbols[] = {
 	{"level", "lake surface", NULL},
 	{"leak", "its lowest rim", NULL}, {"f", NULL, "friction"}, {"e", NULL, "evap_rate"},
 	{"k", NULL, "deposition_rate"}, {"drainage", NULL, "drainage"},
-	{"lrate", NULL, "lrate"}, {"0.5", NULL, "stop_stream"}, {"0.01", NULL, "stop_accel"},
-	{"10%", NULL, "sediment_keep"},
+	{"lrate", NULL, "lrate"}, {"w_stop", NULL, "stop_stream"}, {"a_stop", NULL, "stop_accel"},
+	{"keep", NULL, "sediment_keep"},
 };
 static const struct equation_symbol emitter_symbols[] = {
 	{"a", "heading", NULL}, {"D", "hardness under p (the hardness layer)", NULL},

@@ -72,7 +72,7 @@ static void pour_row(struct app *a, int y, int cols)
 			  : h->outcome == HTRACE_OVERSHOT ? "overshot"
 							    : "filled";
 	snprintf(v, sizeof v, "%.9s (+%.9s) %s", n1, n2, how);
-	trace_row(a, y, cols, "pool level", v, h->outcome == HTRACE_DRAIN ? 8 : 6,
+	trace_row(a, y, cols, "pool level", v, h->outcome == HTRACE_DRAIN ? 7 : 6,
 		  h->outcome == HTRACE_DRAIN ? "level -=" : "raise the lake");
 }
 
