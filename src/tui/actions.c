@@ -253,21 +253,24 @@ static void undo_key(struct app *a, bool redo)
 {
 	char err[512];
 	a->running = false;
-	long long before = (long long)a->world->particles;
+	const unsigned long long before_particles = a->world->particles, before_steps = a->world->steps;
 	if (redo ? undo_redo(a, err, sizeof err) : undo_pop(a, err, sizeof err)) {
 		app_message(a, "%s", err);
 		return;
 	}
 	tracer_reset(a);
 	app_refresh_stats(a, true);
-	const long long now = (long long)a->world->particles;
-	int left = redo ? redo_levels(a) : undo_levels(a);
-	/* The count now and before: a checkpoint of another map (before g or
-	 * P) may hold more than this one. "N more checkpoints" is what the
+	/* The count now and before, in the unit the panel counts (a process
+	 * of time steps counts its steps): a checkpoint of another map (before
+	 * g or P) may hold more than this one. "N more checkpoints" is what the
 	 * tests and a class count down. */
+	const bool timed = strcmp(a->proc->unit, "steps") == 0;
+	const unsigned long long now = timed ? a->world->steps : a->world->particles;
+	const unsigned long long before = timed ? before_steps : before_particles;
+	int left = redo ? redo_levels(a) : undo_levels(a);
 	const char *unit = a->proc->unit;
 	const int unit_len = (int)strlen(unit) - (now == 1 && unit[0] ? 1 : 0);
-	app_message(a, "%s: seed %d, %lld %.*s (was %lld), %d more checkpoint%s%s",
+	app_message(a, "%s: seed %d, %llu %.*s (was %llu), %d more checkpoint%s%s",
 		    redo ? "redone" : "undone", a->params.world.seed, now, unit_len, unit, before,
 		    left, left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
 }
