@@ -224,5 +224,17 @@ stop_wait PIPE "$pid"
 [ "$st" -eq 0 ] || fail "run after a stray SIGPIPE: exit $st"
 echo "ok: run SIGPIPE"
 
+# sph counts time steps, each up to a thousand droplets' work: a run of it
+# stops soon after SIGINT (it went on to its next 2000 steps, 15 s on a
+# big map), and keeps a count that is not a whole chunk of droplets.
+start "$GULLY" run --quiet --process sph --size 256x256 --particles 100000 -o "$T/sph.gsnap"
+sleep 1.5
+stop_wait INT "$pid"
+[ "$st" -eq 130 ] || fail "sph run after SIGINT: exit $st"
+done_n=$("$GULLY" info "$T/sph.gsnap" 2>/dev/null | sed -n 's/^interrupted: *after \([0-9]*\) of .*/\1/p')
+[ -n "$done_n" ] && [ "$done_n" -gt 0 ] && [ "$done_n" -lt 2000 ] ||
+	fail "sph interrupted after '${done_n:-?}' steps, not within its first chunks"
+echo "ok: sph run SIGINT"
+
 echo "checks done"
 finish

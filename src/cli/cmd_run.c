@@ -20,8 +20,12 @@
 #include "view/shade.h"
 
 #define CMD "run"
-/* Droplets per step() call: small enough for a lively progress bar. */
+/* Units per step() call: small enough for a lively progress bar and a
+ * prompt Ctrl-C. A time step (sph) moves every particle and the wet soil,
+ * up to 1000 times a droplet's work on a big map: it goes a few at a time.
+ * Fixed counts, not timed ones, though a split never changes the bits. */
 #define RUN_CHUNK 2000
+#define RUN_CHUNK_STEPS 16
 
 static void usage(FILE *fp)
 {
@@ -161,8 +165,9 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 	 * (process.h, catch_up) and is made whole once, below. */
 	if (proc->catch_up)
 		proc->catch_up(sim->state, true);
+	const uint64_t chunk = strcmp(proc->unit, "steps") == 0 ? RUN_CHUNK_STEPS : RUN_CHUNK;
 	while (*done < budget && !err && !run_signal) {
-		uint64_t n = budget - *done < RUN_CHUNK ? budget - *done : RUN_CHUNK;
+		uint64_t n = budget - *done < chunk ? budget - *done : chunk;
 		struct process_report rep = {0};
 		err = proc->step(sim->state, sim->world, &sim->params, n, &rep);
 		m->particles += rep.particles;
@@ -327,7 +332,7 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 		sim->note = note;
 		cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
 			  (unsigned long long)done, (unsigned long long)budget, proc->unit,
-			  o->noutputs ? "the -o files hold them, droplets in flight included"
+			  o->noutputs ? "the -o files hold them, what is in flight included"
 				      : "no -o file to keep them");
 	}
 	int status = run_outputs_write(o, sim, overlays) | out_err;
