@@ -361,11 +361,36 @@ static int emitter_step(void *state, struct world *w, const struct params *p,
 	}
 	w->particles += released;
 	w->steps += steps;
+	/* What the particles in flight carry is in the books too: eroded -
+	 * deposited = sediment_off_map + sediment_in_flight. */
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = emitter_in_flight_mass(s);
 	if (rep) {
 		rep->particles = released;
 		rep->steps = steps;
 	}
 	return err;
+}
+
+/* The world goes on without the emitter (another process): its particles
+ * in flight fly to their ends, releasing none, so their load lands (or
+ * leaves the map) as it would have. A run of particles keeps them in flight
+ * instead (finish_ends_run off): a snapshot resumes them. */
+static int emitter_finish(void *state, struct world *w, const struct params *p,
+			  struct process_report *rep)
+{
+	struct emitter_state *s = state;
+	struct emitter_params ep;
+	struct search_cone cone;
+	emitter_params_from(&ep, p, w);
+	cone_from(&cone, &ep);
+	uint64_t steps = 0;
+	while (s->count > 0)
+		steps += advance(s, w, &ep, &cone);
+	w->steps += steps;
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = 0;
+	if (rep)
+		rep->steps += steps;
+	return GULLY_OK;
 }
 
 static void emitter_destroy(void *state)
@@ -473,4 +498,5 @@ const struct process_ops emitter_process = {
 	.destroy = emitter_destroy,
 	.save_state = emitter_save,
 	.load_state = emitter_load,
+	.finish = emitter_finish,
 };
