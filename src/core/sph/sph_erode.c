@@ -56,7 +56,8 @@ static int64_t mud_room(const struct sph *s, int64_t mud)
 
 /* Removes q from the cells within a of (x, y), weighted 1 - r^2/a^2 (the
  * remainder from the impact cell), and throws rim of it onto the ring a..2a
- * (into the particle when no ring cell is on the map). */
+ * (into the particle when no ring cell is on the map, as far as mud_max
+ * lets it: the rest back into the impact cell). */
 static void crater(struct sph *s, struct world *w, int i, double x, double y, int64_t q)
 {
 	double vol = (double)q * SPH_SOIL_QUANTUM;
@@ -95,6 +96,11 @@ static void crater(struct sph *s, struct world *w, int i, double x, double y, in
 	if (q - rim > room)
 		rim = q - room;
 	s->p.mud[i] += q - rim;
+	/* No ring cell on the map (a crater wider than the map): what the
+	 * particle has no room for stays in the ground, back at the impact
+	 * cell, rather than leave the books. */
+	if (!ring && rim > 0)
+		sph_terrain_add(s, w, cx, cy, rim);
 	int64_t left = rim;
 	for (int yy = cy - reach; yy <= cy + reach && ring; yy++)
 		for (int xx = cx - reach; xx <= cx + reach; xx++) {
