@@ -86,6 +86,8 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 			s->books.deposited += s->p.mud[i];
 		} else {
 			s->books.soil_off_map += s->p.mud[i];
+			w->tally[TALLY_SEDIMENT_OFF_MAP] +=
+				(double)s->p.mud[i] * SPH_SOIL_QUANTUM / s->cfg.scale;
 		}
 		s->p.mud[i] = 0;
 		s->books.water_dried += SPH_WATER_QUANTA;
