@@ -124,6 +124,11 @@ if interrupt INT 130; then
 	expect 0 "the run that never stopped" -- "$GULLY" run --quiet --size 64x64 \
 		--particles $budget -o "$T/u.f32"
 	cmp -s "$T/r.f32" "$T/u.f32" || fail "interrupted + resumed differs from unbroken"
+	# Without --particles the snapshot's own mark gives the rest, and says so.
+	expect 0 "resume with no count" -- "$GULLY" run "$T/i.gsnap" -o "$T/r2.f32"
+	cmp -s "$T/r2.f32" "$T/u.f32" || fail "a resume with no count did not run the rest"
+	err_has "stopped after $done_n of $budget droplets: running the other $((budget - done_n))"
+	[ "$(col particles)" = $((budget - done_n)) ] || fail "the resume ran $(col particles) droplets"
 	# Continued with another process, the droplets in flight land first.
 	expect 0 "continue with hydrology" -- "$GULLY" run --quiet --process hydrology \
 		--particles 0 "$T/i.gsnap"

@@ -308,12 +308,32 @@ static int run_print_metrics(const struct sim_options *o, const struct run_metri
 	return cli_flush_stdout("the metrics");
 }
 
-/* Runs the budget, prints the metrics and writes the -o files (the map is
- * written even when stdout is closed, and after an interruption). */
-static int run_and_report(const struct sim_options *o, struct simulation *sim,
-			  const struct process_ops *proc, int seed, unsigned overlays)
+/* A snapshot of an interrupted run says how far it got ("after N of M",
+ * the mark run_and_report writes): without --particles the run goes on
+ * with the rest, so `gully run stopped.gsnap` finishes what Ctrl-C stopped.
+ * 0 when the snapshot has no such mark. */
+static uint64_t interrupted_rest(const struct sim_options *o, const char *from,
+				 const struct snapshot_info *snap, const char *unit)
 {
-	uint64_t budget = o->particles_set ? o->particles : 200000;
+	const char *y = snap->preset_yaml;
+	const size_t mark = strlen(RUN_INTERRUPTED_MARK);
+	unsigned long long done, total;
+	if (o->particles_set || o->process || !y || strncmp(y, RUN_INTERRUPTED_MARK, mark) != 0 ||
+	    sscanf(y + mark, " %llu of %llu", &done, &total) != 2 || done >= total)
+		return 0;
+	if (!o->quiet)
+		cli_error("%s stopped after %llu of %llu %s: running the other %llu "
+			  "(--particles sets another count)", from, done, total, unit, total - done);
+	return total - done;
+}
+
+/* Runs the budget (without --particles: `rest`, else 200,000), prints the
+ * metrics and writes the -o files (the map is written even when stdout is
+ * closed, and after an interruption). */
+static int run_and_report(const struct sim_options *o, struct simulation *sim,
+			  const struct process_ops *proc, int seed, unsigned overlays, uint64_t rest)
+{
+	uint64_t budget = o->particles_set ? o->particles : rest ? rest : 200000;
 	struct run_metrics m = {.process = proc->name, .seed = seed};
 	uint64_t done = 0;
 	int stopped = 0;
@@ -373,13 +393,15 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 	char msg[512];
 	int err = simulation_start(&sim, proc, from && !is_heightmap ? &snap : NULL, from, msg,
 				   sizeof msg);
+	const uint64_t rest =
+		!err && from && !is_heightmap ? interrupted_rest(o, from, &snap, proc->unit) : 0;
 	snapshot_info_free(&snap);
 	if (err) {
 		cli_error("%s", msg);
 		simulation_end(&sim);
 		return 1;
 	}
-	status = run_and_report(o, &sim, proc, p.world.seed, overlays);
+	status = run_and_report(o, &sim, proc, p.world.seed, overlays, rest);
 	simulation_end(&sim);
 	return status;
 }
