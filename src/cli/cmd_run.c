@@ -165,7 +165,7 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 	 * (process.h, catch_up) and is made whole once, below. */
 	if (proc->catch_up)
 		proc->catch_up(sim->state, true);
-	const uint64_t chunk = strcmp(proc->unit, "steps") == 0 ? RUN_CHUNK_STEPS : RUN_CHUNK;
+	const uint64_t chunk = process_counts_time(proc) ? RUN_CHUNK_STEPS : RUN_CHUNK;
 	while (*done < budget && !err && !run_signal) {
 		uint64_t n = budget - *done < chunk ? budget - *done : chunk;
 		struct process_report rep = {0};

@@ -38,6 +38,11 @@ const struct process_ops *process_find(const char *name)
 	return NULL;
 }
 
+bool process_counts_time(const struct process_ops *p)
+{
+	return strcmp(p->unit, "steps") == 0;
+}
+
 const char *process_names(void)
 {
 	static char names[256];

@@ -264,7 +264,7 @@ static void undo_key(struct app *a, bool redo)
 	 * of time steps counts its steps): a checkpoint of another map (before
 	 * g or P) may hold more than this one. "N more checkpoints" is what the
 	 * tests and a class count down. */
-	const bool timed = strcmp(a->proc->unit, "steps") == 0;
+	const bool timed = process_counts_time(a->proc);
 	const unsigned long long now = timed ? a->world->steps : a->world->particles;
 	const unsigned long long before = timed ? before_steps : before_particles;
 	int left = redo ? redo_levels(a) : undo_levels(a);

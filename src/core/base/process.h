@@ -80,6 +80,10 @@ const struct process_ops *process_get(int index);
 const struct process_ops *process_default(void);
 /* NULL when no process has that name. */
 const struct process_ops *process_find(const char *name);
+/* True for a process whose budget counts time steps (sph), not particles
+ * released: the explorer's panel and undo count its steps, and gully run
+ * gives it fewer units a call. */
+bool process_counts_time(const struct process_ops *p);
 /* The list of names as "a|b|c", for help texts. */
 const char *process_names(void);
 
