@@ -298,6 +298,11 @@ int64_t sph_mud_exchange(const struct sph *s, int i, double dt);
 
 /* Totals for the books and metrics. */
 int64_t sph_soil_suspended(const struct sph *s);
+/* Soil quanta as the world's tallies count them: height units x cells. */
+static inline double sph_soil_tally(const struct sph *s, int64_t q)
+{
+	return (double)q * SPH_SOIL_QUANTUM / s->cfg.scale;
+}
 /* Water: emitted == in flight + soil + off map + dried + refused. */
 bool sph_books_balance(const struct sph *s);
 

@@ -298,7 +298,7 @@ static void couple_one(struct sph *s, struct world *w, int i, double dt, bool gr
 		s->books.water_off_map += SPH_WATER_QUANTA;
 		s->books.soil_off_map += s->p.mud[i];
 		w->tally[TALLY_WATER_OFF_MAP] += c->spacing * c->spacing * c->spacing / c->scale;
-		w->tally[TALLY_SEDIMENT_OFF_MAP] += (double)s->p.mud[i] * SPH_SOIL_QUANTUM / c->scale;
+		w->tally[TALLY_SEDIMENT_OFF_MAP] += sph_soil_tally(s, s->p.mud[i]);
 		s->p.mud[i] = 0;
 		s->dead[i] = 1;
 		s->dying++;

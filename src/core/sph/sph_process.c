@@ -44,7 +44,7 @@ static void tallies(const struct sph *s, struct world *w, const struct sph_books
 	w->tally[TALLY_WATER_IN] += k * (double)(s->books.water_emitted - before->water_emitted);
 	w->tally[TALLY_WATER_EVAPORATED] += k * (double)(s->books.water_dried - before->water_dried);
 	w->tally[TALLY_SEDIMENT_IN_FLIGHT] =
-		(double)sph_soil_suspended(s) * SPH_SOIL_QUANTUM / s->cfg.scale;
+		sph_soil_tally(s, sph_soil_suspended(s));
 }
 
 static int sph_process_step(void *state, struct world *w, const struct params *p,
@@ -86,8 +86,7 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 			s->books.deposited += s->p.mud[i];
 		} else {
 			s->books.soil_off_map += s->p.mud[i];
-			w->tally[TALLY_SEDIMENT_OFF_MAP] +=
-				(double)s->p.mud[i] * SPH_SOIL_QUANTUM / s->cfg.scale;
+			w->tally[TALLY_SEDIMENT_OFF_MAP] += sph_soil_tally(s, s->p.mud[i]);
 		}
 		s->p.mud[i] = 0;
 		s->books.water_dried += SPH_WATER_QUANTA;
