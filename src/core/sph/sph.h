@@ -92,6 +92,11 @@ struct sph_books {
 
 struct workers;
 
+/* A box of cells, corners included; empty when x1 < x0. */
+struct sph_box {
+	int x0, y0, x1, y1;
+};
+
 struct sph {
 	struct sph_config cfg;
 	int width, height;       /* the map */
@@ -126,7 +131,13 @@ struct sph {
 	int32_t capacity_q;      /* per porous particle */
 	float *h0;               /* terrain when this state was made */
 	int64_t *soil;           /* per cell soil change, quanta */
-	int wx0, wy0, wx1, wy1;  /* bounding box of cells that may hold water */
+	/* The soil's work is bounded by the wet box: cells outside it hold no
+	 * water in either buffer. It grows by a cell a Darcy substep and shrinks
+	 * to the water after each step. The layer box holds the cells whose
+	 * wetness layer may be non-zero (the wet box when the layer was last
+	 * written): a step that writes the layer covers it, so a cell that
+	 * dried between writes is cleared. */
+	struct sph_box wet, layer;
 	/* Per cell: the coupling's epoch when its terrain (tstamp) or its water
 	 * (wstamp) last changed. */
 	uint32_t *tstamp, *wstamp;
@@ -250,8 +261,11 @@ int sph_soil_create(struct sph *s, struct world *w);
 double sph_saturation(const struct sph *s, int cx, int cy); /* mean of the 5 */
 /* The soil's part of a step (Darcy substeps, drying, the wetness layer), cut
  * by rows of the wet box so workers can share it: plan, then per substep
- * grow the box, run every row (last: with drying and the layer; the water
- * dried is returned), swap. Rows are independent within a substep. */
+ * grow the box (sph_soil_open), run every row (last: with drying, the layer
+ * when there is a world, and the box of the rows' water in *held; the water
+ * dried is returned), swap; after the last, shrink the box to what the rows
+ * held. Rows are independent within a substep. */
+#define SPH_PORES 5 /* porous particles a cell */
 #define SPH_LINKS_MAX 48
 struct sph_link {
 	int dx, dy, k;
@@ -261,14 +275,16 @@ struct sph_soil_step {
 	int substeps; /* Darcy substeps (0: none) */
 	double kdt, dry_k;
 	bool dry;
-	struct sph_link link[5][SPH_LINKS_MAX];
-	int nl[5];
+	struct sph_link link[SPH_PORES][SPH_LINKS_MAX];
+	int nl[SPH_PORES];
 };
 void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step *st);
-void sph_soil_grow(struct sph *s);
+void sph_soil_open(struct sph *s, const struct sph_soil_step *st, bool layer);
 int64_t sph_soil_rows(struct sph *s, struct world *w, const struct sph_soil_step *st, bool last,
-		      int y0, int y1);
+		      int y0, int y1, struct sph_box *held);
 void sph_soil_swap(struct sph *s, const struct sph_soil_step *st);
+void sph_box_join(struct sph_box *b, const struct sph_box *c);
+void sph_soil_shrink(struct sph *s, const struct sph_box *held, bool layer);
 void sph_darcy(struct sph *s, double dt); /* Darcy alone, on this thread */
 /* LAYER_POOL: the particles' water over each cell, in height units; a cell
  * with only airborne water (spray) counts this share of it. */

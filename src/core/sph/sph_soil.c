@@ -12,7 +12,7 @@
 
 #include "core/base/error.h"
 
-#define PORES 5
+#define PORES SPH_PORES
 
 static const double sub_x[PORES] = {0.5, 0.25, 0.75, 0.25, 0.75};
 static const double sub_y[PORES] = {0.5, 0.25, 0.25, 0.75, 0.75};
@@ -70,8 +70,7 @@ int sph_soil_create(struct sph *s, struct world *w)
 	s->capacity_q = (int32_t)(q < 2e9 ? q : 2e9);
 	if (s->capacity_q < PORES)
 		s->capacity_q = PORES;
-	s->wx0 = s->wy0 = 0;
-	s->wx1 = s->wy1 = -1;
+	s->wet = s->layer = (struct sph_box){0, 0, -1, -1};
 	return GULLY_OK;
 }
 
@@ -100,21 +99,28 @@ int64_t sph_soil_room(const struct sph *s, int cx, int cy)
 	return room;
 }
 
-static void box_add(struct sph *s, int cx, int cy)
+static void box_add(struct sph_box *b, int cx, int cy)
 {
-	if (s->wx1 < s->wx0) {
-		s->wx0 = s->wx1 = cx;
-		s->wy0 = s->wy1 = cy;
+	if (b->x1 < b->x0) {
+		*b = (struct sph_box){cx, cy, cx, cy};
 		return;
 	}
-	if (cx < s->wx0)
-		s->wx0 = cx;
-	if (cx > s->wx1)
-		s->wx1 = cx;
-	if (cy < s->wy0)
-		s->wy0 = cy;
-	if (cy > s->wy1)
-		s->wy1 = cy;
+	if (cx < b->x0)
+		b->x0 = cx;
+	if (cx > b->x1)
+		b->x1 = cx;
+	if (cy < b->y0)
+		b->y0 = cy;
+	if (cy > b->y1)
+		b->y1 = cy;
+}
+
+void sph_box_join(struct sph_box *b, const struct sph_box *c)
+{
+	if (c->x1 < c->x0)
+		return;
+	box_add(b, c->x0, c->y0);
+	box_add(b, c->x1, c->y1);
 }
 
 /* Equal shares, each capped at its room, the rest passed on: q must fit. */
@@ -129,17 +135,17 @@ void sph_soil_give(struct sph *s, int cx, int cy, int64_t q)
 			w[k] += (int32_t)put;
 			q -= put;
 		}
-	box_add(s, cx, cy);
+	box_add(&s->wet, cx, cy);
 	s->wstamp[(size_t)cy * (size_t)s->width + (size_t)cx] = s->epoch;
 }
 
 int64_t sph_water_in_soil(const struct sph *s)
 {
 	int64_t sum = 0;
-	if (s->wx1 < s->wx0)
+	if (s->wet.x1 < s->wet.x0)
 		return 0;
-	for (int y = s->wy0; y <= s->wy1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
+	for (int y = s->wet.y0; y <= s->wet.y1; y++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
 			for (int k = 0; k < PORES; k++)
 				sum += s->water[((size_t)y * (size_t)s->width + (size_t)x) * PORES + (size_t)k];
 	return sum;
@@ -147,15 +153,16 @@ int64_t sph_water_in_soil(const struct sph *s)
 
 static void grow_box(struct sph *s)
 {
-	box_add(s, s->wx0 > 0 ? s->wx0 - 1 : 0, s->wy0 > 0 ? s->wy0 - 1 : 0);
-	box_add(s, s->wx1 + 1 < s->width ? s->wx1 + 1 : s->wx1,
-		s->wy1 + 1 < s->height ? s->wy1 + 1 : s->wy1);
+	struct sph_box *b = &s->wet;
+	box_add(b, b->x0 > 0 ? b->x0 - 1 : 0, b->y0 > 0 ? b->y0 - 1 : 0);
+	box_add(b, b->x1 + 1 < s->width ? b->x1 + 1 : b->x1,
+		b->y1 + 1 < s->height ? b->y1 + 1 : b->y1);
 }
 
 void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step *st)
 {
 	memset(st, 0, sizeof *st);
-	if (s->wx1 < s->wx0)
+	if (s->wet.x1 < s->wet.x0)
 		return;
 	st->dry = wetting && s->cfg.dry_rate > 0;
 	st->dry_k = s->cfg.dry_rate * dt;
@@ -171,11 +178,16 @@ void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step 
 	st->kdt = k * dt / st->substeps;
 }
 
-/* Darcy's law over the box (water moves at most one cell per substep, so the
- * box grows by one first). The new water goes to water_next. */
-void sph_soil_grow(struct sph *s)
+/* Before a substep's rows: water moves at most one cell a Darcy substep, so
+ * the box grows by one; a substep that writes the wetness layer covers the
+ * layer box too, to clear the cells that dried since the layer's last write
+ * (zeros stay zeros under Darcy and drying). */
+void sph_soil_open(struct sph *s, const struct sph_soil_step *st, bool layer)
 {
-	grow_box(s);
+	if (st->substeps)
+		grow_box(s);
+	if (layer)
+		sph_box_join(&s->wet, &s->layer);
 }
 
 /* One Jacobi sweep of rows y0..y1-1 of the box from water into water_next. */
@@ -183,7 +195,7 @@ static void darcy_rows(struct sph *s, const struct sph_soil_step *st, int y0, in
 {
 	int W = s->width;
 	for (int y = y0; y < y1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
 			for (int a = 0; a < PORES; a++) {
 				const struct sph_link *l = st->link[a];
 				size_t ia = ((size_t)y * (size_t)W + (size_t)x) * PORES + (size_t)a;
@@ -205,7 +217,7 @@ static int64_t dry_rows(struct sph *s, int32_t *water, double k, int y0, int y1)
 {
 	int64_t dried = 0;
 	for (int y = y0; y < y1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
 			for (int a = 0; a < PORES; a++) {
 				int32_t *q = &water[((size_t)y * (size_t)s->width + (size_t)x) * PORES +
 						    (size_t)a];
@@ -223,13 +235,41 @@ static void wetness_rows(const struct sph *s, const int32_t *water, struct world
 			 int y1)
 {
 	for (int y = y0; y < y1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
 			*world_at(w->layer[LAYER_WETNESS], w, x, y) =
 				(float)saturation_in(s, water, x, y);
 }
 
+static bool cell_dry(const struct sph *s, const int32_t *water, int x, int y)
+{
+	const int32_t *q = water + ((size_t)y * (size_t)s->width + (size_t)x) * PORES;
+	for (int k = 0; k < PORES; k++)
+		if (q[k])
+			return false;
+	return true;
+}
+
+/* The box of the cells in rows y0..y1-1 that hold water. A row is read from
+ * each end to its first wet cell, so a wet row costs only its dry margins. */
+static void held_rows(const struct sph *s, const int32_t *water, int y0, int y1,
+		      struct sph_box *held)
+{
+	*held = (struct sph_box){0, 0, -1, -1};
+	for (int y = y0; y < y1; y++) {
+		int x0 = s->wet.x0, x1 = s->wet.x1;
+		while (x0 <= x1 && cell_dry(s, water, x0, y))
+			x0++;
+		if (x0 > x1)
+			continue;
+		while (cell_dry(s, water, x1, y))
+			x1--;
+		box_add(held, x0, y);
+		box_add(held, x1, y);
+	}
+}
+
 int64_t sph_soil_rows(struct sph *s, struct world *w, const struct sph_soil_step *st, bool last,
-		      int y0, int y1)
+		      int y0, int y1, struct sph_box *held)
 {
 	int32_t *water = s->water;
 	if (st->substeps) {
@@ -241,6 +281,8 @@ int64_t sph_soil_rows(struct sph *s, struct world *w, const struct sph_soil_step
 	int64_t dried = st->dry ? dry_rows(s, water, st->dry_k, y0, y1) : 0;
 	if (w)
 		wetness_rows(s, water, w, y0, y1);
+	if (held)
+		held_rows(s, water, y0, y1, held);
 	return dried;
 }
 
@@ -255,13 +297,37 @@ void sph_soil_swap(struct sph *s, const struct sph_soil_step *st)
 	s->water_next = t;
 }
 
+/* After the last substep's swap: the box becomes the cells that hold water.
+ * The other buffer (the state before the substep) is cleared where the box
+ * gives up cells, so that outside the box both buffers stay empty. */
+void sph_soil_shrink(struct sph *s, const struct sph_box *held, bool layer)
+{
+	const struct sph_box *b = &s->wet;
+	size_t cell = PORES * sizeof *s->water_next;
+	for (int y = b->y0; y <= b->y1; y++) {
+		int32_t *row = s->water_next + (size_t)y * (size_t)s->width * PORES;
+		int keep0 = b->x1 + 1, keep1 = b->x1; /* the part of the row kept */
+		if (held->x0 <= held->x1 && y >= held->y0 && y <= held->y1) {
+			keep0 = held->x0;
+			keep1 = held->x1;
+		}
+		if (keep0 > b->x0)
+			memset(row + (size_t)b->x0 * PORES, 0, (size_t)(keep0 - b->x0) * cell);
+		if (keep1 < b->x1)
+			memset(row + (size_t)(keep1 + 1) * PORES, 0, (size_t)(b->x1 - keep1) * cell);
+	}
+	s->wet = *held;
+	if (layer)
+		s->layer = *held;
+}
+
 void sph_darcy(struct sph *s, double dt)
 {
 	struct sph_soil_step st;
 	sph_soil_plan(s, dt, true, &st);
 	for (int i = 0; i < st.substeps; i++) {
 		grow_box(s);
-		sph_soil_rows(s, NULL, &st, false, s->wy0, s->wy1 + 1);
+		sph_soil_rows(s, NULL, &st, false, s->wet.y0, s->wet.y1 + 1, NULL);
 		sph_soil_swap(s, &st);
 	}
 }

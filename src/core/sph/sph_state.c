@@ -93,7 +93,7 @@ int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 	memcpy(c.w, MAGIC, 4);
 	c.w += 4;
 	const int32_t head[HEADS] = {s->width, s->height, s->n, (int32_t)s->next_id, s->capacity_q,
-				     s->wx0, s->wy0, s->wx1, s->wy1, s->draws_water};
+				     s->wet.x0, s->wet.y0, s->wet.x1, s->wet.y1, s->draws_water};
 	for (int k = 0; k < HEADS; k++)
 		put(&c, (uint32_t)head[k], 4);
 	put(&c, s->steps, 8);
@@ -116,8 +116,8 @@ int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 	for (size_t i = 0; i < cells; i++) {
 		put_f32(&c, s->h0[i]);
 		put(&c, (uint64_t)s->soil[i], 8);
-		for (int k = 0; k < 5; k++)
-			put(&c, (uint32_t)s->water[i * 5 + (size_t)k], 4);
+		for (int k = 0; k < SPH_PORES; k++)
+			put(&c, (uint32_t)s->water[i * SPH_PORES + (size_t)k], 4);
 	}
 	*data = b;
 	*len = n;
@@ -148,6 +148,12 @@ static bool particles_load(struct sph *s, struct cursor *c, int n)
 	return true;
 }
 
+static bool in_box(const struct sph_box *b, int x, int y)
+{
+	return x >= b->x0 && x <= b->x1 && y >= b->y0 && y <= b->y1;
+}
+
+/* Water outside the wet box would never move or dry: refused. */
 static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 {
 	for (size_t i = 0; i < cells; i++) {
@@ -155,15 +161,16 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 		s->soil[i] = (int64_t)get(c, 8);
 		if (!isfinite(s->h0[i]))
 			return false;
-		for (int k = 0; k < 5; k++) {
+		bool inside = in_box(&s->wet, (int)(i % (size_t)s->width), (int)(i / (size_t)s->width));
+		for (int k = 0; k < SPH_PORES; k++) {
 			int32_t q = (int32_t)(uint32_t)get(c, 4);
-			if (q < 0 || q > s->capacity_q)
+			if (q < 0 || q > s->capacity_q || (q && !inside))
 				return false;
-			s->water[i * 5 + (size_t)k] = q;
+			s->water[i * SPH_PORES + (size_t)k] = q;
 		}
 	}
 	/* Darcy swaps the two buffers: the spare must hold no water. */
-	memset(s->water_next, 0, cells * 5 * sizeof *s->water_next);
+	memset(s->water_next, 0, cells * SPH_PORES * sizeof *s->water_next);
 	return true;
 }
 
@@ -209,10 +216,11 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->dying = 0;
 	s->pre_n = 0;
 	s->next_id = (uint32_t)head[3];
-	s->wx0 = head[5];
-	s->wy0 = head[6];
-	s->wx1 = head[7];
-	s->wy1 = head[8];
+	s->wet.x0 = head[5];
+	s->wet.y0 = head[6];
+	s->wet.x1 = head[7];
+	s->wet.y1 = head[8];
+	s->layer = s->wet; /* saved settled: the layer was written over the box */
 	s->draws_water = head[9] != 0;
 	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
 		s->n = 0;

@@ -71,8 +71,8 @@ static double next_dt(const struct sph *s)
  * box. They touch disjoint data, so one hand-off runs them all. In a run of
  * steps (sort_and_tail) the next step's sort drops the removed particles
  * instead of the chunks and the soil runs beside it, without the layers:
- * both are rewritten whole by the tail that settles the run (the wet box
- * only grows), so nobody could see them. */
+ * both are rewritten whole by the tail that settles the run (over the layer
+ * box, sph_soil_open), so nobody could see them. */
 struct tail {
 	struct sph *s;
 	struct world *w;
@@ -81,6 +81,7 @@ struct tail {
 	int chunks, rows; /* compaction tasks, soil tasks */
 	int at[TASKS_MAX + 1];
 	int64_t dried[TASKS_MAX];
+	struct sph_box held[TASKS_MAX]; /* the last substep's water, by soil task */
 };
 
 static void tail_task(void *arg, int task, int worker)
@@ -100,8 +101,9 @@ static void tail_task(void *arg, int task, int worker)
 	}
 	task -= t->chunks;
 	long y0, y1;
-	workers_share(s->wy1 - s->wy0 + 1, task, t->rows, &y0, &y1);
-	t->dried[task] = sph_soil_rows(s, t->w, t->st, t->last, s->wy0 + (int)y0, s->wy0 + (int)y1);
+	workers_share(s->wet.y1 - s->wet.y0 + 1, task, t->rows, &y0, &y1);
+	t->dried[task] = sph_soil_rows(s, t->w, t->st, t->last, s->wet.y0 + (int)y0,
+				       s->wet.y0 + (int)y1, &t->held[task]);
 }
 
 static void side_task(void *arg, int task)
@@ -116,8 +118,8 @@ static int tail_plan(struct sph *s, struct tail *t, bool particles)
 {
 	t->layer = particles && s->draws_water;
 	t->chunks = particles ? sph_tasks(s, s->n) : 0;
-	long rows = s->wx1 < s->wx0 ? 0 : s->wy1 - s->wy0 + 1;
-	long cells = rows * (s->wx1 - s->wx0 + 1);
+	long rows = s->wet.x1 < s->wet.x0 ? 0 : s->wet.y1 - s->wet.y0 + 1;
+	long cells = rows * (s->wet.x1 - s->wet.x0 + 1);
 	t->rows = rows == 0 ? 0 : (int)(cells < TASK_MIN ? 1 : (rows < 16 ? rows : 16));
 	if (t->chunks + t->rows > TASKS_MAX)
 		t->chunks = TASKS_MAX - t->rows;
@@ -131,6 +133,8 @@ static int tail_plan(struct sph *s, struct tail *t, bool particles)
 	}
 	t->at[t->chunks] = at;
 	memset(t->dried, 0, sizeof t->dried);
+	for (int k = 0; k < t->rows; k++)
+		t->held[k] = (struct sph_box){0, 0, -1, -1};
 	return t->layer + t->chunks + t->rows;
 }
 
@@ -169,7 +173,7 @@ static void step_end(struct sph *s, struct world *w, double dt)
 	sph_soil_plan(s, dt, s->cfg.wetting, &st);
 	struct tail t = {.s = s, .w = w, .st = &st};
 	for (int k = 0; k + 1 < st.substeps; k++) {
-		sph_soil_grow(s);
+		sph_soil_open(s, &st, false);
 		tail_run(s, &t, false);
 		sph_soil_swap(s, &st);
 	}
@@ -187,14 +191,18 @@ struct pending {
 static void pending_open(struct sph *s, struct world *w, struct pending *pd)
 {
 	sph_soil_plan(s, s->unsettled_dt, s->cfg.wetting, &pd->st);
-	if (pd->st.substeps)
-		sph_soil_grow(s);
+	sph_soil_open(s, &pd->st, w != NULL);
 	pd->t = (struct tail){.s = s, .w = w, .st = &pd->st, .last = true};
 }
 
-/* The waiting tail has run (its substep's swap included). */
-static void pending_done(struct sph *s)
+/* The waiting tail has run (its substep's swap included): the wet box
+ * shrinks to the water its rows found. */
+static void pending_done(struct sph *s, const struct pending *pd)
 {
+	struct sph_box held = {0, 0, -1, -1};
+	for (int k = 0; k < pd->t.rows; k++)
+		sph_box_join(&held, &pd->t.held[k]);
+	sph_soil_shrink(s, &held, pd->t.w != NULL);
 	s->unsettled = false;
 	s->pre_n = 0; /* settling may compact the particles */
 }
@@ -202,7 +210,7 @@ static void pending_done(struct sph *s)
 static void pending_close(struct sph *s, struct pending *pd)
 {
 	sph_soil_swap(s, &pd->st);
-	pending_done(s);
+	pending_done(s, pd);
 }
 
 static void settle(struct sph *s, struct world *w)
@@ -450,7 +458,7 @@ static int round_run(struct sph *s, struct world *w, double dt, double *wall, do
 	workers_phases(r.pool, ph, 4);
 	if (pending) { /* phase 0 swapped the soil */
 		tail_end(s, &r.pd.t, false);
-		pending_done(s);
+		pending_done(s, &r.pd);
 	}
 	if (r.err)
 		return r.err;

@@ -1,0 +1,152 @@
+/* The soil's wet box: the soil's work is bounded by it, so it must hold all
+ * the water (outside it both buffers are empty), shrink to the water as the
+ * ground dries, and leave the wetness layer exact on the whole map however a
+ * run is cut into calls (the layer is written only when a call settles). */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/params.h"
+#include "core/sph/sph.h"
+#include "core/base/world.h"
+#include "sph_fixture.h"
+
+static const struct sph_box no_box = {0, 0, -1, -1};
+
+static bool box_empty(const struct sph_box *b)
+{
+	return b->x1 < b->x0;
+}
+
+static long box_area(const struct sph_box *b)
+{
+	return box_empty(b) ? 0 : (long)(b->x1 - b->x0 + 1) * (b->y1 - b->y0 + 1);
+}
+
+static bool cell_wet(const int32_t *water, const struct sph *s, int x, int y)
+{
+	const int32_t *q = water + ((size_t)y * (size_t)s->width + (size_t)x) * SPH_PORES;
+	for (int k = 0; k < SPH_PORES; k++)
+		if (q[k])
+			return true;
+	return false;
+}
+
+/* The box the water fills, found by reading the whole map. */
+static struct sph_box water_box(const struct sph *s, const int32_t *water)
+{
+	struct sph_box b = no_box;
+	for (int y = 0; y < s->height; y++)
+		for (int x = 0; x < s->width; x++)
+			if (cell_wet(water, s, x, y)) {
+				if (box_empty(&b)) {
+					b = (struct sph_box){x, y, x, y};
+					continue;
+				}
+				b.x0 = x < b.x0 ? x : b.x0;
+				b.x1 = x > b.x1 ? x : b.x1;
+				b.y0 = y < b.y0 ? y : b.y0;
+				b.y1 = y > b.y1 ? y : b.y1;
+			}
+	return b;
+}
+
+/* After a call that settled: the box is exactly the water's, the spare
+ * buffer is empty outside it, and every cell's wetness is its saturation. */
+static void assert_box_exact(const struct sph *s, const struct world *w, int call)
+{
+	struct sph_box b = water_box(s, s->water);
+	bool same = box_empty(&b) ? box_empty(&s->wet)
+				  : memcmp(&b, &s->wet, sizeof b) == 0;
+	if (!same)
+		fail_msg("call %d: wet box %d,%d-%d,%d, water in %d,%d-%d,%d", call, s->wet.x0,
+			 s->wet.y0, s->wet.x1, s->wet.y1, b.x0, b.y0, b.x1, b.y1);
+	for (int y = 0; y < s->height; y++)
+		for (int x = 0; x < s->width; x++) {
+			bool inside = x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1;
+			if (!inside && cell_wet(s->water_next, s, x, y))
+				fail_msg("call %d: spare buffer holds water at %d,%d", call, x, y);
+			float want = (float)sph_saturation(s, x, y);
+			float got = *world_at(w->layer[LAYER_WETNESS], w, x, y);
+			if (got != want)
+				fail_msg("call %d: wetness %g at %d,%d, saturation %g", call, got, x, y,
+					 want);
+		}
+}
+
+/* A jet wets the ground, stops, and the water soaks in and dries: calls of
+ * 1, 7 and 30 steps (so steps settle both with and without the layer). */
+static void test_box_follows_the_water(void **unused)
+{
+	(void)unused;
+	for (int threads = 1; threads <= 2; threads++) {
+		struct params p;
+		sph_fixture_params(&p, 40, 36);
+		p.world.threads = threads;
+		p.sph.jet1_on = 1;
+		p.sph.jet1_height = 3;
+		p.sph.jet1_speed = 4;
+		p.sph.absorb_rate = 4;
+		p.sph.dry_rate = 1;
+		struct world *w;
+		struct sph *s;
+		sph_fixture_make(&p, &w, &s);
+		const uint64_t cuts[] = {1, 7, 30};
+		long widest = 0, steps = 0;
+		int call = 0;
+		while (steps < 3000) {
+			if (steps >= 300 && p.sph.jet1_on)
+				p.sph.jet1_on = 0, sph_config_from(&s->cfg, &p);
+			uint64_t done = 0, cut = cuts[call % 3];
+			assert_int_equal(sph_run(s, w, cut, &done), GULLY_OK);
+			steps += (long)done;
+			assert_box_exact(s, w, call++);
+			widest = box_area(&s->wet) > widest ? box_area(&s->wet) : widest;
+		}
+		assert_true(s->books.absorbed > 0 && s->books.water_dried > 0);
+		/* It grew while the jet ran, and gave most of that back. */
+		assert_true(widest >= 16);
+		if (!(box_area(&s->wet) * 4 <= widest))
+			fail_msg("%d threads: box of %ld cells at the end, %ld at its widest", threads,
+				 box_area(&s->wet), widest);
+		sph_destroy(s);
+		world_destroy(w);
+	}
+}
+
+/* A snapshot whose water lies outside its own wet box is refused. */
+static void test_load_refuses_water_outside_the_box(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 16, 16);
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_soil_give(s, 8, 8, 1000);
+	unsigned char *blob = NULL;
+	size_t len = 0;
+	assert_int_equal(sph_save(s, &blob, &len), GULLY_OK);
+	struct sph *t;
+	assert_int_equal(sph_create(&t, w, &p), GULLY_OK);
+	assert_int_equal(sph_load(t, blob, len), GULLY_OK);
+	assert_memory_equal(&t->wet, &s->wet, sizeof s->wet);
+	/* The box's x1 (header word 7 after the magic, little-endian) moved left
+	 * of the water. */
+	memcpy(blob + 4 + 7 * 4, (const unsigned char[4]){7, 0, 0, 0}, 4);
+	assert_int_equal(sph_load(t, blob, len), GULLY_EFORMAT);
+	free(blob);
+	sph_destroy(t);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_box_follows_the_water),
+		cmocka_unit_test(test_load_refuses_water_outside_the_box),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
