@@ -15,23 +15,77 @@
 #include "tui/app.h"
 #include "apputil.h"
 
-/* Every symbol the panel defines is in its process's equations, and every
- * parameter it names is in the registry under that process's section. */
+static int line_count(const char *text)
+{
+	int n = 1;
+	for (const char *c = text; *c; c++)
+		n += *c == '\n';
+	return n;
+}
+
+/* The equations of every setting of `ops`'s switches and choices, one at a
+ * time from the defaults, each through check(text) (the defaults first). */
+static void each_variant(const struct process_ops *ops, void (*check)(const char *, void *),
+			 void *arg)
+{
+	char buf[PROCESS_DESCRIBE_MAX];
+	check(process_describe(ops, NULL, buf, sizeof buf), arg);
+	for (int i = 0; i < params_count(); i++) {
+		const struct param_def *d = params_def(i);
+		if (strcmp(d->section, ops->section) != 0 ||
+		    (d->type != PARAM_BOOL && d->type != PARAM_ENUM))
+			continue;
+		int values = d->type == PARAM_BOOL ? 2 : params_choice_count(d);
+		for (int v = 0; v < values; v++) {
+			struct params p;
+			params_defaults(&p);
+			assert_int_equal(params_set(&p, i, v), GULLY_OK);
+			check(process_describe(ops, &p, buf, sizeof buf), arg);
+		}
+	}
+}
+
+struct variants {
+	int lines, seen;
+	const struct equation_symbol *sym;
+	int n;
+	bool used[64];
+};
+
+static void note_variant(const char *text, void *arg)
+{
+	struct variants *v = arg;
+	assert_non_null(text);
+	if (v->seen++ == 0)
+		v->lines = line_count(text);
+	/* The same lines whatever the settings: the trace cites them by number. */
+	assert_int_equal(line_count(text), v->lines);
+	assert_true(strlen(text) + 1 < PROCESS_DESCRIBE_MAX);
+	for (int k = 0; k < v->n; k++)
+		v->used[k] |= equations_uses(text, v->sym[k].symbol);
+}
+
+/* Every symbol the panel defines is in its process's equations under some
+ * setting, and every parameter it names is in the registry under that
+ * process's section. */
 static void test_equation_symbols(void **state)
 {
 	(void)state;
 	int listed = 0;
 	for (int i = 0; i < process_count(); i++) {
 		const struct process_ops *p = process_get(i);
-		if (!p || !p->describe)
+		char buf[PROCESS_DESCRIBE_MAX];
+		if (!p || !process_describe(p, NULL, buf, sizeof buf))
 			continue;
-		int n;
-		const struct equation_symbol *s = equations_symbols(p->section, &n);
+		struct variants v = {0};
+		v.sym = equations_symbols(p->section, &v.n);
 		/* Every process that shows equations defines their symbols. */
-		assert_true(n > 0);
-		listed += n;
-		for (int k = 0; k < n; k++) {
-			if (!strstr(p->describe, s[k].symbol)) {
+		assert_true(v.n > 0 && v.n <= 64);
+		listed += v.n;
+		each_variant(p, note_variant, &v);
+		const struct equation_symbol *s = v.sym;
+		for (int k = 0; k < v.n; k++) {
+			if (!v.used[k]) {
 				fprintf(stderr, "%s: symbol '%s' is not in its equations\n", p->name,
 					s[k].symbol);
 				fail();
@@ -60,6 +114,52 @@ static void test_equation_symbols(void **state)
 	const struct process_ops *em = process_find("emitter");
 	if (em && strstr(em->describe, "(1)"))
 		assert_non_null(strstr(em->describe, "Warszawski"));
+}
+
+static const char *equations_with(const char *process, const char *setting, char *buf)
+{
+	struct params p;
+	params_defaults(&p);
+	int bad;
+	assert_int_equal(params_assign(&p, setting, &bad), GULLY_OK);
+	return process_describe(process_find(process), &p, buf, PROCESS_DESCRIBE_MAX);
+}
+
+/* The equations follow the settings: no stream or root terms where the
+ * stream map does not act back, no volume in c_eq without capacity_volume,
+ * the load concentrating with concentrate, the state equation chosen, a
+ * part switched off marked so. */
+static void test_equations_follow_settings(void **state)
+{
+	(void)state;
+	char buf[PROCESS_DESCRIBE_MAX];
+	const char *t = equations_with("hydrology", "hydrology.coupling=trees", buf);
+	assert_true(equations_uses(t, "roots") && strstr(t, "f (1 - 0.5 w)"));
+	t = equations_with("hydrology", "hydrology.coupling=streams", buf);
+	assert_false(equations_uses(t, "roots"));
+	assert_non_null(strstr(t, "dt e (1 - 0.2 w)"));
+	t = equations_with("hydrology", "hydrology.coupling=none", buf);
+	assert_false(equations_uses(t, "roots"));
+	assert_null(strstr(t, "0.5 w"));
+	assert_null(strstr(t, "0.2 w"));
+	t = equations_with("hydrology", "hydrology.capacity_volume=0", buf);
+	assert_non_null(strstr(t, "c_eq = max(0, |v|"));
+	t = equations_with("hydrology", "hydrology.concentrate=1", buf);
+	assert_non_null(strstr(t, "s /= 1 - dt e"));
+	assert_null(strstr(equations_with("hydrology", "hydrology.concentrate=0", buf), "s /="));
+	t = equations_with("sph", "sph.eos=linear", buf);
+	assert_true(equations_uses(t, "c_s") && !equations_uses(t, "B") && !strstr(t, "Tait"));
+	t = equations_with("sph", "sph.eos=tait", buf);
+	assert_true(equations_uses(t, "B") && strstr(t, "Tait"));
+	assert_null(strstr(t, "[off]"));
+	t = equations_with("sph", "sph.scour=0", buf);
+	assert_non_null(strstr(strstr(t, "scour:"), "[off]"));
+	/* A name, not a piece of a longer one. */
+	assert_true(equations_uses("p = c_s^2 (rho - rho0)", "c_s"));
+	assert_false(equations_uses("p = c_s^2 (rho - rho0)", "c"));
+	assert_false(equations_uses("s += dt k' (c_eq - s)", "k"));
+	assert_true(equations_uses("h(p0) -= dt", "h(p0)"));
+	assert_false(equations_uses("level", "e"));
 }
 
 static void test_equation_signs(void **state)
@@ -256,6 +356,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_equation_symbols),
+		cmocka_unit_test(test_equations_follow_settings),
 		cmocka_unit_test(test_equation_signs),
 		cmocka_unit_test(test_numbers_one_format),
 		cmocka_unit_test(test_profile_samples),

@@ -35,6 +35,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/flood_write.c src/core/hydrology/flood_check.c \
 	src/core/hydrology/flood_map.c \
 	src/core/hydrology/hydrology.c src/core/hydrology/hydrology.h \
+	src/core/hydrology/hydrology_equations.c \
 	src/core/hydrology/hydrology_internal.h src/core/hydrology/hydrology_trees.c \
 	src/core/hydrology/hydrology_state.c \
 	src/core/hydrology/tree_map.c src/core/hydrology/tree_map.h \

@@ -43,6 +43,19 @@ bool process_counts_time(const struct process_ops *p)
 	return strcmp(p->unit, "steps") == 0;
 }
 
+const char *process_describe(const struct process_ops *ops, const struct params *p, char *buf,
+			     size_t len)
+{
+	if (!ops->describe_for)
+		return ops->describe;
+	struct params defaults;
+	if (!p) {
+		params_defaults(&defaults);
+		p = &defaults;
+	}
+	return ops->describe_for(p, buf, len);
+}
+
 const char *process_names(void)
 {
 	static char names[256];

@@ -388,6 +388,9 @@ struct equation_symbol {
 };
 /* The symbols of a section's equations (NULL, *n = 0 when none listed). */
 const struct equation_symbol *equations_symbols(const char *section, int *n);
+/* Whether the equations' text uses the symbol as a name of its own (c is
+ * not in c_s). */
+bool equations_uses(const char *text, const char *symbol);
 /* in[0..n) with the ASCII spellings turned into signs when utf8. */
 void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len);
 void source_draw(struct app *a);

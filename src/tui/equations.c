@@ -3,6 +3,7 @@
  * defined under it and, where a parameter sets it, that parameter's name
  * and value as the side panel shows them (f = friction 0.05). With UTF-8
  * the ASCII spellings become the usual signs (rho: ρ, ^2: ², +-: ±). */
+#include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,15 +45,19 @@ static const struct equation_symbol emitter_symbols[] = {
 static const struct equation_symbol sph_symbols[] = {
 	{"m", "particle mass", NULL}, {"W6", "poly6 kernel of r_ij, the distance i to j", NULL},
 	{"rho0", NULL, "rest_density"}, {"f(d/h)", "the ground's share, d below i", NULL},
-	{"h", "smoothing radius, 2 x spacing", NULL}, {"B", "stiffness rho0 c_s^2 / 7", NULL},
+	{"h", "smoothing radius, 2 x spacing", NULL}, {"p", "pressure", NULL},
+	{"B", "stiffness rho0 c_s^2 / 7", NULL}, {"c_s", NULL, "sound_speed"},
 	{"Pi_ij", "Monaghan's viscosity (alpha: viscosity)", NULL},
 	{"Wspiky", "spiky kernel", NULL}, {"g", NULL, "gravity"},
 	{"q_ab", "water from pore a to b", NULL}, {"K", NULL, "permeability"},
 	{"c", NULL, "capillary"}, {"w", "the pores' link weight", NULL},
-	{"v_n", "impact speed into the ground", NULL}, {"s_dry", NULL, "yield_dry"},
-	{"r_w", NULL, "wet_ratio"}, {"K_tau", NULL, "shear_k"},
+	{"v_n", "impact speed into the ground", NULL},
+	{"sigma", "yield strength at saturation s", NULL}, {"s_dry", NULL, "yield_dry"},
+	{"r_w", NULL, "wet_ratio"}, {"tau", "shear stress on the bed", NULL},
+	{"K_tau", NULL, "shear_k"},
 	{"v_t", "speed along the bed", NULL}, {"gap", "height over the bed", NULL},
-	{"D", "water over the bed, at most shear_depth", NULL}, {"K_E", NULL, "erosion_k"},
+	{"D", "water over the bed, at most shear_depth", NULL}, {"e", "erosion rate", NULL},
+	{"K_E", NULL, "erosion_k"},
 	{"tau_c", NULL, "critical_shear"}, {"g(s)", "0 below scour_start, 1 saturated", NULL},
 	{"C", "soil share of a particle", NULL}, {"rho_s", NULL, "soil_density"},
 };
@@ -76,6 +81,25 @@ const struct equation_symbol *equations_symbols(const char *section, int *n)
 		}
 	*n = 0;
 	return NULL;
+}
+
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '\'';
+}
+
+bool equations_uses(const char *text, const char *symbol)
+{
+	size_t n = strlen(symbol);
+	if (n == 0)
+		return false;
+	for (const char *at = strstr(text, symbol); at; at = strstr(at + 1, symbol)) {
+		bool starts = at == text || !name_char(symbol[0]) || !name_char(at[-1]);
+		bool ends = !name_char(symbol[n - 1]) || !name_char(at[n]);
+		if (starts && ends)
+			return true;
+	}
+	return false;
 }
 
 /* ASCII spellings and the signs UTF-8 shows for them. */
@@ -126,10 +150,11 @@ static void where_item(struct app *a, const struct equation_symbol *sym, bool la
 	}
 }
 
-/* The "where" list as at most `max` lines of at most `width` bytes of ASCII
- * text; what does not fit ends the last line as " ..." (a bigger terminal
- * shows it all), and an item wider than a line is cut. */
-static int where_lines(struct app *a, int width, char lines[][256], int max)
+/* The "where" list of the symbols `text` uses, as at most `max` lines of
+ * at most `width` bytes of ASCII text; what does not fit ends the last line
+ * as " ..." (a bigger terminal shows it all), and an item wider than a line
+ * is cut. */
+static int where_lines(struct app *a, const char *text, int width, char lines[][256], int max)
 {
 	int n, count = 0;
 	const struct equation_symbol *s = equations_symbols(a->proc->section, &n);
@@ -138,9 +163,14 @@ static int where_lines(struct app *a, int width, char lines[][256], int max)
 	if (width > 255)
 		width = 255;
 	snprintf(lines[0], 256, "where");
-	for (int i = 0; i < n; i++) {
+	int last = n - 1;
+	while (last >= 0 && !equations_uses(text, s[last].symbol))
+		last--;
+	for (int i = 0; i <= last; i++) {
+		if (!equations_uses(text, s[i].symbol))
+			continue;
 		char item[160];
-		where_item(a, &s[i], i + 1 == n, item, sizeof item);
+		where_item(a, &s[i], i == last, item, sizeof item);
 		size_t used = strlen(lines[count]);
 		if ((int)(used + strlen(item)) <= width) {
 			snprintf(lines[count] + used, 256 - used, "%s", item);
@@ -162,13 +192,16 @@ static int where_lines(struct app *a, int width, char lines[][256], int max)
 
 void equations_draw(struct app *a, int rows, int cols)
 {
-	const char *text = a->proc->describe ? a->proc->describe : "(no equations given)";
+	char made[PROCESS_DESCRIBE_MAX];
+	const char *text = process_describe(a->proc, &a->params, made, sizeof made);
+	if (!text)
+		text = "(no equations given)";
 	int lines = 1;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
 	char where[10][256];
 	const int room = rows - lines - 3;
-	int nwhere = where_lines(a, cols - 4, where, room < 10 ? room : 10);
+	int nwhere = where_lines(a, text, cols - 4, where, room < 10 ? room : 10);
 	int box_h = lines + nwhere + 3;
 	if (box_h > rows)
 		box_h = rows;

@@ -220,7 +220,10 @@ int trace_rows(struct app *a)
 static void equation_line(const struct app *a, int k, const char *from, int room, char *out,
 			  size_t len)
 {
-	const char *p = a->proc->describe ? a->proc->describe : "";
+	char made[PROCESS_DESCRIBE_MAX];
+	const char *p = process_describe(a->proc, &a->params, made, sizeof made);
+	if (!p)
+		p = "";
 	for (int i = 1; i < k && p; i++) {
 		p = strchr(p, '\n');
 		if (p)

@@ -86,7 +86,7 @@ void trace_hydro_rows(struct app *a, int y0, int cols)
 	trace_row(a, y0, cols, "position p", v[0], 1, "p += dt v");
 	trace_row(a, y0 + 1, cols, "speed |v|", v[1], 1, "v += dt a");
 	trace_row(a, y0 + 2, cols, "volume V", v[2], 4, "V *= 1 - dt e");
-	trace_row(a, y0 + 3, cols, "sediment s", v[3], 3, "s += dt k'");
+	trace_row(a, y0 + 3, cols, "sediment s", v[3], 3, "s += dt k");
 	if (h->event == HTRACE_POUR) {
 		pour_row(a, y0 + 4, cols);
 	} else if (h->event == HTRACE_STOP) {

@@ -93,4 +93,34 @@ wait_for "4:sph"
 keys End
 wait_for ">world.threads"
 quit_discarding
+
+# The equations follow the settings: hydrology without its coupling has no
+# stream or root terms, and a change in the panel shows at once; sph's
+# linear state equation replaces Tait's and its c_s is defined.
+start 140 40 -- --paused --seed 5 --size 64x64 --process hydrology \
+	--set hydrology.coupling=none --set particles.budget=0
+wait_for "PAUSED"
+keys E
+wait_for "Streams, pools and vegetation: the equations (E hides)"
+wait_for "v ×= 1 - dt f   "
+screen | grep -q "roots" && fail "roots shown with hydrology.coupling=none"
+keys /
+keys -l "coupling"
+keys Enter
+wait_for ">coupling"
+keys Right Right
+wait_for "k' = k max(0, 1 - roots)"
+wait_for "v ×= 1 - dt f (1 - 0.5 w)"
+keys q
+wait_gone "the equations (E hides)"
+quit_discarding
+start 140 40 -- --paused --seed 5 --size 64x64 --process sph --set sph.eos=linear
+wait_for "PAUSED"
+keys E
+wait_for "p = c_s² (ρ - ρ0)"
+wait_for "c_s = sound_speed 60"
+screen | grep -q "Tait" && fail "Tait's equation shown with sph.eos=linear"
+keys q
+wait_gone "the equations (E hides)"
+quit_discarding
 echo ok

@@ -34,7 +34,13 @@ struct process_ops {
 	const char *title;    /* "Particle erosion" */
 	const char *section;  /* the params section it reads */
 	const char *unit;     /* what a budget counts: "droplets", "steps" */
-	const char *describe; /* the equations, for the explorer's class panel */
+	/* The equations, for the explorer's class panel: fixed text, or made
+	 * for the settings by describe_for (then describe is NULL), into buf
+	 * (PROCESS_DESCRIBE_MAX bytes), with the same lines for any settings
+	 * (the droplet trace cites them by number). Read through
+	 * process_describe. */
+	const char *describe;
+	const char *(*describe_for)(const struct params *p, char *buf, size_t len);
 	/* The sources on the map, in the order the explorer's key picks them
 	 * (jet 1 first); none when nsources is 0. */
 	const struct process_source *sources;
@@ -84,6 +90,11 @@ const struct process_ops *process_find(const char *name);
  * released: the explorer's panel and undo count its steps, and gully run
  * gives it fewer units a call. */
 bool process_counts_time(const struct process_ops *p);
+/* The equations for these settings (NULL: the defaults), in buf when they
+ * are made for them; NULL when the process gives none. */
+#define PROCESS_DESCRIBE_MAX 1024
+const char *process_describe(const struct process_ops *ops, const struct params *p, char *buf,
+			     size_t len);
 /* The list of names as "a|b|c", for help texts. */
 const char *process_names(void);
 

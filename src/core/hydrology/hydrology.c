@@ -570,15 +570,7 @@ const struct process_ops hydrology_process = {
 	.title = "Streams, pools and vegetation",
 	.section = "hydrology",
 	.unit = "droplets",
-	.describe =
-		"a = n.xz / (V rho)   v += dt a;  p += dt v;  v *= 1 - dt f (1 - 0.5 w)\n"
-		"c_eq = max(0, V |v| (h(p0) - h(p)))\n"
-		"s += dt k' (c_eq - s);  h(p0) -= dt V k' (c_eq - s);  k' = k max(0, 1 - roots)\n"
-		"V *= 1 - dt e (1 - 0.2 w)   until V < V_min\n"
-		"stop in a pool, or on a stream w > w_stop with |a| < a_stop; then flood:\n"
-		"  raise the lake from its lowest rim up; a rim below the level leaks:\n"
-		"  level -= drainage (level - leak); go on from the leak with s *= keep\n"
-		"w += lrate (visited - w) after each batch",
+	.describe_for = hydrology_equations,
 	.create = hydro_create,
 	.step = hydro_step,
 	.destroy = hydro_destroy,

@@ -40,6 +40,9 @@
 
 extern const struct process_ops hydrology_process;
 
+/* hydrology_equations.c: the equations for these settings, into buf. */
+const char *hydrology_equations(const struct params *p, char *buf, size_t len);
+
 /* Order matches hydrology.coupling's choices in params.def. */
 enum hydrology_coupling {
 	HYDROLOGY_NONE,    /* stream and pool maps are made but do not act back */

@@ -2,6 +2,7 @@
  * kept from the int64 books. */
 #include "core/sph/sph.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/base/error.h"
@@ -100,6 +101,29 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 	return GULLY_OK;
 }
 
+static const char *off(bool on)
+{
+	return on ? "" : "  [off]";
+}
+
+/* The article's equations (numbers in brackets), the state equation set, a
+ * part that is switched off marked so. */
+static const char *sph_equations(const struct params *p, char *buf, size_t len)
+{
+	const struct params_sph *q = &p->sph;
+	snprintf(buf, len,
+		 "rho_i = sum m W6(r_ij) + rho0 f(d/h);  %s\n"
+		 "a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad Wspiky + g    (2, 4)\n"
+		 "s: saturation of 5 porous particles/cell; q_ab = K c w (s_a - s_b)  (7, 8)%s\n"
+		 "crater V = m v_n^2 / 2 sigma(s);  sigma = s_dry (1 - (1 - r_w) s)  (12-14)%s\n"
+		 "scour: tau = K_tau (v_t / gap)(1 + D/h);  e = K_E (tau - tau_c) g(s)  (19-22)%s\n"
+		 "mud: rho = (1-C) rho0 + C rho_s; dC by diffusion + settling        (10-18)%s",
+		 q->eos == SPH_EOS_LINEAR ? "p = c_s^2 (rho - rho0)   (Mueller, linear)"
+					  : "p = B((rho/rho0)^7 - 1)   (3, Tait)",
+		 off(q->wetting), off(q->splash), off(q->scour), off(q->mud));
+	return buf;
+}
+
 static void sph_process_destroy(void *state)
 {
 	sph_destroy(state);
@@ -136,13 +160,7 @@ const struct process_ops sph_process = {
 	.title = "SPH splash and scour",
 	.section = "sph",
 	.unit = "steps",
-	.describe =
-		"rho_i = sum m W6(r_ij) + rho0 f(d/h);  p = B((rho/rho0)^7 - 1)   (3, Tait)\n"
-		"a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad Wspiky + g    (2, 4)\n"
-		"s: saturation of 5 porous particles/cell; q_ab = K c w (s_a - s_b)  (7, 8)\n"
-		"crater V = m v_n^2 / 2 sigma(s);  sigma = s_dry (1 - (1 - r_w) s)  (12-14)\n"
-		"scour: tau = K_tau (v_t / gap)(1 + D/h);  e = K_E (tau - tau_c) g(s)  (19-22)\n"
-		"mud: rho = (1-C) rho_f + C rho_s; dC by diffusion + settling        (10-18)",
+	.describe_for = sph_equations,
 	.create = sph_process_create,
 	.step = sph_process_step,
 	.destroy = sph_process_destroy,
@@ -161,8 +179,8 @@ bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph
 	m->mud_deposited = (double)s->books.deposited * SPH_SOIL_QUANTUM;
 	m->water_absorbed = (double)s->books.absorbed / (double)SPH_WATER_QUANTA * particle_volume(s);
 	long wet = 0;
-	for (int y = s->wy0; y <= s->wy1; y++)
-		for (int x = s->wx0; x <= s->wx1; x++)
+	for (int y = s->wet.y0; y <= s->wet.y1; y++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
 			wet += sph_saturation(s, x, y) > 0.05;
 	m->wet_cells = wet;
 	m->particles = s->n;
