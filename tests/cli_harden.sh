@@ -287,6 +287,9 @@ for c in run sweep render info params presets; do
 	expect_t 0 "$c --help" -- "$GULLY" $c --help
 	cmp -s "$T/h.out" "$T/out" || fail "$c -h is not $c --help"
 	grep -q "^Usage: gully $c" "$T/out" || fail "$c --help: no usage line"
+	# Within 80 columns, but for an installed path (its prefix decides).
+	wide=$(awk 'length($0) > 80 && !/\/gully/ { print NR ": " $0; exit }' "$T/out")
+	[ -z "$wide" ] || fail "$c --help is wider than 80 columns at line $wide"
 done
 expect_t 0 "-h" -- "$GULLY" -h
 expect_t 0 "explorer --paused -h" -- $E --paused -h
@@ -294,6 +297,8 @@ grep -q "^Usage: gully \[options\] \[PRESET|SNAPSHOT|HEIGHTMAP\]" "$T/out" ||
 	fail "explorer -h: $(head -n 1 "$T/out")"
 "$GULLY" --help >"$T/help" 2>&1
 grep -q "PRESET|SNAPSHOT|HEIGHTMAP" "$T/help" || fail "gully --help names no height map"
+wide=$(awk 'length($0) > 80 && !/\/gully/ { print NR ": " $0; exit }' "$T/help")
+[ -z "$wide" ] || fail "gully --help is wider than 80 columns at line $wide"
 for opt in --range --transpose --dump-preset --hardness --resume --paused --color --fps; do
 	grep -q -- "^  $opt" "$T/help" || fail "gully --help lacks the explorer's $opt"
 done

@@ -147,4 +147,19 @@ expect 0 "sph, 80 at once" -- "$GULLY" run --quiet --process sph -p sph-horizont
 	--steps 80 -o "$T/s3.f32"
 cmp -s "$T/s2.f32" "$T/s3.f32" || fail "sph: 40 + 40 steps differs from 80"
 
+# info gives an sph snapshot's own totals, the values the run's row gave.
+expect 0 "sph run for info" -- "$GULLY" run --process sph --size 64x64 --steps 120 \
+	-o "$T/si.gsnap"
+expect 0 "info on sph" -- "$GULLY" info "$T/si.gsnap"
+cp "$T/out" "$T/info"
+"$GULLY" run --process sph --size 64x64 --steps 120 >"$T/out" 2>/dev/null
+for k in splash_volume scour_volume mud_deposited water_absorbed; do
+	v=$(col $k)
+	grep -q "^  $k  *$v\$" "$T/info" || fail "info: $k is not the run's $v: $(grep "$k" "$T/info")"
+done
+grep -q "^  particles  *$(col sph_particles) in flight, $(col particles) released\$" "$T/info" ||
+	fail "info: sph particles: $(grep "in flight" "$T/info")"
+grep -q "in 120 steps\$" "$T/info" || fail "info: sph steps: $(grep "simulated" "$T/info")"
+[ "$(col splash_volume)" != 0 ] || fail "the sph run for info splashed nothing"
+
 finish

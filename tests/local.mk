@@ -385,9 +385,9 @@ tests_test_sph_soil_SOURCES = tests/test_sph_soil.c tests/sph_channel.h tests/sp
 tests_test_sph_soil_CFLAGS = $(TEST_CFLAGS)
 tests_test_sph_soil_LDADD = $(TEST_CORE_LIBS)
 
-check_PROGRAMS += tests/test_sph_wetbox
-TESTS += tests/test_sph_wetbox
-tests_test_sph_wetbox_SOURCES = tests/test_sph_wetbox.c tests/sph_fixture.h tests/testutil.h
-tests_test_sph_wetbox_CFLAGS = $(TEST_CFLAGS)
-tests_test_sph_wetbox_LDADD = $(TEST_CORE_LIBS)
+check_PROGRAMS += tests/test_sph_state
+TESTS += tests/test_sph_state
+tests_test_sph_state_SOURCES = tests/test_sph_state.c tests/sph_fixture.h tests/testutil.h
+tests_test_sph_state_CFLAGS = $(TEST_CFLAGS)
+tests_test_sph_state_LDADD = $(TEST_CORE_LIBS)
 endif

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "io/fileio.h"
 #include "io/snapshot.h"
+#include "core/sph/sph.h"
 
 #define CMD "info"
 
@@ -18,10 +19,12 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: %s info [--preset] SNAPSHOT|PRESET\n\n"
 		"Given a preset (a .yaml file or a preset's name), prints every resolved\n"
-		"value, marking those the preset changes. Given a snapshot, prints what it holds: size, process, counters, tallies, the\n"
-		"parameters that differ from the defaults, whether a run was interrupted,\n"
-		"and each layer's minimum, maximum, mean and CRC check. Exits 1 when the\n"
-		"file is damaged (a layer whose CRC does not match is shown, then reported).\n\n"
+		"value, marking those the preset changes. Given a snapshot, prints what\n"
+		"it holds: size, process, counters, tallies, the parameters that differ\n"
+		"from the defaults, whether a run was interrupted, the process's own\n"
+		"totals (sph: its particles, time and soil books), and each layer's\n"
+		"minimum, maximum, mean and CRC check. Exits 1 when the file is damaged\n"
+		"(a layer whose CRC does not match is shown, then reported).\n\n"
 		"Options:\n"
 		"  --preset             also print the snapshot's embedded preset text\n"
 		"  --help, --version\n", cli_program);
@@ -139,6 +142,31 @@ static void print_params_changed(const struct params *p)
 		printf("  (none)\n");
 }
 
+/* sph's own totals, in the metrics' names and units (cells^3). */
+static void print_sph(const struct snapshot_info *info)
+{
+	struct sph_summary sum;
+	if (sph_blob_summary(info->state, info->state_len, &sum)) {
+		printf("sph:              (its state is not one gully can read)\n");
+		return;
+	}
+	struct sph_metrics m;
+	sph_books_volumes(&sum.books, info->params.sph.spacing, &m);
+	printf("sph:\n");
+	printf("  %-24s %d in flight, %" PRIu32 " released\n", "particles", sum.particles,
+	       sum.released);
+	printf("  %-24s %.9g s in %" PRIu64 " steps\n", "simulated", sum.time, sum.steps);
+	printf("  %-24s %.9g\n", "splash_volume", m.splash_volume);
+	printf("  %-24s %.9g\n", "scour_volume", m.scour_volume);
+	printf("  %-24s %.9g\n", "mud_deposited", m.mud_deposited);
+	printf("  %-24s %.9g\n", "water_absorbed", m.water_absorbed);
+	if (sum.wet.x1 < sum.wet.x0)
+		printf("  %-24s none\n", "wet ground");
+	else
+		printf("  %-24s within x %d-%d, y %d-%d\n", "wet ground", sum.wet.x0, sum.wet.x1,
+		       sum.wet.y0, sum.wet.y1);
+}
+
 /* A bad CRC, and what a load would refuse (a value out of its layer's
  * range), make info fail too: 1 when any, else 0. */
 static int report_bad_layers(const char *path, const struct world *w,
@@ -192,6 +220,8 @@ static int info_snapshot(const char *path, bool show_preset)
 		printf("process state:    %zu bytes\n", info.state_len);
 	else
 		printf("process state:    none\n");
+	if (info.state && strcmp(info.process, sph_process.name) == 0)
+		print_sph(&info);
 	print_layers(w, &rep);
 	/* Flushed before the bad layers are said, so the two read in order. */
 	int status = cli_flush_stdout("the snapshot's summary");

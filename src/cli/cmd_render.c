@@ -51,7 +51,23 @@ static void usage(FILE *fp)
 		"--range that reads it back (`gully run OUT.r16 --range MIN:MAX`).\n\n"
 		"Options:\n"
 		"  -o, --output OUT     a file to write; repeatable\n"
-		"  --layer NAME         %s (default height);\n"
+		"  --layer NAME         the layer to write (default height), one of\n", cli_program,
+		cli_program);
+	/* The names, cut at a '|' to stay within 80 columns. */
+	const char *names = cli_layer_names();
+	int col = 0;
+	while (*names) {
+		size_t n = strcspn(names, "|");
+		if (col == 0)
+			col = fprintf(fp, "%*s", 23, "");
+		else if (col + 2 + (int)n > 80)
+			col = fprintf(fp, "|\n%*s", 23, "") - 2;
+		else
+			col += fprintf(fp, "|");
+		col += fprintf(fp, "%.*s", (int)n, names);
+		names += n + (names[n] == '|');
+	}
+	fprintf(fp, ";\n"
 		"                       erosion = base - height, deposition = height -\n"
 		"                       base (positive parts), flow = the stream map\n"
 		"  --gray16             .png outputs: 16-bit greyscale of the layer, not a\n"
@@ -70,7 +86,7 @@ static void usage(FILE *fp)
 		"                       as the explorer picks it); ASCII when the locale is\n"
 		"                       not UTF-8\n"
 		"  --columns N          --ansi: characters wide (default: the terminal's)\n"
-		"  --help, --version\n", cli_program, cli_program, cli_layer_names());
+		"  --help, --version\n");
 }
 
 struct render_args {

@@ -15,8 +15,8 @@ const char *cli_program = "gully";
 
 static const struct cli_command commands[] = {
 	{"run", "[options] [PRESET] [MAP]", "simulate headless and print a row of metrics", cmd_run},
-	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on every core: one metrics table", cmd_sweep},
-	{"params", "[--man] [SECTION]", "list every parameter with its default and range", cmd_params},
+	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on every core, one table", cmd_sweep},
+	{"params", "[--man] [SECTION]", "every parameter, its default and range", cmd_params},
 	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render},
 	{"info", "FILE", "what a snapshot holds", cmd_info},
 	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets},
@@ -103,9 +103,15 @@ static void print_help(FILE *fp)
 		"       %s COMMAND [options] ...\n\n"
 		"A terminal explorer for terrain-erosion simulations.\n\nCommands:\n",
 		cli_program, cli_program);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(fp, "  %-8s %-24s %s\n", commands[i].name, commands[i].args,
-			commands[i].summary);
+	/* In one column within 80: a summary that would be pushed right, or
+	 * past the edge, goes under. */
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const struct cli_command *c = &commands[i];
+		int at = fprintf(fp, "  %-8s %-24s", c->name, c->args);
+		if (at > 35 || at + 1 + (int)strlen(c->summary) > 80)
+			fprintf(fp, "\n%*s", 35, "");
+		fprintf(fp, " %s\n", c->summary);
+	}
 	fprintf(fp, "\nExplorer options:\n");
 	explore_options_help(fp);
 	fprintf(fp, "\nProcesses: %s\n"

@@ -334,5 +334,19 @@ struct sph_metrics {
 };
 /* Fills m when state is an sph state (false otherwise). */
 bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph_metrics *m);
+/* A saved state's totals, read from its blob without making the state
+ * (gully info): GULLY_EFORMAT when it is not a whole sph blob. */
+struct sph_summary {
+	int particles;     /* in flight */
+	uint32_t released; /* ever, ids given */
+	uint64_t steps;
+	double time;       /* simulated seconds */
+	struct sph_books books;
+	struct sph_box wet;
+};
+int sph_blob_summary(const unsigned char *data, size_t len, struct sph_summary *out);
+/* The books' volumes in cells^3 (the metrics' units), for a particle
+ * spacing. */
+void sph_books_volumes(const struct sph_books *b, double spacing, struct sph_metrics *m);
 
 #endif

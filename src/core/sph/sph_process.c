@@ -169,15 +169,21 @@ const struct process_ops sph_process = {
 	.finish = sph_process_finish,
 };
 
+void sph_books_volumes(const struct sph_books *b, double spacing, struct sph_metrics *m)
+{
+	m->splash_volume = (double)b->splash * SPH_SOIL_QUANTUM;
+	m->scour_volume = (double)b->scour * SPH_SOIL_QUANTUM;
+	m->mud_deposited = (double)b->deposited * SPH_SOIL_QUANTUM;
+	m->water_absorbed =
+		(double)b->absorbed / (double)SPH_WATER_QUANTA * (spacing * spacing * spacing);
+}
+
 bool sph_metrics_of(const struct process_ops *ops, const void *state, struct sph_metrics *m)
 {
 	if (ops != &sph_process || !state)
 		return false;
 	const struct sph *s = state;
-	m->splash_volume = (double)s->books.splash * SPH_SOIL_QUANTUM;
-	m->scour_volume = (double)s->books.scour * SPH_SOIL_QUANTUM;
-	m->mud_deposited = (double)s->books.deposited * SPH_SOIL_QUANTUM;
-	m->water_absorbed = (double)s->books.absorbed / (double)SPH_WATER_QUANTA * particle_volume(s);
+	sph_books_volumes(&s->books, s->cfg.spacing, m);
 	long wet = 0;
 	for (int y = s->wet.y0; y <= s->wet.y1; y++)
 		for (int x = s->wet.x0; x <= s->wet.x1; x++)

@@ -228,3 +228,31 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	}
 	return GULLY_OK;
 }
+
+/* The totals from a blob's header alone, the particles and cells unread,
+ * so a big map's snapshot needs no state made. The length must fit the
+ * header's counts. */
+int sph_blob_summary(const unsigned char *data, size_t len, struct sph_summary *out)
+{
+	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
+		return GULLY_EFORMAT;
+	struct cursor c = {.r = data + 4};
+	int32_t head[HEADS];
+	for (int k = 0; k < HEADS; k++)
+		head[k] = (int32_t)(uint32_t)get(&c, 4);
+	if (head[0] <= 0 || head[1] <= 0 || head[2] < 0 || head[2] > SPH_CAPACITY_LIMIT ||
+	    (uint64_t)len != HEADER + (uint64_t)head[2] * PARTICLE +
+				     (uint64_t)head[0] * (uint64_t)head[1] * CELL)
+		return GULLY_EFORMAT;
+	memset(out, 0, sizeof *out);
+	out->particles = head[2];
+	out->released = (uint32_t)head[3];
+	out->wet = (struct sph_box){head[5], head[6], head[7], head[8]};
+	out->steps = get(&c, 8);
+	out->time = get_f64(&c);
+	c.r += 8 * (3 + SPH_JETS + 1); /* dt, vmax, amax, emit_carry */
+	for (int k = 0; k < BOOKS; k++)
+		*book(&out->books, k) = (int64_t)get(&c, 8);
+	return GULLY_OK;
+}
+

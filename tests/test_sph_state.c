@@ -1,7 +1,9 @@
-/* The soil's wet box: the soil's work is bounded by it, so it must hold all
- * the water (outside it both buffers are empty), shrink to the water as the
- * ground dries, and leave the wetness layer exact on the whole map however a
- * run is cut into calls (the layer is written only when a call settles). */
+/* The sph state beside the fluid. The soil's wet box: the soil's work is
+ * bounded by it, so it must hold all the water (outside it both buffers are
+ * empty), shrink to the water as the ground dries, and leave the wetness
+ * layer exact on the whole map however a run is cut into calls (the layer
+ * is written only when a call settles). The saved blob: refused when its
+ * water lies outside its box; its totals read without making a state. */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -142,11 +144,45 @@ static void test_load_refuses_water_outside_the_box(void **unused)
 	world_destroy(w);
 }
 
+/* The summary gully info prints: the state's own counts and books, and a
+ * blob cut short or of another map's size refused. */
+static void test_blob_summary(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 24, 20);
+	p.sph.jet1_on = 1;
+	p.sph.jet1_height = 3;
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_run(s, w, 150);
+	unsigned char *blob = NULL;
+	size_t len = 0;
+	assert_int_equal(sph_save(s, &blob, &len), GULLY_OK);
+	struct sph_summary sum;
+	assert_int_equal(sph_blob_summary(blob, len, &sum), GULLY_OK);
+	assert_true(s->n > 0 && s->books.splash > 0);
+	assert_int_equal(sum.particles, s->n);
+	assert_int_equal(sum.released, s->next_id);
+	assert_true(sum.steps == 150 && sum.time == s->time);
+	assert_memory_equal(&sum.books, &s->books, sizeof s->books);
+	assert_memory_equal(&sum.wet, &s->wet, sizeof s->wet);
+	assert_int_equal(sph_blob_summary(blob, len - 1, &sum), GULLY_EFORMAT);
+	assert_int_equal(sph_blob_summary(blob, 40, &sum), GULLY_EFORMAT);
+	blob[4] ^= 1; /* the width: the cells no longer fit the length */
+	assert_int_equal(sph_blob_summary(blob, len, &sum), GULLY_EFORMAT);
+	free(blob);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_box_follows_the_water),
 		cmocka_unit_test(test_load_refuses_water_outside_the_box),
+		cmocka_unit_test(test_blob_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
