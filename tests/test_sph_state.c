@@ -2,8 +2,9 @@
  * bounded by it, so it must hold all the water (outside it both buffers are
  * empty), shrink to the water as the ground dries, and leave the wetness
  * layer exact on the whole map however a run is cut into calls (the layer
- * is written only when a call settles). The saved blob: refused when its
- * water lies outside its box; its totals read without making a state. */
+ * is written only when a call settles). The water layer, cleared where it
+ * was written. The saved blob: refused when its water lies outside its box;
+ * its totals read without making a state. */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -144,6 +145,52 @@ static void test_load_refuses_water_outside_the_box(void **unused)
 	world_destroy(w);
 }
 
+/* The water layer is cleared only where its last write reached: after
+ * every call it equals the layer a fresh state writes from the same blob
+ * over a map of garbage (which clears the whole map first), as particles
+ * fly, land and soak in. */
+static void test_water_layer_clears_what_it_wrote(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 40, 32);
+	p.sph.jet1_on = 1;
+	p.sph.jet1_height = 4;
+	p.sph.jet1_elevation = -30;
+	p.sph.absorb_rate = 4;
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	const size_t bytes = world_cells(w) * sizeof(float);
+	long moved = 0;
+	for (int call = 0; call < 40; call++) {
+		if (call == 25)
+			p.sph.jet1_on = 0, sph_config_from(&s->cfg, &p);
+		uint64_t done;
+		assert_int_equal(sph_run(s, w, 1 + (uint64_t)call % 9, &done), GULLY_OK);
+		unsigned char *blob = NULL;
+		size_t len = 0;
+		assert_int_equal(sph_save(s, &blob, &len), GULLY_OK);
+		struct world *w2;
+		struct sph *s2;
+		assert_int_equal(world_clone(&w2, w), GULLY_OK);
+		for (size_t i = 0; i < world_cells(w2); i++)
+			w2->layer[LAYER_POOL][i] = 7.0f;
+		assert_int_equal(sph_create(&s2, w2, &p), GULLY_OK);
+		assert_int_equal(sph_load(s2, blob, len), GULLY_OK);
+		sph_water_layer(s2, w2);
+		if (memcmp(w->layer[LAYER_POOL], w2->layer[LAYER_POOL], bytes) != 0)
+			fail_msg("call %d: the water layer differs from a whole rewrite", call);
+		moved += s->pool.x1 >= s->pool.x0;
+		free(blob);
+		sph_destroy(s2);
+		world_destroy(w2);
+	}
+	assert_true(moved > 20 && s->books.absorbed > 0);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 /* The summary gully info prints: the state's own counts and books, and a
  * blob cut short or of another map's size refused. */
 static void test_blob_summary(void **unused)
@@ -183,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_box_follows_the_water),
 		cmocka_unit_test(test_load_refuses_water_outside_the_box),
 		cmocka_unit_test(test_blob_summary),
+		cmocka_unit_test(test_water_layer_clears_what_it_wrote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

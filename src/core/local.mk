@@ -49,7 +49,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/hydrology/hlanes_state.c \
 	src/core/emitter/emitter.c src/core/emitter/emitter.h \
 	src/core/sph/sph.c src/core/sph/sph.h src/core/sph/sph_grid.c \
-	src/core/sph/sph_fluid.c src/core/sph/sph_mud.c src/core/sph/sph_soil.c \
+	src/core/sph/sph_fluid.c src/core/sph/sph_mud.c src/core/sph/sph_soil.c src/core/sph/sph_water.c \
 	src/core/sph/sph_sources.c src/core/sph/sph_erode.c src/core/sph/sph_step.c \
 	src/core/sph/sph_process.c src/core/sph/sph_state.c
 # The droplet loops are the hot path. -O3 applies only when CFLAGS sets no -O

@@ -138,6 +138,9 @@ struct sph {
 	 * written): a step that writes the layer covers it, so a cell that
 	 * dried between writes is cleared. */
 	struct sph_box wet, layer;
+	/* The cells of LAYER_POOL the last water layer may have made non-zero
+	 * (sph_water.c); the whole map after a load. */
+	struct sph_box pool;
 	/* Per cell: the coupling's epoch when its terrain (tstamp) or its water
 	 * (wstamp) last changed. */
 	uint32_t *tstamp, *wstamp;
@@ -289,9 +292,9 @@ void sph_darcy(struct sph *s, double dt); /* Darcy alone, on this thread */
 /* LAYER_POOL: the particles' water over each cell, in height units; a cell
  * with only airborne water (spray) counts this share of it. */
 #define SPH_SPRAY_SHARE 0.25
-void sph_water_layer(const struct sph *s, struct world *w);
+void sph_water_layer(struct sph *s, struct world *w);
 /* The same, leaving out the particles with dead[i] == 1. */
-void sph_water_layer_alive(const struct sph *s, struct world *w, const uint8_t *dead);
+void sph_water_layer_alive(struct sph *s, struct world *w, const uint8_t *dead);
 /* Adds quanta of water to a cell's five porous particles. */
 void sph_soil_give(struct sph *s, int cx, int cy, int64_t q);
 int64_t sph_soil_room(const struct sph *s, int cx, int cy);

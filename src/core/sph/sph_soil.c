@@ -70,7 +70,7 @@ int sph_soil_create(struct sph *s, struct world *w)
 	s->capacity_q = (int32_t)(q < 2e9 ? q : 2e9);
 	if (s->capacity_q < PORES)
 		s->capacity_q = PORES;
-	s->wet = s->layer = (struct sph_box){0, 0, -1, -1};
+	s->wet = s->layer = s->pool = (struct sph_box){0, 0, -1, -1};
 	return GULLY_OK;
 }
 
@@ -330,41 +330,4 @@ void sph_darcy(struct sph *s, double dt)
 		sph_soil_rows(s, NULL, &st, false, s->wet.y0, s->wet.y1 + 1, NULL);
 		sph_soil_swap(s, &st);
 	}
-}
-
-/* The water on each cell, for drawing and the pool columns, in height units
- * (spacing^3 a particle). A cell with water touching the ground counts all
- * the water over it; a cell whose water is all in the air (spray, drops
- * between bounces) counts SPH_SPRAY_SHARE of it, so it draws as a thin,
- * light film rather than as a pool. Rewritten whole each step (a memset of
- * the layer costs less than tracking what moved). */
-void sph_water_layer(const struct sph *s, struct world *w)
-{
-	sph_water_layer_alive(s, w, NULL);
-}
-
-void sph_water_layer_alive(const struct sph *s, struct world *w, const uint8_t *dead)
-{
-	if (!s->draws_water)
-		return;
-	float *pool = w->layer[LAYER_POOL];
-	size_t cells = world_cells(w);
-	memset(pool, 0, cells * sizeof *pool);
-	float depth = (float)(s->cfg.spacing * s->cfg.spacing * s->cfg.spacing / s->cfg.scale);
-	/* Grounded water first, so a cell is positive exactly when some of its
-	 * water touches the ground; the airborne water then adds to those and
-	 * is held negative on the others until the last pass scales it. */
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < s->n; i++) {
-			if ((s->p.grounded[i] != 0) != (pass == 0) || (dead && dead[i] == 1))
-				continue;
-			int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
-			if (cx < 0 || cy < 0 || cx >= s->width || cy >= s->height)
-				continue;
-			float *c = &pool[(size_t)cy * (size_t)s->width + (size_t)cx];
-			*c += pass == 0 || *c > 0 ? depth : -depth;
-		}
-	for (size_t i = 0; i < cells; i++)
-		if (pool[i] < 0)
-			pool[i] *= -(float)SPH_SPRAY_SHARE;
 }

@@ -221,6 +221,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->wet.x1 = head[7];
 	s->wet.y1 = head[8];
 	s->layer = s->wet; /* saved settled: the layer was written over the box */
+	s->pool = (struct sph_box){0, 0, s->width - 1, s->height - 1};
 	s->draws_water = head[9] != 0;
 	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
 		s->n = 0;
