@@ -174,21 +174,31 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 	return true;
 }
 
+/* The magic and the header's words, when the blob's length is what its
+ * counts (particles, width x height cells) make it; c is left after them. */
+static bool read_head(const unsigned char *data, size_t len, struct cursor *c,
+		      int32_t head[HEADS])
+{
+	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
+		return false;
+	c->r = data + 4;
+	for (int k = 0; k < HEADS; k++)
+		head[k] = (int32_t)(uint32_t)get(c, 4);
+	return head[0] > 0 && head[1] > 0 && head[2] >= 0 && head[2] <= SPH_CAPACITY_LIMIT &&
+	       (uint64_t)len == HEADER + (uint64_t)head[2] * PARTICLE +
+					(uint64_t)head[0] * (uint64_t)head[1] * CELL;
+}
+
 /* A blob that does not fit this state (another map, a cut file, values out
  * of range) is refused whole; the state is then left as create made it only
  * if the header is refused, so callers drop the state on any error. */
 int sph_load(struct sph *s, const unsigned char *data, size_t len)
 {
-	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
-		return GULLY_EFORMAT;
-	struct cursor c = {.r = data + 4};
+	struct cursor c;
 	int32_t head[HEADS];
-	for (int k = 0; k < HEADS; k++)
-		head[k] = (int32_t)(uint32_t)get(&c, 4);
 	size_t cells = (size_t)s->width * (size_t)s->height;
-	if (head[0] != s->width || head[1] != s->height || head[2] < 0 ||
-	    head[2] > SPH_CAPACITY_LIMIT || head[4] != s->capacity_q || head[9] < 0 || head[9] > 1 ||
-	    len != HEADER + (size_t)head[2] * PARTICLE + cells * CELL)
+	if (!read_head(data, len, &c, head) || head[0] != s->width || head[1] != s->height ||
+	    head[4] != s->capacity_q || head[9] < 0 || head[9] > 1)
 		return GULLY_EFORMAT;
 	bool box_empty = head[7] < head[5];
 	if (!box_empty && (head[5] < 0 || head[6] < 0 || head[7] >= s->width ||
@@ -235,15 +245,9 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
  * header's counts. */
 int sph_blob_summary(const unsigned char *data, size_t len, struct sph_summary *out)
 {
-	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
-		return GULLY_EFORMAT;
-	struct cursor c = {.r = data + 4};
+	struct cursor c;
 	int32_t head[HEADS];
-	for (int k = 0; k < HEADS; k++)
-		head[k] = (int32_t)(uint32_t)get(&c, 4);
-	if (head[0] <= 0 || head[1] <= 0 || head[2] < 0 || head[2] > SPH_CAPACITY_LIMIT ||
-	    (uint64_t)len != HEADER + (uint64_t)head[2] * PARTICLE +
-				     (uint64_t)head[0] * (uint64_t)head[1] * CELL)
+	if (!read_head(data, len, &c, head))
 		return GULLY_EFORMAT;
 	memset(out, 0, sizeof *out);
 	out->particles = head[2];
