@@ -165,6 +165,14 @@ static void test_equations_follow_settings(void **state)
 static void test_equation_signs(void **state)
 {
 	(void)state;
+	char line[64];
+	/* Cut short, a line says so; a line that fits is whole. */
+	equations_line("c_eq = max(0, V |v|)", 20, 12, false, line, sizeof line);
+	assert_string_equal(line, "c_eq = ma...");
+	equations_line("c_eq = max(0, V |v|)", 20, 12, true, line, sizeof line);
+	assert_string_equal(line, "c_eq = max(\u2026");
+	equations_line("c_eq = max(0, V |v|)", 20, 20, false, line, sizeof line);
+	assert_string_equal(line, "c_eq = max(0, V |v|)");
 	char out[128];
 	const char *in = "a = n.xz / (V rho);  R^2 +- 1;  h -= c";
 	equations_pretty(in, strlen(in), true, out, sizeof out);

@@ -393,6 +393,9 @@ const struct equation_symbol *equations_symbols(const char *section, int *n);
 bool equations_uses(const char *text, const char *symbol);
 /* in[0..n) with the ASCII spellings turned into signs when utf8. */
 void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len);
+/* An equation line of n bytes for `room` columns, pretty, ended with a mark
+ * (an ellipsis) when cut. */
+void equations_line(const char *line, int n, int room, bool utf8, char *out, size_t len);
 void source_draw(struct app *a);
 /* A plain marker over the map at world point (wx, wy), when it is shown. */
 void map_mark(const struct app *a, double wx, double wy, char glyph);

@@ -132,6 +132,19 @@ void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len
 	out[o] = '\0';
 }
 
+void equations_line(const char *line, int n, int room, bool utf8, char *out, size_t len)
+{
+	/* The signs only ever shorten a line, so n bytes of ASCII fit n
+	 * columns; a line cut short ends with a mark. */
+	const char *mark = utf8 ? "\u2026" : "...";
+	int mark_cols = utf8 ? 1 : 3;
+	bool cut = n > room && room > mark_cols;
+	int take = cut ? room - mark_cols : n < room ? n : room;
+	equations_pretty(line, (size_t)(take > 0 ? take : 0), utf8, out, len);
+	if (cut && strlen(out) + strlen(mark) < len)
+		strcat(out, mark);
+}
+
 /* One symbol's text: " rho0 = rest_density 1000.0," or " h smoothing ...,". */
 static void where_item(struct app *a, const struct equation_symbol *sym, bool last, char *item,
 		       size_t len)
@@ -225,7 +238,7 @@ void equations_draw(struct app *a, int rows, int cols)
 		attrset(A_DIM);
 		mvprintw(y, 0, "%2d", no);
 		attrset(A_NORMAL);
-		equations_pretty(p, (size_t)(n < cols - 4 ? n : cols - 4), crt.utf8, buf, sizeof buf);
+		equations_line(p, n, cols - 4, crt.utf8, buf, sizeof buf);
 		mvaddstr(y, 3, buf);
 		p += n;
 		if (*p == '\n')

@@ -216,7 +216,7 @@ int trace_rows(struct app *a)
 
 /* Line `k` (from 1) of the process's equations as the equation panel
  * shows it, from the part that starts with `from` when the line has it, cut
- * to `room` columns (the signs only ever shorten a line). */
+ * to `room` columns with a mark (equations_line). */
 static void equation_line(const struct app *a, int k, const char *from, int room, char *out,
 			  size_t len)
 {
@@ -239,9 +239,7 @@ static void equation_line(const struct app *a, int k, const char *from, int room
 		n -= (size_t)(at - p);
 		p = at;
 	}
-	if (n > (size_t)room)
-		n = (size_t)room;
-	equations_pretty(p, n, crt.utf8, out, len);
+	equations_line(p, (int)n, room, crt.utf8, out, len);
 }
 
 /* The label and value, then the equation line they come from. */
