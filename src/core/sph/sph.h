@@ -280,6 +280,10 @@ struct sph_soil_step {
 	bool dry;
 	struct sph_link link[SPH_PORES][SPH_LINKS_MAX];
 	int nl[SPH_PORES];
+	/* Per link: kdt w, and how far its pore lies from the link's own in
+	 * the water array (for cells whose 3x3 block is on the map). */
+	double kw[SPH_PORES][SPH_LINKS_MAX];
+	ptrdiff_t off[SPH_PORES][SPH_LINKS_MAX];
 };
 void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step *st);
 void sph_soil_open(struct sph *s, const struct sph_soil_step *st, bool layer);

@@ -176,6 +176,12 @@ void sph_soil_plan(struct sph *s, double dt, bool wetting, struct sph_soil_step 
 	int sub = (int)ceil(dt * k * wsum / 0.45);
 	st->substeps = sub < 1 ? 1 : sub;
 	st->kdt = k * dt / st->substeps;
+	for (int a = 0; a < PORES; a++)
+		for (int i = 0; i < st->nl[a]; i++) {
+			const struct sph_link *l = &st->link[a][i];
+			st->kw[a][i] = st->kdt * l->w;
+			st->off[a][i] = ((ptrdiff_t)l->dy * s->width + l->dx) * PORES + l->k - a;
+		}
 }
 
 /* Before a substep's rows: water moves at most one cell a Darcy substep, so
@@ -190,26 +196,37 @@ void sph_soil_open(struct sph *s, const struct sph_soil_step *st, bool layer)
 		sph_box_join(&s->wet, &s->layer);
 }
 
+/* One pore's new water: the flux over each link is kdt w (q_b - q_a),
+ * truncated. A cell on the map's rim checks each link's cell is on it. */
+static int32_t darcy_pore(const struct sph *s, const struct sph_soil_step *st, int x, int y,
+			  int a, bool rim)
+{
+	const int32_t *q = s->water + ((size_t)y * (size_t)s->width + (size_t)x) * PORES + a;
+	const int64_t qa = *q;
+	int64_t sum = 0;
+	for (int i = 0; i < st->nl[a]; i++) {
+		if (rim) {
+			int bx = x + st->link[a][i].dx, by = y + st->link[a][i].dy;
+			if (bx < 0 || by < 0 || bx >= s->width || by >= s->height)
+				continue;
+		}
+		sum += (int64_t)(st->kw[a][i] * (double)(q[st->off[a][i]] - qa));
+	}
+	return (int32_t)(qa + sum);
+}
+
 /* One Jacobi sweep of rows y0..y1-1 of the box from water into water_next. */
 static void darcy_rows(struct sph *s, const struct sph_soil_step *st, int y0, int y1)
 {
-	int W = s->width;
-	for (int y = y0; y < y1; y++)
-		for (int x = s->wet.x0; x <= s->wet.x1; x++)
-			for (int a = 0; a < PORES; a++) {
-				const struct sph_link *l = st->link[a];
-				size_t ia = ((size_t)y * (size_t)W + (size_t)x) * PORES + (size_t)a;
-				int64_t qa = s->water[ia], sum = 0;
-				for (int i = 0; i < st->nl[a]; i++) {
-					int bx = x + l[i].dx, by = y + l[i].dy;
-					if (bx < 0 || by < 0 || bx >= W || by >= s->height)
-						continue;
-					size_t ib = ((size_t)by * (size_t)W + (size_t)bx) * PORES +
-						    (size_t)l[i].k;
-					sum += (int64_t)(st->kdt * l[i].w * (double)(s->water[ib] - qa));
-				}
-				s->water_next[ia] = (int32_t)(qa + sum);
-			}
+	for (int y = y0; y < y1; y++) {
+		const bool rim_row = y == 0 || y + 1 == s->height;
+		int32_t *next = s->water_next + (size_t)y * (size_t)s->width * PORES;
+		for (int x = s->wet.x0; x <= s->wet.x1; x++) {
+			const bool rim = rim_row || x == 0 || x + 1 == s->width;
+			for (int a = 0; a < PORES; a++)
+				next[(size_t)x * PORES + (size_t)a] = darcy_pore(s, st, x, y, a, rim);
+		}
+	}
 }
 
 /* Drying, then the wetness layer, over rows y0..y1-1 of the box. */
