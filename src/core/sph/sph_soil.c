@@ -198,8 +198,8 @@ void sph_soil_open(struct sph *s, const struct sph_soil_step *st, bool layer)
 
 /* One pore's new water: the flux over each link is kdt w (q_b - q_a),
  * truncated. A cell on the map's rim checks each link's cell is on it. */
-static int32_t darcy_pore(const struct sph *s, const struct sph_soil_step *st, int x, int y,
-			  int a, bool rim)
+static inline __attribute__((always_inline)) int32_t
+darcy_pore(const struct sph *s, const struct sph_soil_step *st, int x, int y, int a, const bool rim)
 {
 	const int32_t *q = s->water + ((size_t)y * (size_t)s->width + (size_t)x) * PORES + a;
 	const int64_t qa = *q;
@@ -222,9 +222,14 @@ static void darcy_rows(struct sph *s, const struct sph_soil_step *st, int y0, in
 		const bool rim_row = y == 0 || y + 1 == s->height;
 		int32_t *next = s->water_next + (size_t)y * (size_t)s->width * PORES;
 		for (int x = s->wet.x0; x <= s->wet.x1; x++) {
-			const bool rim = rim_row || x == 0 || x + 1 == s->width;
-			for (int a = 0; a < PORES; a++)
-				next[(size_t)x * PORES + (size_t)a] = darcy_pore(s, st, x, y, a, rim);
+			int32_t *q = next + (size_t)x * PORES;
+			/* Two copies of the pore's loop: the edge tests only on the rim. */
+			if (rim_row || x == 0 || x + 1 == s->width)
+				for (int a = 0; a < PORES; a++)
+					q[a] = darcy_pore(s, st, x, y, a, true);
+			else
+				for (int a = 0; a < PORES; a++)
+					q[a] = darcy_pore(s, st, x, y, a, false);
 		}
 	}
 }
