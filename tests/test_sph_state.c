@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/base/params.h"
+#include "core/base/process.h"
 #include "core/sph/sph.h"
 #include "core/base/world.h"
 #include "sph_fixture.h"
@@ -191,6 +192,40 @@ static void test_water_layer_clears_what_it_wrote(void **unused)
 	world_destroy(w);
 }
 
+/* The world's water tallies are the same however a run is cut into calls
+ * (the explorer's are timed, a headless run's are chunks): each step's
+ * water in and each tail's drying are added on their own, in step order. */
+static void test_tallies_do_not_depend_on_calls(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 32, 32);
+	p.sph.jet1_on = 1;
+	p.sph.jet1_height = 3;
+	p.sph.rain = 400;
+	p.sph.dry_rate = 0.5;
+	p.sph.absorb_rate = 4;
+	/* One call; 150 of one step (a slow explorer); uneven chunks. */
+	const uint64_t cuts[3][6] = {{150, 0}, {1, 0}, {7, 50, 1, 62, 30, 0}};
+	double tally[3][TALLY_COUNT];
+	for (int run = 0; run < 3; run++) {
+		struct world *w;
+		void *state;
+		assert_int_equal(world_from_params(&w, &p), GULLY_OK);
+		assert_int_equal(sph_process.create(&state, w, &p), GULLY_OK);
+		for (int k = 0; w->steps < 150; k = cuts[run][k + 1] ? k + 1 : k)
+			assert_int_equal(sph_process.step(state, w, &p, cuts[run][k], NULL),
+					 GULLY_OK);
+		assert_true(w->steps == 150);
+		memcpy(tally[run], w->tally, sizeof w->tally);
+		sph_process.destroy(state);
+		world_destroy(w);
+	}
+	assert_true(tally[0][TALLY_WATER_IN] > 0 && tally[0][TALLY_WATER_EVAPORATED] > 0);
+	assert_memory_equal(tally[0], tally[1], sizeof tally[0]);
+	assert_memory_equal(tally[0], tally[2], sizeof tally[0]);
+}
+
 /* The summary gully info prints: the state's own counts and books, and a
  * blob cut short or of another map's size refused. */
 static void test_blob_summary(void **unused)
@@ -230,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_box_follows_the_water),
 		cmocka_unit_test(test_load_refuses_water_outside_the_box),
 		cmocka_unit_test(test_blob_summary),
+		cmocka_unit_test(test_tallies_do_not_depend_on_calls),
 		cmocka_unit_test(test_water_layer_clears_what_it_wrote),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

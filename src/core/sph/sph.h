@@ -151,6 +151,10 @@ struct sph {
 	/* The last step's tail, not run yet (sph_run): its dt, and how many
 	 * particles the coupling removed (dead[i] == 1; they still count in n
 	 * until the next sort or sph_settle). */
+	/* The water the last completed tail dried, not yet in the world's
+	 * tallies: each tail's is added on its own, in step order, so the
+	 * tallies do not depend on how a run is cut into calls. */
+	int64_t dried_untallied;
 	bool unsettled;
 	double unsettled_dt;
 	int dying;
@@ -325,6 +329,13 @@ int64_t sph_soil_suspended(const struct sph *s);
 static inline double sph_soil_tally(const struct sph *s, int64_t q)
 {
 	return (double)q * SPH_SOIL_QUANTUM / s->cfg.scale;
+}
+/* Water quanta as the world's tallies count them: a particle's volume
+ * (spacing^3) over the scale. */
+static inline double sph_water_tally(const struct sph *s, int64_t q)
+{
+	double v = s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
+	return v / (double)SPH_WATER_QUANTA / s->cfg.scale * (double)q;
 }
 /* Water: emitted == in flight + soil + off map + dried + refused. */
 bool sph_books_balance(const struct sph *s);

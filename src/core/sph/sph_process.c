@@ -33,19 +33,11 @@ static int sph_process_create(void **state, struct world *w, const struct params
 	return err;
 }
 
-static double particle_volume(const struct sph *s)
+/* The soil in flight, as the world's tallies count it (the water tallies
+ * are added step by step: sph_step.c). */
+static void tally_in_flight(const struct sph *s, struct world *w)
 {
-	return s->cfg.spacing * s->cfg.spacing * s->cfg.spacing;
-}
-
-/* The world's tallies are in height units x cells: volumes over the scale. */
-static void tallies(const struct sph *s, struct world *w, const struct sph_books *before)
-{
-	double k = particle_volume(s) / (double)SPH_WATER_QUANTA / s->cfg.scale;
-	w->tally[TALLY_WATER_IN] += k * (double)(s->books.water_emitted - before->water_emitted);
-	w->tally[TALLY_WATER_EVAPORATED] += k * (double)(s->books.water_dried - before->water_dried);
-	w->tally[TALLY_SEDIMENT_IN_FLIGHT] =
-		sph_soil_tally(s, sph_soil_suspended(s));
+	w->tally[TALLY_SEDIMENT_IN_FLIGHT] = sph_soil_tally(s, sph_soil_suspended(s));
 }
 
 static int sph_process_step(void *state, struct world *w, const struct params *p,
@@ -56,11 +48,10 @@ static int sph_process_step(void *state, struct world *w, const struct params *p
 		return GULLY_EINVAL;
 	/* Parameters may change between calls (the explorer's panel). */
 	sph_config_from(&s->cfg, p);
-	struct sph_books before = s->books;
 	uint32_t ids = s->next_id;
 	uint64_t done = 0;
 	int err = sph_run(s, w, budget, &done);
-	tallies(s, w, &before);
+	tally_in_flight(s, w);
 	uint64_t released = s->next_id - ids;
 	w->particles += released;
 	w->steps += done;
@@ -79,7 +70,7 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 {
 	(void)p;
 	struct sph *s = state;
-	struct sph_books before = s->books;
+	int64_t dried = 0;
 	for (int i = 0; i < s->n; i++) {
 		int cx = (int)s->p.x[i], cy = (int)s->p.y[i];
 		if (cx >= 0 && cy >= 0 && cx < s->width && cy < s->height) {
@@ -90,11 +81,13 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 			w->tally[TALLY_SEDIMENT_OFF_MAP] += sph_soil_tally(s, s->p.mud[i]);
 		}
 		s->p.mud[i] = 0;
-		s->books.water_dried += SPH_WATER_QUANTA;
+		dried += SPH_WATER_QUANTA;
 	}
+	s->books.water_dried += dried;
+	w->tally[TALLY_WATER_EVAPORATED] += sph_water_tally(s, dried);
 	s->n = 0;
 	s->pre_n = 0;
-	tallies(s, w, &before);
+	tally_in_flight(s, w);
 	sph_water_layer(s, w);
 	if (rep)
 		rep->particles = rep->steps = 0;

@@ -223,6 +223,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 		*book(&s->books, k) = (int64_t)get(&c, 8);
 	s->n = head[2];
 	s->unsettled = false; /* a saved state is settled (sph_save) */
+	s->dried_untallied = 0; /* and its tallies are whole */
 	s->dying = 0;
 	s->pre_n = 0;
 	s->next_id = (uint32_t)head[3];

@@ -146,8 +146,10 @@ static bool tail_small(const struct tail *t)
 
 static void tail_end(struct sph *s, struct tail *t, bool compact)
 {
-	for (int k = 0; k < t->rows; k++)
+	for (int k = 0; k < t->rows; k++) {
 		s->books.water_dried += t->dried[k];
+		s->dried_untallied += t->dried[k];
+	}
 	if (compact) {
 		struct sph_particles tmp = s->p;
 		s->p = s->q;
@@ -473,13 +475,29 @@ static int round_run(struct sph *s, struct world *w, double dt, double *wall, do
 	return GULLY_OK;
 }
 
-/* One step, its tail left waiting (step_end). */
+/* The water the tail that just ran dried goes to the world's tallies on
+ * its own (one tail completes between two calls of this). */
+static void tally_dried(struct sph *s, struct world *w)
+{
+	if (s->dried_untallied) {
+		w->tally[TALLY_WATER_EVAPORATED] += sph_water_tally(s, s->dried_untallied);
+		s->dried_untallied = 0;
+	}
+}
+
+/* One step, its tail left waiting (step_end). The step's water in and the
+ * last step's drying go to the tallies as each happens, so the tallies are
+ * the same however a run is cut into calls. */
 static int step_open(struct sph *s, struct world *w)
 {
 	double dt = s->dt, wall, cpu;
 	mark(s, -1, &wall, &cpu);
+	int64_t emitted = s->books.water_emitted;
 	sph_emit(s, w, dt);
+	if (s->books.water_emitted != emitted)
+		w->tally[TALLY_WATER_IN] += sph_water_tally(s, s->books.water_emitted - emitted);
 	int err = round_run(s, w, dt, &wall, &cpu);
+	tally_dried(s, w);
 	if (err)
 		return err;
 	s->particle_steps += (uint64_t)s->n;
@@ -503,6 +521,7 @@ void sph_settle(struct sph *s, struct world *w)
 	double wall, cpu;
 	mark(s, -1, &wall, &cpu);
 	settle(s, w);
+	tally_dried(s, w);
 	mark(s, 4, &wall, &cpu);
 }
 
