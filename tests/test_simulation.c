@@ -101,6 +101,34 @@ static void test_switch_equals_continuing_with_another_process(void **state)
 	simulation_end(&b);
 }
 
+/* A process that keeps its terrain as "the height when it was made plus its
+ * own ledger" (sph) must be made on the ground the old process's droplets
+ * in flight leave, or its first write to a cell takes their work back. A
+ * switch equals finishing the old process first, then switching. */
+static void test_switch_lands_the_old_droplets_before_the_new_state(void **state)
+{
+	(void)state;
+	char err[256];
+	const char *from[] = {"particles", "emitter"};
+	for (size_t k = 0; k < sizeof from / sizeof from[0]; k++) {
+		struct simulation a = fresh(from[k]), b = fresh(from[k]);
+		a.params.sph.jet1_radius = b.params.sph.jet1_radius = 4;
+		run(&a, 2500);
+		run(&b, 2500);
+		assert_int_equal(b.proc->finish(b.state, b.world, &b.params, NULL), GULLY_OK);
+		assert_int_equal(simulation_switch(&b, process_find("sph"), err, sizeof err),
+				 GULLY_OK);
+		assert_int_equal(simulation_switch(&a, process_find("sph"), err, sizeof err),
+				 GULLY_OK);
+		assert_same_world(a.world, b.world);
+		run(&a, 600);
+		run(&b, 600);
+		assert_same_world(a.world, b.world);
+		simulation_end(&a);
+		simulation_end(&b);
+	}
+}
+
 /* Every snapshot carries the process, the exact parameters and the
  * effective preset text, which loads back to the same parameters. */
 static void test_snapshot_holds_the_preset_text(void **state)
@@ -180,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resume_is_exact),
 		cmocka_unit_test(test_switch_equals_continuing_with_another_process),
+		cmocka_unit_test(test_switch_lands_the_old_droplets_before_the_new_state),
 		cmocka_unit_test(test_snapshot_holds_the_preset_text),
 		cmocka_unit_test(test_bad_snapshots_are_refused),
 	};

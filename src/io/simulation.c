@@ -73,23 +73,24 @@ int simulation_start(struct simulation *s, const struct process_ops *proc,
 		     const struct snapshot_info *saved, const char *label, char *err,
 		     size_t errlen)
 {
+	/* Another process's droplets in flight land before the new process is
+	 * made: sph keeps the ground it was made on (its h0) and would take
+	 * their work back where it later digs. */
+	bool other = saved && saved->state && strcmp(saved->process, proc->name) != 0;
+	int e = other ? finish_saver(s, saved, label, err, errlen) : GULLY_OK;
+	if (e)
+		return e;
 	void *state = NULL;
-	int e = proc->create(&state, s->world, &s->params);
-	if (e) {
+	if ((e = proc->create(&state, s->world, &s->params))) {
 		snprintf(err, errlen, "%s: %s", proc->name, gully_strerror(e));
 		return e;
 	}
-	if (saved && saved->state) {
-		if (strcmp(saved->process, proc->name) != 0) {
-			e = finish_saver(s, saved, label, err, errlen);
-		} else {
-			e = proc->load_state ? proc->load_state(state, saved->state, saved->state_len)
-					     : GULLY_EFORMAT;
-			if (e)
-				snprintf(err, errlen,
-					 "%s: the %s process cannot take this snapshot's state: %s",
-					 label, proc->name, gully_strerror(e));
-		}
+	if (saved && saved->state && !other) {
+		e = proc->load_state ? proc->load_state(state, saved->state, saved->state_len)
+				     : GULLY_EFORMAT;
+		if (e)
+			snprintf(err, errlen, "%s: the %s process cannot take this snapshot's state: %s",
+				 label, proc->name, gully_strerror(e));
 	}
 	if (e) {
 		proc->destroy(state);
@@ -102,18 +103,20 @@ int simulation_start(struct simulation *s, const struct process_ops *proc,
 int simulation_switch(struct simulation *s, const struct process_ops *proc, char *err,
 		      size_t errlen)
 {
-	void *state = NULL;
-	int e = proc->create(&state, s->world, &s->params);
-	if (e) {
-		snprintf(err, errlen, "%s: %s", proc->name, gully_strerror(e));
-		return e;
-	}
 	/* The world goes on without the old process: what it has in flight
-	 * lands first, so no soil goes missing. */
+	 * lands first, so no soil goes missing, and before the new process is
+	 * made, so it starts from that ground (sph keeps the ground it was made
+	 * on and would take the landed work back where it later digs). A failed
+	 * create leaves the old process finished, its world whole. */
+	int e = GULLY_OK;
 	if (s->proc && s->state && s->proc->finish &&
 	    (e = s->proc->finish(s->state, s->world, &s->params, NULL))) {
 		snprintf(err, errlen, "%s: %s", s->proc->name, gully_strerror(e));
-		proc->destroy(state);
+		return e;
+	}
+	void *state = NULL;
+	if ((e = proc->create(&state, s->world, &s->params))) {
+		snprintf(err, errlen, "%s: %s", proc->name, gully_strerror(e));
 		return e;
 	}
 	adopt(s, proc, state);
