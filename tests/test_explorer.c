@@ -282,6 +282,30 @@ static void test_undo_restores_and_replays_bit_exact(void **state)
 	free_app(a);
 }
 
+/* The sph soil keeps the pores it was made with (sph.porosity, soil_depth,
+ * spacing): a change to one in the panel, then u, brings back the run's
+ * ground and soil, not "malformed file" with the checkpoint dropped. */
+static void test_undo_after_a_soil_parameter_changes(void **state)
+{
+	(void)state;
+	struct app *a = new_app("sph");
+	uint64_t done;
+	assert_int_equal(session_step(a, 60, &done), GULLY_OK);
+	struct world *at;
+	assert_int_equal(world_clone(&at, a->world), GULLY_OK);
+	assert_int_equal(undo_push(a, 1.0), GULLY_OK);
+	assert_int_equal(session_step(a, 60, &done), GULLY_OK);
+	a->params.sph.porosity = 0.6;
+	a->params.sph.soil_depth = 2;
+	char err[256];
+	if (undo_pop(a, err, sizeof err) != GULLY_OK)
+		fail_msg("undo: %s", err);
+	assert_worlds_equal(a->world, at);
+	assert_int_equal(session_step(a, 60, &done), GULLY_OK);
+	world_destroy(at);
+	free_app(a);
+}
+
 static void test_undo_skips_checkpoints_equal_to_now(void **state)
 {
 	(void)state;
@@ -433,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_bad_preset_changes_nothing),
 		cmocka_unit_test(test_unsaved_mark),
 		cmocka_unit_test(test_undo_restores_and_replays_bit_exact),
+		cmocka_unit_test(test_undo_after_a_soil_parameter_changes),
 		cmocka_unit_test(test_undo_skips_checkpoints_equal_to_now),
 		cmocka_unit_test(test_undo_memory_is_bounded),
 		cmocka_unit_test(test_source_moves_turns_and_places),

@@ -198,7 +198,7 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	int32_t head[HEADS];
 	size_t cells = (size_t)s->width * (size_t)s->height;
 	if (!read_head(data, len, &c, head) || head[0] != s->width || head[1] != s->height ||
-	    head[4] != s->capacity_q || head[9] < 0 || head[9] > 1)
+	    head[4] < SPH_PORES || head[9] < 0 || head[9] > 1)
 		return GULLY_EFORMAT;
 	bool box_empty = head[7] < head[5];
 	if (!box_empty && (head[5] < 0 || head[6] < 0 || head[7] >= s->width ||
@@ -227,6 +227,11 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->dying = 0;
 	s->pre_n = 0;
 	s->next_id = (uint32_t)head[3];
+	/* The soil keeps the pores it was made with: sph.porosity, soil_depth
+	 * and spacing size them only when a soil is made (sph_soil_create), as
+	 * a running soil keeps them when the panel changes one. An undo or a
+	 * snapshot run after such a change is the same soil, not a bad blob. */
+	s->capacity_q = head[4];
 	s->wet.x0 = head[5];
 	s->wet.y0 = head[6];
 	s->wet.x1 = head[7];
