@@ -129,6 +129,39 @@ static void test_switch_lands_the_old_droplets_before_the_new_state(void **state
 	}
 }
 
+/* sph's soil ends with it: a switch away dries it, booked as evaporated
+ * (the world's water closes: in = evaporated + off the map, no pools), and
+ * clears the wetness layer, which the next sph soil (dry) could never clear
+ * outside its own box. */
+static void test_switch_from_sph_dries_its_soil(void **state)
+{
+	(void)state;
+	char err[256];
+	struct simulation a = fresh("sph");
+	a.params.sph.absorb_rate = 4;
+	run(&a, 400);
+	size_t n = world_cells(a.world);
+	double wet = 0;
+	for (size_t i = 0; i < n; i++)
+		wet += a.world->layer[LAYER_WETNESS][i];
+	assert_true(wet > 0);
+	assert_int_equal(simulation_switch(&a, process_find("hydrology"), err, sizeof err),
+			 GULLY_OK);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(a.world->layer[LAYER_WETNESS][i] == 0);
+		assert_true(a.world->layer[LAYER_POOL][i] == 0);
+	}
+	const double *t = a.world->tally;
+	assert_double_equal(t[TALLY_WATER_IN], t[TALLY_WATER_EVAPORATED] + t[TALLY_WATER_OFF_MAP],
+			    1e-9 * t[TALLY_WATER_IN]);
+	assert_int_equal(simulation_switch(&a, process_find("sph"), err, sizeof err), GULLY_OK);
+	a.params.sph.jet1_on = 0;
+	run(&a, 50);
+	for (size_t i = 0; i < n; i++)
+		assert_true(a.world->layer[LAYER_WETNESS][i] == 0);
+	simulation_end(&a);
+}
+
 /* Every snapshot carries the process, the exact parameters and the
  * effective preset text, which loads back to the same parameters. */
 static void test_snapshot_holds_the_preset_text(void **state)
@@ -209,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_resume_is_exact),
 		cmocka_unit_test(test_switch_equals_continuing_with_another_process),
 		cmocka_unit_test(test_switch_lands_the_old_droplets_before_the_new_state),
+		cmocka_unit_test(test_switch_from_sph_dries_its_soil),
 		cmocka_unit_test(test_snapshot_holds_the_preset_text),
 		cmocka_unit_test(test_bad_snapshots_are_refused),
 	};

@@ -307,6 +307,9 @@ void sph_water_layer_alive(struct sph *s, struct world *w, const uint8_t *dead);
 void sph_soil_give(struct sph *s, int cx, int cy, int64_t q);
 int64_t sph_soil_room(const struct sph *s, int cx, int cy);
 int64_t sph_water_in_soil(const struct sph *s);
+/* Dries the whole soil (booked as dried) and clears its wetness layer, for
+ * a world going on with another process; returns the water it held. */
+int64_t sph_soil_end(struct sph *s, struct world *w);
 
 /* sph_erode.c: soil moves between the terrain and particles, in quanta. */
 void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q);

@@ -64,7 +64,8 @@ static int sph_process_step(void *state, struct world *w, const struct params *p
 
 /* Ends the water in flight for a world going on with another process: each
  * particle sets its mud down on its cell (or books it off the map) and its
- * water counts as evaporated, so the soil books close on the map. */
+ * water counts as evaporated, so the soil books close on the map; the
+ * soil's water dries too, and the wetness layer with it. */
 static int sph_process_finish(void *state, struct world *w, const struct params *p,
 			      struct process_report *rep)
 {
@@ -84,6 +85,7 @@ static int sph_process_finish(void *state, struct world *w, const struct params 
 		dried += SPH_WATER_QUANTA;
 	}
 	s->books.water_dried += dried;
+	dried += sph_soil_end(s, w); /* booked as dried there */
 	w->tally[TALLY_WATER_EVAPORATED] += sph_water_tally(s, dried);
 	s->n = 0;
 	s->pre_n = 0;

@@ -353,3 +353,25 @@ void sph_darcy(struct sph *s, double dt)
 		sph_soil_swap(s, &st);
 	}
 }
+
+/* The soil ends with its process (another takes the map over): its water
+ * dries, booked as dried as the particles' water is, and the wetness layer
+ * is cleared where it may be non-zero, so the map shows no wet ground that
+ * no process holds (a later sph soil starts dry; it could never clear the
+ * old layer, outside its own box). Both buffers end empty. */
+int64_t sph_soil_end(struct sph *s, struct world *w)
+{
+	int64_t held = sph_water_in_soil(s);
+	struct sph_box b = s->wet;
+	sph_box_join(&b, &s->layer);
+	size_t cell = PORES * sizeof *s->water;
+	for (int y = b.y0; y <= b.y1; y++) {
+		size_t at = (size_t)y * (size_t)s->width + (size_t)b.x0, n = (size_t)(b.x1 - b.x0 + 1);
+		memset(s->water + at * PORES, 0, n * cell);
+		memset(s->water_next + at * PORES, 0, n * cell);
+		memset(w->layer[LAYER_WETNESS] + at, 0, n * sizeof(float));
+	}
+	s->wet = s->layer = (struct sph_box){0, 0, -1, -1};
+	s->books.water_dried += held;
+	return held;
+}
