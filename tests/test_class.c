@@ -116,6 +116,43 @@ static void test_equation_symbols(void **state)
 		assert_non_null(strstr(em->describe, "Warszawski"));
 }
 
+/* A symbol's meaning that leans on another symbol set by a parameter (B's
+ * "rho0 c_s^2 / 7") must name that parameter itself when the equations do
+ * not use the other symbol, for the "where" list shows only the symbols the
+ * equations use: under Tait c_s was left undefined. */
+static void note_meanings(const char *text, void *arg)
+{
+	const struct variants *v = arg;
+	for (int k = 0; k < v->n; k++) {
+		const char *m = v->sym[k].meaning;
+		if (!m || !equations_uses(text, v->sym[k].symbol))
+			continue;
+		for (int j = 0; j < v->n; j++) {
+			const struct equation_symbol *o = &v->sym[j];
+			if (j == k || !o->param || equations_uses(text, o->symbol) ||
+			    !equations_uses(m, o->symbol) || strstr(m, o->param))
+				continue;
+			fprintf(stderr, "'%s' means \"%s\": %s, not in these equations, "
+					"should name %s\n", v->sym[k].symbol, m, o->symbol, o->param);
+			fail();
+		}
+	}
+}
+
+static void test_meanings_name_their_parameters(void **state)
+{
+	(void)state;
+	for (int i = 0; i < process_count(); i++) {
+		const struct process_ops *p = process_get(i);
+		char buf[PROCESS_DESCRIBE_MAX];
+		if (!p || !process_describe(p, NULL, buf, sizeof buf))
+			continue;
+		struct variants v = {0};
+		v.sym = equations_symbols(p->section, &v.n);
+		each_variant(p, note_meanings, &v);
+	}
+}
+
 static const char *equations_with(const char *process, const char *setting, char *buf)
 {
 	struct params p;
@@ -364,6 +401,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_equation_symbols),
+		cmocka_unit_test(test_meanings_name_their_parameters),
 		cmocka_unit_test(test_equations_follow_settings),
 		cmocka_unit_test(test_equation_signs),
 		cmocka_unit_test(test_numbers_one_format),

@@ -46,7 +46,7 @@ static const struct equation_symbol sph_symbols[] = {
 	{"m", "particle mass", NULL}, {"W6", "poly6 kernel of r_ij, the distance i to j", NULL},
 	{"rho0", NULL, "rest_density"}, {"f(d/h)", "the ground's share, d below i", NULL},
 	{"h", "smoothing radius, 2 x spacing", NULL}, {"p", "pressure", NULL},
-	{"B", "stiffness rho0 c_s^2 / 7", NULL}, {"c_s", NULL, "sound_speed"},
+	{"B", "stiffness rho0 c_s^2 / 7 (c_s: sound_speed)", NULL}, {"c_s", NULL, "sound_speed"},
 	{"Pi_ij", "Monaghan's viscosity (alpha: viscosity)", NULL},
 	{"Wspiky", "spiky kernel", NULL}, {"g", NULL, "gravity"},
 	{"q_ab", "water from pore a to b", NULL}, {"K", NULL, "permeability"},
