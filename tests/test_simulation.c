@@ -162,6 +162,35 @@ static void test_switch_from_sph_dries_its_soil(void **state)
 	simulation_end(&a);
 }
 
+/* A snapshot's sph soil keeps the pores it was made with: a value set over
+ * the snapshot's (gully run --set sph.porosity=...) is refused with a line
+ * naming it, not "malformed file", and the snapshot's own value resumes. */
+static void test_resume_refuses_a_value_its_state_keeps(void **state)
+{
+	(void)state;
+	char err[512];
+	struct simulation a = fresh("sph");
+	run(&a, 40);
+	assert_int_equal(simulation_save(&a, tmp("soil.gsnap"), err, sizeof err), GULLY_OK);
+	simulation_end(&a);
+	struct simulation s;
+	struct snapshot_info saved;
+	assert_int_equal(simulation_open(&s, &saved, tmp("soil.gsnap"), err, sizeof err), GULLY_OK);
+	s.params.sph.porosity = 0.5;
+	assert_int_equal(simulation_start(&s, process_find("sph"), &saved, "soil.gsnap", err,
+					  sizeof err),
+			 GULLY_EINVAL);
+	assert_non_null(strstr(err, "soil.gsnap"));
+	assert_non_null(strstr(err, "sph.porosity=0.3"));
+	assert_null(strstr(err, "malformed"));
+	s.params.sph.porosity = saved.params.sph.porosity;
+	assert_int_equal(simulation_start(&s, process_find("sph"), &saved, "soil.gsnap", err,
+					  sizeof err),
+			 GULLY_OK);
+	snapshot_info_free(&saved);
+	simulation_end(&s);
+}
+
 /* Every snapshot carries the process, the exact parameters and the
  * effective preset text, which loads back to the same parameters. */
 static void test_snapshot_holds_the_preset_text(void **state)
@@ -243,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_switch_equals_continuing_with_another_process),
 		cmocka_unit_test(test_switch_lands_the_old_droplets_before_the_new_state),
 		cmocka_unit_test(test_switch_from_sph_dries_its_soil),
+		cmocka_unit_test(test_resume_refuses_a_value_its_state_keeps),
 		cmocka_unit_test(test_snapshot_holds_the_preset_text),
 		cmocka_unit_test(test_bad_snapshots_are_refused),
 	};

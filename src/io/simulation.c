@@ -69,6 +69,28 @@ static void adopt(struct simulation *s, const struct process_ops *proc, void *st
 	s->state = state;
 }
 
+/* A state resumed from `saved` keeps what it was made with (made_with): a
+ * value set over the snapshot's would be shown and saved but not act. */
+static int made_with_kept(const struct simulation *s, const struct process_ops *proc,
+			  const struct snapshot_info *saved, const char *label, char *err,
+			  size_t errlen)
+{
+	for (const char *const *k = proc->made_with; k && *k; k++) {
+		int i = params_find(*k);
+		if (i < 0 || params_get(&s->params, i) == params_get(&saved->params, i))
+			continue;
+		char was[64], now[64];
+		params_format(&saved->params, i, was, sizeof was);
+		params_format(&s->params, i, now, sizeof now);
+		snprintf(err, errlen,
+			 "%s: its %s state was made with %s=%s and keeps it, so %s=%s would not "
+			 "act; run from its terrain for a new one (gully render %s -o FILE.f32)",
+			 label, proc->name, *k, was, *k, now, label);
+		return GULLY_EINVAL;
+	}
+	return GULLY_OK;
+}
+
 int simulation_start(struct simulation *s, const struct process_ops *proc,
 		     const struct snapshot_info *saved, const char *label, char *err,
 		     size_t errlen)
@@ -78,6 +100,8 @@ int simulation_start(struct simulation *s, const struct process_ops *proc,
 	 * their work back where it later digs. */
 	bool other = saved && saved->state && strcmp(saved->process, proc->name) != 0;
 	int e = other ? finish_saver(s, saved, label, err, errlen) : GULLY_OK;
+	if (!e && saved && saved->state && !other)
+		e = made_with_kept(s, proc, saved, label, err, errlen);
 	if (e)
 		return e;
 	void *state = NULL;

@@ -70,7 +70,16 @@ static void param_changed(struct app *a, int index, double old)
 		a->dirty = true;
 	char val[64];
 	num_param(&a->params, index, val, sizeof val);
-	app_message(a, "%s = %s", params_def(index)->key, val);
+	const char *key = params_def(index)->key;
+	/* A value the running state took when it was made (sph's pores) acts
+	 * only on the next one: said, or the change would seem to do nothing. */
+	for (const char *const *k = a->proc && a->state ? a->proc->made_with : NULL; k && *k; k++)
+		if (strcmp(*k, key) == 0) {
+			app_message(a, "%s = %s, for a new state (g): the running %s state keeps its own",
+				    key, val, a->proc->name);
+			return;
+		}
+	app_message(a, "%s = %s", key, val);
 }
 
 static void type_value(struct app *a)

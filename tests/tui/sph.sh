@@ -58,5 +58,15 @@ wait_gone "the equations (E hides)"
 keys e
 wait_for "deposits"
 screen | grep -q "eroded  " || fail "the legend lost its eroded row"
+# The soil's pores are sized when it is made: a change says it acts on the
+# next state, and u after it still goes back (it said "malformed file").
+keys /
+keys -l "porosity"
+keys Enter
+keys Right
+wait_for "sph.porosity = 0.35, for a new state (g)"
+keys u
+wait_for "undone: "
+screen | grep -q "malformed" && fail "u after a porosity change failed"
 quit_discarding
 stop

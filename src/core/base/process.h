@@ -77,6 +77,12 @@ struct process_ops {
 	 * droplets to their end. Off where the unit is time (sph's steps): the
 	 * water in flight is the state a snapshot must keep to resume. */
 	bool finish_ends_run;
+	/* Optional: the registry keys (NULL-ended) whose values a state takes
+	 * when it is made and keeps (sph's soil pores): a change to one acts
+	 * only on a state made after it. The explorer says so when the panel
+	 * changes one; gully run refuses a --set of one on a snapshot's state,
+	 * which would otherwise go on without it. */
+	const char *const *made_with;
 };
 
 int process_count(void);

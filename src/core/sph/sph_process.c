@@ -148,6 +148,9 @@ static const struct process_source sph_sources[] = {
 };
 _Static_assert(sizeof sph_sources / sizeof sph_sources[0] == SPH_JETS, "one source a jet");
 
+/* The soil's pores are sized when it is made (sph_soil_create). */
+static const char *const sph_made_with[] = {"sph.porosity", "sph.soil_depth", NULL};
+
 const struct process_ops sph_process = {
 	.sources = sph_sources,
 	.nsources = (int)(sizeof sph_sources / sizeof sph_sources[0]),
@@ -162,6 +165,7 @@ const struct process_ops sph_process = {
 	.save_state = sph_process_save,
 	.load_state = sph_process_load,
 	.finish = sph_process_finish,
+	.made_with = sph_made_with,
 };
 
 void sph_books_volumes(const struct sph_books *b, double spacing, struct sph_metrics *m)
