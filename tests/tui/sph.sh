@@ -45,10 +45,12 @@ parts=$(screen | sed -n 's/.* particles  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1
 [ -n "$parts" ] && [ "$parts" != 0 ] || fail "no particles counted (got '$parts')"
 keys E
 wait_for "the equations (E hides)"
-screen | grep -q "sigma = s_dry" || fail "no crater equation in the panel"
+# Waited for, not read once: the title can reach the screen before the
+# rest of the frame does.
+wait_for "sigma = s_dry"
 # Its symbols defined under them, with their parameters' values.
-screen | grep -q "where m particle mass" || fail "the equations' symbols are not defined"
-screen | grep -q "rho0 = rest_density 1000" || fail "rho0 is not tied to sph.rest_density"
+wait_for "where m particle mass"
+wait_for "rho0 = rest_density 1000"
 # The water, drawn as pools.
 screen | head -n 22 | cut -c1-$MAPW | grep -q "~" || fail "no water drawn on the map"
 # q closes the equations first (an overlay), then asks to quit.
