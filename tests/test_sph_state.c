@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/bytes.h"
 #include "core/base/params.h"
 #include "core/base/process.h"
 #include "core/sph/sph.h"
@@ -226,6 +227,78 @@ static void test_tallies_do_not_depend_on_calls(void **unused)
 	assert_memory_equal(tally[0], tally[2], sizeof tally[0]);
 }
 
+/* The blob before sparse soil ("GSP1": every cell's h0, ledger and water),
+ * made from a new one: its header and particles, then the cells. */
+static unsigned char *dense_blob(const struct sph *s, const unsigned char *sparse, size_t *len)
+{
+	const size_t head = 4 + 10 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * 10;
+	const size_t front = head + (size_t)s->n * (6 * 4 + 8 + 4 + 1);
+	const size_t cells = (size_t)s->width * (size_t)s->height;
+	*len = front + cells * (4 + 8 + SPH_PORES * 4);
+	unsigned char *b = malloc(*len), *at = b + front;
+	assert_non_null(b);
+	memcpy(b, sparse, front);
+	memcpy(b, "GSP1", 4);
+	for (size_t i = 0; i < cells; i++) {
+		put_f32le(at, s->h0[i]);
+		put_u64le(at + 4, (uint64_t)s->soil[i]);
+		at += 12;
+		for (int k = 0; k < SPH_PORES; k++, at += 4)
+			put_u32le(at, (uint32_t)s->water[i * SPH_PORES + (size_t)k]);
+	}
+	return b;
+}
+
+/* A snapshot from before the sparse soil loads, and goes on to the same bits
+ * as the state saved now; a used state takes no blob. */
+static void test_dense_blob_still_loads(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 24, 20);
+	p.sph.jet1_on = 1;
+	p.sph.jet1_height = 3;
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	sph_fixture_run(s, w, 120);
+	unsigned char *blob[2];
+	size_t len[2];
+	assert_int_equal(sph_save(s, &blob[0], &len[0]), GULLY_OK);
+	blob[1] = dense_blob(s, blob[0], &len[1]);
+	assert_true(len[0] < len[1]);
+	struct world *wk[2];
+	struct sph *sk[2];
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(world_clone(&wk[k], w), GULLY_OK);
+		assert_int_equal(sph_create(&sk[k], wk[k], &p), GULLY_OK);
+		assert_int_equal(sph_load(sk[k], blob[k], len[k]), GULLY_OK);
+		assert_int_equal(sph_load(sk[k], blob[k], len[k]), GULLY_EINVAL);
+		sph_fixture_run(sk[k], wk[k], 60);
+	}
+	sph_fixture_run(s, w, 60);
+	unsigned char *after[3];
+	size_t alen[3];
+	const struct sph *all[3] = {s, sk[0], sk[1]};
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(sph_save(all[k], &after[k], &alen[k]), GULLY_OK);
+	for (int k = 1; k < 3; k++) {
+		assert_int_equal(alen[k], alen[0]);
+		assert_memory_equal(after[k], after[0], alen[0]);
+		assert_memory_equal(wk[k - 1]->layer[LAYER_HEIGHT], w->layer[LAYER_HEIGHT],
+				    world_cells(w) * sizeof(float));
+	}
+	for (int k = 0; k < 3; k++)
+		free(after[k]);
+	for (int k = 0; k < 2; k++) {
+		free(blob[k]);
+		sph_destroy(sk[k]);
+		world_destroy(wk[k]);
+	}
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 /* The summary gully info prints: the state's own counts and books, and a
  * blob cut short or of another map's size refused. */
 static void test_blob_summary(void **unused)
@@ -252,7 +325,7 @@ static void test_blob_summary(void **unused)
 	assert_memory_equal(&sum.wet, &s->wet, sizeof s->wet);
 	assert_int_equal(sph_blob_summary(blob, len - 1, &sum), GULLY_EFORMAT);
 	assert_int_equal(sph_blob_summary(blob, 40, &sum), GULLY_EFORMAT);
-	blob[4] ^= 1; /* the width: the cells no longer fit the length */
+	blob[12] ^= 1; /* the particle count: the rest no longer fits the length */
 	assert_int_equal(sph_blob_summary(blob, len, &sum), GULLY_EFORMAT);
 	free(blob);
 	sph_destroy(s);
@@ -265,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_box_follows_the_water),
 		cmocka_unit_test(test_load_refuses_water_outside_the_box),
 		cmocka_unit_test(test_blob_summary),
+		cmocka_unit_test(test_dense_blob_still_loads),
 		cmocka_unit_test(test_tallies_do_not_depend_on_calls),
 		cmocka_unit_test(test_water_layer_clears_what_it_wrote),
 	};

@@ -155,6 +155,9 @@ struct sph {
 	 * tallies: each tail's is added on its own, in step order, so the
 	 * tallies do not depend on how a run is cut into calls. */
 	int64_t dried_untallied;
+	/* As sph_create made it: nothing stepped, given or loaded. sph_load
+	 * takes only such a state (a sparse blob leaves the rest as made). */
+	bool pristine;
 	bool unsettled;
 	double unsettled_dt;
 	int dying;
@@ -345,6 +348,8 @@ bool sph_books_balance(const struct sph *s);
 
 /* sph_state.c: the snapshot blob. */
 int sph_save(const struct sph *s, unsigned char **data, size_t *len);
+/* Into a state as sph_create made it on the snapshot's world (GULLY_EINVAL
+ * otherwise); GULLY_EFORMAT for a blob that does not fit it. */
 int sph_load(struct sph *s, const unsigned char *data, size_t len);
 
 /* Metrics for `gully run`: volumes in cells^3. */

@@ -14,6 +14,7 @@
 void sph_terrain_add(struct sph *s, struct world *w, int cx, int cy, int64_t q)
 {
 	size_t c = (size_t)cy * (size_t)s->width + (size_t)cx;
+	s->pristine = false;
 	s->soil[c] += q;
 	s->tstamp[c] = s->epoch;
 	s->books.soil_terrain += q;

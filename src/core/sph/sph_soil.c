@@ -62,6 +62,7 @@ int sph_soil_create(struct sph *s, struct world *w)
 		return GULLY_ENOMEM;
 	memcpy(s->h0, w->layer[LAYER_HEIGHT], cells * sizeof *s->h0);
 	s->draws_water = true;
+	s->pristine = true;
 	for (size_t i = 0; i < cells && s->draws_water; i++)
 		s->draws_water = w->layer[LAYER_POOL][i] == 0;
 	double pore = s->cfg.porosity * s->cfg.soil_depth / PORES; /* cells^3 */
@@ -126,6 +127,7 @@ void sph_box_join(struct sph_box *b, const struct sph_box *c)
 /* Equal shares, each capped at its room, the rest passed on: q must fit. */
 void sph_soil_give(struct sph *s, int cx, int cy, int64_t q)
 {
+	s->pristine = false;
 	int32_t *w = s->water + ((size_t)cy * (size_t)s->width + (size_t)cx) * PORES;
 	for (int pass = 0; pass < 2 && q > 0; pass++)
 		for (int k = 0; k < PORES && q > 0; k++) {

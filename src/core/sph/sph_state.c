@@ -1,10 +1,17 @@
 /* The snapshot blob: everything a step reads that the world's layers do not
  * hold, so a resumed run continues bit for bit. Little-endian:
- *   "GSP1", u32 width, height, n, next_id, i32 capacity_q, wx0, wy0, wx1, wy1,
+ *   "GSP2", u32 width, height, n, next_id, i32 capacity_q, wx0, wy0, wx1, wy1,
  *   u32 draws_water (0/1),
  *   u64 steps, f64 time, dt, vmax, amax, emit_carry[SPH_JETS + 1],
  *   i64 books (BOOKS of them), then per particle f32 x y z vx vy vz, i64 mud,
- *   u32 id, u8 grounded; then per cell f32 h0, i64 soil, i32 water[5]. */
+ *   u32 id, u8 grounded; then u32 the count of cells whose soil ledger is
+ *   not zero, each as u32 index, f32 h0, i64 soil (by index); then for each
+ *   cell of the wet box, row by row, i32 water[5].
+ * A cell whose ledger is zero stands at its h0 (sph_terrain_add writes h0
+ * plus the ledger), so the height a new state copies from the world is its
+ * h0; outside the wet box the soil holds no water. A 4096x4096 soil takes a
+ * few kilobytes, not 537 MB. "GSP1" blobs (every cell's h0, soil and water)
+ * still load. */
 #include "core/sph/sph.h"
 
 #include <math.h>
@@ -14,12 +21,15 @@
 #include "core/base/bytes.h"
 #include "core/base/error.h"
 
-#define MAGIC "GSP1"
+#define MAGIC "GSP2"
+#define MAGIC_DENSE "GSP1"
 #define BOOKS 10
 #define HEADS 10
 #define HEADER (4 + HEADS * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * BOOKS)
 #define PARTICLE (6 * 4 + 8 + 4 + 1)
-#define CELL (4 + 8 + 5 * 4)
+#define CELL (4 + 8 + SPH_PORES * 4)  /* GSP1 */
+#define LEDGER (4 + 4 + 8)            /* GSP2: a cell whose soil moved */
+#define WATER (SPH_PORES * 4)         /* GSP2: a cell of the wet box */
 
 struct cursor {
 	unsigned char *w;
@@ -80,12 +90,19 @@ static int64_t *book(struct sph_books *b, int k)
 	return all[k];
 }
 
+static size_t box_cells(const struct sph_box *b)
+{
+	return b->x1 < b->x0 ? 0 : (size_t)(b->x1 - b->x0 + 1) * (size_t)(b->y1 - b->y0 + 1);
+}
+
 int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 {
 	if (s->unsettled)
 		return GULLY_EINVAL; /* sph_run and sph_step settle before they return */
-	size_t cells = (size_t)s->width * (size_t)s->height;
-	size_t n = HEADER + (size_t)s->n * PARTICLE + cells * CELL;
+	size_t cells = (size_t)s->width * (size_t)s->height, moved = 0;
+	for (size_t i = 0; i < cells; i++)
+		moved += s->soil[i] != 0;
+	size_t n = HEADER + (size_t)s->n * PARTICLE + 4 + moved * LEDGER + box_cells(&s->wet) * WATER;
 	unsigned char *b = malloc(n);
 	if (!b)
 		return GULLY_ENOMEM;
@@ -113,12 +130,18 @@ int sph_save(const struct sph *s, unsigned char **data, size_t *len)
 		put(&c, s->p.id[i], 4);
 		put(&c, s->p.grounded[i], 1);
 	}
-	for (size_t i = 0; i < cells; i++) {
-		put_f32(&c, s->h0[i]);
-		put(&c, (uint64_t)s->soil[i], 8);
-		for (int k = 0; k < SPH_PORES; k++)
-			put(&c, (uint32_t)s->water[i * SPH_PORES + (size_t)k], 4);
-	}
+	put(&c, moved, 4);
+	for (size_t i = 0; i < cells; i++)
+		if (s->soil[i]) {
+			put(&c, i, 4);
+			put_f32(&c, s->h0[i]);
+			put(&c, (uint64_t)s->soil[i], 8);
+		}
+	for (int y = s->wet.y0; y <= s->wet.y1 && s->wet.x0 <= s->wet.x1; y++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
+			for (int k = 0; k < SPH_PORES; k++)
+				put(&c, (uint32_t)s->water[((size_t)y * (size_t)s->width + (size_t)x) *
+							       SPH_PORES + (size_t)k], 4);
 	*data = b;
 	*len = n;
 	return GULLY_OK;
@@ -153,7 +176,41 @@ static bool in_box(const struct sph_box *b, int x, int y)
 	return x >= b->x0 && x <= b->x1 && y >= b->y0 && y <= b->y1;
 }
 
-/* Water outside the wet box would never move or dry: refused. */
+static bool water_ok(const struct sph *s, int32_t q)
+{
+	return q >= 0 && q <= s->capacity_q;
+}
+
+/* GSP2: the cells whose ledger moved, by index, then the wet box's water,
+ * into a state as sph_create made it (every other cell's h0 is the world's
+ * height, its soil and water zero). */
+static bool sparse_load(struct sph *s, struct cursor *c, size_t cells)
+{
+	size_t moved = (size_t)get(c, 4), next = 0;
+	for (size_t k = 0; k < moved; k++) {
+		size_t i = (size_t)get(c, 4);
+		float h0 = get_f32(c);
+		int64_t soil = (int64_t)get(c, 8);
+		if (i < next || i >= cells || !isfinite(h0) || soil == 0)
+			return false;
+		s->h0[i] = h0;
+		s->soil[i] = soil;
+		next = i + 1;
+	}
+	for (int y = s->wet.y0; y <= s->wet.y1 && s->wet.x0 <= s->wet.x1; y++)
+		for (int x = s->wet.x0; x <= s->wet.x1; x++)
+			for (int k = 0; k < SPH_PORES; k++) {
+				int32_t q = (int32_t)(uint32_t)get(c, 4);
+				if (!water_ok(s, q))
+					return false;
+				s->water[((size_t)y * (size_t)s->width + (size_t)x) * SPH_PORES +
+					 (size_t)k] = q;
+			}
+	return true;
+}
+
+/* GSP1: every cell. Water outside the wet box would never move or dry:
+ * refused. */
 static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 {
 	for (size_t i = 0; i < cells; i++) {
@@ -164,7 +221,7 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 		bool inside = in_box(&s->wet, (int)(i % (size_t)s->width), (int)(i / (size_t)s->width));
 		for (int k = 0; k < SPH_PORES; k++) {
 			int32_t q = (int32_t)(uint32_t)get(c, 4);
-			if (q < 0 || q > s->capacity_q || (q && !inside))
+			if (!water_ok(s, q) || (q && !inside))
 				return false;
 			s->water[i * SPH_PORES + (size_t)k] = q;
 		}
@@ -174,19 +231,33 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 	return true;
 }
 
-/* The magic and the header's words, when the blob's length is what its
- * counts (particles, width x height cells) make it; c is left after them. */
+/* The magic and the header's words, when the box lies on the map and the
+ * blob's length is what its counts (particles; every cell, or the cells
+ * whose ledger moved and the box's) make it; c is left after the words,
+ * *dense says GSP1. */
 static bool read_head(const unsigned char *data, size_t len, struct cursor *c,
-		      int32_t head[HEADS])
+		      int32_t head[HEADS], bool *dense)
 {
-	if (len < HEADER || memcmp(data, MAGIC, 4) != 0)
+	if (len < HEADER || (memcmp(data, MAGIC, 4) != 0 && memcmp(data, MAGIC_DENSE, 4) != 0))
 		return false;
+	*dense = memcmp(data, MAGIC_DENSE, 4) == 0;
 	c->r = data + 4;
 	for (int k = 0; k < HEADS; k++)
 		head[k] = (int32_t)(uint32_t)get(c, 4);
-	return head[0] > 0 && head[1] > 0 && head[2] >= 0 && head[2] <= SPH_CAPACITY_LIMIT &&
-	       (uint64_t)len == HEADER + (uint64_t)head[2] * PARTICLE +
-					(uint64_t)head[0] * (uint64_t)head[1] * CELL;
+	if (head[0] <= 0 || head[1] <= 0 || head[2] < 0 || head[2] > SPH_CAPACITY_LIMIT)
+		return false;
+	const struct sph_box box = {head[5], head[6], head[7], head[8]};
+	if (box.x0 <= box.x1 && (box.x0 < 0 || box.y0 < 0 || box.x1 >= head[0] ||
+				 box.y1 >= head[1] || box.y1 < box.y0))
+		return false;
+	uint64_t cells = (uint64_t)head[0] * (uint64_t)head[1];
+	uint64_t at = HEADER + (uint64_t)head[2] * PARTICLE;
+	if (*dense)
+		return (uint64_t)len == at + cells * CELL;
+	if ((uint64_t)len < at + 4)
+		return false;
+	uint64_t moved = get_u32le(data + at);
+	return moved <= cells && (uint64_t)len == at + 4 + moved * LEDGER + box_cells(&box) * WATER;
 }
 
 /* A blob that does not fit this state (another map, a cut file, values out
@@ -196,14 +267,14 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 {
 	struct cursor c;
 	int32_t head[HEADS];
+	bool dense;
 	size_t cells = (size_t)s->width * (size_t)s->height;
-	if (!read_head(data, len, &c, head) || head[0] != s->width || head[1] != s->height ||
-	    head[4] < SPH_PORES || head[9] < 0 || head[9] > 1)
+	if (!read_head(data, len, &c, head, &dense) || head[0] != s->width ||
+	    head[1] != s->height || head[4] < SPH_PORES || head[9] < 0 || head[9] > 1)
 		return GULLY_EFORMAT;
-	bool box_empty = head[7] < head[5];
-	if (!box_empty && (head[5] < 0 || head[6] < 0 || head[7] >= s->width ||
-			   head[8] >= s->height || head[8] < head[6]))
-		return GULLY_EFORMAT;
+	if (!s->pristine)
+		return GULLY_EINVAL; /* a sparse blob fills in a new state */
+	s->pristine = false;
 	if (sph_reserve(s, head[2] > 0 ? head[2] : 1))
 		return GULLY_ENOMEM;
 	s->steps = get(&c, 8);
@@ -239,7 +310,8 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	s->layer = s->wet; /* saved settled: the layer was written over the box */
 	s->pool = (struct sph_box){0, 0, s->width - 1, s->height - 1};
 	s->draws_water = head[9] != 0;
-	if (!particles_load(s, &c, s->n) || !cells_load(s, &c, cells)) {
+	if (!particles_load(s, &c, s->n) ||
+	    !(dense ? cells_load(s, &c, cells) : sparse_load(s, &c, cells))) {
 		s->n = 0;
 		return GULLY_EFORMAT;
 	}
@@ -253,7 +325,8 @@ int sph_blob_summary(const unsigned char *data, size_t len, struct sph_summary *
 {
 	struct cursor c;
 	int32_t head[HEADS];
-	if (!read_head(data, len, &c, head))
+	bool dense;
+	if (!read_head(data, len, &c, head, &dense))
 		return GULLY_EFORMAT;
 	memset(out, 0, sizeof *out);
 	out->particles = head[2];

@@ -492,6 +492,7 @@ static int step_open(struct sph *s, struct world *w)
 {
 	double dt = s->dt, wall, cpu;
 	mark(s, -1, &wall, &cpu);
+	s->pristine = false;
 	int64_t emitted = s->books.water_emitted;
 	sph_emit(s, w, dt);
 	if (s->books.water_emitted != emitted)
