@@ -249,19 +249,25 @@ static unsigned char *dense_blob(const struct sph *s, const unsigned char *spars
 	return b;
 }
 
+/* A jet from 3 cells up on a 24x20 map, run `steps` steps. */
+static void small_jet(struct params *p, struct world **w, struct sph **s, int steps)
+{
+	sph_fixture_params(p, 24, 20);
+	p->sph.jet1_on = 1;
+	p->sph.jet1_height = 3;
+	sph_fixture_make(p, w, s);
+	sph_fixture_run(*s, *w, steps);
+}
+
 /* A snapshot from before the sparse soil loads, and goes on to the same bits
  * as the state saved now; a used state takes no blob. */
 static void test_dense_blob_still_loads(void **unused)
 {
 	(void)unused;
 	struct params p;
-	sph_fixture_params(&p, 24, 20);
-	p.sph.jet1_on = 1;
-	p.sph.jet1_height = 3;
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
-	sph_fixture_run(s, w, 120);
+	small_jet(&p, &w, &s, 120);
 	unsigned char *blob[2];
 	size_t len[2];
 	assert_int_equal(sph_save(s, &blob[0], &len[0]), GULLY_OK);
@@ -300,18 +306,14 @@ static void test_dense_blob_still_loads(void **unused)
 }
 
 /* The summary gully info prints: the state's own counts and books, and a
- * blob cut short or of another map's size refused. */
+ * blob cut short, or whose counts do not fit its length, refused. */
 static void test_blob_summary(void **unused)
 {
 	(void)unused;
 	struct params p;
-	sph_fixture_params(&p, 24, 20);
-	p.sph.jet1_on = 1;
-	p.sph.jet1_height = 3;
 	struct world *w;
 	struct sph *s;
-	sph_fixture_make(&p, &w, &s);
-	sph_fixture_run(s, w, 150);
+	small_jet(&p, &w, &s, 150);
 	unsigned char *blob = NULL;
 	size_t len = 0;
 	assert_int_equal(sph_save(s, &blob, &len), GULLY_OK);
