@@ -194,10 +194,17 @@ static int where_lines(struct app *a, const char *text, int width, char lines[][
 			snprintf(lines[++count], (size_t)width + 1, "     %s", item);
 			continue;
 		}
-		/* Out of lines: say so and stop. */
-		if ((int)used + 4 > width)
-			used = (size_t)(width - 4);
-		snprintf(lines[count] + used, 256 - used, " ...");
+		/* Out of lines: say so and stop. The " ..." takes the place of
+		 * whole items, never part of one: cut inside an item it showed
+		 * a value cut short ("friction 0.05" read "friction 0.0 ..."). */
+		size_t cut = used;
+		while (cut > 0 && (int)cut + 4 > width)
+			do
+				cut--;
+			while (cut > 0 && lines[count][cut - 1] != ',');
+		if (cut == 0) /* one item wider than the line: cut it, as above */
+			cut = used + 4 > (size_t)width ? (size_t)(width - 4) : used;
+		snprintf(lines[count] + cut, 256 - cut, " ...");
 		break;
 	}
 	return count + 1;

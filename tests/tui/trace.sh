@@ -117,4 +117,22 @@ screen | grep -F -q "T starts one" && fail "d under SPH offers a trace T cannot 
 keys T
 wait_for "the trace follows process 1's or 2's droplets or process 3's particles"
 quit_discarding
+
+# The equations and a droplet together at 80x24 leave the "where" list too
+# few lines: " ..." ends it in place of whole items, never inside one (it
+# once showed "f = friction 0.0 ..." for friction 0.05).
+start 80 24 -- --paused --seed 5 --size 64x64
+wait_for "1:particles"
+keys E
+wait_for "the equations (E hides)"
+keys T
+wait_for "one droplet, step 0 "
+wait_for " ..."
+# The map's part of each row: the panel starts at the rule.
+last=$(screen | sed 's/│.*//' | grep -F " ..." | head -n 1)
+echo "$last" | grep -E -q ', \.\.\. *$' || fail "the where list is cut inside an item: $last"
+# (q would close the equations first.)
+keys E
+wait_gone "the equations (E hides)"
+quit_discarding
 echo ok
