@@ -253,6 +253,22 @@ void app_checkpoint(struct app *a)
 		app_message(a, "no undo checkpoint: %s", gully_strerror(e));
 }
 
+/* Below PANEL_MIN_COLS x PANEL_MIN_ROWS the panel is not drawn, so the
+ * keys that move in its list say on the status line what they picked:
+ * else Up/Down moved unseen and Left/Right then changed a parameter the
+ * user never saw picked. (/ says what it found itself.) */
+static void say_picked(struct app *a, enum key_action action)
+{
+	if ((action != ACT_PARAM_PREV && action != ACT_PARAM_NEXT && action != ACT_PARAM_PAGE &&
+	     action != ACT_PARAM_END) ||
+	    a->nparams <= 0)
+		return;
+	int index = a->plist[a->sel];
+	char val[64];
+	num_param(&a->params, index, val, sizeof val);
+	app_message(a, "%s = %s (Left/Right change it)", params_def(index)->key, val);
+}
+
 /* Keys that open or close the help and the equations come first; the rest
  * go to the handler their binding names (keys.c). */
 int app_handle_key(struct app *a, int ch)
@@ -292,5 +308,8 @@ int app_handle_key(struct app *a, int ch)
 	 * look: show exact colours again instead of the settled ones. */
 	if (k->action != ACT_PARAM_PREV && k->action != ACT_PARAM_NEXT && k->action != ACT_HELP)
 		a->shown_valid = false;
-	return k->run(a, k);
+	int e = k->run(a, k);
+	if (!e && !panel_shown())
+		say_picked(a, k->action);
+	return e;
 }

@@ -78,4 +78,18 @@ for line in "terminal too small" "30x8 here, gully needs at" "least 40x12" "q qu
 done
 keys q
 wait_exit 0
+
+# Without the panel (below 72x16) the list keys say on the status line
+# which parameter they picked: Up/Down once moved unseen, and Left/Right
+# then changed a parameter nobody saw picked.
+start 60 20 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys Down
+wait_for "particles.density = 1.0 (Left/Right change it)"
+keys End
+wait_for "world.threads = "
+keys Home
+wait_for "particles.dt = 1.2 (Left/Right change it)"
+keys q
+wait_exit 0
 echo ok
