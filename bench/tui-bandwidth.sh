@@ -16,14 +16,15 @@ N=100
 [ -x "$gully" ] && [ -x "$pty" ] || { echo "build first: make gully bench/ptybytes" >&2; exit 1; }
 
 # A direct-colour terminfo entry, so the truecolor tier can be measured where
-# ncurses-term (xterm-direct) is not installed.
+# ncurses-term (xterm-direct) is not installed; colours 0-7 are the ANSI ones,
+# as in xterm-direct and the entry gully compiles for COLORTERM.
 ti=$(mktemp -d)
 trap 'rm -rf "$ti"' EXIT
 cat >"$ti/direct.src" <<'TI'
 gully-direct|xterm-256color with direct colour for the benchmark,
 	colors#0x1000000, pairs#0x10000, RGB,
-	setaf=\E[38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%dm,
-	setab=\E[48;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%dm,
+	setaf=\E[%?%p1%{8}%<%t3%p1%d%e38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,
+	setab=\E[%?%p1%{8}%<%t4%p1%d%e48;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,
 	use=xterm-256color,
 TI
 tic -x -o "$ti" "$ti/direct.src"

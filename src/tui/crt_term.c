@@ -95,7 +95,11 @@ static void remove_tree(const char *dir)
 }
 
 /* Compiles DIRECT_NAME, `base` with direct colour, into a fresh directory
- * (in dir); false when tic is missing or fails. */
+ * (in dir); false when tic is missing or fails. Colours 0-7 stay the ANSI
+ * ones, as in ncurses' own xterm-direct: curses draws text in pair 0,
+ * COLOR_WHITE (7) on COLOR_BLACK (0), which as RGB would be 0x000007, near
+ * black on black, and the panel and status line unreadable. The map's
+ * colours are quantised with every channel at least 8, so never below 8. */
 static bool compile_direct(const char *base, char *dir, size_t len)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -113,8 +117,10 @@ static bool compile_direct(const char *base, char *dir, size_t len)
 	fprintf(fp,
 		DIRECT_NAME "|%s with direct colour for gully,\n"
 		"\tcolors#0x1000000, pairs#0x10000, RGB,\n"
-		"\tsetaf=\\E[38;2;%%p1%%{65536}%%/%%d;%%p1%%{256}%%/%%{255}%%&%%d;%%p1%%{255}%%&%%dm,\n"
-		"\tsetab=\\E[48;2;%%p1%%{65536}%%/%%d;%%p1%%{256}%%/%%{255}%%&%%d;%%p1%%{255}%%&%%dm,\n"
+		"\tsetaf=\\E[%%?%%p1%%{8}%%<%%t3%%p1%%d%%e38;2;%%p1%%{65536}%%/%%d;%%p1%%{256}%%/"
+		"%%{255}%%&%%d;%%p1%%{255}%%&%%d%%;m,\n"
+		"\tsetab=\\E[%%?%%p1%%{8}%%<%%t4%%p1%%d%%e48;2;%%p1%%{65536}%%/%%d;%%p1%%{256}%%/"
+		"%%{255}%%&%%d;%%p1%%{255}%%&%%d%%;m,\n"
 		"\tuse=%s,\n",
 		base, base);
 	bool ok = fclose(fp) == 0;

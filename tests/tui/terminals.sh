@@ -14,6 +14,14 @@ wait_for "PAUSED"
 wait_for "1:particles"
 [ "$(rgb)" -gt 10 ] || fail "COLORTERM=truecolor gave no truecolor escapes"
 [ "$(idx)" = 0 ] || fail "COLORTERM=truecolor still used 256-colour indices"
+# The panel's text is white on black, as in the other tiers: curses' white
+# (colour 7) once went out as RGB 0,0,7, near black on black, unreadable.
+text_white() {
+	T capture-pane -p -e -t g | grep -q '\[38;2;0;0;[0-7]m' && fail "$1: text near black"
+	T capture-pane -p -e -t g | grep -F 'Particle erosion' | grep -q '\[37m' ||
+		fail "$1: the panel's text is not white"
+}
+text_white "COLORTERM=truecolor"
 quit_discarding
 stop
 
@@ -33,6 +41,7 @@ stop
 start 140 30 TERM=gullytest-direct -- --seed 5 --size 64x64 --paused
 wait_for "gullytest-direct is not in the terminfo database: using xterm-256color"
 [ "$(rgb)" -gt 10 ] || fail "the *-direct fallback is not truecolor"
+text_white "the *-direct fallback"
 quit_discarding
 stop
 
