@@ -146,7 +146,12 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		int key;
 	} extra_keys[] = {{"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[H", KEY_HOME},
 			  {"\033[F", KEY_END},   {"\033OH", KEY_HOME}, {"\033OF", KEY_END},
-			  {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END}};
+			  {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
+			  /* Shift-arrows as xterm, tmux and screen send them: the
+			   * screen and screen-256color entries (tmux's default
+			   * TERM) lack them. */
+			  {"\033[1;2A", KEY_SR}, {"\033[1;2B", KEY_SF},
+			  {"\033[1;2C", KEY_SRIGHT}, {"\033[1;2D", KEY_SLEFT}};
 	for (size_t i = 0; i < sizeof extra_keys / sizeof extra_keys[0]; i++)
 		if (key_defined(extra_keys[i].seq) <= 0)
 			define_key(extra_keys[i].seq, extra_keys[i].key);
@@ -172,6 +177,32 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		crt.mouse = true;
 	}
 	return 0;
+}
+
+int crt_getch(void)
+{
+	int ch = getch();
+	if (ch != 27)
+		return ch;
+	/* curses has waited ESCDELAY for a sequence it knows: what follows the
+	 * Esc now is already here. */
+	const int delay = wgetdelay(stdscr);
+	timeout(0);
+	int c = getch();
+	if (c != '[' && c != 'O') {
+		if (c != ERR)
+			ungetch(c);
+		timeout(delay);
+		return 27;
+	}
+	/* ECMA-48: parameter and intermediate bytes, then one final byte. */
+	int n = 0;
+	while ((c = getch()) >= 0x20 && c <= 0x3f && ++n < 64)
+		;
+	if (c != ERR && (c < 0x40 || c > 0x7e))
+		ungetch(c);
+	timeout(delay);
+	return CRT_KEY_UNKNOWN;
 }
 
 void crt_done(void)

@@ -37,6 +37,13 @@ bool crt_colorfgbg_light(void);
 
 /* Returns 0, or -1 when the terminal cannot be used (message in err). */
 int crt_init(const struct crt_options *o, char *err, size_t errlen);
+/* A key as getch() reads it, except that an escape sequence the terminal's
+ * entry does not know (Ctrl- or Alt-arrows, keys of another terminal) is
+ * one CRT_KEY_UNKNOWN, not an Esc and then its characters, each a key of
+ * its own here: Ctrl-Left (\e[1;5D) under TERM=screen-256color once
+ * cancelled a prompt, chose process 1 and ran D. */
+#define CRT_KEY_UNKNOWN (1 << 24) /* past every curses key code */
+int crt_getch(void);
 /* Restores the terminal; safe to call twice and from error paths. */
 void crt_done(void);
 

@@ -94,11 +94,11 @@ static int read_keys(struct app *a, double next_frame, bool idle, bool *keyed)
 	app_frame_out(a);
 	double left = next_frame - app_now();
 	timeout(idle ? 100 : left <= 0 ? 0 : (int)(left * 1000) + 1);
-	int ch = getch();
+	int ch = crt_getch();
 	sim_ui_take(a);
 	a->taken_at = app_now();
 	*keyed = false;
-	for (; ch != ERR; ch = getch()) {
+	for (; ch != ERR; ch = crt_getch()) {
 		*keyed = true;
 		if ((e = app_handle_key(a, ch)) || a->quit)
 			break;

@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "tui/app.h"
+#include "tui/crt.h"
 #include "tui/complete.h"
 #include "tui/lineedit.h"
 
@@ -151,7 +152,7 @@ bool prompt_read_ex(struct app *a, const char *question, char *buf, size_t len,
 		}
 		if (!hidden)
 			show_line(question, &le, rows - 1);
-		int ch = getch();
+		int ch = crt_getch();
 		if (signals_caught())
 			break;
 		if (ch == KEY_RESIZE)
@@ -217,7 +218,7 @@ int prompt_choice(struct app *a, const char *question, const char *choices)
 		attrset(A_NORMAL);
 		clrtoeol();
 		refresh();
-		int ch = getch();
+		int ch = crt_getch();
 		if (signals_caught())
 			break;
 		if (ch == KEY_RESIZE)

@@ -68,4 +68,27 @@ keys b
 wait_for "hardness on"
 screen | grep -F -q "E--" || fail "no emitter drawn on emitter-canyon"
 quit_discarding
+
+# Under TERM=screen-256color (tmux's default TERM) the entry has no
+# Shift-arrows: they move the emitter all the same. A sequence curses does
+# not know (Ctrl-Left, \e[1;5D) is one unknown key: it once cancelled the
+# prompt open, then its 1 chose process 1 and its D ran a droplet.
+start 100 30 TERM=screen-256color -- --paused --process emitter --seed 4 --size 64x64 \
+	--set emitter.x=0.25 --set emitter.y=0.5
+wait_for "3:emitter"
+keys S-Right
+wait_for "emitter at 17,32"
+keys S-Up
+wait_for "emitter at 17,31"
+keys S
+wait_for "save snapshot to:"
+T send-keys -t g -l "$(printf '\033[1;5D')"
+keys C-u x
+wait_for "save snapshot to: x"
+keys Escape
+wait_for "not saved"
+T send-keys -t g -l "$(printf '\033[1;5D')"
+wait_for "unknown key"
+screen | grep -F -q "3:emitter" || fail "an unknown sequence switched the process"
+quit_discarding
 echo ok
