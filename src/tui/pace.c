@@ -23,7 +23,7 @@ void fps_key(struct app *a, int dir)
 	a->fps_chosen = want;
 	a->fps = want;
 	a->fps_asked = true;
-	app_message(a, "at most %g frames a second (f fewer, F more)", want);
+	app_message(a, "at most %g frame%s a second (f fewer, F more)", want, want == 1 ? "" : "s");
 }
 
 /* The frame rate follows the terminal: while its output backs up (a slow
@@ -46,8 +46,8 @@ bool pace_output(struct app *a)
 			a->fps = a->fps / 2 < 1 ? 1 : a->fps / 2;
 			/* Said only over no other message: it must not hide one. */
 			if (!a->message[0] || app_now() >= a->message_until)
-				app_message(a, "the terminal is behind: %g frames a second for now",
-					    a->fps);
+				app_message(a, "the terminal is behind: %g frame%s a second for now",
+					    a->fps, a->fps == 1 ? "" : "s");
 		}
 		return ready;
 	}

@@ -45,5 +45,12 @@ if [ "$n" -lt 9 ]; then
 	keys $((n + 1))
 	wait_for "no process $((n + 1)): this gully has $n"
 fi
+# f and F walk the frame rate, in words that read (never "1 frames").
+keys f
+wait_for "at most 10 frames a second"
+keys f f f f
+wait_for "at most 1 frame a second"
+keys F
+wait_for "at most 2 frames a second"
 quit_discarding
 echo ok
