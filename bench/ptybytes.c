@@ -1,11 +1,15 @@
-/* ptybytes [-r BYTES_PER_SECOND] [-o FILE] COLS ROWS COMMAND...: runs
- * COMMAND on a pseudo-terminal of that size and prints how many bytes it
- * wrote to the terminal. For measuring the explorer's bandwidth
+/* ptybytes [-r BYTES_PER_SECOND] [-o FILE] [-x SECONDS] COLS ROWS COMMAND...:
+ * runs COMMAND on a pseudo-terminal of that size and prints how many bytes
+ * it wrote to the terminal. For measuring the explorer's bandwidth
  * (bench/TUI.md); -r reads no faster than a slow link would (for
- * tests/tui/slowlink.sh), -o keeps what was written. */
+ * tests/tui/slowlink.sh), -o keeps what was written, -x closes the pty
+ * after SECONDS without a SIGHUP (it is not COMMAND's controlling
+ * terminal), a terminal that simply goes (tests/tui/hangup.sh). */
 #define _XOPEN_SOURCE 600
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +20,39 @@
 #include <unistd.h>
 #include "benchutil.h"
 
+/* In the child: COMMAND on the pty's slave side, as stdin and stdout;
+ * `no_ctty` leaves the pty not its controlling terminal (-x). */
+static void run_child(int master, const char *slave_name, const struct winsize *ws, bool no_ctty,
+		      char **cmd)
+{
+	/* Only the parent holds the master: -x's close must end the pty. */
+	close(master);
+	setsid();
+	/* A session leader's first tty becomes its controlling one unless
+	 * O_NOCTTY says not. */
+	int slave = open(slave_name, O_RDWR | (no_ctty ? O_NOCTTY : 0));
+	if (slave < 0)
+		_exit(127);
+	if (!no_ctty)
+		ioctl(slave, TIOCSCTTY, 0);
+	ioctl(slave, TIOCSWINSZ, ws);
+	dup2(slave, 0);
+	dup2(slave, 1);
+	if (slave > 1)
+		close(slave);
+	execvp(cmd[0], cmd);
+	_exit(127);
+}
+
 int main(int argc, char **argv)
 {
-	double rate = 0;
+	double rate = 0, close_after = 0;
 	FILE *out = NULL;
 	while (argc > 2 && argv[1][0] == '-') {
 		if (strcmp(argv[1], "-r") == 0)
 			rate = atof(argv[2]);
+		else if (strcmp(argv[1], "-x") == 0)
+			close_after = atof(argv[2]);
 		else if (strcmp(argv[1], "-o") == 0 && !(out = fopen(argv[2], "wb"))) {
 			perror(argv[2]);
 			return 1;
@@ -31,8 +61,8 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: ptybytes [-r BYTES_PER_SECOND] [-o FILE] COLS ROWS "
-			"COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: ptybytes [-r BYTES_PER_SECOND] [-o FILE] [-x SECONDS] COLS "
+			"ROWS COMMAND [ARG...]\n");
 		return 2;
 	}
 	struct winsize ws = {.ws_col = (unsigned short)atoi(argv[1]),
@@ -42,30 +72,27 @@ int main(int argc, char **argv)
 		perror("ptybytes: pty");
 		return 1;
 	}
-	const char *slave_name = ptsname(master);
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("ptybytes: fork");
 		return 1;
 	}
-	if (pid == 0) {
-		setsid();
-		int slave = open(slave_name, O_RDWR);
-		if (slave < 0)
-			_exit(127);
-		ioctl(slave, TIOCSCTTY, 0);
-		ioctl(slave, TIOCSWINSZ, &ws);
-		dup2(slave, 0);
-		dup2(slave, 1);
-		if (slave > 1)
-			close(slave);
-		execvp(argv[3], argv + 3);
-		_exit(127);
-	}
+	if (pid == 0)
+		run_child(master, ptsname(master), &ws, close_after > 0, argv + 3);
 	unsigned long long total = 0;
 	char buf[65536];
 	double t0 = bench_wall_seconds();
 	for (;;) {
+		if (close_after > 0 && bench_wall_seconds() - t0 >= close_after) {
+			close(master);
+			break;
+		}
+		if (close_after > 0) {
+			/* Never block past the time to close. */
+			struct pollfd p = {.fd = master, .events = POLLIN};
+			if (poll(&p, 1, 50) == 0)
+				continue;
+		}
 		/* A slow link: a tenth of a second's bytes at a time, then wait
 		 * until the rate allows more. */
 		size_t want = sizeof buf;

@@ -5,6 +5,7 @@
 #include "view/shade.h"
 
 #include <locale.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +180,22 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* The terminal is gone when its input reports a hang-up: a pty whose other
+ * side closed with no SIGHUP sent here (its session leader ignored it, or
+ * gully is not in that session). Every read then fails at once, so without
+ * this the loop spun at full CPU forever and never saved the session. */
+static void check_hangup(void)
+{
+	struct pollfd p = {.fd = fileno(stdin), .events = POLLIN};
+	if (poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		crt.hung_up = true;
+}
+
 int crt_getch(void)
 {
 	int ch = getch();
+	if (ch == ERR)
+		check_hangup();
 	if (ch != 27)
 		return ch;
 	/* curses has waited ESCDELAY for a sequence it knows: what follows the

@@ -28,6 +28,7 @@ struct crt_state {
 	unsigned resets; /* times the pair table filled up and was cleared */
 	char note[160];  /* a fallback taken at start, for the status line */
 	bool light;      /* a light background: glyph ramps run the other way */
+	bool hung_up;    /* the terminal has gone (crt_getch saw it) */
 };
 extern struct crt_state crt;
 
@@ -43,6 +44,8 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen);
  * its own here: Ctrl-Left (\e[1;5D) under TERM=screen-256color once
  * cancelled a prompt, chose process 1 and ran D. */
 #define CRT_KEY_UNKNOWN (1 << 24) /* past every curses key code */
+/* When it reads nothing it also sees whether the terminal has hung up
+ * (crt.hung_up; signals_caught() then reports SIGHUP). */
 int crt_getch(void);
 /* Restores the terminal; safe to call twice and from error paths. */
 void crt_done(void);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/crt.h"
 
 static volatile sig_atomic_t caught;
 
@@ -30,5 +31,8 @@ void signals_install(void)
 
 int signals_caught(void)
 {
+	/* A terminal gone without a SIGHUP is the same loss as a hang-up. */
+	if (!caught && crt.hung_up)
+		caught = SIGHUP;
 	return caught;
 }
