@@ -12,7 +12,9 @@ static const double fps_steps[] = {1, 2, 5, 10, 20, 30, 60};
 
 void fps_key(struct app *a, int dir)
 {
-	double want = dir > 0 ? fps_steps[NFPS - 1] : fps_steps[0];
+	/* Past the last step (--fps 120) a key in that direction keeps the
+	 * rate: F once took 120 down to 60. */
+	double want = a->fps_chosen;
 	for (int i = 0; i < NFPS; i++) {
 		const double f = dir > 0 ? fps_steps[i] : fps_steps[NFPS - 1 - i];
 		if (dir > 0 ? f > a->fps_chosen + 1e-9 : f < a->fps_chosen - 1e-9) {

@@ -53,4 +53,14 @@ wait_for "at most 1 frame a second"
 keys F
 wait_for "at most 2 frames a second"
 quit_discarding
+
+# F is more frames, never fewer: from --fps 120, past its last step, it
+# keeps 120 (it once went down to 60).
+start 100 30 -- --paused --seed 5 --size 64x64 --fps 120
+wait_for "PAUSED"
+keys F
+wait_for "at most 120 frames a second"
+keys f
+wait_for "at most 60 frames a second"
+quit_discarding
 echo ok
