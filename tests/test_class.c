@@ -65,6 +65,17 @@ static void note_variant(const char *text, void *arg)
 		v->used[k] |= equations_uses(text, v->sym[k].symbol);
 }
 
+/* A process that shows equations, and its symbols (false: none shown). */
+static bool variants_of(const struct process_ops *p, struct variants *v)
+{
+	char buf[PROCESS_DESCRIBE_MAX];
+	memset(v, 0, sizeof *v);
+	if (!p || !process_describe(p, NULL, buf, sizeof buf))
+		return false;
+	v->sym = equations_symbols(p->section, &v->n);
+	return true;
+}
+
 /* Every symbol the panel defines is in its process's equations under some
  * setting, and every parameter it names is in the registry under that
  * process's section. */
@@ -74,11 +85,9 @@ static void test_equation_symbols(void **state)
 	int listed = 0;
 	for (int i = 0; i < process_count(); i++) {
 		const struct process_ops *p = process_get(i);
-		char buf[PROCESS_DESCRIBE_MAX];
-		if (!p || !process_describe(p, NULL, buf, sizeof buf))
+		struct variants v;
+		if (!variants_of(p, &v))
 			continue;
-		struct variants v = {0};
-		v.sym = equations_symbols(p->section, &v.n);
 		/* Every process that shows equations defines their symbols. */
 		assert_true(v.n > 0 && v.n <= 64);
 		listed += v.n;
@@ -144,11 +153,9 @@ static void test_meanings_name_their_parameters(void **state)
 	(void)state;
 	for (int i = 0; i < process_count(); i++) {
 		const struct process_ops *p = process_get(i);
-		char buf[PROCESS_DESCRIBE_MAX];
-		if (!p || !process_describe(p, NULL, buf, sizeof buf))
+		struct variants v;
+		if (!variants_of(p, &v))
 			continue;
-		struct variants v = {0};
-		v.sym = equations_symbols(p->section, &v.n);
 		each_variant(p, note_meanings, &v);
 	}
 }

@@ -265,6 +265,25 @@ static void test_bad_snapshots_are_refused(void **state)
 	simulation_end(&a);
 }
 
+/* A key a process says its state keeps is a registry key of its own
+ * section: a misspelt one would be skipped, and the change it names would
+ * again do nothing unsaid. */
+static void test_made_with_names_registry_keys(void **unused)
+{
+	(void)unused;
+	int named = 0;
+	for (int i = 0; i < process_count(); i++) {
+		const struct process_ops *p = process_get(i);
+		for (const char *const *k = p->made_with; k && *k; k++, named++) {
+			int idx = params_find(*k);
+			if (idx < 0 || strcmp(params_def(idx)->section, p->section) != 0)
+				fail_msg("%s: made_with names %s, not a key of section %s", p->name,
+					 *k, p->section);
+		}
+	}
+	assert_true(named >= 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_switch_lands_the_old_droplets_before_the_new_state),
 		cmocka_unit_test(test_switch_from_sph_dries_its_soil),
 		cmocka_unit_test(test_resume_refuses_a_value_its_state_keeps),
+		cmocka_unit_test(test_made_with_names_registry_keys),
 		cmocka_unit_test(test_snapshot_holds_the_preset_text),
 		cmocka_unit_test(test_bad_snapshots_are_refused),
 	};

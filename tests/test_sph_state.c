@@ -228,7 +228,9 @@ static void test_tallies_do_not_depend_on_calls(void **unused)
 }
 
 /* The blob before sparse soil ("GSP1": every cell's h0, ledger and water),
- * made from a new one: its header and particles, then the cells. */
+ * made from a new one: its header and particles, then the cells. The sizes
+ * are written out here on purpose: they are that old format's, fixed, not
+ * whatever sph_state.c's become. */
 static unsigned char *dense_blob(const struct sph *s, const unsigned char *sparse, size_t *len)
 {
 	const size_t head = 4 + 10 * 4 + 8 + 8 * (4 + SPH_JETS + 1) + 8 * 10;
