@@ -100,6 +100,8 @@ done
 
 # ---- 2: layer values are checked at load, by layer and cell ----
 expect_t 0 "a 16x16 snapshot" -- $RUN -o "$T/s.gsnap"
+# In format version 1 every layer's cells lie at fixed places.
+"$SNAPFIX" --v1 "$T/s.gsnap" || fail "snapfix --v1 failed"
 # patch NAME CELL BYTES: writes a float's 4 bytes (octal escapes) into cell
 # CELL of layer NAME (its name is the last occurrence in the file), then
 # fixes the CRCs.

@@ -186,7 +186,7 @@ tests_fuzz_replay_heightmap_LDADD = $(FUZZ_LIBS)
 check_PROGRAMS += tests/fuzz/snapfix
 tests_fuzz_snapfix_SOURCES = tests/fuzz/snapfix_tool.c tests/fuzz/snapfix.c tests/fuzz/snapfix.h
 tests_fuzz_snapfix_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
-tests_fuzz_snapfix_LDADD = $(ZLIB_LIBS)
+tests_fuzz_snapfix_LDADD = $(FUZZ_LIBS)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/build-fuzzers.sh tests/fuzz/README.md
 
 # Signals to run and sweep: what is saved, removed and stopped (issue 14);

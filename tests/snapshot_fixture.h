@@ -80,6 +80,8 @@ struct spec {
 	const char *names[4];
 	uint32_t data_len;        /* bytes of data per layer; 0: width*height*4 */
 	uint32_t process_len;     /* nonzero: declared process-name length */
+	const struct buf *extra;  /* version 2: more layer records after them */
+	uint32_t extra_layers;    /* how many records `extra` holds */
 };
 
 static inline struct spec good_spec(void)
@@ -125,7 +127,7 @@ static inline void build(struct buf *b, const struct spec *s)
 		b_u32(b, s->state_len);
 	else
 		b_str(b, "");
-	b_u32(b, s->nlayers);
+	b_u32(b, s->nlayers + s->extra_layers);
 	b_u32(b, (uint32_t)crc32(0L, b->p, (uInt)b->n));
 	size_t len = s->data_len ? s->data_len : (size_t)s->width * s->height * 4;
 	if (s->width > 8192 || s->height > 8192)
@@ -138,9 +140,46 @@ static inline void build(struct buf *b, const struct spec *s)
 			put_f32le(data + i, (float)((i / 4 * 7 + l) % 129) / 128.0f);
 		b_str(b, s->names[l]);
 		b_u32(b, (uint32_t)crc32(0L, data, (uInt)len));
+		if (s->version >= 2) {
+			b_u32(b, 0); /* raw */
+			b_u64(b, len);
+		}
 		b_bytes(b, data, len);
 		free(data);
 	}
+	if (s->extra)
+		b_bytes(b, s->extra->p, s->extra->n);
+}
+
+/* The CRC of cells as the file's little-endian floats. */
+static inline uint32_t cells_crc(const float *v, size_t n)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char x[4];
+		put_f32le(x, v[i]);
+		c = crc32(c, x, 4);
+	}
+	return (uint32_t)c;
+}
+
+/* A version 2 layer record: name, the CRC of the cells it stands for,
+ * encoding, length and data as given. */
+static inline void b_layer(struct buf *b, const char *name, const float *cells, size_t n,
+			   uint32_t encoding, const struct buf *data)
+{
+	b_str(b, name);
+	b_u32(b, cells_crc(cells, n));
+	b_u32(b, encoding);
+	b_u64(b, data->n);
+	b_bytes(b, data->p, data->n);
+}
+
+static inline void b_f32(struct buf *b, float f)
+{
+	unsigned char x[4];
+	put_f32le(x, f);
+	b_bytes(b, x, 4);
 }
 
 static inline void write_file(const char *path, const void *p, size_t n)
@@ -210,6 +249,31 @@ static inline struct world *sample_world(struct params *p, int size)
 	return w;
 }
 
+/* A world as runs store it: the height changed only where droplets went,
+ * layers mostly one value (zero, or one hardness), a few awkward floats. */
+static inline struct world *sparse_world(struct params *p, int size)
+{
+	params_defaults(p);
+	p->world.width = size;
+	p->world.height = size;
+	struct world *w;
+	assert_int_equal(world_from_params(&w, p), 0);
+	void *st;
+	assert_int_equal(particles_process.create(&st, w, p), 0);
+	assert_int_equal(particles_process.step(st, w, p, 3, NULL), 0);
+	particles_process.destroy(st);
+	size_t n = world_cells(w);
+	for (size_t i = 0; i < n; i++)
+		w->layer[LAYER_HARDNESS][i] = 0.625f;
+	w->layer[LAYER_HARDNESS][n - 1] = 0.25f;
+	w->layer[LAYER_POOL][5] = -0.0f;
+	w->layer[LAYER_POOL][6] = 1e-42f; /* subnormal */
+	w->layer[LAYER_POOL][n / 2] = WORLD_POOL_MAX;
+	w->layer[LAYER_STREAM][n / 3] = 0.5f;
+	w->layer[LAYER_WETNESS][n - 1] = 1.0f;
+	return w;
+}
+
 static inline void assert_worlds_equal(const struct world *a, const struct world *b)
 {
 	assert_int_equal(a->width, b->width);
@@ -223,9 +287,9 @@ static inline void assert_worlds_equal(const struct world *a, const struct world
 	assert_int_equal(a->rng.inc, b->rng.inc);
 }
 
-static inline void save_sample(const char *path, struct world **wout, struct snapshot_info *info)
+static inline void save_world(const char *path, struct world *w, struct world **wout,
+			      struct snapshot_info *info)
 {
-	struct world *w = sample_world(&info->params, 16);
 	snprintf(info->process, sizeof info->process, "particles");
 	char err[256];
 	assert_int_equal(snapshot_save(path, w, info, err, sizeof err), GULLY_OK);
@@ -233,6 +297,18 @@ static inline void save_sample(const char *path, struct world **wout, struct sna
 		*wout = w;
 	else
 		world_destroy(w);
+}
+
+/* A 16x16 sample saved: one whose layers but the height have every cell
+ * different (stored raw), or a sparse one (stored as runs). */
+static inline void save_sample(const char *path, struct world **wout, struct snapshot_info *info)
+{
+	save_world(path, sample_world(&info->params, 16), wout, info);
+}
+
+static inline void save_sparse(const char *path, struct world **wout, struct snapshot_info *info)
+{
+	save_world(path, sparse_world(&info->params, 16), wout, info);
 }
 
 #endif

@@ -3,6 +3,7 @@
  * and a failed save that keeps the old file. Damaged files are
  * test_snapshot_damage's. */
 #include "snapshot_fixture.h"
+#include "io/snapshot_format.h"
 
 /* The one rule run, sweep and info use to tell a snapshot by its name. */
 static void test_snapshot_names(void **state)
@@ -187,6 +188,117 @@ static void test_hand_built_file_loads(void **state)
 	world_destroy(w);
 }
 
+/* Layers that are mostly one value, or the base's, go out as runs, and
+ * come back bit for bit. The sizes are the runs the spec describes, cell by
+ * cell: a value's runs, then the cells that differ. */
+static void test_runs_round_trip_bit_exact(void **state)
+{
+	(void)state;
+	struct snapshot_info in;
+	memset(&in, 0, sizeof in);
+	struct world *w = sparse_world(&in.params, 64);
+	snprintf(in.process, sizeof in.process, "particles");
+	char path[512], old[512]; /* tmp() gives one buffer */
+	snprintf(path, sizeof path, "%s", tmp("runs.gsnap"));
+	snprintf(old, sizeof old, "%s", tmp("runs-v1.gsnap"));
+	char err[256] = "";
+	assert_int_equal(snapshot_save(path, w, &in, err, sizeof err), GULLY_OK);
+	FILE *fp = fopen(old, "wb");
+	assert_non_null(fp);
+	assert_int_equal(snapshot_write_version(fp, old, w, &in, 1, err, sizeof err), GULLY_OK);
+	assert_int_equal(fclose(fp), 0);
+
+	const size_t n = world_cells(w);
+	struct snapshot_report rep;
+	for (int v = 2; v >= 1; v--) {
+		fp = fopen(v == 2 ? path : old, "rb");
+		assert_non_null(fp);
+		struct world *r;
+		struct snapshot_info out;
+		assert_int_equal(snapshot_read(fp, "f", 0, &r, &out, &rep, err, sizeof err), GULLY_OK);
+		fclose(fp);
+		assert_worlds_equal(w, r);
+		assert_true(signbit(r->layer[LAYER_POOL][5]));
+		assert_int_equal(rep.version, (uint32_t)v);
+		world_destroy(r);
+		snapshot_info_free(&out);
+		if (v == 1)
+			break;
+		assert_int_equal(rep.encoding[LAYER_BASE], SNAPSHOT_ENC_RAW);
+		assert_int_equal(rep.stored_bytes[LAYER_BASE], n * 4);
+		/* The droplets changed a few hundred cells of 4096. */
+		assert_int_equal(rep.encoding[LAYER_HEIGHT], SNAPSHOT_ENC_RUNS);
+		assert_true(rep.stored_bytes[LAYER_HEIGHT] < n * 4 / 2);
+		assert_int_equal(rep.stored_bytes[LAYER_HARDNESS], 8 + 8 + 4);   /* 0.625 x n-1, 0.25 */
+		assert_int_equal(rep.stored_bytes[LAYER_WETNESS], 8 + 8 + 4);    /* 0 x n-1, 1 */
+		assert_int_equal(rep.stored_bytes[LAYER_VEGETATION], 8 + 8);     /* 0 x n */
+		assert_int_equal(rep.stored_bytes[LAYER_STREAM], 8 + 2 * 8 + 4); /* 0, 0.5, 0 */
+		/* 0 x5, -0 and a subnormal, 0 x n/2-7, the deepest pool, 0 to the end */
+		assert_int_equal(rep.stored_bytes[LAYER_POOL], 8 + 3 * 8 + 3 * 4);
+	}
+	size_t n2, n1;
+	free(testutil_read_file(path, &n2));
+	free(testutil_read_file(old, &n1));
+	assert_true(n2 < n1 / 3);
+	world_destroy(w);
+}
+
+/* A version 2 file built here from gully-snapshot(5): the base stored
+ * against the height (layer 1 of the file) and the pool against 0.5. */
+static void test_hand_built_runs_load(void **state)
+{
+	(void)state;
+	float height[256], base[256], pool[256];
+	for (size_t i = 0; i < 256; i++) {
+		height[i] = (float)((i * 7) % 129) / 128.0f; /* the fixture's */
+		base[i] = height[i];
+		pool[i] = 0.5f;
+	}
+	base[10] = 0.75f;
+	base[11] = -0.0f;
+	pool[255] = 3.0f;
+	struct buf rec = {0}, d = {0};
+	b_u32(&d, RUNS_REF_LAYER);
+	b_u32(&d, 0);
+	b_u32(&d, 10);
+	b_u32(&d, 2);
+	b_f32(&d, 0.75f);
+	b_f32(&d, -0.0f);
+	b_u32(&d, 244);
+	b_u32(&d, 0);
+	b_layer(&rec, "base", base, 256, SNAPSHOT_ENC_RUNS, &d);
+	free(d.p);
+	memset(&d, 0, sizeof d);
+	b_u32(&d, RUNS_REF_VALUE);
+	b_u32(&d, 0x3f000000u); /* 0.5 */
+	b_u32(&d, 255);
+	b_u32(&d, 1);
+	b_f32(&d, 3.0f);
+	b_layer(&rec, "pool", pool, 256, SNAPSHOT_ENC_RUNS, &d);
+	free(d.p);
+	struct spec s = good_spec();
+	s.version = 2;
+	s.nlayers = 1;
+	s.extra = &rec;
+	s.extra_layers = 2;
+	struct buf b;
+	build(&b, &s);
+	free(rec.p);
+	const char *path = tmp("hand-runs.gsnap");
+	write_file(path, b.p, b.n);
+	free(b.p);
+	struct world *w;
+	struct snapshot_info info;
+	char err[256] = "";
+	assert_int_equal(snapshot_load(path, &w, &info, err, sizeof err), GULLY_OK);
+	assert_memory_equal(w->layer[LAYER_HEIGHT], height, sizeof height);
+	assert_memory_equal(w->layer[LAYER_BASE], base, sizeof base);
+	assert_true(signbit(w->layer[LAYER_BASE][11]));
+	assert_memory_equal(w->layer[LAYER_POOL], pool, sizeof pool);
+	snapshot_info_free(&info);
+	world_destroy(w);
+}
+
 static void test_failed_save_keeps_old_file(void **state)
 {
 	(void)state;
@@ -224,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip_empty_texts),
 		cmocka_unit_test(test_resume_equals_uninterrupted_run),
 		cmocka_unit_test(test_hand_built_file_loads),
+		cmocka_unit_test(test_runs_round_trip_bit_exact),
+		cmocka_unit_test(test_hand_built_runs_load),
 		cmocka_unit_test(test_failed_save_keeps_old_file),
 	};
 	return cmocka_run_group_tests_name("snapshot", tests, setup, teardown);

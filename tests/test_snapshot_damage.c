@@ -3,14 +3,16 @@
  * out of range) with the right code and a one-line message. Files are built
  * here byte by byte from gully-snapshot(5) (snapshot_fixture.h). */
 #include "snapshot_fixture.h"
+#include "io/snapshot_format.h"
 
-static void test_every_truncation_is_reported(void **state)
+typedef void (*saver)(const char *, struct world **, struct snapshot_info *);
+
+static void every_truncation_is_reported(saver save)
 {
-	(void)state;
 	struct snapshot_info info;
 	memset(&info, 0, sizeof info);
 	const char *path = tmp("trunc.gsnap");
-	save_sample(path, NULL, &info);
+	save(path, NULL, &info);
 	size_t n;
 	unsigned char *full = testutil_read_file(path, &n);
 	free(full);
@@ -28,13 +30,21 @@ static void test_every_truncation_is_reported(void **state)
 	}
 }
 
-static void test_every_byte_flip_is_caught(void **state)
+static void test_every_truncation_is_reported(void **state)
 {
 	(void)state;
+	every_truncation_is_reported(save_sample);
+	every_truncation_is_reported(save_sparse);
+}
+
+/* Flips every byte of a saved file in turn; returns how many flips the
+ * layers' own CRCs caught. */
+static int every_byte_flip_is_caught(saver save)
+{
 	struct snapshot_info info;
 	memset(&info, 0, sizeof info);
 	const char *path = tmp("flip.gsnap");
-	save_sample(path, NULL, &info);
+	save(path, NULL, &info);
 	size_t n;
 	unsigned char *bytes = testutil_read_file(path, &n);
 	int crc_layer_hits = 0;
@@ -54,11 +64,20 @@ static void test_every_byte_flip_is_caught(void **state)
 		crc_layer_hits += e == GULLY_ECORRUPT && strstr(err, "in layer '") != NULL;
 		bytes[i] ^= 0x5a;
 	}
+	free(bytes);
+	return crc_layer_hits;
+}
+
+static void test_every_byte_flip_is_caught(void **state)
+{
+	(void)state;
 	/* Most layer bytes are caught by the layers' own CRCs (measured against
 	 * the layer data, not the file: the parameter table grows with every
 	 * process). */
-	assert_true(crc_layer_hits > (int)(LAYER_COUNT * 16 * 16 * 4 * 3 / 4));
-	free(bytes);
+	assert_true(every_byte_flip_is_caught(save_sample) > (int)(LAYER_COUNT * 16 * 16 * 4 * 3 / 4));
+	/* Runs: a changed count or reference is caught by the decoder or by
+	 * the CRC of the cells it gives. */
+	every_byte_flip_is_caught(save_sparse);
 }
 
 static void test_bad_layer_crc_names_the_layer(void **state)
@@ -70,8 +89,8 @@ static void test_bad_layer_crc_names_the_layer(void **state)
 	save_sample(path, NULL, &info);
 	size_t n;
 	unsigned char *bytes = testutil_read_file(path, &n);
-	/* Layers are written in enum order, each 16*16*4 bytes plus its name
-	 * and CRC; 'vegetation' is last, so its data ends the file. */
+	/* 'vegetation' is written last, and the sample's is every cell
+	 * different, so raw: its data ends the file. */
 	bytes[n - 10] ^= 1;
 	char err[512];
 	assert_int_equal(load_bytes(bytes, n, err, sizeof err), GULLY_ECORRUPT);
@@ -89,7 +108,8 @@ static void test_bad_layer_crc_names_the_layer(void **state)
 	assert_false(rep.crc_ok[LAYER_VEGETATION]);
 	assert_true(rep.crc_ok[LAYER_HEIGHT]);
 	assert_true(rep.present[LAYER_WETNESS]);
-	assert_int_equal(rep.version, 1);
+	assert_int_equal(rep.version, SNAPSHOT_VERSION);
+	assert_int_equal(rep.encoding[LAYER_VEGETATION], SNAPSHOT_ENC_RAW);
 	assert_int_equal(rep.file_size, n);
 	world_destroy(w);
 	snapshot_info_free(&got);
@@ -112,10 +132,13 @@ static void test_header_damage(void **state)
 	assert_non_null(strstr(err, "wrong magic"));
 	b[3] = 'N';
 
-	b[8] = 2;
+	b[8] = SNAPSHOT_VERSION + 1;
 	assert_int_equal(load_bytes(b, n, err, sizeof err), GULLY_EVERSION);
-	assert_non_null(strstr(err, "version 2"));
-	b[8] = 1;
+	assert_non_null(strstr(err, "version 3 is not supported"));
+	b[8] = 0;
+	assert_int_equal(load_bytes(b, n, err, sizeof err), GULLY_EVERSION);
+	assert_non_null(strstr(err, "version 0 is not supported"));
+	b[8] = SNAPSHOT_VERSION;
 
 	/* width = 2^31 */
 	unsigned char keep[4];
@@ -239,6 +262,100 @@ static void test_bad_contents(void **state)
 	expect(&s, GULLY_EFORMAT, "the parameters say 32x16");
 }
 
+/* A version 2 file: the fixture's raw height, then a 'pool' record of
+ * `data` whose CRC is that of `cells`. Expects `code` and `words`. */
+static void expect_pool(uint32_t encoding, const struct buf *data, const float *cells,
+			int code, const char *words)
+{
+	struct buf rec = {0};
+	b_layer(&rec, "pool", cells, 256, encoding, data);
+	struct spec s = good_spec();
+	s.version = 2;
+	s.nlayers = 1;
+	s.extra = &rec;
+	s.extra_layers = 1;
+	expect(&s, code, words);
+	free(rec.p);
+}
+
+/* Runs of a 16x16 layer against zero: `pairs` (same, written) with the
+ * written cells 0.25 each. Fills `cells` with what they stand for. */
+static void runs_of(struct buf *d, uint32_t kind, uint32_t word, const uint32_t *pairs, int npairs,
+		    float *cells)
+{
+	memset(d, 0, sizeof *d);
+	b_u32(d, kind);
+	b_u32(d, word);
+	size_t at = 0;
+	for (int k = 0; k < npairs; k++) {
+		b_u32(d, pairs[2 * k]);
+		b_u32(d, pairs[2 * k + 1]);
+		for (uint32_t i = 0; i < pairs[2 * k] && at < 256; i++)
+			cells[at++] = 0.0f;
+		for (uint32_t i = 0; i < pairs[2 * k + 1]; i++) {
+			b_f32(d, 0.25f);
+			if (at < 256)
+				cells[at++] = 0.25f;
+		}
+	}
+}
+
+static void test_bad_runs(void **state)
+{
+	(void)state;
+	float cells[256] = {0};
+	struct buf d;
+	const uint32_t good[] = {250, 2, 4, 0};
+	runs_of(&d, RUNS_REF_VALUE, 0, good, 2, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_OK, NULL);
+	expect_pool(7, &d, cells, GULLY_EFORMAT, "unknown encoding 7 of layer 'pool'");
+	expect_pool(SNAPSHOT_ENC_RAW, &d, cells, GULLY_EFORMAT,
+		    "layer 'pool' has an absurd length of 32 bytes (its encoding allows 1024 to 1024)");
+	float other[256];
+	memcpy(other, cells, sizeof other);
+	other[251] = 0.5f;
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, other, GULLY_ECORRUPT, "bad CRC in layer 'pool'");
+	/* Bytes after the last run. */
+	b_u32(&d, 0);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "layer 'pool': 4 bytes are left after its last run");
+	free(d.p);
+
+	const uint32_t past[] = {200, 57};
+	runs_of(&d, RUNS_REF_VALUE, 0, past, 1, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "a run of 200 + 57 cells at cell 0 runs past the map");
+	free(d.p);
+	const uint32_t empty[] = {100, 0, 0, 0, 156, 0};
+	runs_of(&d, RUNS_REF_VALUE, 0, empty, 3, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "a run of 0 + 0 cells at cell 100 is empty");
+	free(d.p);
+	const uint32_t early[] = {100, 1};
+	runs_of(&d, RUNS_REF_VALUE, 0, early, 1, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "layer 'pool': its runs end at cell 101 of 256");
+	free(d.p);
+	/* Cut inside its written cells: the length says so, the file agrees. */
+	const uint32_t cut[] = {250, 6};
+	runs_of(&d, RUNS_REF_VALUE, 0, cut, 1, cells);
+	d.n -= 8;
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT,
+		    "its data ends inside a run of 6 cells at cell 250");
+	free(d.p);
+	const uint32_t tiny[] = {256, 0};
+	runs_of(&d, RUNS_REF_VALUE, 0, tiny, 1, cells);
+	d.n = 12;
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "absurd length of 12 bytes (its encoding allows 16 to");
+	free(d.p);
+
+	/* References: the layer itself or one after it, or no such kind. */
+	const uint32_t all[] = {256, 0};
+	runs_of(&d, RUNS_REF_LAYER, 1, all, 1, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT,
+		    "layer 'pool' is stored against layer 2 of the file, which is not before it");
+	free(d.p);
+	runs_of(&d, 9, 0, all, 1, cells);
+	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "unknown kind of reference (9)");
+	free(d.p);
+}
+
 static void test_garbage_never_crashes(void **state)
 {
 	(void)state;
@@ -326,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_header_damage),
 		cmocka_unit_test(test_absurd_fields),
 		cmocka_unit_test(test_bad_contents),
+		cmocka_unit_test(test_bad_runs),
 		cmocka_unit_test(test_garbage_never_crashes),
 		cmocka_unit_test(test_out_of_range_values_refused),
 	};

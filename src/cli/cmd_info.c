@@ -46,9 +46,22 @@ static void print_text(const char *s, const char *indent)
 	putchar('\n');
 }
 
+/* How a layer is stored: "raw" or "runs, 2.9%" (of the raw bytes). */
+static void print_stored(const struct world *w, const struct snapshot_report *rep, int l)
+{
+	if (rep->encoding[l] != SNAPSHOT_ENC_RUNS) {
+		printf("  %-11s", "raw");
+		return;
+	}
+	char s[32];
+	double share = 100.0 * (double)rep->stored_bytes[l] / ((double)world_cells(w) * 4.0);
+	snprintf(s, sizeof s, "runs, %.*f%%", share < 9.95 ? 1 : 0, share);
+	printf("  %-11s", s);
+}
+
 static void print_layers(const struct world *w, const struct snapshot_report *rep)
 {
-	printf("layers:           %14s %14s %14s  crc\n", "min", "max", "mean");
+	printf("layers:           %14s %14s %14s  %-11s  crc\n", "min", "max", "mean", "stored");
 	size_t n = world_cells(w);
 	for (int l = 0; l < LAYER_COUNT; l++) {
 		printf("  %-15s", world_layer_name((enum world_layer)l));
@@ -72,6 +85,7 @@ static void print_layers(const struct world *w, const struct snapshot_report *re
 			printf(" %14s %14s %14s", "-", "-", "-");
 		else
 			printf(" %14.6g %14.6g %14.6g", mn, mx, sum / (double)(n - bad));
+		print_stored(w, rep, l);
 		if (rep->crc_ok[l])
 			printf("  ok");
 		else

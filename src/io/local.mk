@@ -2,7 +2,8 @@ noinst_LIBRARIES += src/io/libgullyio.a
 src_io_libgullyio_a_SOURCES = \
 	src/io/fileio.c src/io/fileio.h \
 	src/io/roff.c src/io/roff.h \
-	src/io/snapshot.c src/io/snapshot_write.c src/io/snapshot.h src/io/snapshot_format.h \
+	src/io/snapshot.c src/io/snapshot_layers.c src/io/snapshot_write.c \
+	src/io/snapshot_runs.c src/io/snapshot.h src/io/snapshot_format.h src/io/snapshot_reader.h \
 	src/io/simulation.c src/io/simulation.h \
 	src/io/image.c src/io/image_import.c src/io/image.h \
 	src/io/layer_import.c src/io/layer_import.h

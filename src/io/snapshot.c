@@ -23,9 +23,10 @@
 #include "core/base/bytes.h"
 #include "io/fileio.h"
 #include "io/snapshot_format.h"
+#include "io/snapshot_reader.h"
 
 /* Names from a file go into one-line messages: no control bytes, no length. */
-static void printable(char *dst, size_t dstlen, const unsigned char *src, size_t n)
+void snapshot_printable(char *dst, size_t dstlen, const unsigned char *src, size_t n)
 {
 	size_t j = 0;
 	for (size_t i = 0; i < n && j + 1 < dstlen; i++)
@@ -48,14 +49,6 @@ uint32_t snapshot_crc_update(uint32_t crc, const unsigned char *p, size_t n)
 
 /* ---------------------------------------------------------------- reading */
 
-struct reader {
-	FILE *fp;
-	const char *label;
-	uint64_t pos, size;
-	uint32_t crc;
-	char *err;
-	size_t errlen;
-};
 
 /* Reads exactly n bytes of `what`, or says where the file ends. */
 static int get(struct reader *rd, void *buf, size_t n, const char *what)
@@ -73,7 +66,7 @@ static int get(struct reader *rd, void *buf, size_t n, const char *what)
 	return GULLY_OK;
 }
 
-static int get32(struct reader *rd, uint32_t *v, const char *what)
+int reader_get32(struct reader *rd, uint32_t *v, const char *what)
 {
 	unsigned char b[4];
 	int e = get(rd, b, 4, what);
@@ -82,7 +75,7 @@ static int get32(struct reader *rd, uint32_t *v, const char *what)
 	return e;
 }
 
-static int get64(struct reader *rd, uint64_t *v, const char *what)
+int reader_get64(struct reader *rd, uint64_t *v, const char *what)
 {
 	unsigned char b[8];
 	int e = get(rd, b, 8, what);
@@ -101,7 +94,7 @@ static int get_blob(struct reader *rd, const char *what, uint32_t min, uint32_t 
 	uint32_t n;
 	char where[96];
 	snprintf(where, sizeof where, "the length of %s", what);
-	int e = get32(rd, &n, where);
+	int e = reader_get32(rd, &n, where);
 	if (e)
 		return e;
 	if (n < min || n > limit)
@@ -127,7 +120,7 @@ static int get_blob(struct reader *rd, const char *what, uint32_t min, uint32_t 
 }
 
 /* A name field (tally, layer, process) into a fixed buffer. */
-static int get_name(struct reader *rd, const char *what, uint32_t limit, char *name, size_t cap)
+int reader_get_name(struct reader *rd, const char *what, uint32_t limit, char *name, size_t cap)
 {
 	unsigned char *buf;
 	uint32_t n;
@@ -177,13 +170,13 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 		char shown[80];
 		char *eq = strchr(s, '=');
 		if (*s && !eq) {
-			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
+			snapshot_printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
 			e = io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 				 "parameters line %d: '%s' is not key=value", line, shown);
 		} else if (*s) {
 			*eq = '\0';
 			int i = params_find(s);
-			printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
+			snapshot_printable(shown, sizeof shown, (unsigned char *)s, strlen(s));
 			if (i < 0) {
 				e = io_fail(rd->err, rd->errlen, GULLY_EKEY, rd->label,
 					 "unknown parameter '%s' (parameters line %d)", shown, line);
@@ -195,7 +188,7 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 				e = params_set_text(p, i, eq + 1);
 				if (e) {
 					char val[80];
-					printable(val, sizeof val, (unsigned char *)eq + 1, strlen(eq + 1));
+					snapshot_printable(val, sizeof val, (unsigned char *)eq + 1, strlen(eq + 1));
 					io_fail(rd->err, rd->errlen, e, rd->label,
 					     "parameter '%s': bad value '%s' (%s)", shown, val,
 					     gully_strerror(e));
@@ -208,114 +201,6 @@ static int parse_params(struct reader *rd, char *text, struct params *p)
 	}
 	free(seen);
 	return e;
-}
-
-struct layer_entry {
-	int layer;
-	uint32_t crc;
-	uint64_t offset; /* of the data */
-};
-
-/* Walks the layer directory without reading any data: every name known and
- * unique, every layer's data within the file, nothing after the last one. */
-static int scan_layers(struct reader *rd, uint32_t count, size_t bytes, struct layer_entry *ent)
-{
-	bool seen[LAYER_COUNT] = {false};
-	for (uint32_t i = 0; i < count; i++) {
-		char what[64], name[SNAPSHOT_MAX_NAME + 1];
-		snprintf(what, sizeof what, "the name of layer %" PRIu32, i + 1);
-		int e = get_name(rd, what, SNAPSHOT_MAX_NAME, name, sizeof name);
-		if (e)
-			return e;
-		char shown[SNAPSHOT_MAX_NAME + 1];
-		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
-		int l = world_layer_find(name);
-		if (l < 0)
-			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
-				    "unknown layer '%s' (layer %" PRIu32 ")", shown, i + 1);
-		if (seen[l])
-			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
-				    "duplicate layer '%s' (layer %" PRIu32 ")", shown, i + 1);
-		seen[l] = true;
-		char where[96];
-		snprintf(where, sizeof where, "the CRC of layer '%s'", shown);
-		e = get32(rd, &ent[i].crc, where);
-		if (e)
-			return e;
-		if (bytes > rd->size - rd->pos)
-			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
-				    "truncated in layer '%s' at byte %" PRIu64 " (its data needs %zu bytes, the file ends at byte %" PRIu64 ")",
-				    shown, rd->pos, bytes, rd->size);
-		ent[i].layer = l;
-		ent[i].offset = rd->pos;
-		rd->pos += bytes;
-		if (fseeko(rd->fp, (off_t)rd->pos, SEEK_SET) != 0)
-			return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
-	}
-	if (rd->pos != rd->size)
-		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
-			    "%" PRIu64 " bytes of trailing data after the last layer (at byte %" PRIu64 ")",
-			    rd->size - rd->pos, rd->pos);
-	if (!seen[LAYER_HEIGHT])
-		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "no 'height' layer");
-	return GULLY_OK;
-}
-
-static int read_layer(struct reader *rd, struct world *w, const struct layer_entry *le,
-		      unsigned flags, struct snapshot_report *rep)
-{
-	const char *name = world_layer_name((enum world_layer)le->layer);
-	size_t cells = world_cells(w);
-	unsigned char *bytes = (unsigned char *)w->layer[le->layer];
-	if (fseeko(rd->fp, (off_t)le->offset, SEEK_SET) != 0)
-		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "cannot seek: %s", strerror(errno));
-	if (fread(bytes, 4, cells, rd->fp) != cells)
-		return io_fail(rd->err, rd->errlen, GULLY_EIO, rd->label, "read error in layer '%s'%s",
-			    name, ferror(rd->fp) ? "" : " (the file shrank)");
-	uint32_t crc = snapshot_crc_update((uint32_t)crc32(0L, Z_NULL, 0), bytes, cells * 4);
-	/* In place: element i's four bytes are read before they are rewritten.
-	 * A little-endian host's floats are the bytes already. */
-	float *v = w->layer[le->layer];
-	if (!SNAPSHOT_FLOATS_AS_STORED)
-		for (size_t i = 0; i < cells; i++)
-			v[i] = get_f32le(bytes + 4 * i);
-	rep->present[le->layer] = true;
-	rep->crc_stored[le->layer] = le->crc;
-	rep->crc_computed[le->layer] = crc;
-	rep->crc_ok[le->layer] = crc == le->crc;
-	if (crc != le->crc) {
-		rep->bad_crcs++;
-		if (!(flags & SNAPSHOT_KEEP_BAD_CRC))
-			return io_fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
-				    "bad CRC in layer '%s' (stored %08" PRIx32 ", computed %08" PRIx32 ")",
-				    name, le->crc, crc);
-	}
-	/* A good CRC says the bytes are the ones written, not that a process
-	 * can take them: NaN or a pool of 1e30 is refused here, by cell. */
-	size_t cell;
-	if (world_check_layer(w, (enum world_layer)le->layer, &cell)) {
-		rep->out_of_range[le->layer] = true;
-		rep->bad_cell[le->layer] = cell;
-		rep->bad_value[le->layer] = v[cell];
-		rep->bad_ranges++;
-		if (!(flags & SNAPSHOT_KEEP_BAD_VALUES)) {
-			char what[160];
-			snapshot_describe_bad_value(what, sizeof what, rep, w->width, le->layer);
-			return io_fail(rd->err, rd->errlen, GULLY_ERANGE, rd->label, "%s", what);
-		}
-	}
-	return GULLY_OK;
-}
-
-void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_report *rep,
-				 int width, int l)
-{
-	float mn, mx;
-	world_layer_range((enum world_layer)l, &mn, &mx);
-	size_t cell = rep->bad_cell[l];
-	snprintf(buf, len, "layer '%s' cell %zu (x %zu, y %zu) is %g, outside %.10g to %.10g",
-		 world_layer_name((enum world_layer)l), cell, cell % (size_t)width,
-		 cell / (size_t)width, (double)rep->bad_value[l], (double)mn, (double)mx);
 }
 
 /* The magic first, so any other file is called what it is, not "truncated". */
@@ -338,14 +223,14 @@ static int read_magic(struct reader *rd)
 static int read_version_and_size(struct reader *rd, struct world *hdr, uint32_t *version)
 {
 	int e;
-	if ((e = get32(rd, version, "the version")))
+	if ((e = reader_get32(rd, version, "the version")))
 		return e;
-	if (*version != SNAPSHOT_VERSION)
+	if (*version < SNAPSHOT_VERSION_MIN || *version > SNAPSHOT_VERSION)
 		return io_fail(rd->err, rd->errlen, GULLY_EVERSION, rd->label,
-			    "format version %" PRIu32 " is not supported (this gully reads version %u)",
-			    *version, SNAPSHOT_VERSION);
+			    "format version %" PRIu32 " is not supported (this gully reads versions %u to %u)",
+			    *version, SNAPSHOT_VERSION_MIN, SNAPSHOT_VERSION);
 	uint32_t width, height;
-	if ((e = get32(rd, &width, "the width")) || (e = get32(rd, &height, "the height")))
+	if ((e = reader_get32(rd, &width, "the width")) || (e = reader_get32(rd, &height, "the height")))
 		return e;
 	const uint32_t lo = (uint32_t)world_size_min(), hi = (uint32_t)world_size_max();
 	if (width < lo || width > hi || height < lo || height > hi)
@@ -354,8 +239,8 @@ static int read_version_and_size(struct reader *rd, struct world *hdr, uint32_t 
 			    width, height, world_size_min(), world_size_max());
 	hdr->width = (int)width;
 	hdr->height = (int)height;
-	if ((e = get64(rd, &hdr->particles, "the particle counter")) ||
-	    (e = get64(rd, &hdr->steps, "the step counter")))
+	if ((e = reader_get64(rd, &hdr->particles, "the particle counter")) ||
+	    (e = reader_get64(rd, &hdr->steps, "the step counter")))
 		return e;
 	return GULLY_OK;
 }
@@ -365,7 +250,7 @@ static int read_tallies(struct reader *rd, struct world *hdr)
 {
 	int e;
 	uint32_t ntally;
-	if ((e = get32(rd, &ntally, "the tally count")))
+	if ((e = reader_get32(rd, &ntally, "the tally count")))
 		return e;
 	if (ntally > SNAPSHOT_MAX_TALLIES)
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
@@ -374,9 +259,9 @@ static int read_tallies(struct reader *rd, struct world *hdr)
 	for (uint32_t i = 0; i < ntally; i++) {
 		char what[96], name[SNAPSHOT_MAX_NAME + 1], shown[SNAPSHOT_MAX_NAME + 1];
 		snprintf(what, sizeof what, "the name of tally %" PRIu32, i + 1);
-		if ((e = get_name(rd, what, SNAPSHOT_MAX_NAME, name, sizeof name)))
+		if ((e = reader_get_name(rd, what, SNAPSHOT_MAX_NAME, name, sizeof name)))
 			return e;
-		printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
+		snapshot_printable(shown, sizeof shown, (unsigned char *)name, strlen(name));
 		int t = world_tally_find(name);
 		if (t < 0)
 			return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label, "unknown tally '%s'", shown);
@@ -398,8 +283,8 @@ static int read_tallies(struct reader *rd, struct world *hdr)
 static int read_rng(struct reader *rd, struct world *hdr)
 {
 	int e;
-	if ((e = get64(rd, &hdr->rng.state, "the RNG state")) ||
-	    (e = get64(rd, &hdr->rng.inc, "the RNG increment")))
+	if ((e = reader_get64(rd, &hdr->rng.state, "the RNG state")) ||
+	    (e = reader_get64(rd, &hdr->rng.inc, "the RNG increment")))
 		return e;
 	if (!(hdr->rng.inc & 1u))
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
@@ -413,12 +298,12 @@ static int read_process_and_params(struct reader *rd, const struct world *hdr,
 				   struct snapshot_info *info)
 {
 	int e;
-	if ((e = get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
+	if ((e = reader_get_name(rd, "the process name", SNAPSHOT_MAX_PROCESS, info->process,
 			  sizeof info->process)))
 		return e;
 	if (!process_find(info->process)) {
 		char shown[sizeof info->process];
-		printable(shown, sizeof shown, (unsigned char *)info->process, strlen(info->process));
+		snapshot_printable(shown, sizeof shown, (unsigned char *)info->process, strlen(info->process));
 		return io_fail(rd->err, rd->errlen, GULLY_ENOTFOUND, rd->label,
 			    "unknown process '%s' (this gully has %s)", shown, process_names());
 	}
@@ -461,13 +346,13 @@ static int read_preset_and_state(struct reader *rd, struct snapshot_info *info)
 static int read_layer_count_and_crc(struct reader *rd, uint32_t *layers)
 {
 	int e;
-	if ((e = get32(rd, layers, "the layer count")))
+	if ((e = reader_get32(rd, layers, "the layer count")))
 		return e;
 	if (*layers < 1 || *layers > SNAPSHOT_MAX_LAYERS)
 		return io_fail(rd->err, rd->errlen, GULLY_EFORMAT, rd->label,
 			    "absurd layer count %" PRIu32 " (1 to %u)", *layers, SNAPSHOT_MAX_LAYERS);
 	uint32_t computed = rd->crc, stored;
-	if ((e = get32(rd, &stored, "the header CRC")))
+	if ((e = reader_get32(rd, &stored, "the header CRC")))
 		return e;
 	if (stored != computed)
 		return io_fail(rd->err, rd->errlen, GULLY_ECORRUPT, rd->label,
@@ -520,14 +405,14 @@ int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **ou
 	int e = read_header(&rd, &hdr, info, &rep->version, &nlayers);
 	struct layer_entry ent[SNAPSHOT_MAX_LAYERS];
 	if (!e)
-		e = scan_layers(&rd, nlayers, (size_t)hdr.width * (size_t)hdr.height * 4, ent);
+		e = snapshot_scan_layers(&rd, rep->version, nlayers, (size_t)hdr.width * (size_t)hdr.height, ent);
 	/* Only now, with every size known to fit the file, the world. */
 	struct world *w = NULL;
 	if (!e && (e = world_create(&w, hdr.width, hdr.height)))
 		io_fail(err, errlen, e, label, "cannot make a %dx%d world: %s", hdr.width, hdr.height,
 		     gully_strerror(e));
 	for (uint32_t i = 0; !e && i < nlayers; i++)
-		e = read_layer(&rd, w, &ent[i], flags, rep);
+		e = snapshot_read_layer(&rd, w, ent, i, flags, rep);
 	if (e) {
 		world_destroy(w);
 		snapshot_info_free(info);

@@ -91,6 +91,88 @@ static void put_floats(struct writer *wr, const float *v, size_t n)
 	}
 }
 
+/* The file's order: a layer after the one it may be stored against (the
+ * height against the terrain it was made from). */
+static const enum world_layer write_order[LAYER_COUNT] = {
+	LAYER_BASE, LAYER_HEIGHT, LAYER_STREAM, LAYER_POOL,
+	LAYER_HARDNESS, LAYER_WETNESS, LAYER_VEGETATION,
+};
+
+/* The reference that stores the layer at write_order[k] in the fewest
+ * bytes: zero, its first cell's value, or for the height the base. Sets
+ * *bytes to that size and *ref_word to the reference's u32. */
+static struct runs_ref best_ref(const struct world *w, int k, uint64_t *bytes,
+				uint32_t *kind, uint32_t *ref_word)
+{
+	const float *v = w->layer[write_order[k]];
+	size_t n = world_cells(w);
+	uint32_t first;
+	memcpy(&first, v, sizeof first);
+	struct runs_ref best = {NULL, 0};
+	*kind = RUNS_REF_VALUE;
+	*ref_word = 0;
+	*bytes = runs_may_pay(v, &best, n) ? runs_bytes(v, &best, n) : UINT64_MAX;
+	if (first != 0) {
+		struct runs_ref r = {NULL, first};
+		uint64_t b = runs_may_pay(v, &r, n) ? runs_bytes(v, &r, n) : UINT64_MAX;
+		if (b < *bytes) {
+			best = r;
+			*bytes = b;
+			*ref_word = first;
+		}
+	}
+	if (write_order[k] == LAYER_HEIGHT && write_order[0] == LAYER_BASE) {
+		struct runs_ref r = {w->layer[LAYER_BASE], 0};
+		uint64_t b = runs_may_pay(v, &r, n) ? runs_bytes(v, &r, n) : UINT64_MAX;
+		if (b < *bytes) {
+			best = r;
+			*bytes = b;
+			*kind = RUNS_REF_LAYER;
+			*ref_word = 0; /* the base's place in the file */
+		}
+	}
+	return best;
+}
+
+/* One layer record: name, CRC, encoding, length, data. Runs when they take
+ * fewer bytes than the cells themselves. */
+static void put_layer(struct writer *wr, const struct world *w, uint32_t version, int k)
+{
+	const enum world_layer l = write_order[k];
+	const float *v = w->layer[l];
+	const size_t n = world_cells(w);
+	const char *name = world_layer_name(l);
+	put_string(wr, name, strlen(name));
+	put32(wr, layer_crc(v, n));
+	if (version < 2) {
+		put_floats(wr, v, n);
+		return;
+	}
+	uint64_t bytes;
+	uint32_t kind, ref_word;
+	struct runs_ref r = {NULL, 0};
+	if (n <= RUNS_MAX_CELLS)
+		r = best_ref(w, k, &bytes, &kind, &ref_word);
+	if (n > RUNS_MAX_CELLS || bytes >= (uint64_t)n * 4) {
+		put32(wr, SNAPSHOT_ENC_RAW);
+		put64(wr, (uint64_t)n * 4);
+		put_floats(wr, v, n);
+		return;
+	}
+	put32(wr, SNAPSHOT_ENC_RUNS);
+	put64(wr, bytes);
+	put32(wr, kind);
+	put32(wr, ref_word);
+	for (size_t i = 0; i < n && !wr->failed;) {
+		uint32_t same, lit;
+		size_t next = runs_next(v, &r, n, i, &same, &lit);
+		put32(wr, same);
+		put32(wr, lit);
+		put_floats(wr, v + i + same, lit);
+		i = next;
+	}
+}
+
 /* "key=value\n" for every parameter, with the world's own size: the text
  * params_set_text reads back to the same struct. */
 static int params_text(const struct params *in, const struct world *w, char **out, size_t *len)
@@ -128,6 +210,16 @@ static int params_text(const struct params *in, const struct world *w, char **ou
 int snapshot_write(FILE *fp, const char *label, const struct world *w,
 		   const struct snapshot_info *info, char *err, size_t errlen)
 {
+	return snapshot_write_version(fp, label, w, info, SNAPSHOT_VERSION, err, errlen);
+}
+
+int snapshot_write_version(FILE *fp, const char *label, const struct world *w,
+			   const struct snapshot_info *info, uint32_t version,
+			   char *err, size_t errlen)
+{
+	if (version < SNAPSHOT_VERSION_MIN || version > SNAPSHOT_VERSION)
+		return io_fail(err, errlen, GULLY_EVERSION, label, "cannot write format version %" PRIu32,
+			    version);
 	size_t plen = strnlen(info->process, sizeof info->process);
 	if (plen == 0 || plen > SNAPSHOT_MAX_PROCESS)
 		return io_fail(err, errlen, GULLY_EINVAL, label, "no process name to save");
@@ -151,7 +243,7 @@ int snapshot_write(FILE *fp, const char *label, const struct world *w,
 
 	struct writer wr = {fp, (uint32_t)crc32(0L, Z_NULL, 0), false};
 	put(&wr, SNAPSHOT_MAGIC, SNAPSHOT_MAGIC_LEN);
-	put32(&wr, SNAPSHOT_VERSION);
+	put32(&wr, version);
 	put32(&wr, (uint32_t)w->width);
 	put32(&wr, (uint32_t)w->height);
 	put64(&wr, w->particles);
@@ -174,13 +266,8 @@ int snapshot_write(FILE *fp, const char *label, const struct world *w,
 	put32(&wr, wr.crc);
 	free(ptext);
 
-	size_t cells = world_cells(w);
-	for (int l = 0; l < LAYER_COUNT && !wr.failed; l++) {
-		const char *name = world_layer_name((enum world_layer)l);
-		put_string(&wr, name, strlen(name));
-		put32(&wr, layer_crc(w->layer[l], cells));
-		put_floats(&wr, w->layer[l], cells);
-	}
+	for (int k = 0; k < LAYER_COUNT && !wr.failed; k++)
+		put_layer(&wr, w, version, k);
 	if (wr.failed)
 		return io_fail(err, errlen, GULLY_EIO, label, "write failed: %s", strerror(errno));
 	return GULLY_OK;

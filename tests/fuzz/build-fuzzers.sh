@@ -36,12 +36,13 @@ build() { # name, io sources
 
 build preset "$top/src/io/fileio.c" "$top"/src/io/preset*.c
 if [ -f "$top/src/io/snapshot.c" ]; then
-	build snapshot "$top/src/io/fileio.c" "$top/src/io/snapshot.c"
+	build snapshot "$top/src/io/fileio.c" "$top"/src/io/snapshot*.c
 else
 	echo "build-fuzzers: no src/io/snapshot.c yet; fuzz_snapshot not built" >&2
 fi
 
-build resume "$top/src/io/fileio.c" "$top/src/io/snapshot.c" "$top/tests/fuzz/snapfix.c"
+build resume "$top/src/io/fileio.c" "$top"/src/io/snapshot*.c \
+	"$top/tests/fuzz/snapfix.c"
 build heightmap "$top/src/io/fileio.c" "$top/src/io/image.c" "$top/src/io/image_import.c"
 
 if [ "${1:-}" = run ]; then

@@ -1,6 +1,12 @@
 #include "snapfix.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <zlib.h>
+
+#include "core/base/bytes.h"
+#include "io/snapshot.h"
+#include "io/snapshot_format.h"
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -39,6 +45,56 @@ static uint32_t crc_of(const uint8_t *p, size_t n)
 	return (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), p, n);
 }
 
+/* Layers past this are left alone (a fuzzer's map is small). */
+#define SNAPFIX_MAX_CELLS (1u << 24)
+
+static float *raw_cells(const uint8_t *p, size_t cells)
+{
+	float *v = malloc(cells * sizeof *v + 1);
+	if (v)
+		for (size_t i = 0; i < cells; i++)
+			v[i] = get_f32le(p + 4 * i);
+	return v;
+}
+
+/* A runs layer decoded by the loader's own code (snapshot_runs.c). */
+static float *runs_cells(const uint8_t *p, size_t length, size_t cells, float *const *decoded,
+			 uint32_t index)
+{
+	if (length < RUNS_REF_BYTES)
+		return NULL;
+	uint32_t kind = le32(p), word = le32(p + 4);
+	struct runs_ref r = {NULL, word};
+	if (kind == RUNS_REF_LAYER) {
+		if (word >= index || !decoded[word])
+			return NULL;
+		r.layer = decoded[word];
+	}
+	float *v = malloc(cells * sizeof *v + 1);
+	FILE *fp = fmemopen((void *)(uintptr_t)(p + RUNS_REF_BYTES), length - RUNS_REF_BYTES + 1, "rb");
+	char why[128];
+	int e = v && fp ? runs_read(fp, v, &r, cells, length - RUNS_REF_BYTES, why, sizeof why) : 1;
+	if (fp)
+		fclose(fp);
+	if (e) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* The layer's CRC: its cells as little-endian bytes. */
+static uint32_t cells_crc(const float *v, size_t cells)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	for (size_t i = 0; i < cells; i++) {
+		unsigned char b[4];
+		put_f32le(b, v[i]);
+		c = crc32(c, b, 4);
+	}
+	return (uint32_t)c;
+}
+
 int snapfix_crcs(uint8_t *d, size_t size)
 {
 	size_t pos = 0;
@@ -64,16 +120,35 @@ int snapfix_crcs(uint8_t *d, size_t size)
 	put32(d + pos, crc_of(d, pos));
 	pos += 4;
 	int fixed = 1;
-	for (uint32_t l = 0; l < layers; l++) {
+	const uint32_t version = le32(d + 8);
+	float *decoded[64] = {NULL};
+	for (uint32_t l = 0; l < layers && l < 64; l++) {
 		if (!skip_string(d, &pos, size) || size - pos < 4)
 			break;
 		size_t at = pos;
 		pos += 4;
-		if (cells * 4 > size - pos)
+		uint32_t encoding = SNAPSHOT_ENC_RAW;
+		uint64_t length = cells * 4;
+		if (version >= 2) {
+			if (size - pos < 12)
+				break;
+			encoding = le32(d + pos);
+			length = (uint64_t)le32(d + pos + 4) | (uint64_t)le32(d + pos + 8) << 32;
+			pos += 12;
+		}
+		if (length > size - pos || cells > SNAPFIX_MAX_CELLS)
 			break;
-		put32(d + at, crc_of(d + pos, (size_t)cells * 4));
-		pos += (size_t)cells * 4;
+		if (encoding == SNAPSHOT_ENC_RAW && length == cells * 4)
+			decoded[l] = raw_cells(d + pos, (size_t)cells);
+		else if (encoding == SNAPSHOT_ENC_RUNS)
+			decoded[l] = runs_cells(d + pos, (size_t)length, (size_t)cells, decoded, l);
+		if (!decoded[l])
+			break;
+		put32(d + at, cells_crc(decoded[l], (size_t)cells));
+		pos += (size_t)length;
 		fixed++;
 	}
+	for (int l = 0; l < 64; l++)
+		free(decoded[l]);
 	return fixed;
 }
