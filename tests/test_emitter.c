@@ -557,6 +557,41 @@ static void test_load_rejects_corrupt(void **state)
 	world_destroy(w);
 }
 
+/* A saved particle's load is dropped as a mound where its path ends: one
+ * larger than the whole map's height range could hold is no load a run
+ * makes, and dropped it turned the heights to infinity. */
+static void test_load_refuses_absurd_carried(void **state)
+{
+	(void)state;
+	struct params p;
+	flat_params(&p, 16, 0.5);
+	p.emitter.deposit = 1;
+	p.emitter.lifetime = 4;
+	struct world *w = make_world(&p);
+	void *st = start(w, &p);
+	step(st, w, &p, 2);
+	assert_true(emitter_in_flight(st) > 0);
+	unsigned char *blob;
+	size_t len;
+	assert_int_equal(emitter_process.save_state(st, &blob, &len), 0);
+	const size_t carried = 16 + 6 * 8;
+	const uint64_t bits = bits_of(1e300);
+	for (int k = 0; k < 8; k++)
+		blob[carried + k] = (unsigned char)(bits >> (8 * k));
+	int rc = emitter_process.load_state(st, blob, len);
+	if (rc == 0) {
+		step(st, w, &p, 200);
+		for (size_t i = 0; i < world_cells(w); i++)
+			if (!isfinite(w->layer[LAYER_HEIGHT][i]))
+				fail_msg("a loaded load of 1e300 made cell %zu %g", i,
+					 (double)w->layer[LAYER_HEIGHT][i]);
+	}
+	assert_int_equal(rc, GULLY_EFORMAT);
+	free(blob);
+	emitter_process.destroy(st);
+	world_destroy(w);
+}
+
 static void test_pool_bounded(void **state)
 {
 	(void)state;
@@ -635,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_budget_split),
 		cmocka_unit_test(test_save_load_resume),
 		cmocka_unit_test(test_load_rejects_corrupt),
+		cmocka_unit_test(test_load_refuses_absurd_carried),
 		cmocka_unit_test(test_pool_bounded),
 		cmocka_unit_test(test_extremes),
 	};

@@ -447,6 +447,8 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 		if (!live)
 			return GULLY_ENOMEM;
 	}
+	const double side = world_size_max();
+	const double most_carried = 2.0 * WORLD_HEIGHT_LIMIT * side * side;
 	const unsigned char *o = data + BLOB_HEADER;
 	for (size_t i = 0; i < count; i++, o += BLOB_PARTICLE) {
 		double f[7];
@@ -457,8 +459,12 @@ static int emitter_load(void *state, const unsigned char *data, size_t len)
 				return GULLY_EFORMAT;
 			}
 		}
-		/* Speed and mass bound the work a step does: keep them sane. */
-		if (!(f[4] > 0 && f[4] <= 64 && f[5] > 0 && f[5] <= 64)) {
+		/* Speed and mass bound the work a step does: keep them sane. The
+		 * load can be no more than the whole map's height range holds:
+		 * a larger finite one, dropped as a mound, overflows the float
+		 * heights to infinity. */
+		if (!(f[4] > 0 && f[4] <= 64 && f[5] > 0 && f[5] <= 64) ||
+		    !(fabs(f[6]) <= most_carried)) {
 			free(live);
 			return GULLY_EFORMAT;
 		}
