@@ -147,6 +147,74 @@ static void test_load_refuses_water_outside_the_box(void **unused)
 	world_destroy(w);
 }
 
+/* Offsets in a GSP2 blob (sph_state.c's layout): the ten books end the
+ * header; each particle is six f32, its i64 mud, u32 id, u8 grounded; after
+ * the particles, the count of cells whose ledger moved, then each such cell
+ * as u32 index, f32 h0, i64 soil. */
+#define BLOB_BOOKS (4 + 10 * 4 + 8 + 8 * (4 + SPH_JETS + 1))
+#define BLOB_PARTICLES (BLOB_BOOKS + 10 * 8)
+#define BLOB_PARTICLE (6 * 4 + 8 + 4 + 1)
+
+/* Counts a run adds to: a loaded book, mud or soil ledger near the int64
+ * limit overflowed (undefined behaviour) on the next steps' sums, so it is
+ * refused, as is a cell's starting height outside the height range. */
+static void test_load_refuses_counts_that_overflow(void **unused)
+{
+	(void)unused;
+	struct params p;
+	sph_fixture_params(&p, 16, 16);
+	p.sph.jet1_on = 1;
+	p.sph.jet1_height = 3;
+	p.sph.jet1_speed = 8;
+	struct world *w;
+	struct sph *s;
+	sph_fixture_make(&p, &w, &s);
+	uint64_t done;
+	assert_int_equal(sph_run(s, w, 200, &done), GULLY_OK);
+	unsigned char *blob = NULL;
+	size_t len = 0;
+	assert_int_equal(sph_save(s, &blob, &len), GULLY_OK);
+	assert_true(s->n > 0);
+	const size_t ledger = BLOB_PARTICLES + (size_t)s->n * BLOB_PARTICLE;
+	assert_true(get_u32le(blob + ledger) > 0); /* the jet dug: cells moved */
+	const struct {
+		const char *what;
+		size_t at;
+		int size;
+		uint64_t v;
+	} cases[] = {
+		{"water_emitted at the int64 limit", BLOB_BOOKS, 8, (uint64_t)INT64_MAX},
+		{"soil_terrain at the int64 floor", BLOB_BOOKS + 4 * 8, 8, (uint64_t)INT64_MIN},
+		{"a particle's mud near the limit", BLOB_PARTICLES + 24, 8, (uint64_t)INT64_MAX - 5},
+		{"a cell's soil ledger at the limit", ledger + 4 + 4 + 4, 8, (uint64_t)INT64_MAX},
+		{"a cell's h0 of 1e30", ledger + 4 + 4, 4, 0x7149f2caU},
+	};
+	unsigned char *bad = malloc(len);
+	assert_non_null(bad);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memcpy(bad, blob, len);
+		if (cases[i].size == 8)
+			put_u64le(bad + cases[i].at, cases[i].v);
+		else
+			put_u32le(bad + cases[i].at, (uint32_t)cases[i].v);
+		struct sph *t;
+		assert_int_equal(sph_create(&t, w, &p), GULLY_OK);
+		int rc = sph_load(t, bad, len);
+		if (rc != GULLY_EFORMAT)
+			fail_msg("%s: sph_load returned %d", cases[i].what, rc);
+		sph_destroy(t);
+	}
+	/* The blob as saved still loads. */
+	struct sph *t;
+	assert_int_equal(sph_create(&t, w, &p), GULLY_OK);
+	assert_int_equal(sph_load(t, blob, len), GULLY_OK);
+	sph_destroy(t);
+	free(bad);
+	free(blob);
+	sph_destroy(s);
+	world_destroy(w);
+}
+
 /* The water layer is cleared only where its last write reached: after
  * every call it equals the layer a fresh state writes from the same blob
  * over a map of garbage (which clears the whole map first), as particles
@@ -341,6 +409,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_box_follows_the_water),
 		cmocka_unit_test(test_load_refuses_water_outside_the_box),
+		cmocka_unit_test(test_load_refuses_counts_that_overflow),
 		cmocka_unit_test(test_blob_summary),
 		cmocka_unit_test(test_dense_blob_still_loads),
 		cmocka_unit_test(test_tallies_do_not_depend_on_calls),

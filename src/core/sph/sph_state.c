@@ -31,6 +31,28 @@
 #define LEDGER (4 + 4 + 8)            /* GSP2: a cell whose soil moved */
 #define WATER (SPH_PORES * 4)         /* GSP2: a cell of the wet box */
 
+/* A blob's int64 counts are held to what a run's sums can add to without
+ * overflowing (signed overflow is undefined): a book or a cell's soil
+ * ledger to half the int64 range (a cell moved by WORLD_HEIGHT_LIMIT on
+ * the tallest vertical scale, 10^9 cells^3 in quanta of 2^-32, is under
+ * it), a
+ * particle's mud to 2^40, 256 times the largest mud_cap (sph.mud_max 0.9
+ * of a spacing of 1 is under 2^32), so all SPH_CAPACITY_LIMIT particles'
+ * mud sums to under 2^59. */
+#define COUNT_LIMIT ((int64_t)1 << 62)
+#define MUD_LIMIT ((int64_t)1 << 40)
+
+static bool count_ok(int64_t v)
+{
+	return v >= -COUNT_LIMIT && v <= COUNT_LIMIT;
+}
+
+/* A cell's height when the state was made: one the world's layer can hold. */
+static bool h0_ok(float h0)
+{
+	return h0 >= -WORLD_HEIGHT_LIMIT && h0 <= WORLD_HEIGHT_LIMIT; /* NaN fails */
+}
+
 struct cursor {
 	unsigned char *w;
 	const unsigned char *r;
@@ -165,7 +187,7 @@ static bool particles_load(struct sph *s, struct cursor *c, int n)
 		s->p.mud[i] = (int64_t)get(c, 8);
 		s->p.id[i] = (uint32_t)get(c, 4);
 		s->p.grounded[i] = (uint8_t)get(c, 1);
-		if (s->p.mud[i] < 0 || s->p.grounded[i] > 1)
+		if (s->p.mud[i] < 0 || s->p.mud[i] > MUD_LIMIT || s->p.grounded[i] > 1)
 			return false;
 	}
 	return true;
@@ -191,7 +213,7 @@ static bool sparse_load(struct sph *s, struct cursor *c, size_t cells)
 		size_t i = (size_t)get(c, 4);
 		float h0 = get_f32(c);
 		int64_t soil = (int64_t)get(c, 8);
-		if (i < next || i >= cells || !isfinite(h0) || soil == 0)
+		if (i < next || i >= cells || !h0_ok(h0) || soil == 0 || !count_ok(soil))
 			return false;
 		s->h0[i] = h0;
 		s->soil[i] = soil;
@@ -216,7 +238,7 @@ static bool cells_load(struct sph *s, struct cursor *c, size_t cells)
 	for (size_t i = 0; i < cells; i++) {
 		s->h0[i] = get_f32(c);
 		s->soil[i] = (int64_t)get(c, 8);
-		if (!isfinite(s->h0[i]))
+		if (!h0_ok(s->h0[i]) || !count_ok(s->soil[i]))
 			return false;
 		bool inside = in_box(&s->wet, (int)(i % (size_t)s->width), (int)(i / (size_t)s->width));
 		for (int k = 0; k < SPH_PORES; k++) {
@@ -290,8 +312,11 @@ int sph_load(struct sph *s, const unsigned char *data, size_t len)
 	for (int k = 0; k <= SPH_JETS; k++)
 		if (!(s->emit_carry[k] >= 0 && s->emit_carry[k] < 1e6))
 			return GULLY_EFORMAT;
-	for (int k = 0; k < BOOKS; k++)
+	for (int k = 0; k < BOOKS; k++) {
 		*book(&s->books, k) = (int64_t)get(&c, 8);
+		if (!count_ok(*book(&s->books, k)))
+			return GULLY_EFORMAT;
+	}
 	s->n = head[2];
 	s->unsettled = false; /* a saved state is settled (sph_save) */
 	s->dried_untallied = 0; /* and its tallies are whole */
