@@ -82,7 +82,12 @@ EXTRA_DIST += tests/docs.test
 TESTS += tests/docs_examples.sh
 EXTRA_DIST += tests/docs_examples.sh
 TEST_LOG_COMPILER = $(SHELL)
-AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY;
+AM_TESTS_ENVIRONMENT = GULLY='$(abs_top_builddir)/gully$(EXEEXT)'; export GULLY; \
+	GULLY_CC='$(CC)'; GULLY_CPPFLAGS='$(DEFS) -I$(top_builddir) -I$(top_srcdir)/src -D_POSIX_C_SOURCE=200809L $(CPPFLAGS) $(ZLIB_CFLAGS)'; \
+	export GULLY_CC GULLY_CPPFLAGS;
+# The snapshot code compiles on a big-endian host too.
+TESTS += tests/byte_order.test
+EXTRA_DIST += tests/byte_order.test
 # Hydrology: the priority flood on hand-built basins, and the process.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_flood tests/test_hydrology tests/test_hydrology_2020
