@@ -146,7 +146,7 @@ static inline floatw lockstep_soften(const struct lockstep *pl, const struct dro
 /* Pass two: the move of slots base .. base + FLOATW_WIDTH - 1; their ended
  * bits. `hard` (e->hard set) is a constant where it is inlined, so the run
  * without hardness has no trace of it: always inlined, since GCC would
- * otherwise call one copy for both loops (~7% slower, bench/PARTICLES.md). */
+ * otherwise call one copy for both loops, which is slower (bench/PARTICLES.md). */
 static inline __attribute__((always_inline)) uint64_t
 lockstep_move(struct lockstep *pl, const struct droplet_env *e, int base, uint64_t *steps, bool hard)
 {

@@ -75,10 +75,9 @@ struct particles_state {
 };
 
 /* The process runs the lockstep read phase on one thread, whatever
- * world.threads says: a tick is 64 droplet steps, about 0.3 us, and handing
- * half of it to another thread and waiting for it costs far more than the
- * tick (an idle host: 200,000 droplets in 1.7 s on one thread, 308 s on two;
- * bench/HISTORY.md, "two threads for the lockstep read phase").
+ * world.threads says: a tick is 64 droplet steps, far less work than handing
+ * half of it to another thread and waiting for it costs (bench/HISTORY.md,
+ * "two threads for the lockstep read phase", has the figures).
  * lockstep_set_workers keeps the split, held to the same bits by test_lanes,
  * for a design with longer ticks. The halves are that design: from 256x256
  * up an epoch is milliseconds of work, so world.threads runs them on two
@@ -116,10 +115,11 @@ static int particles_pool(struct particles_state *s, const struct params *p)
 /* particles.epoch is droplets per 256x256 cells: the same share of the map
  * changes between merges on any size, and that share is what moves the
  * maps away from one engine's (bench/PARTICLES.md). At least 2, one a half.
- * At most PARTICLES_EPOCH_MAX: past 2048x2048 a shorter epoch costs next to
- * nothing (a merge is 25 ms at 4096x4096 against over a second of droplets)
- * and the map on screen, which holds half A's droplets between merges,
- * catches up every second or so instead of every few. */
+ * At most PARTICLES_EPOCH_MAX: past 2048x2048 a merge is small against an
+ * epoch's droplets, so a shorter epoch costs next to nothing (the figures:
+ * bench/PARTICLES.md), and the map on screen, which holds half A's droplets
+ * between merges, catches up more often ("At most 32768 droplets an
+ * epoch" there). */
 uint64_t particles_epoch(int epoch, const struct world *w)
 {
 	const uint64_t e = ((uint64_t)epoch * world_cells(w) + 32768u) / 65536u;
