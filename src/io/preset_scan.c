@@ -426,8 +426,8 @@ void preset_scan_peek(const unsigned char *text, size_t len, struct preset_meta 
 		}
 		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
 			/* Stop well past any preset's depth: libyaml's time grows
-			 * with the square of the nesting (200 KB of '[' took 43 s
-			 * of `gully presets`), and the loader refuses the file. */
+			 * with the square of the nesting (bench/README.md has
+			 * what a deep file cost), and the loader refuses the file. */
 			if (++depth > PEEK_MAX_DEPTH) {
 				yaml_event_delete(&ev);
 				break;

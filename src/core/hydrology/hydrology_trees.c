@@ -353,11 +353,12 @@ static int event_order(const void *a, const void *b)
 }
 
 /* A batch's events in birth order. On a big map a batch holds tens of
- * thousands (2% of a forest of millions), and qsort's comparisons took a
- * seventh of a long run: a radix sort on the serial instead, 11 bits a
- * pass, as many passes as the largest serial in the list needs (two up to
- * four million births). Both sorts are stable, so the order is qsort's. The
- * passes swap the list's array with the spare one. */
+ * thousands, and qsort's comparisons were a large share of a long run
+ * (bench/HYDROLOGY.md, "The batch's tree events, sorted by radix"): a
+ * radix sort on the serial instead, 11 bits a pass, as many passes as the
+ * largest serial in the list needs (two up to four million births). Both
+ * sorts are stable, so the order is qsort's. The passes swap the list's
+ * array with the spare one. */
 #define SORT_BITS 11
 static int events_sort(struct forest *f, struct tree_list *due)
 {
