@@ -6,6 +6,7 @@
 #include "core/base/resample.h"
 #include "core/base/noise.h"
 #include "core/terrain/rows.h"
+#include "core/terrain/terrain.h"
 
 /* Its own noise and rng streams, so changing hardness never moves the terrain. */
 #define HARDNESS_STREAM 3
@@ -39,14 +40,7 @@ static void fbm_field(float *out, const struct world *w, const struct params *p,
 	float span = (float)(w->width > w->height ? w->width : w->height);
 	struct field_job job = {out, nz, w->width, octaves, (float)frequency / span};
 	terrain_rows(w, p, field_block, &job);
-	float mn = INFINITY, mx = -INFINITY;
-	for (size_t i = 0; i < world_cells(w); i++) {
-		mn = fminf(mn, out[i]);
-		mx = fmaxf(mx, out[i]);
-	}
-	float range = mx - mn;
-	for (size_t i = 0; i < world_cells(w); i++)
-		out[i] = range > 0 ? (out[i] - mn) / range : 0.5f;
+	terrain_normalise(out, world_cells(w));
 }
 
 /* Bands by height: alternately harder and softer than the mean, each by a

@@ -11,7 +11,7 @@
 #define TERRAIN_STREAM 1
 #define SIMULATION_STREAM 2
 
-static void normalise(float *h, size_t n)
+void terrain_normalise(float *h, size_t n)
 {
 	float mn = INFINITY, mx = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
@@ -102,7 +102,7 @@ void terrain_generate(struct world *w, const struct params *p)
 	struct terrain_job job = {h, &nz, t, w->width, w->height, (float)t->frequency / span};
 	terrain_rows(w, p, terrain_block, &job);
 	if (g == TERRAIN_FBM || g == TERRAIN_RIDGED)
-		normalise(h, world_cells(w));
+		terrain_normalise(h, world_cells(w));
 	memcpy(w->layer[LAYER_BASE], h, world_cells(w) * sizeof(float));
 }
 

@@ -17,6 +17,10 @@ enum terrain_generator {
 	TERRAIN_GENERATOR_COUNT
 };
 
+/* Scales n values to span exactly [0, 1] (all 0.5 when they are equal):
+ * the noise terrains and the hardness map's noise field. */
+void terrain_normalise(float *h, size_t n);
+
 /* Fills the height layer from params (terrain.* and world.seed) and copies it
  * to base. Noise terrains are normalised to span [0, 1]. */
 void terrain_generate(struct world *w, const struct params *p);
