@@ -1,7 +1,8 @@
 /* The noise fields' rows over world.threads threads: the terrain and the
  * hardness map are one noise sum per cell, each cell on its own, so any
- * split of the rows gives the same bits. At 4096x4096 the terrain's making
- * was seconds of one core before a run or the explorer could start. */
+ * split of the rows gives the same bits. At 4096x4096 the terrain is
+ * seconds of one core's work before a run or the explorer can start
+ * (bench/README.md, "making a 4096x4096 terrain"). */
 #ifndef GULLY_TERRAIN_ROWS_H
 #define GULLY_TERRAIN_ROWS_H
 
