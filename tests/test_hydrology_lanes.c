@@ -249,6 +249,38 @@ static void test_damaged_lanes_refused(void **unused)
 	run_close(&r);
 }
 
+/* A droplet's books go into the world's tallies when it ends. A book no
+ * run makes (1e308 eroded), over a tally a snapshot may hold (1e308 too),
+ * made the tally infinite, and a snapshot saved after it one that no gully
+ * loads: such a book is refused. */
+static void test_absurd_books_refused(void **unused)
+{
+	(void)unused;
+	struct run r = run_open(0, 64);
+	test_process_run(&hydrology_process, r.st, r.w, &r.p, 300);
+	unsigned char *blob;
+	size_t len;
+	assert_int_equal(hydrology_process.save_state(r.st, &blob, &len), GULLY_OK);
+	/* The first slot's books follow its five floats, three doubles and two
+	 * words: evaporated, off the map, eroded (slot + 68), deposited. */
+	const size_t eroded = lanes_offset(blob, len) + 24 + 68;
+	const double huge = 1e308;
+	uint64_t bits;
+	memcpy(&bits, &huge, sizeof bits);
+	put_u64le(blob + eroded, bits);
+	r.w->tally[TALLY_ERODED] = huge;
+	int rc = hydrology_process.load_state(r.st, blob, len);
+	if (rc == GULLY_OK) {
+		run_finish(&r);
+		if (!isfinite(r.w->tally[TALLY_ERODED]))
+			fail_msg("a book of 1e308 loaded and made the eroded tally %g",
+				 r.w->tally[TALLY_ERODED]);
+	}
+	assert_int_equal(rc, GULLY_EFORMAT);
+	free(blob);
+	run_close(&r);
+}
+
 static double sum_layer(const struct world *w, int layer)
 {
 	double s = 0;
@@ -314,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_copies_same_bits),
 		cmocka_unit_test(test_split_and_resume),
 		cmocka_unit_test(test_damaged_lanes_refused),
+		cmocka_unit_test(test_absurd_books_refused),
 		cmocka_unit_test(test_books_balance),
 		cmocka_unit_test(test_lanes_change_mid_run),
 	};

@@ -252,6 +252,9 @@ static void test_corrupt_blob_rejected(void **state)
 		{16 + 8 + 24, 0x7fc00000u, GULLY_EFORMAT}, /* A's first droplet's x NaN */
 		{rng_inc, 2, GULLY_EFORMAT},            /* an even RNG increment */
 		{maps - 4, 0x7ff80000u, GULLY_EFORMAT}, /* B's soil in flight NaN */
+		/* B's first book 9e307, finite but no epoch's: added to a tally
+		 * as large, it made the tally infinite. */
+		{maps - 28, 0x7fe00000u, GULLY_EFORMAT},
 		{maps, 0x7f800000u, GULLY_EFORMAT},     /* the base: inf */
 		{maps + 4 * 256, 0x7f000000u, GULLY_EFORMAT}, /* B's view: 1.7e38 */
 	};

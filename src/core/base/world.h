@@ -77,6 +77,11 @@ struct world_stats {
  * 10^6 cells per unit time; finite values beyond it overflow its next
  * steps' float arithmetic. */
 #define WORLD_SPEED_LIMIT 1.0e6f
+/* A process's running books in a snapshot (a droplet's eroded, deposited,
+ * evaporated... not yet in the world's tallies): far past what any run
+ * adds up, and small enough that adding one to any finite tally leaves it
+ * finite (it is under half an ulp of DBL_MAX). */
+#define WORLD_BOOK_LIMIT 1.0e30
 #define WORLD_POOL_MAX 1000.0f     /* the flood's cap on a pool's depth */
 #define WORLD_VEGETATION_MAX 51.0f /* 255 root units of 0.2 */
 void world_layer_range(enum world_layer l, float *min, float *max);

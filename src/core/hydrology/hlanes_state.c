@@ -50,7 +50,8 @@ int hlanes_save(const struct hlanes *L, unsigned char **data, size_t *len)
  * can reach and the next steps' float arithmetic can take (as the
  * particles' lanes are held: a speed under WORLD_SPEED_LIMIT, a load, soil
  * and volume under WORLD_HEIGHT_LIMIT; a volume can pass 1 by draining a
- * lake), an age and a round a step can count on. */
+ * lake), books a tally can take (WORLD_BOOK_LIMIT), an age and a round a
+ * step can count on. */
 static bool hlanes_read_slot(const unsigned char *q, int width, int height, struct life *l)
 {
 	memset(l, 0, sizeof *l);
@@ -67,7 +68,7 @@ static bool hlanes_read_slot(const unsigned char *q, int width, int height, stru
 		if (!isfinite(f[k]))
 			return false;
 	for (int k = 0; k < 8; k++)
-		if (!isfinite(d[k]))
+		if (!isfinite(d[k]) || (k >= 3 && !(fabs(d[k]) <= WORLD_BOOK_LIMIT)))
 			return false;
 	if (!(f[0] >= 0.0f && f[0] < (float)width && f[1] >= 0.0f && f[1] < (float)height))
 		return false;

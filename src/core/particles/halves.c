@@ -390,8 +390,10 @@ static int halves_get_rest(struct halves *into, const unsigned char *q, const un
 		into->tally[k] = get_f64le(q);
 	into->soil0 = get_f64le(q);
 	q += 8;
+	/* Books an epoch can make: finite, and no larger than a tally can
+	 * take at the merge (WORLD_BOOK_LIMIT). */
 	for (int k = 0; k < HALVES_BOOKS; k++)
-		if (!isfinite(into->tally[k]))
+		if (!(fabs(into->tally[k]) <= WORLD_BOOK_LIMIT))
 			return GULLY_EFORMAT;
 	if (!isfinite(into->soil0) || !(into->rng.inc & 1u))
 		return GULLY_EFORMAT;
