@@ -40,9 +40,9 @@ static float lerp(float a, float b, float t)
 /* Eight unit-ish gradient directions: axes and diagonals (hash & 7: x + y,
  * -x + y, x - y, -x - y, then 1.41421356 times x, -x, y, -y). Written as
  * selects rather than a switch: the hash is random, so a switch's branch
- * was mispredicted about every other call (the terrain's making spent a
- * third of its time here). Each case's value is the same float as the
- * switch gave: negation is exact, and x - y is x + (-y). */
+ * is mispredicted about every other call (bench/HISTORY.md, "making the
+ * terrain"). Each case's value is the same float as a switch's: negation
+ * is exact, and x - y is x + (-y). */
 static float grad(int hash, float x, float y)
 {
 	const float sx = (hash & 1) ? -x : x;
@@ -55,8 +55,9 @@ static float grad(int hash, float x, float y)
  * the low byte of (int)f (two's complement wraps negative f the way fmod
  * plus 256 does). Beyond it (frequency 64, lacunarity 4, 16 octaves reach
  * 7e10) the conversion would be undefined (the float-cast-overflow
- * sanitizer caught it), so fmod, exact for a whole float, takes it there;
- * fmod everywhere cost a sixth of the terrain's making. */
+ * sanitizer caught it), so fmod, exact for a whole float, takes it there
+ * and only there, since it is slow (bench/HISTORY.md, "making the
+ * terrain"). */
 static int lattice(float f)
 {
 	if (f > -2147483648.0f && f < 2147483648.0f)
