@@ -92,7 +92,8 @@ static inline __m128 normal_sum_xz(__m128 vx, __m128 vz)
 /* p points at the centre of a map w floats wide; all eight neighbours must
  * be on it. Nine scalar loads, not three 4-wide row loads: the previous step
  * stored one float into this block, and a wide load over a recent narrow
- * store cannot be forwarded from it (a stall of about 2 ns on the chain). */
+ * store cannot be forwarded from it: the step's dependency chain would
+ * stall on it (bench/PARTICLES.md, on store forwarding). */
 static inline v2f normal_xz(const float *p, size_t w, const struct normal_consts *k)
 {
 	const float *up = p - w, *dn = p + w;
