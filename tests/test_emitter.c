@@ -315,6 +315,49 @@ static void test_crater_eq6(void **state)
 	world_destroy(w);
 }
 
+/* The heights a run leaves must be ones a snapshot of them loads
+ * (WORLD_HEIGHT_LIMIT): the emitter at its registry's deepest crater, on a
+ * slow stream over one spot, dug past -10^6 within seconds (a 16x16 run of
+ * 20,000 particles reached -3e7), and the snapshot it saved was refused.
+ * The crater stops at the floor, the mound at the ceiling, and the books
+ * hold what really moved. */
+static void test_heights_stay_loadable(void **state)
+{
+	(void)state;
+	struct params p;
+	flat_params(&p, 16, 0.0);
+	p.emitter.depth_scale = 0.01;
+	p.emitter.mass = 4;
+	p.emitter.radius_per_mass = 8;
+	struct world *w = make_world(&p);
+	float *h = w->layer[LAYER_HEIGHT];
+	const float deep = -WORLD_HEIGHT_LIMIT + 5.0f;
+	for (size_t i = 0; i < world_cells(w); i++)
+		h[i] = deep;
+	double removed = emitter_crater(w, 8.0, 8.0, 32.0, 0.01);
+	size_t cell;
+	if (world_check_layer(w, LAYER_HEIGHT, &cell))
+		fail_msg("the crater left cell %zu at %g", cell, (double)h[cell]);
+	double lost = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		lost += (double)deep - (double)h[i];
+	assert_true(removed > 0);
+	assert_double_equal(removed, lost, 1e-6);
+	/* And a mound on a map at the ceiling. */
+	const float high = WORLD_HEIGHT_LIMIT - 5.0f;
+	for (size_t i = 0; i < world_cells(w); i++)
+		h[i] = high;
+	double gained = emitter_mound(w, 8.0, 8.0, 4.0, 1e6);
+	if (world_check_layer(w, LAYER_HEIGHT, &cell))
+		fail_msg("the mound left cell %zu at %g", cell, (double)h[cell]);
+	double added = 0;
+	for (size_t i = 0; i < world_cells(w); i++)
+		added += (double)h[i] - (double)high;
+	assert_true(gained > 0 && gained < 1e6);
+	assert_double_equal(gained, added, 1e-6);
+	world_destroy(w);
+}
+
 static void test_erosion_scales_with_softness(void **state)
 {
 	(void)state;
@@ -664,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_straight_on_uniform),
 		cmocka_unit_test(test_rotation_eq4),
 		cmocka_unit_test(test_crater_eq6),
+		cmocka_unit_test(test_heights_stay_loadable),
 		cmocka_unit_test(test_erosion_scales_with_softness),
 		cmocka_unit_test(test_mass_balance),
 		cmocka_unit_test(test_deterministic),

@@ -128,6 +128,23 @@ double emitter_steer(const struct emitter_particle *q, const struct world *w,
 	return steer(q, w, ep, &cone);
 }
 
+/* A height a crater or a mound leaves: no further than WORLD_HEIGHT_LIMIT,
+ * the range a snapshot of the map loads in (the deepest craters the
+ * registry allows dig past it within seconds on one spot). A height
+ * already past it is not moved toward it. The callers book what the cell
+ * really lost or gained, so the books hold. */
+static inline float floor_at_limit(float before, double after)
+{
+	const double floor = before < -WORLD_HEIGHT_LIMIT ? before : -WORLD_HEIGHT_LIMIT;
+	return (float)(after > floor ? after : floor);
+}
+
+static inline float ceiling_at_limit(float before, double after)
+{
+	const double ceiling = before > WORLD_HEIGHT_LIMIT ? before : WORLD_HEIGHT_LIMIT;
+	return (float)(after < ceiling ? after : ceiling);
+}
+
 /* The cells whose centres may lie within R of (x0, y0), clipped to the map;
  * false when none. */
 static bool crater_box(const struct world *w, double x0, double y0, double R,
@@ -169,8 +186,8 @@ double emitter_crater(struct world *w, double x0, double y0, double R, double de
 			if (dh <= 0)
 				continue;
 			float before = h[row + (size_t)cx];
-			float after = (float)((double)before -
-					      depth_scale * dh * (1.0 - (double)d[row + (size_t)cx]));
+			float after = floor_at_limit(before, (double)before - depth_scale * dh *
+							     (1.0 - (double)d[row + (size_t)cx]));
 			h[row + (size_t)cx] = after;
 			/* What the float really lost, so the books balance exactly. */
 			removed += (double)before - (double)after;
@@ -199,7 +216,7 @@ double emitter_mound(struct world *w, double x0, double y0, double R, double mas
 				}
 				float *c = &h[(size_t)cy * (size_t)w->width + (size_t)cx];
 				float before = *c;
-				*c = (float)((double)before + mass * dh / total);
+				*c = ceiling_at_limit(before, (double)before + mass * dh / total);
 				gained += (double)*c - (double)before;
 			}
 		}
@@ -211,7 +228,7 @@ double emitter_mound(struct world *w, double x0, double y0, double R, double mas
 		int cy = y0 < 0 ? 0 : y0 >= w->height ? w->height - 1 : (int)y0;
 		float *c = &h[(size_t)cy * (size_t)w->width + (size_t)cx];
 		float before = *c;
-		*c = (float)((double)before + mass);
+		*c = ceiling_at_limit(before, (double)before + mass);
 		gained = (double)*c - (double)before;
 	}
 	return gained;
