@@ -47,6 +47,22 @@ uint32_t snapshot_crc_update(uint32_t crc, const unsigned char *p, size_t n)
 	return (uint32_t)c;
 }
 
+uint32_t snapshot_cells_crc(const float *v, size_t n)
+{
+	enum { CHUNK = 4096 };
+	unsigned char buf[CHUNK * 4];
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	if (SNAPSHOT_FLOATS_AS_STORED)
+		return snapshot_crc_update(crc, (const unsigned char *)v, n * sizeof *v);
+	for (size_t i = 0; i < n; i += CHUNK) {
+		size_t k = n - i < CHUNK ? n - i : CHUNK;
+		for (size_t j = 0; j < k; j++)
+			put_f32le(buf + 4 * j, v[i + j]);
+		crc = snapshot_crc_update(crc, buf, 4 * k);
+	}
+	return crc;
+}
+
 /* ---------------------------------------------------------------- reading */
 
 

@@ -10,6 +10,9 @@
 
 /* A CRC-32 over any length: zlib takes uInt chunks. */
 uint32_t snapshot_crc_update(uint32_t crc, const unsigned char *p, size_t n);
+/* A layer's CRC: of its n cells as the file's little-endian f32 bytes,
+ * whatever the host and the layer's encoding. */
+uint32_t snapshot_cells_crc(const float *v, size_t n);
 
 /* On a little-endian host a float's bytes in memory are the file's: a layer
  * is summed, written and read as it lies, with no conversion. */

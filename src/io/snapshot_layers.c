@@ -141,20 +141,6 @@ static int read_raw(struct reader *rd, struct world *w, const struct layer_entry
 	return GULLY_OK;
 }
 
-/* The CRC of a layer as the file's little-endian bytes. */
-static uint32_t cells_crc(const float *v, size_t n)
-{
-	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
-	if (SNAPSHOT_FLOATS_AS_STORED)
-		return snapshot_crc_update(crc, (const unsigned char *)v, n * sizeof *v);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char b[4];
-		put_f32le(b, v[i]);
-		crc = snapshot_crc_update(crc, b, 4);
-	}
-	return crc;
-}
-
 int snapshot_read_layer(struct reader *rd, struct world *w, const struct layer_entry *ent,
 		      uint32_t index, unsigned flags, struct snapshot_report *rep)
 {
@@ -167,7 +153,7 @@ int snapshot_read_layer(struct reader *rd, struct world *w, const struct layer_e
 	if (e)
 		return e;
 	float *v = w->layer[le->layer];
-	uint32_t crc = cells_crc(v, cells);
+	uint32_t crc = snapshot_cells_crc(v, cells);
 	rep->encoding[le->layer] = le->encoding;
 	rep->stored_bytes[le->layer] = le->length;
 	rep->present[le->layer] = true;

@@ -59,21 +59,6 @@ static void put_string(struct writer *wr, const void *s, size_t n)
  * (snapshot_format.h), else in chunks converted to them. */
 #define CHUNK_FLOATS 4096
 
-static uint32_t layer_crc(const float *v, size_t n)
-{
-	unsigned char buf[CHUNK_FLOATS * 4];
-	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
-	if (SNAPSHOT_FLOATS_AS_STORED)
-		return snapshot_crc_update(crc, (const unsigned char *)v, n * sizeof *v);
-	for (size_t i = 0; i < n; i += CHUNK_FLOATS) {
-		size_t k = n - i < CHUNK_FLOATS ? n - i : CHUNK_FLOATS;
-		for (size_t j = 0; j < k; j++)
-			put_f32le(buf + 4 * j, v[i + j]);
-		crc = snapshot_crc_update(crc, buf, 4 * k);
-	}
-	return crc;
-}
-
 static void put_floats(struct writer *wr, const float *v, size_t n)
 {
 	unsigned char buf[CHUNK_FLOATS * 4];
@@ -143,7 +128,7 @@ static void put_layer(struct writer *wr, const struct world *w, uint32_t version
 	const size_t n = world_cells(w);
 	const char *name = world_layer_name(l);
 	put_string(wr, name, strlen(name));
-	put32(wr, layer_crc(v, n));
+	put32(wr, snapshot_cells_crc(v, n));
 	if (version < 2) {
 		put_floats(wr, v, n);
 		return;
