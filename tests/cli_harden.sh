@@ -377,5 +377,18 @@ else
 	echo "note: no script(1) here: the sweep-on-a-terminal case is skipped"
 fi
 
+# ---- 17: a run driven out of the model's range saves no file gully refuses ----
+# Valid but unstable parameters: light droplets that never slow (friction 0)
+# dig past the height range a snapshot may hold.
+unstable="--process particles --size 33x32 --set particles.density=0.1
+	--set particles.deposition_rate=0.5 --set particles.friction=0 --particles 10000"
+expect_t 1 "an unstable run's snapshot is refused" -- "$GULLY" run --quiet $unstable \
+	-o "$T/unstable.gsnap" -o "$T/unstable.png"
+err_has "unstable.gsnap: not saved: layer 'height' cell"
+err_has "and could not be loaded back"
+one_line 1
+[ -e "$T/unstable.gsnap" ] && fail "a snapshot gully cannot load was written"
+[ -s "$T/unstable.png" ] || fail "the picture beside it was not written"
+
 echo "checks done"
 finish

@@ -25,7 +25,8 @@ struct snapshot_info {
 bool snapshot_is_name(const char *path);
 
 /* Writes atomically (temporary file, fsync, rename). Returns a gully_err code;
- * on failure `err` holds a one-line message naming the file. */
+ * on failure `err` holds a one-line message naming the file. A world with a
+ * cell the loader would refuse (world_check_layer) is not saved. */
 int snapshot_save(const char *path, const struct world *w,
 		  const struct snapshot_info *info, char *err, size_t errlen);
 /* Checks every field and size before allocating; on failure `err` says what
@@ -91,6 +92,7 @@ void snapshot_describe_bad_value(char *buf, size_t len, const struct snapshot_re
 int snapshot_read(FILE *fp, const char *label, unsigned flags, struct world **out,
 		  struct snapshot_info *info, struct snapshot_report *rep,
 		  char *err, size_t errlen);
+/* snapshot_write writes whatever the world holds, in or out of range. */
 int snapshot_write(FILE *fp, const char *label, const struct world *w,
 		   const struct snapshot_info *info, char *err, size_t errlen);
 /* The same in a given format version: 1 (every layer raw, which gully

@@ -261,6 +261,20 @@ int snapshot_write_version(FILE *fp, const char *label, const struct world *w,
 int snapshot_save(const char *path, const struct world *w,
 		  const struct snapshot_info *info, char *err, size_t errlen)
 {
+	/* A file gully would refuse to load is not written: a run whose
+	 * parameters drove it out of the model's range says so here, not on
+	 * the next load. */
+	for (int l = 0; l < LAYER_COUNT; l++) {
+		size_t cell;
+		if (world_check_layer(w, (enum world_layer)l, &cell) == GULLY_OK)
+			continue;
+		float lo, hi;
+		world_layer_range((enum world_layer)l, &lo, &hi);
+		return io_fail(err, errlen, GULLY_ERANGE, path,
+			    "not saved: layer '%s' cell %zu (x %zu, y %zu) is %g, outside %.10g to %.10g, and could not be loaded back",
+			    world_layer_name((enum world_layer)l), cell, cell % (size_t)w->width,
+			    cell / (size_t)w->width, (double)w->layer[l][cell], (double)lo, (double)hi);
+	}
 	struct atomic_file af;
 	if (atomic_open(&af, path) != 0)
 		return io_fail(err, errlen, GULLY_EIO, path, "cannot create: %s", file_strerror(errno));
