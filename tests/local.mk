@@ -298,6 +298,9 @@ EXTRA_DIST += $(TUI2_TESTS)
 # The explorer opening a height map (issue 13), in tmux.
 TESTS += tests/tui/heightmap.sh tests/tui/hardness.sh
 EXTRA_DIST += tests/tui/heightmap.sh tests/tui/hardness.sh
+# The explorer on a classroom projector: small and big terminals, themes.
+TESTS += tests/tui/projector.sh
+EXTRA_DIST += tests/tui/projector.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \

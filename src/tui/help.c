@@ -40,10 +40,12 @@ static void layout(struct help_layout *L, int rows, int cols)
 	L->box_w = L->ncol * L->colw + 4;
 	if (L->box_w > cols)
 		L->box_w = cols;
-	L->box_h = L->per_col + 4;
+	/* The title sits in the top border and the scroll note in the bottom
+	 * one, so every row between them is a row of keys. */
+	L->box_h = L->per_col + 2;
 	if (L->box_h > rows)
 		L->box_h = rows;
-	L->shown = L->box_h - 4 > 0 ? L->box_h - 4 : 0;
+	L->shown = L->box_h - 2 > 0 ? L->box_h - 2 : 0;
 	L->y0 = (rows - L->box_h) / 2;
 	L->x0 = (cols - L->box_w) / 2;
 	if (L->y0 < 0)
@@ -103,11 +105,11 @@ void help_draw(struct app *a, int rows, int cols)
 			else
 				snprintf(row, sizeof row, "%-*s %s", L.name_w, long_names ? "" : names,
 					 k->help);
-			mvprintw(L.y0 + 2 + r, L.x0 + 2 + c * L.colw, "%-*.*s", text_w, text_w, row);
+			mvprintw(L.y0 + 1 + r, L.x0 + 2 + c * L.colw, "%-*.*s", text_w, text_w, row);
 		}
 		i = next;
 	}
-	crt_box(L.y0, L.x0, L.box_h, L.box_w, L.y0 + 1);
+	crt_box(L.y0, L.x0, L.box_h, L.box_w, -1);
 	attrset(A_BOLD);
 	mvprintw(L.y0, L.x0 + 2, "%.*s", L.box_w - 4, " gully keys: any other key closes ");
 	attrset(A_NORMAL);
