@@ -114,6 +114,20 @@ bool crt_colorfgbg_light(void)
 	return strcmp(bg + 1, "7") == 0 || strcmp(bg + 1, "15") == 0;
 }
 
+/* Text (pair 0: the panel, the status line, help, prompts, the cells
+ * around the map) in the theme's colours. curses makes it white on black;
+ * on a light background that was a black block in a white terminal, so a
+ * light theme makes it black on white. White is the brightest white the
+ * tier has without a bright background: colour 15 on the Linux console's
+ * 16-colour entry is a blinking background, so 16 and 8 colours take 7. */
+static void text_colours(void)
+{
+	if (!crt.light)
+		return;
+	int white = crt.tier == TIER_TRUE ? 0xffffff : crt.tier == TIER_256 ? 231 : COLOR_WHITE;
+	assume_default_colors(COLOR_BLACK, white);
+}
+
 int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
@@ -166,6 +180,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 		crt.tier = o->tier < (int)best ? (enum term_tier)o->tier : best;
 	if (crt.tier != TIER_NONE) {
 		start_color();
+		text_colours();
 		if (pairs_setup() < 0) {
 			crt_done();
 			snprintf(err, errlen, "out of memory");

@@ -17,7 +17,12 @@
 /* The margin left of the plot for the height labels: "0.523 |". */
 #define AXIS_W 7
 
-static const struct rgb air = {0, 0, 0};
+/* The sky over the ground: the theme's background, so the plot is not a
+ * black block on a light screen. */
+static struct rgb air_colour(void)
+{
+	return crt.light ? (struct rgb){255, 255, 255} : (struct rgb){0, 0, 0};
+}
 static const struct rgb axis_grey = {150, 150, 150};
 
 /* One position on an old map's axis of n cells, at the same share of a new
@@ -223,6 +228,7 @@ static void plot_column(const struct app *a, int col, int top, int rows,
 	int b = (int)lround((pt->base - lo) / per);
 	int wtop = pt->pool > WORLD_POOL_EPS ? (int)lround((pt->height + pt->pool - lo) / per) : g;
 	bool mono = crt.tier == TIER_NONE;
+	const struct rgb air = air_colour();
 	struct rgb ground = palette_height(shade_ramp_t(&a->view, pt->height));
 	for (int r = 0; r < rows; r++) {
 		int y = top + rows - 1 - r, base8 = r * 8;
@@ -297,7 +303,7 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 		mvprintw(y, 0, "%.6s", buf);
 		attrset(A_NORMAL);
 		crt_put_glyph(y, AXIS_W - 1, label ? L'\u2524' : L'\u2502', label ? '+' : '|', axis_grey,
-			      air);
+			      air_colour());
 	}
 	/* The bottom line: where the line starts and ends, and its length. */
 	char foot[160];

@@ -35,4 +35,31 @@ for size in "80 24" "200 60"; do
 	stop
 done
 
+# A light theme (--theme light, or COLORFGBG's background 15) paints text
+# black on white in every colour tier, the cross-section's sky too: it was
+# curses' white on black whatever the theme, a black block on a light screen.
+ecap() { T capture-pane -p -e -t g; }
+# light_check NAME: the screen just started shows the light theme.
+light_check() {
+	wait_for "PAUSED"
+	keys x
+	wait_for "cross-section along row"
+	wait_for "B 63,32"
+	ecap | grep -F 'Particle erosion' | grep -q '\[30m' || fail "$1: the panel's text is not black"
+	ecap | grep -E -q '\[48;(5;231|2;255;255;255)m' || fail "$1: no white background"
+	ecap | grep -E -q '\[(37|40)m|\[48;5;16m' && fail "$1: white on black somewhere"
+	stop
+}
+start 100 30 -- --seed 3 --size 64x64 --paused --theme light
+light_check "--theme light"
+start 100 30 'COLORFGBG=0;15' -- --seed 3 --size 64x64 --paused
+light_check "COLORFGBG=0;15"
+start 100 30 COLORTERM=truecolor -- --seed 3 --size 64x64 --paused --theme light
+light_check "truecolor, --theme light"
+# The dark theme stays as it was: white on black (tests/tui/terminals.sh).
+start 100 30 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+ecap | grep -F 'Particle erosion' | grep -q '\[37m' || fail "the dark theme's text is not white"
+stop
+
 echo ok
