@@ -229,6 +229,85 @@ static void test_equation_signs(void **state)
 	assert_true(strlen(small) < sizeof small);
 }
 
+/* A long equation line wraps: at a space, at the gap between two
+ * statements first, counting a UTF-8 sign as one column. */
+static void test_equation_wrap(void **state)
+{
+	(void)state;
+	const char *next;
+	const char *l = "v += dt a;  p += dt v;  v *= 1 - dt f";
+	int n = equations_wrap(l, 30, &next);
+	assert_int_equal(n, (int)strlen("v += dt a;  p += dt v;"));
+	assert_string_equal(next, "v *= 1 - dt f");
+	/* A line that fits is whole, and nothing follows it. */
+	assert_int_equal(equations_wrap(l, 60, &next), (int)strlen(l));
+	assert_string_equal(next, "");
+	/* Two-byte signs are one column each: 4 fit in 5 columns. */
+	const char *rho = "\u03c1\u03c1\u03c1\u03c1 \u03c1\u03c1";
+	assert_int_equal(equations_wrap(rho, 5, &next), 8);
+	assert_string_equal(next, "\u03c1\u03c1");
+	/* A word longer than the row is cut at its edge. */
+	assert_int_equal(equations_wrap("abcdefghij", 4, &next), 4);
+	assert_string_equal(next, "efghij");
+	char sq[] = "  R = k m   where > 0          (6)";
+	equations_squeeze(sq);
+	assert_string_equal(sq, "  R = k m  where > 0  (6)");
+}
+
+/* Every process's equations, at 80 and 100 columns' map widths, fill rows
+ * no wider than the box, and lose nothing: the rows put back together are
+ * the line (its padding squeezed), numbered once each. */
+static void test_equations_whole_in_small_boxes(void **state)
+{
+	(void)state;
+	const int widths[] = {49, 69};
+	for (int i = 0; i < process_count(); i++) {
+		char text[PROCESS_DESCRIBE_MAX];
+		if (!process_describe(process_get(i), NULL, text, sizeof text))
+			continue;
+		for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+			char store[2 * PROCESS_DESCRIBE_MAX], joined[2 * PROCESS_DESCRIBE_MAX] = "";
+			struct equation_row rows[48];
+			int n = equations_rows(text, widths[w], true, store, sizeof store, rows, 48);
+			assert_true(n >= line_count(text) && n < 48);
+			int numbered = 0;
+			for (int r = 0; r < n; r++) {
+				int cols = 0;
+				for (int b = 0; b < rows[r].len; b++)
+					cols += ((unsigned char)rows[r].text[b] & 0xc0) != 0x80;
+				assert_true(cols <= widths[w] - (rows[r].no ? 4 : 6));
+				numbered += rows[r].no != 0;
+				if (rows[r].no && r > 0)
+					strcat(joined, "\n");
+				else if (r > 0)
+					strcat(joined, " ");
+				strncat(joined, rows[r].text, (size_t)rows[r].len);
+			}
+			assert_int_equal(numbered, line_count(text));
+			/* The same words in the same order as the line itself. */
+			char want[2 * PROCESS_DESCRIBE_MAX];
+			equations_pretty(text, strlen(text), true, want, sizeof want);
+			for (char *c = want, *d = joined; ; ) {
+				while (*c == ' ')
+					c++;
+				while (*d == ' ')
+					d++;
+				if (!*c || !*d) {
+					assert_true(!*c && !*d);
+					break;
+				}
+				if (*c != *d) {
+					fprintf(stderr, "%s at %d columns: '%s' lost from '%s'\n",
+						process_get(i)->name, widths[w], c, d);
+					fail();
+				}
+				c++;
+				d++;
+			}
+		}
+	}
+}
+
 static void test_numbers_one_format(void **state)
 {
 	(void)state;
@@ -411,6 +490,8 @@ int main(void)
 		cmocka_unit_test(test_meanings_name_their_parameters),
 		cmocka_unit_test(test_equations_follow_settings),
 		cmocka_unit_test(test_equation_signs),
+		cmocka_unit_test(test_equation_wrap),
+		cmocka_unit_test(test_equations_whole_in_small_boxes),
 		cmocka_unit_test(test_numbers_one_format),
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_budget),

@@ -396,6 +396,23 @@ void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len
 /* An equation line of n bytes for `room` columns, pretty, ended with a mark
  * (an ellipsis) when cut. */
 void equations_line(const char *line, int n, int room, bool utf8, char *out, size_t len);
+/* One row of the equations box: len bytes of text, the number of its line
+ * (1 on) on the first row of each, 0 on the rows a long line wraps onto. */
+struct equation_row {
+	const char *text;
+	int len, no;
+};
+/* text's lines as rows of a box `cols` wide, pretty (signs with utf8) in
+ * `store`, a long line squeezed, then wrapped at spaces; at most max rows,
+ * their count. */
+int equations_rows(const char *text, int cols, bool utf8, char *store, size_t len,
+		   struct equation_row *out, int max);
+/* The bytes of UTF-8 text s that fill at most `room` columns, cut at a
+ * space when there is one (a word longer than a row is cut), trailing
+ * spaces left out; *next is where the rest starts, its spaces skipped. */
+int equations_wrap(const char *s, int room, const char **next);
+/* Runs of three or more spaces inside s (not its indent) made two. */
+void equations_squeeze(char *s);
 void source_draw(struct app *a);
 /* A plain marker over the map at world point (wx, wy), when it is shown. */
 void map_mark(const struct app *a, double wx, double wy, char glyph);

@@ -210,19 +210,109 @@ static int where_lines(struct app *a, const char *text, int width, char lines[][
 	return count + 1;
 }
 
+int equations_wrap(const char *s, int room, const char **next)
+{
+	/* The last space that fits, and the last of two: two spaces part one
+	 * statement from the next, so a row ends there rather than inside
+	 * one ("(2, 4)" read "(2," and "4)") when that keeps half the row. */
+	int i = 0, cols = 0, space = -1, gap = -1;
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue; /* inside a character: one column for all its bytes */
+		if (cols == room)
+			break;
+		cols++;
+		if (s[i] == ' ')
+			space = i;
+		if (s[i] == ' ' && i > 0 && s[i - 1] == ' ' && cols > room / 2)
+			gap = i;
+	}
+	int cut = i;
+	if (s[i] && gap > 0)
+		cut = gap;
+	else if (s[i] && s[i] != ' ' && space > 0)
+		cut = space;
+	const char *p = s + cut;
+	while (*p == ' ')
+		p++;
+	*next = p;
+	while (cut > 0 && s[cut - 1] == ' ')
+		cut--;
+	return cut > 0 ? cut : i;
+}
+
+void equations_squeeze(char *s)
+{
+	char *o = s;
+	const char *p = s;
+	while (*p == ' ') /* the indent of a line that goes on from the last */
+		*o++ = *p++;
+	while (*p) {
+		int run = 0;
+		while (p[run] == ' ')
+			run++;
+		if (run > 2) {
+			*o++ = ' ';
+			*o++ = ' ';
+			p += run;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+}
+
+static int text_cols(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+int equations_rows(const char *text, int cols, bool utf8, char *store, size_t len,
+		   struct equation_row *out, int max)
+{
+	int n = 0, no = 0;
+	size_t used = 0;
+	for (const char *line = text; line && n < max && used + 1 < len;) {
+		const char *nl = strchr(line, '\n');
+		char *p = store + used;
+		equations_pretty(line, nl ? (size_t)(nl - line) : strlen(line), utf8, p, len - used);
+		used += strlen(p) + 1;
+		no++;
+		/* A line too long for the box first gives up the spaces that
+		 * line its sources up in a column, then goes on under its start,
+		 * cut at a space: cut off, the end of an equation (v's friction
+		 * term, the flood's rule) was lost at 80 and 100 columns. */
+		if (text_cols(p) > cols - 4)
+			equations_squeeze(p);
+		for (bool first = true; n < max && (first || *p); first = false) {
+			const int room = first ? cols - 4 : cols - 6;
+			const char *next;
+			int bytes = equations_wrap(p, room > 8 ? room : 8, &next);
+			out[n++] = (struct equation_row){p, bytes, first ? no : 0};
+			p = (char *)next;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
 void equations_draw(struct app *a, int rows, int cols)
 {
 	char made[PROCESS_DESCRIBE_MAX];
 	const char *text = process_describe(a->proc, &a->params, made, sizeof made);
 	if (!text)
 		text = "(no equations given)";
-	int lines = 1;
-	for (const char *p = text; *p; p++)
-		lines += *p == '\n';
+	char pretty[2 * PROCESS_DESCRIBE_MAX];
+	struct equation_row eq[48];
+	const int lines = equations_rows(text, cols, crt.utf8, pretty, sizeof pretty, eq, 48);
 	char where[10][256];
-	const int room = rows - lines - 3;
+	/* The rule above, the lines, the symbols and the rule below. */
+	const int room = rows - lines - 2;
 	int nwhere = where_lines(a, text, cols - 4, where, room < 10 ? room : 10);
-	int box_h = lines + nwhere + 3;
+	int box_h = lines + nwhere + 2;
 	if (box_h > rows)
 		box_h = rows;
 	int y0 = rows - box_h;
@@ -238,19 +328,14 @@ void equations_draw(struct app *a, int rows, int cols)
 	int y = y0 + 1;
 	char buf[512];
 	/* Numbered: the droplet trace (T) names each number's line. */
-	for (int no = 1; *text && y < rows - 1; y++, no++) {
-		const char *p = text;
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-		attrset(A_DIM);
-		mvprintw(y, 0, "%2d", no);
-		attrset(A_NORMAL);
-		equations_line(p, n, cols - 4, crt.utf8, buf, sizeof buf);
-		mvaddstr(y, 3, buf);
-		p += n;
-		if (*p == '\n')
-			p++;
-		text = p;
+	for (int i = 0; i < lines && y < rows - 1; i++, y++) {
+		if (eq[i].no) {
+			attrset(A_DIM);
+			mvprintw(y, 0, "%2d", eq[i].no);
+			attrset(A_NORMAL);
+		}
+		snprintf(buf, sizeof buf, "%.*s", eq[i].len, eq[i].text);
+		mvaddstr(y, eq[i].no ? 3 : 5, buf);
 	}
 	for (int i = 0; i < nwhere && y < rows - 1; i++, y++) {
 		equations_pretty(where[i], strlen(where[i]), crt.utf8, buf, sizeof buf);

@@ -35,6 +35,28 @@ for size in "80 24" "200 60"; do
 	stop
 done
 
+# The equations (E) whole at 80x24 and 100x30: a line too long for the box
+# goes on under its start instead of ending in "…", and the box has no
+# blank row above its foot. (eqbox: the box's rows, its rules left out.)
+eqbox() { screen | sed 's/│.*//' | sed -n '/the equations (E hides)/,/^----/p' | sed '1d;$d;s/ *$//'; }
+for size in "80 24 49 particles" "100 30 69 hydrology" "100 30 69 emitter" "100 30 69 sph"; do
+	set -- $size
+	start "$1" "$2" -- --seed 3 --size 64x64 --paused --process "$4"
+	wait_for "PAUSED"
+	keys E
+	wait_for "the equations (E hides)"
+	box=$(eqbox)
+	echo "$box" | grep -q '…$' && fail "an equation cut short at $1x$2, process $4: $box"
+	echo "$box" | tail -n 1 | grep -q '^ *$' && fail "a blank row in the equations' box at $1x$2"
+	case $4 in
+	particles) echo "$box" | grep -q 'h(p0) −= dt V k (c_eq - s)' || fail "process 1's height change cut: $box" ;;
+	hydrology) echo "$box" | grep -q "k' = k max(0, 1 - roots)" || fail "process 2's root term cut: $box" ;;
+	emitter) echo "$box" | grep -q '0 soft … 1 hard  (7)' || fail "process 3's reference cut: $box" ;;
+	sph) echo "$box" | grep -q 'g(s)  (19-22)' || fail "process 4's scour cut: $box" ;;
+	esac
+	stop
+done
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
