@@ -80,11 +80,31 @@ static int draw_params(struct app *a, int y, int x, int w, int room)
 	return y;
 }
 
-/* Two rows on the selected parameter: its values, its help. */
-static int draw_selected(struct app *a, int y, int x, int w)
+/* The rows a parameter's help takes wrapped to the panel's width, at most
+ * PANEL_HELP_ROWS: cut to one row it read "emitter x as a fraction of t"
+ * at every terminal size (the median help is 46 columns, the panel 30).
+ * The most any parameter of the list needs, so the list does not grow and
+ * shrink as the selection moves. */
+#define PANEL_HELP_ROWS 4
+
+static int help_rows(const struct app *a, int w)
+{
+	int most = 1;
+	for (int k = 0; k < a->nparams && most < PANEL_HELP_ROWS; k++) {
+		int n = 0;
+		for (const char *t = params_def(a->plist[k])->help; *t && n < PANEL_HELP_ROWS; n++)
+			app_wrap_next(t, w - 1, (w - 1) / 2, &t);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* The selected parameter: its values on a row, its help on `rows` rows (the
+ * last ending in "..." when there is more). */
+static int draw_selected(struct app *a, int y, int x, int w, int rows)
 {
 	if (a->nparams <= 0)
-		return y + 2;
+		return y + 1 + rows;
 	const struct param_def *d = params_def(a->plist[a->sel]);
 	if (d->type == PARAM_ENUM)
 		line(y++, x, w, A_DIM, " one of %s", d->choices);
@@ -99,7 +119,15 @@ static int draw_selected(struct app *a, int y, int x, int w)
 		line(y++, x, w, A_DIM, " %s%s to %s, step %s", n + 16 <= w ? "range " : "", lo,
 		     hi, step);
 	}
-	line(y++, x, w, A_DIM, " %s", d->help);
+	const char *t = d->help;
+	for (int r = 0; r < rows; r++) {
+		const char *next;
+		int len = app_wrap_next(t, w - 1, (w - 1) / 2, &next);
+		if (r == rows - 1 && *next && len > w - 4)
+			len = w - 4; /* room for the mark */
+		line(y++, x, w, A_DIM, " %.*s%s", len, t, r == rows - 1 && *next ? "..." : "");
+		t = next;
+	}
 	return y;
 }
 
@@ -143,18 +171,27 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	line(y++, x, w, A_BOLD, "%s", a->proc->title);
 	line(y++, x, w, A_BOLD, "-- parameters --");
 
-	int legend = legend_lines(a), stats = stats_lines(a), info = 2;
-	int room = rows - y - info - stats - legend;
-	if (room < 3) {
+	/* The help takes two rows; all it needs when the list keeps 20 rows
+	 * or all of itself beside it; one when the list would keep fewer than
+	 * five. The list keeps three before the legend goes. */
+	int legend = legend_lines(a), stats = stats_lines(a), want = help_rows(a, w);
+	int base = rows - y - 1 - stats - legend;
+	if (base - 1 < 3) {
 		legend = 0;
-		room = rows - y - info - stats;
+		base = rows - y - 1 - stats;
 	}
+	int help = base - want >= 20 || base - want >= a->nparams ? want : want < 2 ? want : 2;
+	if (help > base - 5)
+		help = base - 5;
+	if (help < 1)
+		help = 1;
+	int room = base - help;
 	if (room > a->nparams)
 		room = a->nparams;
 	if (room < 1)
 		room = 1;
 	y = draw_params(a, y, x, w, room);
-	y = draw_selected(a, y, x, w);
+	y = draw_selected(a, y, x, w, help);
 	y = draw_stats(a, y, x, w);
 	if (legend)
 		y += legend_draw(a, y, x, w, rows);

@@ -57,6 +57,26 @@ for size in "80 24 49 particles" "100 30 69 hydrology" "100 30 69 emitter" "100 
 	stop
 done
 
+# The selected parameter's help whole in the panel, on rows of its own: cut
+# to the panel's width it read "emitter x as a fraction of t" at any size.
+# The list keeps its height as the selection moves.
+start 80 24 -- --seed 3 --size 64x64 --paused --process emitter
+wait_for "PAUSED"
+wait_for "emitter x as a fraction of"
+wait_for "the map width"
+row_of() { screen | grep -n -F -- "$1" | head -n 1 | cut -d: -f1; }
+stats=$(row_of "-- stats --")
+keys Down
+wait_for ">y "
+[ "$(row_of "-- stats --")" = "$stats" ] || fail "the panel's rows moved with the selection"
+stop
+# A big terminal has room for a long help's every row.
+start 200 60 -- --seed 3 --size 64x64 --paused --process sph
+wait_for "PAUSED"
+wait_for "the smoothing radius h is 2"
+wait_for "│ d0"
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
