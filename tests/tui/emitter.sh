@@ -52,7 +52,10 @@ stop
 start 100 30 LANG=C -- --ascii --paused --mouse --process particles --seed 4 --size 64x64
 wait_for "1:particles"
 keys S-Left
-wait_for "particles has no emitter to move"
+wait_for "nothing to move under particles: 3 (emitter) has an emitter"
+# n and N are the jets' keys: the message names the jets too.
+keys n
+wait_for "4 (sph) has 4 jets"
 click 5 10
 wait_for "cell "
 wait_for "height "
