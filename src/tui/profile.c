@@ -285,8 +285,13 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 	else
 		snprintf(title, sizeof title, " cross-section from %d,%d to %d,%d (x: hide)", x0, y0c,
 			 x1, y1c);
+	/* A title too long for the row gives up its key hint, not its end
+	 * ("...( ): move" lost its bracket at 80 columns). */
+	char *hint = strstr(title, " (");
+	if ((int)strlen(title) > cols - 3 && hint)
+		*hint = '\0';
 	mvhline(y0, 0, '-', cols);
-	mvprintw(y0, 1, "%.*s ", cols - 2, title);
+	mvprintw(y0, 1, "%.*s ", cols - 3, title);
 	attrset(A_NORMAL);
 	int top = y0 + 1, plot_rows = rows - 2;
 	for (int i = 0; i < n; i++)

@@ -312,9 +312,13 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	char pours[32] = "";
 	if (a->trace.kind == TRACE_HYDRO && a->trace.hs.round > 0)
 		snprintf(pours, sizeof pours, ", pour %d", a->trace.hs.round);
-	snprintf(title, sizeof title, " one %s, step %s%s%s (d: a step, D: to its end, T: hide) ",
-		 a->trace.kind == TRACE_EMITTER ? "particle" : "droplet", n1, pours,
-		 s->ended ? s->off_map ? ", off the map" : ", ended" : "");
+	/* The key hint short when the long one would be cut (80 columns). */
+	for (int brief = 0; brief < 2; brief++)
+		if (snprintf(title, sizeof title, " one %s, step %s%s%s (%s) ",
+			     a->trace.kind == TRACE_EMITTER ? "particle" : "droplet", n1, pours,
+			     s->ended ? s->off_map ? ", off the map" : ", ended" : "",
+			     brief ? "d, D, T" : "d: a step, D: to its end, T: hide") <= cols - 2)
+			break;
 	for (int y = y0; y < y0 + rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
 	attrset(A_BOLD);

@@ -77,6 +77,21 @@ wait_for "the smoothing radius h is 2"
 wait_for "│ d0"
 stop
 
+# The cross-section's and the trace's titles at 80x24: a hint that does not
+# fit goes (or gets short), never cut off mid-way ("( ): move" lost its
+# bracket, the trace's "T: hide)" went).
+start 80 24 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys x
+wait_for "cross-section along row"
+screen | grep -E -q -- '- cross-section along row [0-9]+ -+│' ||
+	fail "the cross-section's title is cut: $(screen | grep cross-section | head -n 1)"
+keys T
+wait_for "one droplet"
+screen | grep -E -q -- '- one droplet, step 0 \(d, D, T\) -+│' ||
+	fail "the trace's title is cut: $(screen | grep 'one droplet' | head -n 1)"
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
