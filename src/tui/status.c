@@ -61,7 +61,10 @@ void status_draw(struct app *a, int row, int cols)
 {
 	char left[160], right[300];
 	bool shown = a->message[0] && app_now() < a->message_until;
-	const char *msg = shown ? a->message : "?:help q:quit Space:run .:step u:undo P:preset S:save";
+	/* Space's hint says what it does now: "run" while running misled. */
+	const char *hints = a->running ? "?:help q:quit Space:pause .:step u:undo P:preset S:save"
+				       : "?:help q:quit Space:run .:step u:undo P:preset S:save";
+	const char *msg = shown ? a->message : hints;
 	int mlen = (int)strlen(msg) + 1;
 	/* A small terminal keeps what matters: running, and unsaved. */
 	status_fields(a, cols < 80, left, sizeof left);

@@ -92,6 +92,16 @@ screen | grep -E -q -- '- one droplet, step 0 \(d, D, T\) -+│' ||
 	fail "the trace's title is cut: $(screen | grep 'one droplet' | head -n 1)"
 stop
 
+# The key hints say what Space does now: "Space:run" showed while running.
+start 100 30 -- --seed 3 --size 64x64 --set particles.budget=0
+wait_for "RUNNING"
+wait_for "Space:pause"
+screen | tail -n 1 | grep -q "Space:run" && fail "Space:run hinted while running"
+keys Space
+wait_for "PAUSED"
+wait_for "Space:run"
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.

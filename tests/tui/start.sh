@@ -13,7 +13,7 @@ for size in "80 24" "120 40" "160 48"; do
 	screen | grep -q '▀' || fail "no half blocks at $1x$2"
 	# The key hints end at a whole one, however many fit.
 	wait_for "?:help"
-	screen | tail -n 1 | grep -E -q ':(help|quit|run|step|undo|preset|save) *$' ||
+	screen | tail -n 1 | grep -E -q ':(help|quit|run|pause|step|undo|preset|save) *$' ||
 		fail "the key hints are cut at $1x$2: $(screen | tail -n 1)"
 	[ "$(T display -p -t g '#{alternate_on}')" = 1 ] || fail "not on the alternate screen"
 	keys '?'
