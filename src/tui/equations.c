@@ -322,8 +322,15 @@ void equations_draw(struct app *a, int rows, int cols)
 		mvprintw(y, 0, "%*s", cols, "");
 	mvhline(y0, 0, '-', cols);
 	attrset(A_BOLD);
-	mvprintw(y0, 2, " %.*s: the equations (E hides) ", cols - 30 > 0 ? cols - 30 : 0,
-		 a->proc->title);
+	/* The process's title whole: on a narrow map the words around it go
+	 * first ("Particle er: the equations" at 72 columns). */
+	char title[160];
+	const char *const tails[] = {": the equations (E hides)", ": equations (E hides)",
+				     ": equations", ""};
+	for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
+		if (snprintf(title, sizeof title, " %s%s ", a->proc->title, tails[t]) <= cols - 4)
+			break;
+	mvprintw(y0, 2, "%.*s", cols - 4 > 0 ? cols - 4 : 0, title);
 	attrset(A_NORMAL);
 	int y = y0 + 1;
 	char buf[512];

@@ -102,6 +102,14 @@ wait_for "PAUSED"
 wait_for "Space:run"
 stop
 
+# On a narrow map (72x16) the equations' title keeps the process's name
+# whole; it read "Particle er: the equations (E hides)".
+start 72 16 -- --seed 3 --size 64x64 --paused --process hydrology
+wait_for "PAUSED"
+keys E
+wait_for "-- Streams, pools and vegetation -"
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
