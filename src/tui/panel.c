@@ -177,8 +177,14 @@ void panel_draw(struct app *a, int x, int rows, int cols)
 	int legend = legend_lines(a), stats = stats_lines(a), want = help_rows(a, w);
 	int base = rows - y - 1 - stats - legend;
 	if (base - 1 < 3) {
-		legend = 0;
-		base = rows - y - 1 - stats;
+		/* The legend gives up its last rows (legend_draw stops at the
+		 * panel's foot) and goes only when not even its ramp fits: with
+		 * four overlays on at 80x24 it went whole, and the overlays on the
+		 * map had no key. */
+		legend = rows - y - 1 - stats - 1 - 3;
+		if (legend < 3)
+			legend = 0;
+		base = rows - y - 1 - stats - legend;
 	}
 	int help = base - want >= 20 || base - want >= a->nparams ? want : want < 2 ? want : 2;
 	if (help > base - 5)

@@ -110,6 +110,16 @@ keys E
 wait_for "-- Streams, pools and vegetation -"
 stop
 
+# Many overlays at 80x24: the legend keeps what fits of its rows (it went
+# whole once the list would have kept fewer than three rows).
+start 80 24 -- --seed 3 --size 64x64 --paused --process sph
+wait_for "PAUSED"
+keys e b w v
+wait_for "vegetation on"
+wait_for "-- legend"
+wait_for "eroded "
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
