@@ -15,20 +15,45 @@
 #include "tui/lineedit.h"
 
 /* The matches of a Tab on the row above the prompt, the shown one in
- * reverse, so a class sees what there is to choose from. */
+ * reverse, so a class sees what there is to choose from. Names are shown
+ * whole, from the first one that keeps the shown one in sight, with
+ * " ..." where some are left out: the row once always began at the first
+ * name, so Tab went on past its end unseen and the last name was cut
+ * ("plan" for plane-rills). */
 static void show_matches(const struct completion *c, int row)
 {
 	move(row, 0);
 	clrtoeol();
 	if (!c || c->count < 2)
 		return;
+	char head[24];
+	snprintf(head, sizeof head, " %d:", c->count);
+	const int room = COLS - 1 - (int)strlen(head), more = 4; /* " ..." */
+	int first = 0;
+	for (;;) {
+		int used = first > 0 ? more : 0;
+		for (int i = first; i <= c->index; i++)
+			used += 1 + (int)strlen(c->names[i]);
+		if (first >= c->index || used + (c->index + 1 < c->count ? more : 0) <= room)
+			break;
+		first++;
+	}
 	attrset(A_BOLD);
-	printw(" %d:", c->count);
-	for (int i = 0; i < c->count && getcurx(stdscr) + 2 < COLS; i++) {
-		attrset(i == c->index ? A_REVERSE : A_BOLD);
-		int room = COLS - getcurx(stdscr) - 1;
+	printw("%s%s", head, first > 0 ? " ..." : "");
+	int used = first > 0 ? more : 0;
+	for (int i = first; i < c->count; i++) {
+		int w = 1 + (int)strlen(c->names[i]);
+		bool last = i + 1 == c->count;
+		if (used + w + (last ? 0 : more) > room && i > c->index) {
+			attrset(A_BOLD);
+			printw(" ...");
+			break;
+		}
+		attrset(A_BOLD);
 		printw(" ");
-		printw("%.*s", room > 1 ? room - 1 : 0, c->names[i]);
+		attrset(i == c->index ? A_REVERSE : A_BOLD);
+		printw("%.*s", room - used - 1 > 0 ? room - used - 1 : 0, c->names[i]);
+		used += w;
 	}
 	attrset(A_NORMAL);
 }

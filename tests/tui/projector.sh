@@ -120,6 +120,29 @@ wait_for "-- legend"
 wait_for "eroded "
 stop
 
+# P's Tab list at 80 columns: names whole, the chosen one always in sight
+# (the row began at the first name whatever Tab had reached, and cut the
+# last one short).
+start 80 24 GULLY_PRESET_PATH="$PRESETS" -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys P
+wait_for "load preset"
+n=$(ls "$PRESETS"/*.yaml | wc -l)
+i=0
+while [ "$i" -lt "$n" ]; do
+	keys Tab
+	i=$((i + 1))
+done
+last=$(ls "$PRESETS"/*.yaml | sed 's|.*/||; s|\.yaml$||' | LC_ALL=C sort | tail -n 1)
+wait_for "load preset (Tab completes): $last"
+list=$(screen | tail -n 2 | head -n 1)
+echo "$list" | grep -q " $last" || fail "the chosen preset is not in the list: $list"
+for w in $(echo "$list" | sed 's/^ *[0-9]*://'); do
+	[ "$w" = "..." ] || [ -f "$PRESETS/$w.yaml" ] || fail "'$w' in the Tab list is not a whole name: $list"
+done
+keys Escape
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
