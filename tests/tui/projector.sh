@@ -164,6 +164,37 @@ start 100 30 'COLORFGBG=0;15' -- --seed 3 --size 64x64 --paused
 light_check "COLORFGBG=0;15"
 start 100 30 COLORTERM=truecolor -- --seed 3 --size 64x64 --paused --theme light
 light_check "truecolor, --theme light"
+# The Linux console's 16-colour entry makes bright backgrounds with blink:
+# text never takes one, in either theme (the light theme's white is colour
+# 7, not 15). blinks TEXT: whether blink is on where TEXT starts (tmux
+# sends an attribute once, where it changes, so the row is read whole).
+blinks() {
+	ecap | perl -ne '
+		BEGIN { $want = shift @ARGV }
+		my $i = index($_, $want);
+		next if $i < 0;
+		my $b = 0;
+		for my $sgr (substr($_, 0, $i) =~ /\e\[([0-9;]*)m/g) {
+			for my $p (split /;/, $sgr eq "" ? "0" : $sgr) {
+				$b = 1 if $p == 5;
+				$b = 0 if $p == 0 || $p == 25;
+			}
+		}
+		print "yes\n" if $b;
+		exit;' "$1" | grep -q yes
+}
+for theme in dark light; do
+	start 100 30 TERM=linux -- --seed 3 --size 64x64 --paused --theme "$theme"
+	wait_for "PAUSED"
+	for text in "Particle erosion" "PAUSED" "-- stats --"; do
+		blinks "$text" && fail "TERM=linux, $theme theme: '$text' blinks"
+	done
+	keys '?'
+	wait_for "show or hide this help"
+	blinks "show or hide this help" && fail "TERM=linux, $theme theme: help blinks"
+	stop
+done
+
 # The dark theme stays as it was: white on black (tests/tui/terminals.sh).
 start 100 30 -- --seed 3 --size 64x64 --paused
 wait_for "PAUSED"
