@@ -464,8 +464,10 @@ int act_overlay_cycle(struct app *a, const struct key_binding *k)
 int act_overlay(struct app *a, const struct key_binding *k)
 {
 	a->view.overlays ^= OVERLAY_BIT(k->arg);
-	app_message(a, "%s %s", shade_overlay_name(k->arg),
-		    a->view.overlays & OVERLAY_BIT(k->arg) ? "on" : "off");
+	/* Named as help and the legend name it: "particles on" for the
+	 * droplet paths (which release none) and "vegetation" for the trees
+	 * read as other things. */
+	app_message(a, "%s: %s", k->help, a->view.overlays & OVERLAY_BIT(k->arg) ? "on" : "off");
 	return 0;
 }
 

@@ -27,12 +27,12 @@ ramp=$(screen | grep -E "(\||│) $lo +[0-9.]+ +[0-9.]+ +$hi *$" | sed 's/.*\(|\
 screen | grep -E -q "streams[^0-9]+0\.10[^0-9]+0\.50[^0-9]+1\.00" || fail "no stream values in the legend"
 screen | grep -E -q "pools[^0-9]+0\.005[^0-9]+0\.020[^0-9]+0\.050" || fail "no pool depths in the legend"
 keys e
-wait_for "erosion on"
+wait_for "erosion/deposition overlay: on"
 # The erosion scale fits the map's changes; a map not yet eroded shows the default.
 screen | grep -E -q "eroded[^0-9]+0\.002[^0-9]+0\.01[^0-9]+0\.05" || fail "no erosion values in the legend"
 screen | grep -E -q "deposits[^0-9]+0\.002[^0-9]+0\.01[^0-9]+0\.05" || fail "no deposition values"
 keys v
-wait_for "vegetation on"
+wait_for "trees overlay: on"
 screen | grep -E -q "trees[^0-9]+0\.20[^0-9]+0\.50[^0-9]+1\.00" || fail "no tree values in the legend"
 
 # The count-down before the run.

@@ -43,7 +43,7 @@ wait_for "emitter placed on cell"
 wait_char_at E 6 45 $MAPW
 # The hardness overlay: on, in the legend.
 keys b
-wait_for "hardness on"
+wait_for "hardness (bedrock) overlay: on"
 screen | grep -E -q "hardness[^0-9]+0\.00[^0-9]+0\.50[^0-9]+1\.00 *$" || fail "no hardness line with its values in the legend"
 quit_discarding
 stop
@@ -68,7 +68,7 @@ stop
 start 120 36 GULLY_PRESET_PATH="$PRESETS" -- --paused emitter-canyon
 wait_for "3:emitter"
 keys b
-wait_for "hardness on"
+wait_for "hardness (bedrock) overlay: on"
 screen | grep -F -q "E--" || fail "no emitter drawn on emitter-canyon"
 quit_discarding
 

@@ -115,9 +115,13 @@ stop
 start 80 24 -- --seed 3 --size 64x64 --paused --process sph
 wait_for "PAUSED"
 keys e b w v
-wait_for "vegetation on"
+wait_for "trees overlay: on"
 wait_for "-- legend"
 wait_for "eroded "
+# An overlay's key says it as help and the legend do: t's paths released
+# no particles, yet it said "particles on".
+keys t
+wait_for "droplet paths (no erosion): on"
 stop
 
 # P's Tab list at 80 columns: names whole, the chosen one always in sight
