@@ -228,33 +228,6 @@ static void preset_save_prompt(struct app *a)
 	a->running = was;
 }
 
-/* Which processes have something the keys move, by digit and name: the
- * message named only the emitter, though n and N are the jets' keys. A
- * source's name with a number ("jet 1") counts them ("4 jets"). */
-static void no_source(struct app *a)
-{
-	char who[200] = "";
-	size_t used = 0;
-	for (int i = 0; i < process_count() && used < sizeof who; i++) {
-		const struct process_ops *p = process_get(i);
-		if (p->nsources <= 0)
-			continue;
-		const char *name = p->sources[0].name;
-		int stem = (int)strcspn(name, " ");
-		used += (size_t)snprintf(who + used, sizeof who - used, "%s%d (%s) has ",
-					 used ? ", " : ": ", i + 1, p->name);
-		if (used >= sizeof who)
-			break;
-		if (p->nsources > 1)
-			used += (size_t)snprintf(who + used, sizeof who - used, "%d %.*ss",
-						 p->nsources, stem, name);
-		else
-			used += (size_t)snprintf(who + used, sizeof who - used, "%s %s",
-						 strchr("aeiou", name[0]) ? "an" : "a", name);
-	}
-	app_message(a, "nothing to move under %s%s", a->proc->name, who);
-}
-
 static const char *source_name(const struct app *a, const struct source *s)
 {
 	return a->proc->sources[s->index].name;
@@ -264,7 +237,7 @@ static void source_pick_key(struct app *a, int action)
 {
 	struct source s;
 	if (!source_get(a, &s)) {
-		no_source(a);
+		source_say_none(a);
 		return;
 	}
 	if (action == ACT_SOURCE_PICK && !source_pick_next(a)) {
@@ -552,7 +525,7 @@ int act_source_move(struct app *a, const struct key_binding *k)
 	int dy = k->action == ACT_SOURCE_Y ? k->arg : 0;
 	int dt = k->action == ACT_SOURCE_TURN ? k->arg : 0;
 	if (!source_move(a, dx, dy, dt) || !source_get(a, &src)) {
-		no_source(a);
+		source_say_none(a);
 		return 0;
 	}
 	if (dt)

@@ -246,6 +246,9 @@ bool source_get(const struct app *a, struct source *s);
 bool source_get_at(const struct app *a, int i, struct source *s);
 /* Picks the next source (round); false when the process has fewer than 2. */
 bool source_pick_next(struct app *a);
+/* Says on the status line that the running process has nothing the
+ * source keys move, and which processes have. */
+void source_say_none(struct app *a);
 /* Switches the picked source on or off; false when it has no switch. */
 bool source_toggle(struct app *a);
 /* Moves by (dx, dy) steps of x and y, turns by dturn steps of direction

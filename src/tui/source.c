@@ -4,6 +4,8 @@
  * the keys and mouse move and switch, so the explorer never asks for a
  * process or a parameter by name. No curses here. */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "core/base/error.h"
 #include "core/base/pi.h"
@@ -107,4 +109,31 @@ bool source_place(struct app *a, int cx, int cy)
 		return false;
 	a->dirty = true;
 	return true;
+}
+
+/* Which processes have something the keys move, by digit and name: the
+ * message named only the emitter, though n and N are the jets' keys. A
+ * source's name with a number ("jet 1") counts them ("4 jets"). */
+void source_say_none(struct app *a)
+{
+	char who[200] = "";
+	size_t used = 0;
+	for (int i = 0; i < process_count() && used < sizeof who; i++) {
+		const struct process_ops *p = process_get(i);
+		if (p->nsources <= 0)
+			continue;
+		const char *name = p->sources[0].name;
+		int stem = (int)strcspn(name, " ");
+		used += (size_t)snprintf(who + used, sizeof who - used, "%s%d (%s) has ",
+					 used ? ", " : ": ", i + 1, p->name);
+		if (used >= sizeof who)
+			break;
+		if (p->nsources > 1)
+			used += (size_t)snprintf(who + used, sizeof who - used, "%d %.*ss",
+						 p->nsources, stem, name);
+		else
+			used += (size_t)snprintf(who + used, sizeof who - used, "%s %s",
+						 strchr("aeiou", name[0]) ? "an" : "a", name);
+	}
+	app_message(a, "nothing to move under %s%s", a->proc->name, who);
 }
