@@ -216,7 +216,8 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 		y++;
 	}
 	if ((a->view.overlays & OVERLAY_BIT(OVERLAY_PARTICLES)) && y < bottom) {
-		text(y, x, w, A_NORMAL, "    droplet paths (no erosion)");
+		/* 29 columns: the panel's width (it lost its bracket at 30). */
+		text(y, x, w, A_NORMAL, "   droplet paths (no erosion)");
 		crt_put_swatch(y, x + 1, palette_particle, '*');
 		y++;
 	}

@@ -123,6 +123,13 @@ wait_for "eroded "
 keys t
 wait_for "droplet paths (no erosion): on"
 stop
+# The droplet paths' legend row whole in the panel's 29 columns.
+start 100 30 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys t
+wait_for "droplet paths (no erosion): on"
+screen | sed -n '2,29p' | grep -q "droplet paths (no erosion)" || fail "the legend's paths row is cut"
+stop
 
 # P's Tab list at 80 columns: names whole, the chosen one always in sight
 # (the row began at the first name whatever Tab had reached, and cut the
