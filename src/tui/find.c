@@ -31,6 +31,28 @@ static int find_from(const struct app *a, const char *text)
 	return -1;
 }
 
+/* The sections the list holds, in its order, as "a, b or c": the message
+ * once named the process's and the view's only, though the list holds the
+ * terrain's, the hardness map's and the world's too. */
+static void list_sections(const struct app *a, char *out, size_t len)
+{
+	const char *seen[16];
+	int n = 0;
+	for (int k = 0; k < a->nparams && n < 16; k++) {
+		const char *sec = params_def(a->plist[k])->section;
+		bool dup = false;
+		for (int j = 0; j < n && !dup; j++)
+			dup = strcmp(seen[j], sec) == 0;
+		if (!dup)
+			seen[n++] = sec;
+	}
+	size_t used = 0;
+	out[0] = '\0';
+	for (int j = 0; j < n && used < len; j++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s",
+					 j == 0 ? "" : j == n - 1 ? " or " : ", ", seen[j]);
+}
+
 static void find(struct app *a)
 {
 	static char last[64];
@@ -47,7 +69,9 @@ static void find(struct app *a)
 	snprintf(last, sizeof last, "%s", buf);
 	int i = find_from(a, buf);
 	if (i < 0) {
-		app_message(a, "no parameter of %s or view matches '%s'", a->proc->section, buf);
+		char sections[160];
+		list_sections(a, sections, sizeof sections);
+		app_message(a, "no parameter of %s matches '%s'", sections, buf);
 		return;
 	}
 	a->sel = i;

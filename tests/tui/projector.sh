@@ -154,6 +154,14 @@ done
 keys Escape
 stop
 
+# / that finds nothing names every section the list holds (it named the
+# process's and the view's only, though / finds world.seed too).
+start 100 30 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys / zzz Enter
+wait_for "no parameter of particles, view, terrain, hardness or world matches 'zzz'"
+stop
+
 # A light theme (--theme light, or COLORFGBG's background 15) paints text
 # black on white in every colour tier, the cross-section's sky too: it was
 # curses' white on black whatever the theme, a black block on a light screen.
