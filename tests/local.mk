@@ -399,3 +399,6 @@ tests_test_sph_state_SOURCES = tests/test_sph_state.c tests/sph_fixture.h tests/
 tests_test_sph_state_CFLAGS = $(TEST_CFLAGS)
 tests_test_sph_state_LDADD = $(TEST_CORE_LIBS)
 endif
+# A sweep-scripting user's pass over run, sweep, render and the rest.
+TESTS += tests/cli_user.sh
+EXTRA_DIST += tests/cli_user.sh

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config.h"
 #include "io/roff.h"
 
 #define CMD "params"
@@ -12,7 +13,8 @@ static void usage(FILE *fp)
 	fprintf(fp, "Usage: %s params [--man] [SECTION]\n\n"
 		"Lists every parameter: key, type, default, range and what it does.\n"
 		"Set one with --set KEY=VALUE or in a preset's SECTION mapping.\n\n"
-		"  --man     print the list as roff, for the manual page\n", cli_program);
+		"  --man     print the list as roff, for the manual page\n"
+		"  --help, --version\n", cli_program);
 }
 
 static void range_text(const struct param_def *d, char *buf, size_t len)
@@ -38,6 +40,7 @@ int cmd_params(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"man", no_argument, NULL, 'm'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	bool man = false;
@@ -47,6 +50,9 @@ int cmd_params(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
+			return 0;
+		} else if (opt == 'V') {
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		} else if (opt == 'm') {
 			man = true;

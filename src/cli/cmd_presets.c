@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config.h"
 #include "core/base/error.h"
 
 #define CMD "presets"
@@ -23,7 +24,7 @@ static void usage(FILE *fp)
 		"  --json               the list as a JSON array of objects (name,\n"
 		"                       process, description, readable, path); with\n"
 		"                       NAME|FILE, the values as one JSON object\n"
-		"  --help\n", cli_program, cli_program, GULLY_PKGDATADIR);
+		"  --help, --version\n", cli_program, cli_program, GULLY_PKGDATADIR);
 }
 
 /* The table: name, process and description (and the file with --paths). */
@@ -89,11 +90,12 @@ static int presets_list(bool paths, bool json)
 
 int cmd_presets(int argc, char **argv)
 {
-	enum { OPT_PATHS = 0x200, OPT_JSON_ = 0x201, OPT_HELP_ = 0x202 };
+	enum { OPT_PATHS = 0x200, OPT_JSON_ = 0x201, OPT_HELP_ = 0x202, OPT_VERSION_ = 0x203 };
 	static const struct option longopts[] = {
 		{"paths", no_argument, NULL, OPT_PATHS},
 		{"json", no_argument, NULL, OPT_JSON_},
 		{"help", no_argument, NULL, OPT_HELP_},
+		{"version", no_argument, NULL, OPT_VERSION_},
 		{NULL, 0, NULL, 0},
 	};
 	bool paths = false, json = false;
@@ -111,6 +113,9 @@ int cmd_presets(int argc, char **argv)
 		case OPT_HELP_:
 		case 'h':
 			usage(stdout);
+			return 0;
+		case OPT_VERSION_:
+			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		default:
 			return cli_bad_option(CMD, opt, argv);
