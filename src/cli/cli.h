@@ -112,8 +112,8 @@ enum {
 	"                       square and has no WxH in its name)\n" \
 	SIM_HEIGHTMAP_HELP \
 	"  --set KEY=VALUE      set a parameter; repeatable; see `gully params`\n" \
-	"  --hardness FILE      hardness map from a .pgm/.r16/.f32 grid (stretched over\n" \
-	"                       the map) or a snapshot's layer, FILE.gsnap[:LAYER];\n" \
+	"  --hardness FILE      hardness map from a .png/.pgm/.r16/.f32 grid (stretched\n" \
+	"                       over the map) or a snapshot's layer, FILE.gsnap[:LAYER];\n" \
 	"                       the emitter digs by it, particles with particles.hardness\n" \
 	"  --rain FILE          a rain mask: droplets start where it is high, weighted\n" \
 	"                       (a grid like --hardness; particles and hydrology)\n" \

@@ -35,7 +35,7 @@ static void usage(FILE *fp)
 		"one table: the varied keys, then run's metrics columns, one row per run in\n"
 		"grid order (the last --vary changes fastest). A value list may be\n"
 		"START:STOP:STEP, such as 0.02:0.1:0.02. MAP, a height map (.f32 .r16 .pgm\n"
-		".png .ppm) or a snapshot (.gsnap), is where every run starts, as with\n"
+		".png) or a snapshot (.gsnap), is where every run starts, as with\n"
 		"`gully run MAP`; without it each run makes its terrain. Every run reads\n"
 		"MAP again: it must be a regular file, not a directory or a FIFO.\n\n"
 		"Options:\n"
