@@ -29,5 +29,26 @@ done
 "$GULLY" run --help | grep -q -- '--hardness FILE .*\.png' || fail "run --help: --hardness lacks .png"
 expect 0 "--hardness takes a greyscale .png" -- $RUN --hardness "$T/start.png"
 
+# ---- 3: a file -o replaces keeps its permissions ----
+# (Every save made a new file of 0666 less the umask: a 0640 result became
+# world-readable, a 0664 one in a shared sweep directory lost group write.)
+for f in keep.png keep.gsnap keep.f32; do
+	: >"$T/$f"
+	chmod 640 "$T/$f"
+	expect 0 "-o replaces $f" -- $RUN -o "$T/$f"
+	[ -s "$T/$f" ] || fail "-o left $f empty"
+	m=$(ls -l "$T/$f" | cut -c1-10)
+	[ "$m" = "-rw-r-----" ] || fail "-o $f: mode $m after the save, was -rw-r-----"
+done
+: >"$T/grp.tsv.png"
+chmod 664 "$T/grp.tsv.png"
+expect 0 "render -o replaces a 0664 file" -- "$GULLY" render "$T/map.gsnap" -o "$T/grp.tsv.png"
+m=$(ls -l "$T/grp.tsv.png" | cut -c1-10)
+[ "$m" = "-rw-rw-r--" ] || fail "render -o: mode $m after the save, was -rw-rw-r--"
+rm -f "$T/new.png"
+(umask 022 && $RUN -o "$T/new.png" >/dev/null) || fail "-o a new file failed"
+m=$(ls -l "$T/new.png" | cut -c1-10)
+[ "$m" = "-rw-r--r--" ] || fail "a new -o file: mode $m, expected 0666 less umask 022"
+
 echo "checks done"
 finish

@@ -176,10 +176,18 @@ int atomic_open(struct atomic_file *af, const char *path)
 		errno = e;
 		return -1;
 	}
-	/* mkstemp makes 0600; a saved file should get the usual umask mode. */
-	mode_t mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
+	/* mkstemp makes 0600. A file being replaced keeps its permissions, as
+	 * an edit in place would (a 0640 result stays private, a 0664 one in a
+	 * shared sweep directory stays writable by the group); a new file gets
+	 * the usual umask mode. */
+	struct stat old_st;
+	if (stat(target, &old_st) == 0 && S_ISREG(old_st.st_mode)) {
+		(void)fchmod(fd, old_st.st_mode & 0777);
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		(void)fchmod(fd, 0666 & ~mask);
+	}
 	af->fp = fdopen(fd, "wb");
 	if (!af->fp) {
 		e = errno;

@@ -19,7 +19,8 @@ struct atomic_file {
  * replaced (the temporary file beside the target), and a device, FIFO,
  * socket or directory is refused (ENOTSUP, EISDIR). The temporary file is
  * NAME.tmp.PID.XXXXXX; one left by a process that is gone (killed during a
- * save) is removed by the next save to NAME. */
+ * save) is removed by the next save to NAME. A file replaced keeps its
+ * permission bits; a new one gets 0666 less the umask. */
 int atomic_open(struct atomic_file *af, const char *path);
 /* Flushes, fsyncs, closes and renames; -1 with errno set on failure, in which
  * case the temporary file is removed and `path` is untouched. */
