@@ -50,5 +50,22 @@ rm -f "$T/new.png"
 m=$(ls -l "$T/new.png" | cut -c1-10)
 [ "$m" = "-rw-r--r--" ] || fail "a new -o file: mode $m, expected 0666 less umask 022"
 
+# ---- 4: a raw map named with another size than the map's is refused ----
+# (render -o ridge_64x64.f32 of a 16x16 map wrote it; gully, as any terrain
+# tool, then read it at its name's size: "1024 bytes is not the 64x64 map
+# its name gives".)
+expect 2 "render -o a raw map named for another size" -- \
+	"$GULLY" render "$T/map.gsnap" -o "$T/ok.png" -o "$T/ridge_64x64.f32"
+err_has "ridge_64x64.f32: its name says 64x64 but the map is 16x16"
+[ -e "$T/ridge_64x64.f32" ] && fail "render wrote ridge_64x64.f32 all the same"
+[ -e "$T/ok.png" ] && fail "render wrote ok.png before refusing the other output"
+expect 2 "run -o a raw map named for another size, before the run" -- $RUN -o "$T/m_32x32.r16"
+[ -s "$T/out" ] && fail "run went ahead before refusing m_32x32.r16"
+[ -e "$T/m_32x32.r16" ] && fail "run wrote m_32x32.r16 all the same"
+expect 0 "render -o a raw map named with its own size" -- \
+	"$GULLY" render "$T/map.gsnap" -o "$T/ridge_16x16.r16" -o "$T/plain.f32"
+expect 0 "which reads back" -- $RUN "$T/ridge_16x16.r16"
+expect 2 "run from it, -o named for another size" -- $RUN "$T/ridge_16x16.r16" -o "$T/n_17x16.f32"
+
 echo "checks done"
 finish

@@ -312,9 +312,13 @@ int cmd_render(int argc, char **argv)
 		cli_error("%s", err);
 		status = 1;
 	} else if (!status) {
-		for (int i = 0; i < a.nouts; i++)
+		/* Before any output is written: a raw one named for another
+		 * size would be read back wrong. */
+		status = outputs_check_size(CMD, a.outs, a.nouts, w->width, w->height);
+		const bool go = !status;
+		for (int i = 0; go && i < a.nouts; i++)
 			status |= render_one(a.outs[i], w, &info.params, &a);
-		if (a.ansi)
+		if (go && a.ansi)
 			status |= render_text(w, &info.params, &a);
 		snapshot_info_free(&info);
 		world_destroy(w);

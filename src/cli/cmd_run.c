@@ -376,6 +376,8 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 	if (status)
 		return status;
 	status = run_open(o, from, is_heightmap, &p, &w, &snap, &meta, &proc);
+	if (!status && !o->dump_preset)
+		status = outputs_check_size(CMD, o->outputs, o->noutputs, w->width, w->height);
 	if (!status && o->dump_preset)
 		status = cli_dump_preset(&p, &meta, proc->name);
 	if (status || o->dump_preset) {

@@ -92,6 +92,21 @@ int outputs_check(const char *cmd, const char **paths, int n, const struct outpu
 	return 0;
 }
 
+int outputs_check_size(const char *cmd, const char **paths, int n, int width, int height)
+{
+	for (int i = 0; i < n; i++) {
+		int fmt = image_format_from_path(paths[i]), nw, nh;
+		/* .png and .pgm carry their size; a raw grid has only its name's. */
+		if ((fmt != IMAGE_R16 && fmt != IMAGE_F32) || !image_size_in_name(paths[i], &nw, &nh) ||
+		    (nw == width && nh == height))
+			continue;
+		return cli_usage_error(cmd, "-o %s: its name says %dx%d but the map is %dx%d, and "
+				       "a raw map is read back at its name's size", paths[i], nw,
+				       nh, width, height);
+	}
+	return 0;
+}
+
 int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
 		      unsigned overlays)
 {

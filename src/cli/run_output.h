@@ -24,6 +24,11 @@ struct output_rules {
  * twice, a directory that takes files; a picture (.png, .ppm) among them
  * when there are overlays. 0, or EXIT_USAGE (reported for `cmd`). */
 int outputs_check(const char *cmd, const char **paths, int n, const struct output_rules *r);
+/* Once the map's size is known, before any work: a raw .r16 or .f32 whose
+ * name holds a size (ridge_1025x1025.r16) must name this one, or gully and
+ * terrain tools would read the file back at the wrong size. 0, or
+ * EXIT_USAGE (reported for `cmd`). */
+int outputs_check_size(const char *cmd, const char **paths, int n, int width, int height);
 /* Writes them all (each failure reported): snapshots with simulation_save,
  * the height layer by extension with `overlays` on pictures; 0 or 1. */
 int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
