@@ -45,6 +45,8 @@ static void usage(FILE *fp)
 		"                       N counts from 0 in grid order) and the grid as\n"
 		"                       DIR/sweep.grid\n"
 		"  --save-maps DIR      keep each run's map and picture, DIR/run-NNNN.gsnap/.png\n"
+		"                       (and the grid, as --out: a DIR of another sweep is\n"
+		"                       refused)\n"
 		"  --emit[=parallel|slurm]\n"
 		"                       run nothing; print one command per grid point (for GNU\n"
 		"                       parallel), or with =slurm a job-array script (one point\n"

@@ -120,12 +120,13 @@ int sweep_run_point(const struct sweep *s, long point);
 /* sweep_emit.c: the command list (parallel) or a job-array script (slurm). */
 enum sweep_emit { SWEEP_EMIT_NONE, SWEEP_EMIT_PARALLEL, SWEEP_EMIT_SLURM };
 int sweep_emit(const struct sweep *s, enum sweep_emit how);
-/* Writes --out DIR/sweep.grid (making DIR): the grid --collect reads. A
- * grid already there must be this one (2 and a line saying so otherwise;
- * 1 when it cannot be read): runs of two sweeps in one directory would make
- * one mixed table. A grid an older gully wrote, without the shared options,
- * counts as this one when the rest is the same. */
-int sweep_write_grid(const struct sweep *s);
+/* Writes --out DIR/sweep.grid (making DIR), and the same in --save-maps
+ * DIR: the grid --collect reads. A grid already there must be this one (2
+ * and a line saying so otherwise; 1 when it cannot be read): runs of two
+ * sweeps in one directory would make one mixed table, or a mix of maps.
+ * A grid an older gully wrote, without the shared options, counts as this
+ * one when the rest is the same. */
+int sweep_write_grids(const struct sweep *s);
 
 /* sweep_collect.c: DIR's run files as the one table. */
 int sweep_collect(const char *dir);

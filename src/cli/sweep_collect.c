@@ -71,7 +71,7 @@ static int read_grid(const char *dir, struct sweep *s)
 		else if (strncmp(line, "format ", 7) == 0)
 			snprintf(fmt, sizeof fmt, "%s", line + 7);
 		else if (strncmp(line, "shared", 6) == 0 && (line[6] == ' ' || !line[6]))
-			continue; /* for sweep_write_grid's check; the rows carry them */
+			continue; /* for sweep_write_grids' check; the rows carry them */
 		else if (strncmp(line, "axis ", 5) == 0 && s->naxes < SWEEP_MAX_AXES) {
 			if (add_axis(s, line + 5))
 				status = grid_fail(path, lineno, "an axis with an unknown key or no values");

@@ -29,7 +29,8 @@ static bool grid_before_shared(const char *old, size_t olen, const char *text, s
  * gully wrote it, without the shared options: its failed points can still
  * be run again), 2 (and why) when it is another sweep's, 1 when it cannot
  * be read, -1 when there is none. */
-static int grid_already(const char *path, const char *dir, const char *text, size_t len)
+static int grid_already(const char *path, const char *dir, const char *opt, const char *text,
+			size_t len)
 {
 	char *old;
 	size_t olen;
@@ -40,29 +41,30 @@ static int grid_already(const char *path, const char *dir, const char *text, siz
 	free(old);
 	if (same)
 		return 0;
-	cli_error("%s holds another sweep (its %s has other values or shared options): its run "
-		  "files would mix into this one's table; use another --out, or empty %s first",
-		  dir, SWEEP_GRID_FILE, dir);
+	const bool maps = strcmp(opt, "--save-maps") == 0;
+	cli_error("%s holds another sweep (its %s has other values, format or shared options): "
+		  "its %s would mix with this one's; use another %s, or empty %s first", dir,
+		  SWEEP_GRID_FILE, maps ? "maps" : "run files", opt, dir);
 	return 2;
 }
 
-/* DIR/sweep.grid: the points, the format, each axis's values and the shared
- * options; left alone when it is already this grid. */
-int sweep_write_grid(const struct sweep *s)
+/* DIR/sweep.grid (making DIR), for the directory `opt` names: left alone
+ * when it is already this grid. */
+static int write_grid_in(const struct sweep *s, const char *dir, const char *opt)
 {
-	if (mkdir(s->out_dir, 0777) != 0 && errno != EEXIST) {
-		cli_error("%s: cannot create: %s", s->out_dir, strerror(errno));
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		cli_error("%s: cannot create: %s", dir, strerror(errno));
 		return 1;
 	}
 	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", s->out_dir, SWEEP_GRID_FILE);
+	snprintf(path, sizeof path, "%s/%s", dir, SWEEP_GRID_FILE);
 	size_t len;
 	char *text = sweep_grid_text(s, &len);
 	if (!text) {
 		cli_error("out of memory");
 		return 1;
 	}
-	int status = grid_already(path, s->out_dir, text, len);
+	int status = grid_already(path, dir, opt, text, len);
 	if (status >= 0) {
 		free(text);
 		return status;
@@ -79,6 +81,17 @@ int sweep_write_grid(const struct sweep *s)
 	else
 		status = 0;
 	free(text);
+	return status;
+}
+
+/* --save-maps DIR holds the grid too: a second sweep's maps would
+ * otherwise replace the first's run-0000.gsnap ... and leave the rest, a
+ * directory of maps from two sweeps that nothing tells apart. */
+int sweep_write_grids(const struct sweep *s)
+{
+	int status = s->out_dir ? write_grid_in(s, s->out_dir, "--out") : 0;
+	if (!status && s->maps_dir)
+		status = write_grid_in(s, s->maps_dir, "--save-maps");
 	return status;
 }
 
@@ -139,14 +152,11 @@ int sweep_emit(const struct sweep *s, enum sweep_emit how)
 	if (how == SWEEP_EMIT_SLURM && !s->out_dir)
 		return cli_usage_error(SWEEP_CMD, "--emit=slurm needs --out DIR (a directory every "
 				       "node sees) for the runs' files");
-	int grid = s->out_dir ? sweep_write_grid(s) : 0;
+	/* The directories are made here, so the commands name them by their
+	 * absolute paths. */
+	int grid = sweep_write_grids(s);
 	if (grid)
 		return grid;
-	/* Made here so the commands name it by its absolute path. */
-	if (s->maps_dir && mkdir(s->maps_dir, 0777) != 0 && errno != EEXIST) {
-		cli_error("%s: cannot create: %s", s->maps_dir, strerror(errno));
-		return 1;
-	}
 	int status = how == SWEEP_EMIT_SLURM ? emit_slurm(s) : emit_lines(s);
 	if (!status && fflush(stdout) != 0) {
 		cli_error("stdout: %s", strerror(errno));

@@ -16,7 +16,6 @@
 
 static int keep_row(const struct sweep *s, long point, const char *row, const char *h,
 		    size_t hlen, bool echo);
-static int make_dir(const char *dir);
 static int keep_failure(const struct sweep *s, long point, int ws);
 
 static void report_failed(const struct sweep *s, long point)
@@ -178,10 +177,8 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 		status = 1;
 		goto out;
 	}
-	if (make_dir(s->maps_dir) || (s->out_dir && (status = sweep_write_grid(s)))) {
-		status = status ? status : 1;
+	if ((status = sweep_write_grids(s)))
 		goto out;
-	}
 	while (g.done < s->points) {
 		/* After a signal no run starts, and poll only looks: the run
 		 * left uncollected below has no pipe to wake it. */
@@ -304,22 +301,13 @@ static int keep_row(const struct sweep *s, long point, const char *row, const ch
 	return status;
 }
 
-static int make_dir(const char *dir)
-{
-	if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		cli_error("%s: cannot create: %s", dir, strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
 int sweep_run_point(const struct sweep *s, long point)
 {
 	/* The grid first: a point run with other options than DIR's sweep
-	 * would put a row of another sweep into its table. */
-	int bad = s->out_dir ? sweep_write_grid(s) : 0;
-	if (bad || make_dir(s->maps_dir))
-		return bad ? bad : 1;
+	 * would put a row (or maps) of another sweep among its own. */
+	int bad = sweep_write_grids(s);
+	if (bad)
+		return bad;
 	/* One run: its stderr is the sweep's, as `gully run`'s own would be. */
 	struct run_slot slot = {0};
 	if (sweep_slot_start(s, &slot, sweep_self_path(), point, false))
