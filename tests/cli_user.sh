@@ -87,5 +87,17 @@ expect 0 "the same sweep again is fine" -- $SW --vary world.seed=1,2,3 --save-ma
 expect 0 "the same sweep with --out the same directory" -- \
 	$SW --vary world.seed=1,2,3 --save-maps "$T/maps" --out "$T/maps"
 
+# ---- 6: emitted commands name the maps' files by absolute paths ----
+# (--emit with --save-maps and no --out printed `-o maps/run-0000.gsnap`:
+# under parallel --sshlogin or a job array the command runs in another
+# directory, and its maps went there, or nowhere: "no directory maps".)
+mkdir "$T/elsewhere"
+(cd "$T" && $SW --vary world.seed=4,5 --save-maps rel --emit) >"$T/cmds" || fail "--emit failed"
+TP=$(cd "$T" && pwd -P)
+grep -q -- "-o $TP/rel/run-0000.gsnap" "$T/cmds" || fail "emitted -o is not absolute: $(head -n 1 "$T/cmds")"
+(cd "$T/elsewhere" && sh "$T/cmds" >/dev/null 2>&1) || fail "the emitted commands failed elsewhere"
+[ -f "$T/rel/run-0001.gsnap" ] || fail "the emitted commands did not write rel/run-0001.gsnap"
+[ -e "$T/elsewhere/rel" ] && fail "the emitted commands wrote their maps where they ran"
+
 echo "checks done"
 finish

@@ -309,10 +309,15 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 		bad |= argv_push(b, "--set", false) | argv_push(b, buf, true);
 	}
 	if (s->maps_dir) {
+		/* By its absolute path (made before any command is), as every
+		 * other path: an emitted command runs on another machine, in
+		 * whatever directory ssh or Slurm starts it. */
+		char dir[PATH_MAX], file[PATH_MAX + 32];
+		const char *maps = realpath(s->maps_dir, dir) ? dir : s->maps_dir;
 		static const char *const kinds[] = {"gsnap", "png"};
 		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-			sweep_file_name(buf, sizeof buf, s->maps_dir, point, kinds[k]);
-			bad |= argv_push(b, "-o", false) | argv_push(b, buf, true);
+			sweep_file_name(file, sizeof file, maps, point, kinds[k]);
+			bad |= argv_push(b, "-o", false) | argv_push(b, file, true);
 		}
 	}
 	return bad ? -1 : 0;
