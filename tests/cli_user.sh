@@ -99,5 +99,17 @@ grep -q -- "-o $TP/rel/run-0000.gsnap" "$T/cmds" || fail "emitted -o is not abso
 [ -f "$T/rel/run-0001.gsnap" ] || fail "the emitted commands did not write rel/run-0001.gsnap"
 [ -e "$T/elsewhere/rel" ] && fail "the emitted commands wrote their maps where they ran"
 
+# ---- 7: --range bounds a float32 holds ----
+# (render --range 0:1e40 wrote every sample 0 and said "read back with
+# --range 0:inf", a range run then refused.)
+for r in 0:1e40 -1e39:0 0:1e-50; do
+	expect 2 "render --range $r is refused" -- "$GULLY" render "$T/map.gsnap" -o "$T/r.r16" --range $r
+	err_has "is not MIN:MAX"
+	expect 2 "run --range $r is refused" -- $RUN "$T/ridge_16x16.r16" --range $r
+done
+[ -e "$T/r.r16" ] && fail "render wrote r.r16 with a range no float holds"
+expect 0 "render --range -1e30:1e30 (floats)" -- "$GULLY" render "$T/map.gsnap" -o "$T/r.r16" --range -1e30:1e30
+grep -q "inf" "$T/err" && fail "render printed an infinite range: $(cat "$T/err")"
+
 echo "checks done"
 finish

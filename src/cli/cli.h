@@ -152,7 +152,7 @@ bool parse_u64(const char *s, uint64_t *out);
 /* A count as people write them: 200000, 200k, 2M, 1e6 (whole numbers only). */
 bool parse_count(const char *s, uint64_t *out);
 bool parse_size(const char *s, int *w, int *h);
-/* MIN:MAX, two finite numbers with MIN < MAX. */
+/* MIN:MAX, two numbers a float32 holds (|v| <= FLT_MAX), MIN < MAX as floats. */
 bool parse_range(const char *s, double *min, double *max);
 /* --transpose and --range say how to read a height map: refused (said,
  * EXIT_USAGE) unless the run starts from one, `start` named as a height

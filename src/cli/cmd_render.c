@@ -179,7 +179,8 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 		return 0;
 	case 'r':
 		if (!parse_range(arg, &a->po.values.range_min, &a->po.values.range_max))
-			return cli_usage_error(CMD, "--range: '%s' is not MIN:MAX with MIN < MAX", arg);
+			return cli_usage_error(CMD, "--range: '%s' is not MIN:MAX with MIN < MAX, both "
+						  "float32 numbers (within 3.4e38)", arg);
 		a->po.values.range_set = true;
 		return 0;
 	case 's':

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -92,7 +93,11 @@ bool parse_range(const char *s, double *min, double *max)
 		return false;
 	const char *b = end + 1;
 	double c = strtod(b, &end);
-	if (end == b || *end || !isfinite(a) || !isfinite(c) || !(a < c))
+	/* The heights are float32: a bound past its range would stretch the
+	 * map over 0..inf (every sample 0) and print a --range that reads
+	 * nothing back, and bounds one float apart are no span at all. */
+	if (end == b || *end || !(fabs(a) <= FLT_MAX) || !(fabs(c) <= FLT_MAX) ||
+	    !((float)a < (float)c))
 		return false;
 	*min = a;
 	*max = c;
@@ -184,7 +189,8 @@ static int take_size(struct sim_options *o, const char *cmd, const char *arg)
 static int take_range(struct sim_options *o, const char *cmd, const char *arg)
 {
 	if (!parse_range(arg, &o->range_min, &o->range_max)) {
-		cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, such as 0:1",
+		cli_usage_error(cmd, "--range: '%s' is not MIN:MAX with MIN < MAX, both float32 "
+				"numbers (within 3.4e38), such as 0:1",
 				arg);
 		return -1;
 	}
