@@ -111,5 +111,24 @@ done
 expect 0 "render --range -1e30:1e30 (floats)" -- "$GULLY" render "$T/map.gsnap" -o "$T/r.r16" --range -1e30:1e30
 grep -q "inf" "$T/err" && fail "render printed an infinite range: $(cat "$T/err")"
 
+# ---- 8: sweep --json writes JSON whatever way a number was typed ----
+# (--vary takes .1, +0.2 and 0. as --set does, and --json printed them as
+# typed: {"particles.friction": .1, ...}, which no JSON reader takes.)
+num='-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?'
+expect 0 "sweep --json over numbers typed loosely" -- \
+	$SW --json --vary particles.friction=.1,+0.2,0.,1e-1 --vary world.seed=+3,4
+[ "$(wc -l <"$T/out")" -eq 8 ] || fail "expected 8 JSON lines: $(cat "$T/out")"
+grep -Evq "^[{]\"particles[.]friction\": $num, \"world[.]seed\": $num, \"process\": " "$T/out" &&
+	fail "a JSON line with a number JSON does not take: $(grep -Ev "^[{]\"particles[.]friction\": $num, \"world[.]seed\": $num, " "$T/out" | head -n 1)"
+grep -q '^{"particles.friction": 0.1, "world.seed": 3, ' "$T/out" || fail ".1 and +3 not written as 0.1 and 3"
+grep -q '^{"particles.friction": 1e-1, ' "$T/out" || fail "1e-1, a JSON number, not kept as typed"
+expect 0 "the same through --out and --collect" -- $SW --json --vary particles.friction=.1,+0.2 --out "$T/jout"
+expect 0 "--collect" -- "$GULLY" sweep --collect "$T/jout"
+grep -q '^{"particles.friction": 0.2, ' "$T/out" || fail "--collect: +0.2 not written as 0.2: $(cat "$T/out")"
+rm "$T/jout/run-0001.json"
+expect 1 "--collect with a point missing" -- "$GULLY" sweep --collect "$T/jout"
+grep -q '^{"particles.friction": 0.2, "status": "missing"}$' "$T/out" ||
+	fail "a missing point's JSON line has not the number its rows have: $(cat "$T/out")"
+
 echo "checks done"
 finish

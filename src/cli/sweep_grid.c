@@ -255,6 +255,66 @@ char *sweep_grid_text(const struct sweep *s, size_t *len)
 	return text;
 }
 
+/* Whether text is a number as JSON writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * ([eE][+-]?[0-9]+)?. --vary takes what --set does, such as .5, +0.5 or
+ * 1., which JSON does not. */
+static bool json_number(const char *t)
+{
+	t += *t == '-';
+	if (*t == '0')
+		t++;
+	else if (*t >= '1' && *t <= '9')
+		t += strspn(t, "0123456789");
+	else
+		return false;
+	if (*t == '.') {
+		size_t d = strspn(t + 1, "0123456789");
+		if (!d)
+			return false;
+		t += 1 + d;
+	}
+	if (*t == 'e' || *t == 'E') {
+		t++;
+		t += *t == '+' || *t == '-';
+		size_t d = strspn(t, "0123456789");
+		if (!d)
+			return false;
+		t += d;
+	}
+	return *t == '\0';
+}
+
+/* A varied number as JSON: as typed when JSON takes it, else the shortest
+ * decimal that reads back as the same double (.5 as 0.5). */
+static void print_json_number(FILE *fp, const char *t)
+{
+	if (json_number(t)) {
+		fputs(t, fp);
+		return;
+	}
+	double v = strtod(t, NULL);
+	char buf[64];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, fp);
+}
+
+/* "KEY": VALUE, as the row's JSON object starts: a number as a number, an
+ * enum or a bool as a string. */
+static void print_json_pair(FILE *fp, const char *key, const char *v)
+{
+	const struct param_def *d = params_def(params_find(key));
+	fprintf(fp, "\"%s\": ", key);
+	if (d->type == PARAM_ENUM || d->type == PARAM_BOOL)
+		fprintf(fp, "\"%s\"", v);
+	else
+		print_json_number(fp, v);
+	fputs(", ", fp);
+}
+
 void sweep_print_marked(FILE *fp, const struct sweep *s, long point, const char *mark,
 			int columns)
 {
@@ -263,7 +323,7 @@ void sweep_print_marked(FILE *fp, const struct sweep *s, long point, const char 
 	if (s->o.json) {
 		fputc('{', fp);
 		for (int i = 0; i < s->naxes; i++)
-			fprintf(fp, "\"%s\": \"%s\", ", s->axes[i].key, s->axes[i].values[pick[i]]);
+			print_json_pair(fp, s->axes[i].key, s->axes[i].values[pick[i]]);
 		fprintf(fp, "\"status\": \"%s\"}\n", mark);
 		return;
 	}
@@ -395,12 +455,8 @@ void sweep_print_row(FILE *fp, const struct sweep *s, long point, const char *ro
 	size_t n = strcspn(row, "\n");
 	if (s->o.json) {
 		fputc('{', fp);
-		for (int i = 0; i < s->naxes; i++) {
-			const struct param_def *d = params_def(params_find(s->axes[i].key));
-			bool quote = d->type == PARAM_ENUM || d->type == PARAM_BOOL;
-			fprintf(fp, "\"%s\": %s%s%s, ", s->axes[i].key, quote ? "\"" : "",
-				s->axes[i].values[pick[i]], quote ? "\"" : "");
-		}
+		for (int i = 0; i < s->naxes; i++)
+			print_json_pair(fp, s->axes[i].key, s->axes[i].values[pick[i]]);
 		/* Drop the run's own opening brace. */
 		const char *body = row;
 		while (*body == ' ')
