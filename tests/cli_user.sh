@@ -130,5 +130,24 @@ expect 1 "--collect with a point missing" -- "$GULLY" sweep --collect "$T/jout"
 grep -q '^{"particles.friction": 0.2, "status": "missing"}$' "$T/out" ||
 	fail "a missing point's JSON line has not the number its rows have: $(cat "$T/out")"
 
+# ---- 9: emitted commands find the preset the sweep found ----
+# (-p NAME found on $GULLY_PRESET_PATH or in the user's presets went out by
+# name: on another machine, or under Slurm without that environment, the run
+# failed "no preset named", or ran the shipped preset a user's one shadows.)
+mkdir -p "$T/pp" "$T/xdg/gully/presets"
+printf 'particles:\n  friction: 0.2\n' >"$T/pp/steep.yaml"
+GULLY_PRESET_PATH="$T/pp" $SW -p steep --vary world.seed=1,2 --emit >"$T/cmds" ||
+	fail "--emit -p steep failed"
+grep -q -- "-p $TP/pp/steep.yaml " "$T/cmds" || fail "-p steep not emitted as its file: $(head -n 1 "$T/cmds")"
+(unset GULLY_PRESET_PATH; sh "$T/cmds" >/dev/null 2>"$T/err") || fail "the commands failed: $(cat "$T/err")"
+printf 'description: mine\nprocess: particles\n' >"$T/xdg/gully/presets/river-valley.yaml"
+(unset GULLY_PRESET_PATH; XDG_DATA_HOME="$T/xdg" $SW -p river-valley --vary world.seed=1 --emit) \
+	>"$T/cmds" || fail "--emit failed"
+grep -q -- "-p $TP/xdg/gully/presets/river-valley.yaml " "$T/cmds" ||
+	fail "a user preset shadowing a shipped one went out by name: $(cat "$T/cmds")"
+(unset GULLY_PRESET_PATH; XDG_DATA_HOME="$T/none" $SW -p river-valley --vary world.seed=1 --emit) \
+	>"$T/cmds" || fail "--emit failed"
+grep -q -- "-p river-valley " "$T/cmds" || fail "a shipped preset not emitted by name: $(cat "$T/cmds")"
+
 echo "checks done"
 finish

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/sweep.h"
+#include "core/base/error.h"
 #include "core/base/numparse.h"
 
 void sweep_free_axes(struct sweep_axis *axes, int n)
@@ -176,7 +177,8 @@ static int push_path(struct argv_buf *b, const char *path)
 	if (path[0] != '/' && (strchr(path, '/') || access(path, F_OK) == 0) &&
 	    realpath(path, buf))
 		return argv_push(b, buf, true);
-	return argv_push(b, path, false);
+	/* A copy: path may be a caller's buffer (a preset found by name). */
+	return argv_push(b, path, true);
 }
 
 /* The options every point shares, as `gully run` and `gully sweep` take them,
@@ -195,9 +197,18 @@ static int push_shared(struct argv_buf *b, const struct sweep *s)
 	if (o->json)
 		bad |= argv_push(b, "--json", false);
 	if (o->preset) {
+		/* A name found on $GULLY_PRESET_PATH or in the user's directory
+		 * goes by its file: a run on another machine (or under Slurm,
+		 * without this environment) would not find it, or would find the
+		 * shipped preset it shadows. A shipped one goes by name, which
+		 * any gully install (--gully) finds. */
+		char found[4096];
+		const bool by_file = preset_is_file(o->preset) ||
+				     (preset_resolve(o->preset, found, sizeof found) == GULLY_OK &&
+				      !preset_found_shipped(found));
 		bad |= argv_push(b, "-p", false);
-		bad |= preset_is_file(o->preset) ? push_path(b, o->preset)
-						 : argv_push(b, o->preset, false);
+		bad |= !by_file ? argv_push(b, o->preset, false)
+				: push_path(b, preset_is_file(o->preset) ? o->preset : found);
 	}
 	if (o->process)
 		bad |= argv_push(b, "--process", false) | argv_push(b, o->process, false);

@@ -70,6 +70,10 @@ bool preset_is_file(const char *arg);
 bool preset_name_ok(const char *name);
 /* The file for a name or a path. GULLY_ENOTFOUND when no directory has it. */
 int preset_resolve(const char *arg, char *path, size_t len);
+/* True when path (as preset_resolve found a name) is in the shipped
+ * presets' directory, which every gully install has its own of; false for
+ * one found on $GULLY_PRESET_PATH or in the user directory. */
+bool preset_found_shipped(const char *path);
 /* Loads a name or a file (preset_resolve, then preset_load_file). */
 int preset_load(const char *arg, struct params *out, struct preset_meta *meta,
 		char *err, size_t errlen);

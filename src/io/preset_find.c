@@ -50,6 +50,16 @@ int preset_user_dir(char *dir, size_t len)
 	return n < 0 || (size_t)n >= len ? GULLY_EINVAL : GULLY_OK;
 }
 
+/* The shipped presets' directory, searched last: the installed ones,
+ * or, not installed, the source's, for a gully run from its build tree. */
+static const char *shipped_dir(void)
+{
+	struct stat st;
+	return stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0]
+		       ? GULLY_PKGDATADIR "/presets"
+		       : GULLY_SOURCE_PRESETS;
+}
+
 /* The search path as a list of directories; calls fn for each in order until
  * it returns non-zero. */
 static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
@@ -79,13 +89,23 @@ static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
 			return r;
 	}
 	/* The shipped presets always come last, $GULLY_PRESET_PATH or not (it
-	 * adds directories, README says, it does not hide these): the installed
-	 * ones, or, not installed, the source's, for a gully run from its build
-	 * tree. */
-	struct stat st;
-	if (stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0])
-		return fn(GULLY_PKGDATADIR "/presets", ctx);
-	return fn(GULLY_SOURCE_PRESETS, ctx);
+	 * adds directories, README says, it does not hide these). */
+	return fn(shipped_dir(), ctx);
+}
+
+bool preset_found_shipped(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat d, shipped;
+	if (!slash || stat(shipped_dir(), &shipped) != 0)
+		return false;
+	char dir[4096];
+	size_t n = (size_t)(slash - path);
+	if (n >= sizeof dir)
+		return false;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return stat(dir, &d) == 0 && d.st_dev == shipped.st_dev && d.st_ino == shipped.st_ino;
 }
 
 bool preset_user_dir_is_shipped(void)
@@ -94,10 +114,8 @@ bool preset_user_dir_is_shipped(void)
 	struct stat u, shipped;
 	if (preset_user_dir(user, sizeof user) != GULLY_OK || stat(user, &u) != 0)
 		return false;
-	const char *dir = stat(GULLY_PKGDATADIR "/presets", &shipped) == 0 || !GULLY_SOURCE_PRESETS[0]
-				  ? GULLY_PKGDATADIR "/presets"
-				  : GULLY_SOURCE_PRESETS;
-	return stat(dir, &shipped) == 0 && u.st_dev == shipped.st_dev && u.st_ino == shipped.st_ino;
+	return stat(shipped_dir(), &shipped) == 0 && u.st_dev == shipped.st_dev &&
+	       u.st_ino == shipped.st_ino;
 }
 
 struct resolve_ctx {
