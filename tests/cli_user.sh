@@ -149,5 +149,25 @@ grep -q -- "-p $TP/xdg/gully/presets/river-valley.yaml " "$T/cmds" ||
 	>"$T/cmds" || fail "--emit failed"
 grep -q -- "-p river-valley " "$T/cmds" || fail "a shipped preset not emitted by name: $(cat "$T/cmds")"
 
+# ---- 10: sweep's default --jobs is the CPUs it may use, not the machine's ----
+# (Under taskset, a cgroup cpuset or Slurm's --cpus-per-task the sweep still
+# started one run per CPU of the whole machine, all on the few it was given.)
+# (One CPU of those this shell may use: CPU 0 may not be among them.)
+cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[,-].*//')
+if command -v pgrep >/dev/null 2>&1 && [ -n "$cpu" ] && [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+	taskset -c "$cpu" "$GULLY" sweep --help | grep -q 'may use, 1$' ||
+		fail "sweep --help under taskset -c $cpu does not give 1 job: $(taskset -c "$cpu" "$GULLY" sweep --help | grep -A1 jobs)"
+	taskset -c "$cpu" "$GULLY" sweep --quiet --vary world.seed=1:4:1 --particles 50M --size 64x64 \
+		>/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	n=$(pgrep -P "$pid" | wc -l)
+	kill -TERM "$pid"
+	wait "$pid"
+	[ "$n" -eq 1 ] || fail "a sweep under taskset -c $cpu ran $n runs at once, not 1"
+else
+	echo "note: no taskset, pgrep or second CPU here: the --jobs default case is skipped"
+fi
+
 echo "checks done"
 finish

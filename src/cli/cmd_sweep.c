@@ -5,8 +5,12 @@
  * `--emit` can hand the very same runs to GNU parallel or a Slurm job array
  * (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
  * reads the command line and picks the job. */
+/* sched_getaffinity and CPU_COUNT (glibc, Linux) are not in POSIX. */
+#define _GNU_SOURCE 1
+
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +30,20 @@
 enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT, OPT_GULLY, OPT_OUT, OPT_SAVE_MAPS, OPT_COLLECT,
        OPT_POINT };
 
+/* The CPUs this process may run on: taskset, cgroup cpusets and a Slurm
+ * allocation (--cpus-per-task) narrow it below the machine's count, and a
+ * sweep that took the machine's would run that many maps on a few CPUs. */
+static long cpus_usable(void)
+{
+#ifdef __linux__
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp,
@@ -40,7 +58,8 @@ static void usage(FILE *fp)
 		"MAP again: it must be a regular file, not a directory or a FIFO.\n\n"
 		"Options:\n"
 		"  --vary KEY=LIST      a parameter and its values; repeatable\n"
-		"  --jobs N             runs at once (default: the number of CPUs)\n"
+		"  --jobs N             runs at once (default: the CPUs gully may use, %ld\n"
+		"                       here: taskset and Slurm's --cpus-per-task count)\n"
 		"  --out DIR            also keep each run's table as DIR/run-NNNN.tsv (point\n"
 		"                       N counts from 0 in grid order) and the grid as\n"
 		"                       DIR/sweep.grid\n"
@@ -64,7 +83,7 @@ static void usage(FILE *fp)
 		"  --json               JSON lines instead of TSV\n"
 		"  --quiet              no progress on stderr\n"
 		"  --help, --version\n",
-		cli_program, cli_program);
+		cli_program, cli_program, cpus_usable());
 }
 
 /* A height map or snapshot, by its name, as `gully run` tells them apart. */
@@ -356,10 +375,8 @@ static int check_args(struct sweep_args *a)
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct sweep_args a = {.jobs = sysconf(_SC_NPROCESSORS_ONLN), .point = -1};
+	struct sweep_args a = {.jobs = cpus_usable(), .point = -1};
 	sim_options_init(&a.s.o);
-	if (a.jobs < 1)
-		a.jobs = 1;
 	int status = parse_args(&a, argc, argv);
 	if (status == 0 && a.collect) {
 		if (a.s.naxes || a.emit || a.point >= 0)
