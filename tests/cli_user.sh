@@ -169,5 +169,14 @@ else
 	echo "note: no taskset, pgrep or second CPU here: the --jobs default case is skipped"
 fi
 
+# ---- 11: a sweep whose every run finished says no runs were stopped ----
+# (With stdout full it said "1 of 1 runs finished; the runs under way were
+# stopped": there were none.)
+if [ -w /dev/full ]; then
+	$SW --vary world.seed=1 >/dev/full 2>"$T/err" && fail "a sweep into /dev/full exited 0"
+	err_has "1 of 1 runs finished"
+	grep -q "under way" "$T/err" && fail "a finished sweep spoke of runs under way: $(cat "$T/err")"
+fi
+
 echo "checks done"
 finish

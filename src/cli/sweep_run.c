@@ -99,12 +99,15 @@ static int sweep_stop_why(bool broken)
  * and every other line is out. Returns the exit status. */
 static int sweep_stopped(int why, long done, long points)
 {
+	/* Only when some were: with every run done, "stopped" would send the
+	 * user looking for runs that never were. */
+	const char *rest = done < points ? "; the runs under way were stopped" : "";
 	if (why > 0)
-		cli_error("sweep stopped by %s: %ld of %ld runs finished; the runs under way "
-			  "were stopped", cli_signal_name(why), done, points);
+		cli_error("sweep stopped by %s: %ld of %ld runs finished%s", cli_signal_name(why),
+			  done, points, rest);
 	else
-		cli_error("sweep stopped: stdout is closed or failed: %ld of %ld runs finished; "
-			  "the runs under way were stopped", done, points);
+		cli_error("sweep stopped: stdout is closed or failed: %ld of %ld runs finished%s",
+			  done, points, rest);
 	return why > 0 ? 128 + why : 1;
 }
 
