@@ -178,5 +178,17 @@ if [ -w /dev/full ]; then
 	grep -q "under way" "$T/err" && fail "a finished sweep spoke of runs under way: $(cat "$T/err")"
 fi
 
+# ---- 12: one file named twice by -o, however it is written, is refused ----
+# (-o b.png -o ./b.png, or a symlink and its target, passed the "given twice"
+# check, which compared the strings: the run wrote the one file twice.)
+ln -s twice.png "$T/alias.png"
+expect 2 "-o b.png -o ./b.png" -- sh -c "cd '$T' && $RUN -o twice.png -o ./twice.png"
+err_has "given twice"
+expect 2 "-o through a symlink and its target" -- $RUN -o "$T/alias.png" -o "$T/twice.png"
+err_has "twice.png given twice (as -o $T/alias.png)"
+expect 2 "render -o DIR/../DIR/x" -- "$GULLY" render "$T/map.gsnap" -o "$T/twice.png" \
+	-o "$T/elsewhere/../twice.png"
+expect 0 "two files are two" -- $RUN -o "$T/twice.png" -o "$T/twice.gsnap"
+
 echo "checks done"
 finish

@@ -2,6 +2,7 @@
  * layer as a picture or raw map), checked before the run so a typo costs
  * nothing, then written after it. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,6 +67,50 @@ int run_output_check_path(const char *cmd, const char *path)
 	return status;
 }
 
+/* The file a save to path replaces, as one string for all the ways of
+ * naming it (b.png, ./b.png, a symlink to it): its directory's real path
+ * and its own name. NULL when that cannot be told (the path is then checked
+ * by run_output_check_path, which says why). */
+static char *output_identity(const char *path)
+{
+	char *target = file_save_target(path);
+	if (!target)
+		return NULL;
+	char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target;
+	if (slash == target)
+		slash++; /* "/x": the root's */
+	char dir[PATH_MAX], *id = NULL;
+	if (slash)
+		*slash = '\0';
+	if (realpath(slash ? target : ".", dir)) {
+		size_t len = strlen(dir) + strlen(base) + 2;
+		id = malloc(len);
+		if (id)
+			snprintf(id, len, "%s/%s", dir, base);
+	}
+	free(target);
+	return id;
+}
+
+/* 0, or EXIT_USAGE when path names the same file as an earlier output. */
+static int check_not_twice(const char *cmd, const char **paths, int i)
+{
+	char *id = output_identity(paths[i]);
+	int status = 0;
+	for (int j = 0; id && !status && j < i; j++) {
+		char *other = output_identity(paths[j]);
+		if (other && strcmp(id, other) == 0)
+			status = strcmp(paths[j], paths[i]) == 0
+					 ? cli_usage_error(cmd, "-o %s given twice", paths[i])
+					 : cli_usage_error(cmd, "-o %s given twice (as -o %s)", paths[i],
+							   paths[j]);
+		free(other);
+	}
+	free(id);
+	return status;
+}
+
 int outputs_check(const char *cmd, const char **paths, int n, const struct output_rules *r)
 {
 	bool picture = false;
@@ -77,11 +122,8 @@ int outputs_check(const char *cmd, const char **paths, int n, const struct outpu
 					       r->snapshots ? ".gsnap, or a layer as " : "",
 					       "png, .ppm, .pgm, .r16 or .f32");
 		picture |= (fmt == IMAGE_PNG && !r->grey16) || fmt == IMAGE_PPM;
-		for (int j = 0; j < i; j++)
-			if (strcmp(paths[j], path) == 0)
-				return cli_usage_error(cmd, "-o %s given twice", path);
 		int st = run_output_check_path(cmd, path);
-		if (st)
+		if (st || (st = check_not_twice(cmd, paths, i)))
 			return st;
 	}
 	/* A .pgm, .r16 or .f32 holds values, not colours: an overlay on one
