@@ -190,5 +190,18 @@ expect 2 "render -o DIR/../DIR/x" -- "$GULLY" render "$T/map.gsnap" -o "$T/twice
 	-o "$T/elsewhere/../twice.png"
 expect 0 "two files are two" -- $RUN -o "$T/twice.png" -o "$T/twice.gsnap"
 
+# ---- 13: -p FILE for a file here says why it is not taken ----
+# (-p run.gsnap, the snapshot beside the user, said only "no preset named
+# 'run.gsnap' (see gully presets)", as for a typo.)
+cp "$T/map.gsnap" "$T/here.gsnap"
+printf 'particles:\n  friction: 0.2\n' >"$T/mine"
+expect 2 "-p SNAPSHOT" -- sh -c "cd '$T' && $RUN -p here.gsnap"
+err_has "no preset named 'here.gsnap'; it is a file here: a snapshot or height map goes without -p"
+expect 2 "-p a preset file without .yaml" -- sh -c "cd '$T' && $RUN -p mine"
+err_has "a preset file as ./mine"
+expect 0 "which ./mine takes" -- sh -c "cd '$T' && $RUN -p ./mine"
+expect 2 "a typo still gets the nearest name" -- $RUN -p river-valey
+err_has "did you mean river-valley"
+
 echo "checks done"
 finish

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/base/numparse.h"
@@ -383,6 +384,15 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 		char err[PRESET_ERR_MAX];
 		int rc = preset_load(o->preset, p, &m, err, sizeof err);
 		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset)) {
+			/* A name is looked up on the preset path, never here:
+			 * `-p run.gsnap` for the snapshot beside the user is no
+			 * typo of a preset's name, and the nearest would mislead. */
+			struct stat st;
+			if (stat(o->preset, &st) == 0)
+				return cli_usage_error(cmd, "--preset: no preset named '%.64s'; it is "
+						       "a file here: a snapshot or height map goes "
+						       "without -p, a preset file as ./%.64s",
+						       o->preset, o->preset);
 			char hint[128];
 			cli_preset_hint(o->preset, hint, sizeof hint);
 			return cli_usage_error(cmd, "--preset: no preset named '%.64s'%s (see `gully "
