@@ -203,5 +203,13 @@ expect 0 "which ./mine takes" -- sh -c "cd '$T' && $RUN -p ./mine"
 expect 2 "a typo still gets the nearest name" -- $RUN -p river-valey
 err_has "did you mean river-valley"
 
+# ---- 14: params SECTION, mistyped, names the nearest and the sections ----
+# (gully(1), EXIT STATUS: a usage error names the nearest known name; params
+# said only "no section named 'particle'".)
+expect 2 "params with a mistyped section" -- "$GULLY" params particle
+err_has "no section named 'particle' (did you mean particles? one of world|terrain|"
+expect 2 "params with an unknown section" -- "$GULLY" params xyz
+err_has "one of world|terrain|hardness|particles|hydrology|emitter|sph|view)"
+
 echo "checks done"
 finish

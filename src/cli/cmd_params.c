@@ -35,6 +35,37 @@ static void range_text(const struct param_def *d, char *buf, size_t len)
 	}
 }
 
+static const char *section_name(int index, void *ctx)
+{
+	(void)ctx;
+	struct param_section sec;
+	if (index >= params_section_count())
+		return NULL;
+	params_section(index, &sec);
+	return sec.name;
+}
+
+/* An unknown SECTION: the nearest name and every one, as --process and
+ * --set answer a name they do not know. */
+static int no_section(const char *only)
+{
+	char names[256] = "";
+	size_t used = 0;
+	for (int i = 0; section_name(i, NULL); i++) {
+		int n = snprintf(names + used, sizeof names - used, "%s%s", i ? "|" : "",
+				 section_name(i, NULL));
+		if (n < 0 || (size_t)n >= sizeof names - used)
+			break;
+		used += (size_t)n;
+	}
+	const char *near = cli_nearest(only, section_name, NULL);
+	char hint[64] = "";
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean %s? ", near);
+	return cli_usage_error(CMD, "no section named '%s' (%sone of %s)", cli_quote(only), hint,
+			       names);
+}
+
 int cmd_params(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -62,7 +93,7 @@ int cmd_params(int argc, char **argv)
 	}
 	const char *only = optind < argc ? argv[optind] : NULL;
 	if (only && params_section_find(only) < 0)
-		return cli_usage_error(CMD, "no section named '%s'", only);
+		return no_section(only);
 	if (optind + 1 < argc)
 		return cli_usage_error(CMD, "one section at most");
 
