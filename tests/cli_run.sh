@@ -96,8 +96,10 @@ expect 0 "-o three ways" -- "$GULLY" run --quiet --size 32x32 --particles 500 \
 interrupt() { # SIGNAL STATUS
 	budget=1000000
 	while :; do
-		"$GULLY" run --quiet --size 64x64 --particles $budget -o "$T/i.gsnap" \
-			>"$T/out" 2>"$T/err" &
+		# (Every signal at its default: a background job of this shell
+		# ignores INT, and gully keeps an ignored signal ignored.)
+		env --default-signal "$GULLY" run --quiet --size 64x64 --particles $budget \
+			-o "$T/i.gsnap" >"$T/out" 2>"$T/err" &
 		pid=$!
 		sleep 0.3
 		kill -"$1" $pid 2>/dev/null

@@ -211,5 +211,37 @@ err_has "no section named 'particle' (did you mean particles? one of world|terra
 expect 2 "params with an unknown section" -- "$GULLY" params xyz
 err_has "one of world|terrain|hardness|particles|hydrology|emitter|sph|view)"
 
+# ---- 15: a SIGINT ignored at start stays ignored in run and a sweep's runs ----
+# (gully(1), SIGNALS. run caught SIGINT for its chunks whatever it was given:
+# a `gully run ... &` in a script, or a sweep's runs under a sweep that
+# ignores SIGINT, died of a ^C meant for another program, the sweep marking
+# them failed and going on.)
+(trap '' INT; exec "$GULLY" run --quiet --particles 50M --size 64x64 >/dev/null 2>&1) &
+pid=$!
+sleep 1
+kill -INT "$pid" 2>/dev/null
+sleep 1
+if kill -0 "$pid" 2>/dev/null; then
+	echo "ok: run ignores a SIGINT it was started ignoring"
+	kill -TERM "$pid"
+else
+	fail "run died of a SIGINT it was started ignoring"
+fi
+wait "$pid"
+if command -v pgrep >/dev/null 2>&1; then
+	(trap '' INT; exec $SW --vary world.seed=1,2 --particles 50M --size 64x64 --jobs 1 \
+		--out "$T/ign" >/dev/null 2>"$T/ign.err") &
+	pid=$!
+	sleep 1
+	run=$(pgrep -P "$pid" | head -n 1)
+	[ -n "$run" ] || fail "no run under the sweep (the check proves nothing)"
+	kill -INT "$run" 2>/dev/null
+	sleep 1
+	kill -0 "$run" 2>/dev/null || fail "a sweep's run died of a SIGINT the sweep ignores"
+	kill -TERM "$pid"
+	wait "$pid"
+	grep -q "point 0 failed" "$T/ign.err" && fail "the sweep marked its run failed: $(cat "$T/ign.err")"
+fi
+
 echo "checks done"
 finish

@@ -136,15 +136,26 @@ static void on_stop_signal(int sig)
 }
 
 /* SIGINT and SIGTERM end the run between chunks instead of killing it, so
- * what is done is written and the run can resume. */
+ * what is done is written and the run can resume. One ignored when gully
+ * started stays ignored (gully(1), SIGNALS): a shell's background job is
+ * not for ^C, and a sweep's runs get what the sweep was given, so a sweep
+ * that ignores SIGINT does not see its runs fail on a ^C meant for another
+ * program. cli_signals_install left such a one at SIG_IGN. */
 static void catch_stop_signals(bool on)
 {
+	static const int stops[] = {SIGINT, SIGTERM};
+	static bool ignored[sizeof stops / sizeof stops[0]];
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on ? on_stop_signal : SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+		struct sigaction old;
+		if (on)
+			ignored[i] = sigaction(stops[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN;
+		if (!ignored[i])
+			sigaction(stops[i], &sa, NULL);
+	}
 }
 
 /* Runs `budget` units in chunks, then lets the process finish what is in
