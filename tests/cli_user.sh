@@ -243,5 +243,14 @@ if command -v pgrep >/dev/null 2>&1; then
 	grep -q "point 0 failed" "$T/ign.err" && fail "the sweep marked its run failed: $(cat "$T/ign.err")"
 fi
 
+# ---- 16: sweep --dump-preset says what does print a point's preset ----
+# (It said "--dump-preset is for single runs: --save-maps DIR keeps each
+# run's map", an answer to -o.)
+expect 2 "sweep --dump-preset" -- $SW --vary world.seed=1,2 --dump-preset
+err_has "dump-preset is for single runs: .gully run. with the shared options"
+grep -q "save-maps" "$T/err" && fail "sweep --dump-preset answered as -o: $(cat "$T/err")"
+expect 2 "sweep -o" -- $SW --vary world.seed=1,2 -o "$T/x.gsnap"
+err_has "save-maps DIR keeps each run's map"
+
 echo "checks done"
 finish

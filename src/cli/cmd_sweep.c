@@ -208,10 +208,14 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		if (sim_options_take(&a->s.o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
 		/* Named as matched: argv[optind - 1] is -o's value, not -o. */
-		if (opt == 'o' || opt == OPT_DUMP_PRESET)
+		if (opt == 'o')
 			return cli_usage_error(CMD, "%s%s is for single runs: --save-maps DIR keeps "
 					       "each run's map", longindex >= 0 ? "--" : "-o",
 					       longindex >= 0 ? longopts[longindex].name : "");
+		if (opt == OPT_DUMP_PRESET)
+			return cli_usage_error(CMD, "--dump-preset is for single runs: `%s run` with "
+					       "the shared options and one point's --set values prints "
+					       "its preset", cli_program);
 	}
 	for (; optind < argc; optind++) {
 		int st = take_argument(&a->s, argv[optind]);
