@@ -252,5 +252,19 @@ grep -q "save-maps" "$T/err" && fail "sweep --dump-preset answered as -o: $(cat 
 expect 2 "sweep -o" -- $SW --vary world.seed=1,2 -o "$T/x.gsnap"
 err_has "save-maps DIR keeps each run's map"
 
+# ---- 17: --rain for a process that takes no rain mask is refused ----
+# (The emitter and sph start their particles elsewhere: --rain was read and
+# dropped without a word, and a sweep "with rain" ran without it.)
+expect 0 "a rain mask" -- "$GULLY" render "$T/map.gsnap" --gray16 -o "$T/rain.png"
+expect 2 "run --process emitter --rain" -- $RUN --process emitter --rain "$T/rain.png"
+err_has "the emitter process does not start its particles from a rain mask"
+[ -s "$T/out" ] && fail "run --process emitter --rain ran before refusing"
+expect 2 "run -p sph-horizontal-jet --rain" -- $RUN -p sph-horizontal-jet --rain "$T/rain.png"
+expect 2 "sweep -p emitter-canyon --rain, before any run" -- \
+	$SW -p emitter-canyon --rain "$T/rain.png" --vary world.seed=1,2
+[ -s "$T/out" ] && fail "the sweep ran before refusing --rain"
+expect 0 "particles take it" -- $RUN --rain "$T/rain.png"
+expect 0 "hydrology takes it" -- $RUN --process hydrology --rain "$T/rain.png"
+
 echo "checks done"
 finish

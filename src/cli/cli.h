@@ -177,6 +177,11 @@ int sim_options_rain(const struct sim_options *o, struct world *w);
 /* Reads --rain as sim_options_rain would for a width x height map (0 x 0:
  * the file's own size) and keeps nothing; 0, or 1 (reported). */
 int sim_options_rain_check(const struct sim_options *o, int width, int height);
+struct process_ops;
+/* --rain for a process that takes no rain mask (process_ops.uses_rain):
+ * EXIT_USAGE, said for `cmd`, rather than a mask read and dropped; else 0. */
+int sim_options_rain_process(const struct sim_options *o, const char *cmd,
+			     const struct process_ops *proc);
 /* "KEY: value out of range (min to max)" style text for a params error. */
 void describe_param_error(char *buf, size_t len, int err, int index, const char *text);
 

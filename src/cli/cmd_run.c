@@ -303,7 +303,7 @@ static int run_open(const struct sim_options *o, const char *from, bool is_heigh
 			  process_names());
 		return 1;
 	}
-	return 0;
+	return sim_options_rain_process(o, CMD, *proc);
 }
 
 /* The metrics row (or JSON) on stdout; 1 when stdout lost them (said: a

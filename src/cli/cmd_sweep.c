@@ -373,7 +373,12 @@ static int check_args(struct sweep_args *a)
 	 * the files too, unless this is one point's run (--point), which
 	 * reads them itself. */
 	struct params p;
-	st = sim_options_load(&s->o, CMD, &p, NULL);
+	struct preset_meta meta;
+	st = sim_options_load(&s->o, CMD, &p, &meta);
+	/* A snapshot's process is its own (unless --process): its runs say. */
+	if (!st && (!snapshot || s->o.process))
+		st = sim_options_rain_process(&s->o, CMD,
+					      process_find(sim_options_process(&s->o, &meta)));
 	return st || a->point >= 0 ? st : check_inputs(s, &p);
 }
 

@@ -83,6 +83,11 @@ struct process_ops {
 	 * changes one; gully run refuses a --set of one on a snapshot's state,
 	 * which would otherwise go on without it. */
 	const char *const *made_with;
+	/* Its particles start where world_spawn_point puts them, so a rain
+	 * mask (world.rain, base/rain.h) acts on it; a process whose particles
+	 * start elsewhere (an emitter's window, jets) would take one and drop
+	 * it, and gully run refuses it there instead. */
+	bool uses_rain;
 };
 
 int process_count(void);

@@ -570,6 +570,7 @@ const struct process_ops hydrology_process = {
 	.title = "Streams, pools and vegetation",
 	.section = "hydrology",
 	.unit = "droplets",
+	.uses_rain = true,
 	.describe_for = hydrology_equations,
 	.create = hydro_create,
 	.step = hydro_step,

@@ -227,6 +227,7 @@ const struct process_ops particles_process = {
 	.title = "Particle erosion",
 	.section = "particles",
 	.unit = "droplets",
+	.uses_rain = true,
 	.describe =
 		"a = n.xz / (V rho)         v += dt a;  p += dt v;  v *= 1 - dt f\n"
 		"c_eq = max(0, V |v| (h(p0) - h(p)))\n"
