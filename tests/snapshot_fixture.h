@@ -224,7 +224,8 @@ static inline void expect(const struct spec *s, int code, const char *words)
 
 /* ------------------------------------------------------------ worlds */
 
-static inline struct world *sample_world(struct params *p, int size)
+/* A size x size world of the defaults after `droplets` particles. */
+static inline struct world *eroded_world(struct params *p, int size, uint64_t droplets)
 {
 	params_defaults(p);
 	p->world.width = size;
@@ -233,8 +234,14 @@ static inline struct world *sample_world(struct params *p, int size)
 	assert_int_equal(world_from_params(&w, p), 0);
 	void *st;
 	assert_int_equal(particles_process.create(&st, w, p), 0);
-	assert_int_equal(particles_process.step(st, w, p, 200, NULL), 0);
+	assert_int_equal(particles_process.step(st, w, p, droplets, NULL), 0);
 	particles_process.destroy(st);
+	return w;
+}
+
+static inline struct world *sample_world(struct params *p, int size)
+{
+	struct world *w = eroded_world(p, size, 200);
 	/* Every layer different, with the awkward floats a text format would lose. */
 	size_t n = world_cells(w);
 	for (int l = LAYER_STREAM; l < LAYER_COUNT; l++)
@@ -253,15 +260,7 @@ static inline struct world *sample_world(struct params *p, int size)
  * layers mostly one value (zero, or one hardness), a few awkward floats. */
 static inline struct world *sparse_world(struct params *p, int size)
 {
-	params_defaults(p);
-	p->world.width = size;
-	p->world.height = size;
-	struct world *w;
-	assert_int_equal(world_from_params(&w, p), 0);
-	void *st;
-	assert_int_equal(particles_process.create(&st, w, p), 0);
-	assert_int_equal(particles_process.step(st, w, p, 3, NULL), 0);
-	particles_process.destroy(st);
+	struct world *w = eroded_world(p, size, 3);
 	size_t n = world_cells(w);
 	for (size_t i = 0; i < n; i++)
 		w->layer[LAYER_HARDNESS][i] = 0.625f;
