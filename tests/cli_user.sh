@@ -266,5 +266,25 @@ expect 2 "sweep -p emitter-canyon --rain, before any run" -- \
 expect 0 "particles take it" -- $RUN --rain "$T/rain.png"
 expect 0 "hydrology takes it" -- $RUN --process hydrology --rain "$T/rain.png"
 
+# ---- 18: --emit=slurm over Slurm's default MaxArraySize ----
+# (A 1003-point grid asked for --array=0-1002, which a default Slurm, whose
+# indices stop at 1000, refuses at sbatch.) 1000 tasks, task K runs K,
+# K + 1000, ...; a failed point fails its task.
+expect 0 "--emit=slurm of 1003 points" -- \
+	$SW --vary world.seed=1:1003:1 --emit=slurm --out "$T/slurm"
+grep -q '^#SBATCH --array=0-999$' "$T/out" || fail "not 1000 tasks: $(grep array "$T/out")"
+cp "$T/out" "$T/job.sh"
+SLURM_ARRAY_TASK_ID=2 sh "$T/job.sh" >/dev/null 2>&1 || fail "task 2 failed"
+[ "$(ls "$T/slurm" | grep -c '^run-')" -eq 2 ] && [ -s "$T/slurm/run-0002.tsv" ] &&
+	[ -s "$T/slurm/run-1002.tsv" ] || fail "task 2 did not run points 2 and 1002: $(ls "$T/slurm")"
+SLURM_ARRAY_TASK_ID=999 sh "$T/job.sh" >/dev/null 2>&1 || fail "task 999 failed"
+[ -s "$T/slurm/run-0999.tsv" ] || fail "task 999 did not run point 999"
+mkdir "$T/slurm/run-0001.tsv" # point 1 cannot write its row; point 1001 can
+SLURM_ARRAY_TASK_ID=1 sh "$T/job.sh" >/dev/null 2>&1 && fail "a task with a failed point exited 0"
+[ -s "$T/slurm/run-1001.tsv" ] || fail "a failed point stopped its task's next one"
+expect 0 "--emit=slurm of 1000 points" -- $SW --vary world.seed=1:1000:1 --emit=slurm --out "$T/s2"
+grep -q '^#SBATCH --array=0-999$' "$T/out" || fail "1000 points are not 1000 tasks"
+grep -q '^exec .* --point "$SLURM_ARRAY_TASK_ID"$' "$T/out" || fail "a task of 1000 points runs more than its own"
+
 echo "checks done"
 finish

@@ -17,6 +17,9 @@
 #define SWEEP_MAX_AXES 64
 /* The file the emitter leaves in --out DIR so --collect knows the grid. */
 #define SWEEP_GRID_FILE "sweep.grid"
+/* --emit=slurm's most array tasks: Slurm's default MaxArraySize is 1001
+ * (indices 0 to 1000), so a bigger grid's tasks take several points each. */
+#define SWEEP_SLURM_TASKS 1000
 
 struct sweep_axis {
 	const char *key;

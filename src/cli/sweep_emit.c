@@ -129,6 +129,11 @@ static int emit_slurm(const struct sweep *s)
 	if (!realpath(s->out_dir, dir))
 		snprintf(dir, sizeof dir, "%s", s->out_dir);
 	snprintf(logs, sizeof logs, "%s/slurm-%%A_%%a.log", dir);
+	/* Slurm refuses array indices from its MaxArraySize (1001 unless a
+	 * site raises it): a bigger grid takes that many tasks, each running
+	 * every SWEEP_SLURM_TASKS-th point from its own. */
+	const bool strided = s->points > SWEEP_SLURM_TASKS;
+	const long tasks = strided ? SWEEP_SLURM_TASKS : s->points;
 	printf("#!/bin/sh\n"
 	       "# A gully sweep of %ld runs as a Slurm job array: task N runs grid point N\n"
 	       "# and writes %s/run-NNNN.%s. Submit with `sbatch FILE`; when every task\n"
@@ -138,11 +143,27 @@ static int emit_slurm(const struct sweep *s)
 	       "#SBATCH --ntasks=1\n"
 	       "#SBATCH --cpus-per-task=1\n"
 	       "#SBATCH --output=",
-	       s->points, dir, s->o.json ? "json" : "tsv", dir, s->points - 1);
+	       s->points, dir, s->o.json ? "json" : "tsv", dir, tasks - 1);
 	sweep_shell_word(stdout, logs);
-	printf("\nexec ");
+	if (!strided) {
+		printf("\nexec ");
+		sweep_print_argv(stdout, &b);
+		printf(" --point \"$SLURM_ARRAY_TASK_ID\"\n");
+		argv_free(&b);
+		return 0;
+	}
+	printf("\n# Task N also runs points N + %ld, N + %ld, ...: Slurm's default MaxArraySize\n"
+	       "# (1001) allows no more tasks.\n"
+	       "status=0\n"
+	       "point=$SLURM_ARRAY_TASK_ID\n"
+	       "while [ \"$point\" -lt %ld ]; do\n\t",
+	       tasks, 2 * tasks, s->points);
 	sweep_print_argv(stdout, &b);
-	printf(" --point \"$SLURM_ARRAY_TASK_ID\"\n");
+	printf(" --point \"$point\" || status=1\n"
+	       "\tpoint=$((point + %ld))\n"
+	       "done\n"
+	       "exit $status\n",
+	       tasks);
 	argv_free(&b);
 	return 0;
 }
