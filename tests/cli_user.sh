@@ -160,7 +160,14 @@ if command -v pgrep >/dev/null 2>&1 && [ -n "$cpu" ] && [ "$(getconf _NPROCESSOR
 	taskset -c "$cpu" "$GULLY" sweep --quiet --vary world.seed=1:4:1 --particles 50M --size 64x64 \
 		>/dev/null 2>&1 &
 	pid=$!
-	sleep 2
+	# Until its first run has started (a loaded or sanitizer build is slow),
+	# then a moment for any second one.
+	t=0
+	while [ "$(pgrep -P "$pid" | wc -l)" -eq 0 ] && [ $t -lt 100 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	sleep 1
 	n=$(pgrep -P "$pid" | wc -l)
 	kill -TERM "$pid"
 	wait "$pid"
