@@ -293,5 +293,19 @@ expect 0 "--emit=slurm of 1000 points" -- $SW --vary world.seed=1:1000:1 --emit=
 grep -q '^#SBATCH --array=0-999$' "$T/out" || fail "1000 points are not 1000 tasks"
 grep -q '^exec .* --point "$SLURM_ARRAY_TASK_ID"$' "$T/out" || fail "a task of 1000 points runs more than its own"
 
+# ---- 19: a key both varied and fixed by a shared option is refused ----
+# (--vary world.seed won over --seed, --vary world.width over --size and
+# --vary K over --set K in every run, without a word: the table's seed column
+# said 1, 2 for a user who asked for seed 5.)
+expect 2 "--vary world.seed with --seed" -- $SW --vary world.seed=1,2 --seed 5
+err_has "vary world.seed and --seed both set the seed"
+expect 2 "--vary world.height with --size" -- $SW --vary world.height=16,32
+err_has "vary world.height and --size both set the map's size"
+expect 2 "--vary K with --set K" -- $SW --vary particles.friction=0.1,0.2 --set particles.friction=0.3
+err_has "vary particles.friction and --set particles.friction=0.3 both set it"
+[ -s "$T/out" ] && fail "a refused sweep ran"
+expect 0 "other keys still combine" -- $SW --vary particles.friction=0.1,0.2 --set particles.dt=1 --seed 3
+[ "$(cut -f 3 "$T/out" | sort -u | tr '\n' ' ')" = "3 seed " ] || fail "--seed 3 did not reach the runs"
+
 echo "checks done"
 finish

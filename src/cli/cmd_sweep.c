@@ -326,6 +326,29 @@ static int check_inputs(const struct sweep *s, const struct params *shared)
 	return sim_options_rain_check(&s->o, w, h);
 }
 
+/* A varied key that a shared option also fixes: the --vary would win in
+ * every run without a word, and the sweep is not the one asked for. */
+static int check_vary_not_fixed(const struct sweep *s)
+{
+	for (int i = 0; i < s->naxes; i++) {
+		const char *key = s->axes[i].key;
+		int k = params_find(key);
+		if (k == params_find("world.seed") && s->o.seed >= 0)
+			return cli_usage_error(CMD, "--vary %s and --seed both set the seed: give one", key);
+		if ((k == params_find("world.width") || k == params_find("world.height")) && s->o.width)
+			return cli_usage_error(CMD, "--vary %s and --size both set the map's size: give one",
+					       key);
+		for (int j = 0; j < s->o.nsets; j++) {
+			char set[128];
+			snprintf(set, sizeof set, "%.*s", (int)strcspn(s->o.sets[j], "="), s->o.sets[j]);
+			if (k >= 0 && params_find(set) == k)
+				return cli_usage_error(CMD, "--vary %s and --set %s both set it: give one",
+						       key, cli_quote(s->o.sets[j]));
+		}
+	}
+	return 0;
+}
+
 /* The grid's size, and the options that only make sense together. */
 static int check_args(struct sweep_args *a)
 {
@@ -342,6 +365,9 @@ static int check_args(struct sweep_args *a)
 			return cli_usage_error(CMD, "the grid has more than %d points",
 					       SWEEP_MAX_POINTS);
 	}
+	int st = check_vary_not_fixed(s);
+	if (st)
+		return st;
 	if (a->point >= s->points)
 		return cli_usage_error(CMD, "--point %ld: the grid has points 0 to %ld", a->point,
 				       s->points - 1);
@@ -351,7 +377,7 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "--gully names the binary of emitted commands: add --emit");
 	if (!s->gully)
 		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
-	int st = s->start ? check_start_file(s->start) : 0;
+	st = s->start ? check_start_file(s->start) : 0;
 	if (st || (st = sim_options_check_start(&s->o, CMD, s->start)))
 		return st;
 	const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
