@@ -151,7 +151,9 @@ static inline void build(struct buf *b, const struct spec *s)
 		b_bytes(b, s->extra->p, s->extra->n);
 }
 
-/* The CRC of cells as the file's little-endian floats. */
+/* The CRC of cells as the file's little-endian floats, worked out here
+ * from gully-snapshot(5) rather than by the loader's snapshot_cells_crc, so
+ * that hand-built files check the loader against the spec. */
 static inline uint32_t cells_crc(const float *v, size_t n)
 {
 	uLong c = crc32(0L, Z_NULL, 0);

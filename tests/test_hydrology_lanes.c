@@ -195,16 +195,24 @@ static void test_split_and_resume(void **unused)
 	}
 }
 
+/* A 64x64 run of 300 droplets with some still in flight, and its saved
+ * state. */
+static void saved_in_flight(struct run *r, unsigned char **blob, size_t *len)
+{
+	*r = run_open(0, 64);
+	test_process_run(&hydrology_process, r->st, r->w, &r->p, 300);
+	assert_int_equal(hydrology_process.save_state(r->st, blob, len), GULLY_OK);
+}
+
 /* A damaged blob of droplets in flight is refused, and the state it was
  * offered to is left as it was. */
 static void test_damaged_lanes_refused(void **unused)
 {
 	(void)unused;
-	struct run r = run_open(0, 64);
-	test_process_run(&hydrology_process, r.st, r.w, &r.p, 300);
+	struct run r;
 	unsigned char *blob;
 	size_t len;
-	assert_int_equal(hydrology_process.save_state(r.st, &blob, &len), GULLY_OK);
+	saved_in_flight(&r, &blob, &len);
 	const size_t at = lanes_offset(blob, len), slot = at + 24;
 	struct {
 		size_t off;
@@ -256,11 +264,10 @@ static void test_damaged_lanes_refused(void **unused)
 static void test_absurd_books_refused(void **unused)
 {
 	(void)unused;
-	struct run r = run_open(0, 64);
-	test_process_run(&hydrology_process, r.st, r.w, &r.p, 300);
+	struct run r;
 	unsigned char *blob;
 	size_t len;
-	assert_int_equal(hydrology_process.save_state(r.st, &blob, &len), GULLY_OK);
+	saved_in_flight(&r, &blob, &len);
 	/* The first slot's books follow its five floats, three doubles and two
 	 * words: evaporated, off the map, eroded (slot + 68), deposited. */
 	const size_t eroded = lanes_offset(blob, len) + 24 + 68;

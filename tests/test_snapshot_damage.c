@@ -320,40 +320,32 @@ static void test_bad_runs(void **state)
 	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "layer 'pool': 4 bytes are left after its last run");
 	free(d.p);
 
-	const uint32_t past[] = {200, 57};
-	runs_of(&d, RUNS_REF_VALUE, 0, past, 1, cells);
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "a run of 200 + 57 cells at cell 0 runs past the map");
-	free(d.p);
-	const uint32_t empty[] = {100, 0, 0, 0, 156, 0};
-	runs_of(&d, RUNS_REF_VALUE, 0, empty, 3, cells);
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "a run of 0 + 0 cells at cell 100 is empty");
-	free(d.p);
-	const uint32_t early[] = {100, 1};
-	runs_of(&d, RUNS_REF_VALUE, 0, early, 1, cells);
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "layer 'pool': its runs end at cell 101 of 256");
-	free(d.p);
-	/* Cut inside its written cells: the length says so, the file agrees. */
-	const uint32_t cut[] = {250, 6};
-	runs_of(&d, RUNS_REF_VALUE, 0, cut, 1, cells);
-	d.n -= 8;
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT,
-		    "its data ends inside a run of 6 cells at cell 250");
-	free(d.p);
-	const uint32_t tiny[] = {256, 0};
-	runs_of(&d, RUNS_REF_VALUE, 0, tiny, 1, cells);
-	d.n = 12;
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "absurd length of 12 bytes (its encoding allows 16 to");
-	free(d.p);
-
-	/* References: the layer itself or one after it, or no such kind. */
-	const uint32_t all[] = {256, 0};
-	runs_of(&d, RUNS_REF_LAYER, 1, all, 1, cells);
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT,
-		    "layer 'pool' is stored against layer 2 of the file, which is not before it");
-	free(d.p);
-	runs_of(&d, 9, 0, all, 1, cells);
-	expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, "unknown kind of reference (9)");
-	free(d.p);
+	/* Runs that do not cover the map as the spec says, and references to
+	 * the layer itself (place 1 of the file) or of no known kind. */
+	static const struct {
+		uint32_t kind, word, pairs[6];
+		int npairs;
+		size_t keep; /* bytes of the data kept (0: all) */
+		const char *words;
+	} bad[] = {
+		{RUNS_REF_VALUE, 0, {200, 57}, 1, 0, "a run of 200 + 57 cells at cell 0 runs past the map"},
+		{RUNS_REF_VALUE, 0, {100, 0, 0, 0, 156, 0}, 3, 0, "a run of 0 + 0 cells at cell 100 is empty"},
+		{RUNS_REF_VALUE, 0, {100, 1}, 1, 0, "layer 'pool': its runs end at cell 101 of 256"},
+		/* Cut inside its written cells: the length says so, the file agrees. */
+		{RUNS_REF_VALUE, 0, {250, 6}, 1, 8 + 8 + 4 * 4,
+		 "its data ends inside a run of 6 cells at cell 250"},
+		{RUNS_REF_VALUE, 0, {256, 0}, 1, 12, "absurd length of 12 bytes (its encoding allows 16 to"},
+		{RUNS_REF_LAYER, 1, {256, 0}, 1, 0,
+		 "layer 'pool' is stored against layer 2 of the file, which is not before it"},
+		{9, 0, {256, 0}, 1, 0, "unknown kind of reference (9)"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		runs_of(&d, bad[k].kind, bad[k].word, bad[k].pairs, bad[k].npairs, cells);
+		if (bad[k].keep)
+			d.n = bad[k].keep;
+		expect_pool(SNAPSHOT_ENC_RUNS, &d, cells, GULLY_EFORMAT, bad[k].words);
+		free(d.p);
+	}
 }
 
 static void test_garbage_never_crashes(void **state)

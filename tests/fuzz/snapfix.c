@@ -83,18 +83,6 @@ static float *runs_cells(const uint8_t *p, size_t length, size_t cells, float *c
 	return v;
 }
 
-/* The layer's CRC: its cells as little-endian bytes. */
-static uint32_t cells_crc(const float *v, size_t cells)
-{
-	uLong c = crc32(0L, Z_NULL, 0);
-	for (size_t i = 0; i < cells; i++) {
-		unsigned char b[4];
-		put_f32le(b, v[i]);
-		c = crc32(c, b, 4);
-	}
-	return (uint32_t)c;
-}
-
 int snapfix_crcs(uint8_t *d, size_t size)
 {
 	size_t pos = 0;
@@ -144,7 +132,7 @@ int snapfix_crcs(uint8_t *d, size_t size)
 			decoded[l] = runs_cells(d + pos, (size_t)length, (size_t)cells, decoded, l);
 		if (!decoded[l])
 			break;
-		put32(d + at, cells_crc(decoded[l], (size_t)cells));
+		put32(d + at, snapshot_cells_crc(decoded[l], (size_t)cells));
 		pos += (size_t)length;
 		fixed++;
 	}
