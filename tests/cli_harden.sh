@@ -377,18 +377,32 @@ else
 	echo "note: no script(1) here: the sweep-on-a-terminal case is skipped"
 fi
 
-# ---- 17: a run driven out of the model's range saves no file gully refuses ----
+# ---- 17: a run driven out of the model's range stops and says why ----
 # Valid but unstable parameters: light droplets that never slow (friction 0)
-# dig past the height range a snapshot may hold.
-unstable="--process particles --size 33x32 --set particles.density=0.1
-	--set particles.deposition_rate=0.5 --set particles.friction=0 --particles 10000"
-expect_t 1 "an unstable run's snapshot is refused" -- "$GULLY" run --quiet $unstable \
+# dig past the height range a snapshot may hold within a few thousand
+# droplets. The run stops there, names the parameters to change, and
+# writes nothing (its world is no result: no row, no snapshot gully would
+# refuse, no picture of it).
+unstable="--process particles --size 33x32 --set particles.deposition_rate=0.5
+	--set particles.friction=0"
+expect_t 1 "an unstable run stops" -- "$GULLY" run --quiet $unstable \
+	--set particles.density=0.1 --particles 10000 \
 	-o "$T/unstable.gsnap" -o "$T/unstable.png"
-err_has "unstable.gsnap: not saved: layer 'height' cell"
-err_has "and could not be loaded back"
+err_has "particles went unstable: after [0-9]* of 10000 droplets the height at x [0-9]*, y [0-9]* is"
+err_has "raise particles.density, or lower particles.deposition_rate or particles.dt; nothing written"
 one_line 1
-[ -e "$T/unstable.gsnap" ] && fail "a snapshot gully cannot load was written"
-[ -s "$T/unstable.png" ] || fail "the picture beside it was not written"
+grep -q "after 10000 of" "$T/err" && fail "the unstable run was not stopped before its end"
+[ -s "$T/out" ] && fail "an unstable run printed a metrics row"
+[ -e "$T/unstable.gsnap" ] && fail "an unstable run wrote a snapshot"
+[ -e "$T/unstable.png" ] && fail "an unstable run wrote a picture"
+# In a sweep the unstable point fails with that line; the stable one runs.
+expect_t 1 "a sweep with an unstable point" -- "$GULLY" sweep $unstable --particles 10000 \
+	--vary particles.density=0.1,1 --jobs 1
+err_has "particles went unstable"
+err_has "point 0 failed"
+grep -q "point 1 failed" "$T/err" && fail "the stable point failed: $(cat "$T/err")"
+grep -q "^0.1[[:space:]]*failed" "$T/out" || fail "the unstable point's row is not marked failed: $(cat "$T/out")"
+grep -q "^1[[:space:]]particles" "$T/out" || fail "the stable point has no row: $(cat "$T/out")"
 
 echo "checks done"
 finish

@@ -163,8 +163,9 @@ static void catch_stop_signals(bool on)
  * ends it early without finishing (*stopped = the signal): the state keeps
  * the droplets in flight and a resumed run continues exactly. */
 static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struct run_metrics *m,
-		      uint64_t *done, int *stopped)
+		      uint64_t *done, int *stopped, char *msg, size_t msglen)
 {
+	struct sim_watch watch = {0};
 	const struct process_ops *proc = sim->proc;
 	struct progress pg;
 	int err = GULLY_OK;
@@ -184,6 +185,9 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 		m->particles += rep.particles;
 		m->steps += rep.steps;
 		*done += n;
+		if (!err)
+			err = sim_watch(&watch, sim->world, proc, rep.steps, *done, budget, false,
+					msg, msglen);
 		progress_update(&pg, *done);
 	}
 	if (proc->catch_up)
@@ -194,6 +198,8 @@ static int run_budget(struct simulation *sim, uint64_t budget, bool quiet, struc
 		err = proc->finish(sim->state, sim->world, &sim->params, &rep);
 		m->steps += rep.steps;
 	}
+	if (!err)
+		err = sim_watch(&watch, sim->world, proc, 0, *done, budget, true, msg, msglen);
 	m->seconds = clock_seconds() - t0;
 	progress_end(&pg);
 	catch_stop_signals(false);
@@ -348,10 +354,15 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 	struct run_metrics m = {.process = proc->name, .seed = seed};
 	uint64_t done = 0;
 	int stopped = 0;
-	int err = run_budget(sim, budget, o->quiet, &m, &done, &stopped);
+	char msg[512] = "";
+	int err = run_budget(sim, budget, o->quiet, &m, &done, &stopped, msg, sizeof msg);
 	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT and TERM at SIG_DFL */
 	if (err) {
-		cli_error("%s: %s", proc->name, gully_strerror(err));
+		/* An unstable run's world is no result: no row, no files. */
+		if (msg[0])
+			cli_error("%s; nothing written", msg);
+		else
+			cli_error("%s: %s", proc->name, gully_strerror(err));
 		return 1;
 	}
 	metrics_collect(&m, sim->world, sim->proc, sim->state);

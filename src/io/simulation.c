@@ -191,3 +191,44 @@ void simulation_end(struct simulation *s)
 	world_destroy(s->world);
 	*s = (struct simulation){0};
 }
+
+/* What to change for an unstable run, for a process whose droplets have
+ * these parameters (particles, hydrology): light droplets speed up the
+ * most, and the transfer rate times the step is how much of the gap to
+ * c_eq one step digs (past the drop to the next cell, a pit grows). */
+static void watch_hint(const struct process_ops *proc, char *hint, size_t len)
+{
+	char dep[64], dens[64];
+	snprintf(dep, sizeof dep, "%s.deposition_rate", proc->name);
+	snprintf(dens, sizeof dens, "%s.density", proc->name);
+	if (params_find(dep) >= 0 && params_find(dens) >= 0)
+		snprintf(hint, len, "; raise %s, or lower %s or %s.dt", dens, dep, proc->name);
+	else
+		hint[0] = '\0';
+}
+
+int sim_watch(struct sim_watch *wt, const struct world *w, const struct process_ops *proc,
+	      uint64_t steps, uint64_t done, uint64_t budget, bool now, char *err, size_t errlen)
+{
+	wt->steps += steps;
+	if (!now && wt->steps / SIM_WATCH_STEPS_PER_CELL < world_cells(w))
+		return GULLY_OK;
+	wt->steps = 0;
+	size_t cell;
+	if (world_check_layer(w, LAYER_HEIGHT, &cell) == GULLY_OK)
+		return GULLY_OK;
+	char when[96], hint[256];
+	if (budget)
+		snprintf(when, sizeof when, "%llu of %llu %s", (unsigned long long)done,
+			 (unsigned long long)budget, proc->unit);
+	else
+		snprintf(when, sizeof when, "%llu %s", (unsigned long long)done, proc->unit);
+	watch_hint(proc, hint, sizeof hint);
+	const size_t x = cell % (size_t)w->width, y = cell / (size_t)w->width;
+	snprintf(err, errlen,
+		 "%s went unstable: after %s the height at x %zu, y %zu is %g, past the "
+		 "model's +-%g%s",
+		 proc->name, when, x, y, (double)w->layer[LAYER_HEIGHT][cell],
+		 (double)WORLD_HEIGHT_LIMIT, hint);
+	return GULLY_ERANGE;
+}

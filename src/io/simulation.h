@@ -11,7 +11,9 @@
 #ifndef GULLY_SIMULATION_H
 #define GULLY_SIMULATION_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/params.h"
 #include "core/base/process.h"
@@ -52,6 +54,25 @@ int simulation_switch(struct simulation *s, const struct process_ops *proc, char
 /* Writes a snapshot (atomically): the world, the process and its state,
  * the parameters and the effective preset as YAML text. */
 int simulation_save(const struct simulation *s, const char *path, char *err, size_t errlen);
+
+/* A run whose parameters make it unstable (droplets that dig faster than
+ * they slow) drives heights past the model's range in a few thousand
+ * droplets, and every droplet after that is wasted work on a world no
+ * snapshot can keep. The watch looks at the heights between chunks, once
+ * the work since its last look is SIM_WATCH_STEPS_PER_CELL steps a cell (a
+ * pass over the map then costs well under 1% of the run), and whenever the
+ * caller asks (`now`, at a run's end). */
+#define SIM_WATCH_STEPS_PER_CELL 8
+struct sim_watch {
+	uint64_t steps; /* since the last look */
+};
+
+/* After a chunk that took `steps` steps of `proc`, `done` of `budget` units
+ * into the run (budget 0: open-ended): GULLY_ERANGE with one line in err
+ * (where, how far, and which parameters to change) when a height is past
+ * +-WORLD_HEIGHT_LIMIT or not a number, else GULLY_OK. */
+int sim_watch(struct sim_watch *wt, const struct world *w, const struct process_ops *proc,
+	      uint64_t steps, uint64_t done, uint64_t budget, bool now, char *err, size_t errlen);
 
 /* Drops the process state and the world. */
 void simulation_end(struct simulation *s);
