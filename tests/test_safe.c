@@ -119,6 +119,60 @@ static void test_undo_after_process_switch(void **state)
 	free_app(a);
 }
 
+/* The newest checkpoint's process state, spoiled as a run going unstable
+ * spoils it (a value its load refuses). */
+static void spoil_newest_state(struct app *a)
+{
+	struct undo_entry *e = &a->undo.e[(a->undo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	assert_non_null(e->state);
+	assert_true(e->state_len > 4);
+	memset(e->state, 0xff, 4);
+}
+
+/* u goes back past checkpoints whose state does not load, dropping them
+ * and saying so; with none that loads it says why and keeps the session. */
+static void test_undo_skips_a_checkpoint_that_does_not_load(void **state)
+{
+	(void)state;
+	struct app *a = new_app("particles", 2);
+	uint64_t done;
+	char err[256];
+	assert_int_equal(session_step(a, 40, &done), GULLY_OK);
+	struct world *good;
+	assert_int_equal(world_clone(&good, a->world), GULLY_OK);
+	assert_int_equal(undo_push(a, 0), GULLY_OK);
+	for (int i = 1; i <= 2; i++) {
+		assert_int_equal(session_step(a, 40, &done), GULLY_OK);
+		assert_int_equal(undo_push(a, i), GULLY_OK);
+		spoil_newest_state(a);
+	}
+	assert_int_equal(session_step(a, 40, &done), GULLY_OK);
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_string_equal(err, "; 2 newer checkpoints that would not load dropped");
+	assert_worlds_equal(a->world, good);
+	assert_int_equal(undo_levels(a), 0);
+	assert_int_equal(redo_levels(a), 1);
+	/* Redo brings back the session as it was before u. */
+	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_string_equal(err, "");
+	assert_int_equal(a->world->particles, 160);
+
+	/* Only a spoiled checkpoint left (redo put the good one back on the
+	 * undo ring): u fails, says why, and the session stays as it was. */
+	assert_int_equal(undo_levels(a), 1);
+	spoil_newest_state(a);
+	struct world *now;
+	assert_int_equal(world_clone(&now, a->world), GULLY_OK);
+	assert_int_not_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_non_null(strstr(err, "cannot undo: particles: "));
+	assert_worlds_equal(a->world, now);
+	assert_int_equal(undo_levels(a), 0);
+	assert_int_equal(session_step(a, 40, &done), GULLY_OK);
+	world_destroy(now);
+	world_destroy(good);
+	free_app(a);
+}
+
 static void test_undo_and_redo_share_the_budget(void **state)
 {
 	(void)state;
@@ -403,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_undo_after_g_then_redo),
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
+		cmocka_unit_test(test_undo_skips_a_checkpoint_that_does_not_load),
 		cmocka_unit_test(test_worker_matches_one_step),
 		cmocka_unit_test(test_slice_scales_the_budget),
 		cmocka_unit_test(test_lineedit),

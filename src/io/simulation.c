@@ -225,10 +225,8 @@ int sim_watch(struct sim_watch *wt, const struct world *w, const struct process_
 		snprintf(when, sizeof when, "%llu %s", (unsigned long long)done, proc->unit);
 	watch_hint(proc, hint, sizeof hint);
 	const size_t x = cell % (size_t)w->width, y = cell / (size_t)w->width;
-	snprintf(err, errlen,
-		 "%s went unstable: after %s the height at x %zu, y %zu is %g, past the "
-		 "model's +-%g%s",
-		 proc->name, when, x, y, (double)w->layer[LAYER_HEIGHT][cell],
+	snprintf(err, errlen, "%s went unstable after %s: height %.3g at x %zu, y %zu (past +-%g)%s",
+		 proc->name, when, (double)w->layer[LAYER_HEIGHT][cell], x, y,
 		 (double)WORLD_HEIGHT_LIMIT, hint);
 	return GULLY_ERANGE;
 }

@@ -274,9 +274,9 @@ static void undo_key(struct app *a, bool redo)
 	int left = redo ? redo_levels(a) : undo_levels(a);
 	const char *unit = a->proc->unit;
 	const int unit_len = (int)strlen(unit) - (now == 1 && unit[0] ? 1 : 0);
-	app_message(a, "%s: seed %d, %llu %.*s (was %llu), %d more checkpoint%s%s",
+	app_message(a, "%s: seed %d, %llu %.*s (was %llu), %d more checkpoint%s%s%s",
 		    redo ? "redone" : "undone", a->params.world.seed, now, unit_len, unit, before,
-		    left, left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)");
+		    left, left == 1 ? "" : "s", redo ? " to redo" : " (U redoes)", err);
 }
 
 /* The selected parameter's index in the registry, or -1 (no parameters). */

@@ -15,6 +15,7 @@
 #include "core/base/rng.h"
 #include "core/base/world.h"
 #include "core/emitter/emitter.h"
+#include "io/simulation.h"
 #include "core/hydrology/hydrology_trace.h"
 #include "core/particles/trace.h"
 #include "view/shade.h"
@@ -165,6 +166,7 @@ struct app {
 	bool sim_hold;               /* the interface holds the run (too small) */
 	int sim_error;               /* a step's error, for the interface */
 	uint64_t units_run;          /* units run in slices since the start */
+	struct sim_watch watch;      /* an unstable run pauses (session_step) */
 	bool lagging;                /* the worker's slices may leave a layer behind (session_lag) */
 
 	struct undo_ring undo;
@@ -220,9 +222,11 @@ int undo_push(struct app *a, double now);
  * parameters as well as the map. */
 int undo_push_whole(struct app *a, double now);
 /* Restores the newest checkpoint that differs from now, keeping now for
- * redo; err says why not. */
+ * redo; err says why not. A checkpoint whose process state does not load
+ * (one taken as a run went unstable) is dropped and the next one tried: on
+ * success err is then a note saying how many were, else "". */
 int undo_pop(struct app *a, char *err, size_t errlen);
-/* Goes forward again to what the last undo left; err says why not. */
+/* Goes forward again to what the last undo left; err as for undo_pop. */
 int undo_redo(struct app *a, char *err, size_t errlen);
 int undo_levels(const struct app *a);
 int redo_levels(const struct app *a);

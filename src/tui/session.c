@@ -156,6 +156,15 @@ int session_step(struct app *a, uint64_t budget, uint64_t *done)
 	*done = budget;
 	a->dirty = true;
 	a->pristine = false;
+	/* Unstable parameters (sim_watch): the run pauses, saying which to
+	 * change, with the last checkpoint one key away. */
+	char msg[sizeof a->message];
+	const uint64_t count = process_counts_time(a->proc) ? a->world->steps : a->world->particles;
+	if (!e && sim_watch(&a->watch, a->world, a->proc, rep.steps, count, 0, false, msg,
+			    sizeof msg) != GULLY_OK) {
+		a->running = false;
+		app_message(a, "%s; paused, u goes back", msg);
+	}
 	return e;
 }
 

@@ -189,27 +189,35 @@ static struct undo_entry take_newest(struct undo_ring *r)
 }
 
 /* Replaces the session with from's newest entry, the session as it was
- * going onto `to` (moved, not copied). */
-static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, char *err,
-		   size_t errlen)
+ * going onto `to` (moved, not copied). An entry whose state does not load
+ * is dropped (*dropped); one that cannot be taken for another reason (now's
+ * state cannot be kept) stays. */
+static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, bool *dropped,
+		   char *err, size_t errlen)
 {
-	struct undo_entry e = take_newest(from);
-	const struct params *params = e.whole ? &e.params : &a->params;
+	struct undo_entry *top = nth(from, 0);
+	const struct process_ops *proc = top->proc;
+	const struct params *params = top->whole ? &top->params : &a->params;
 	void *state = NULL;
-	int k = e.proc->create(&state, e.world, params);
-	if (!k && e.state && e.proc->load_state)
-		k = e.proc->load_state(state, e.state, e.state_len);
+	*dropped = false;
+	int k = proc->create(&state, top->world, params);
+	if (!k && top->state && proc->load_state)
+		k = proc->load_state(state, top->state, top->state_len);
 	unsigned char *now_state = NULL;
 	size_t now_len = 0;
-	if (!k)
+	if (!k) {
 		k = save_state(a, &now_state, &now_len);
+	} else if (k != GULLY_ENOMEM) {
+		*dropped = true;
+		drop_newest(from);
+	}
 	if (k) {
 		if (state)
-			e.proc->destroy(state);
-		snprintf(err, errlen, "cannot undo: %s: %s", e.proc->name, gully_strerror(k));
-		entry_free(&e);
+			proc->destroy(state);
+		snprintf(err, errlen, "cannot undo: %s: %s", proc->name, gully_strerror(k));
 		return k;
 	}
+	struct undo_entry e = take_newest(from);
 	/* What is shown now goes onto the other ring, whole when the entry
 	 * restores parameters (so going back restores today's). */
 	size_t bytes = entry_bytes(a->world, now_len);
@@ -239,6 +247,25 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	return GULLY_OK;
 }
 
+/* restore, past entries that do not load. */
+static int restore_loaded(struct app *a, struct undo_ring *from, struct undo_ring *to, char *err,
+			  size_t errlen)
+{
+	int k, dropped = 0;
+	bool gone;
+	while ((k = restore(a, from, to, &gone, err, errlen)) != GULLY_OK && gone &&
+	       from->count > 0)
+		dropped++;
+	if (k)
+		return k;
+	if (dropped)
+		snprintf(err, errlen, "; %d newer checkpoint%s that would not load dropped", dropped,
+			 dropped == 1 ? "" : "s");
+	else
+		err[0] = '\0';
+	return GULLY_OK;
+}
+
 int undo_pop(struct app *a, char *err, size_t errlen)
 {
 	struct undo_ring *r = &a->undo;
@@ -248,7 +275,7 @@ int undo_pop(struct app *a, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing to undo");
 		return GULLY_ENOTFOUND;
 	}
-	return restore(a, r, &a->redo, err, errlen);
+	return restore_loaded(a, r, &a->redo, err, errlen);
 }
 
 int undo_redo(struct app *a, char *err, size_t errlen)
@@ -257,7 +284,7 @@ int undo_redo(struct app *a, char *err, size_t errlen)
 		snprintf(err, errlen, "nothing to redo");
 		return GULLY_ENOTFOUND;
 	}
-	int k = restore(a, &a->redo, &a->undo, err, errlen);
+	int k = restore_loaded(a, &a->redo, &a->undo, err, errlen);
 	if (k && strncmp(err, "cannot undo", 11) == 0)
 		memcpy(err, "cannot redo", 11);
 	return k;

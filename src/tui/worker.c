@@ -75,6 +75,16 @@ static bool may_run(const struct app *a)
 	return a->running && !a->sim_hold && a->sim_error == GULLY_OK;
 }
 
+/* A run going unstable (sim_watch) is past saving before the watch pauses
+ * it: such a world as a timed checkpoint would be the one u brings back,
+ * and its process state may not even load. A look at a map this small
+ * (UNDO_TIMED_MAX_CELLS) every few seconds costs nothing. */
+static bool timed_checkpoint_ok(const struct app *a)
+{
+	size_t cell;
+	return world_check_layer(a->world, LAYER_HEIGHT, &cell) == GULLY_OK;
+}
+
 static void *worker_main(void *arg)
 {
 	struct app *a = arg;
@@ -91,7 +101,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		if (app_now() - a->undo.last >= UNDO_EVERY_SECONDS &&
-		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS) {
+		    world_cells(a->world) <= UNDO_TIMED_MAX_CELLS && timed_checkpoint_ok(a)) {
 			session_whole(a);
 			app_checkpoint(a);
 		}

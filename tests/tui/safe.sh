@@ -161,4 +161,21 @@ keys q
 wait_for "quit without saving?"
 keys y
 wait_exit 0
+
+# Unstable parameters (light droplets that dig past the next cell): the run
+# pauses as the heights leave the model's range, saying which parameters to
+# change, and u goes back past any checkpoint taken as it went wrong.
+start 100 30 -- --paused --size 64x64 --set particles.density=0.1 \
+	--set particles.deposition_rate=0.5 --set particles.friction=0
+wait_for "PAUSED"
+keys Space
+wait_for "particles went unstable after"
+wait_for "lower particles.deposition_rate or particles.dt; paused, u goes back"
+wait_for "PAUSED"
+keys u
+wait_for "undone: seed 42, 0 droplets (was "
+keys q
+wait_for "quit without saving?"
+keys y
+wait_exit 0
 echo ok
