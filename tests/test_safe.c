@@ -173,6 +173,53 @@ static void test_undo_skips_a_checkpoint_that_does_not_load(void **state)
 	free_app(a);
 }
 
+/* A map whose copy is over the budget is checkpointed packed (an
+ * in-memory snapshot; here the limit is lowered): far under a copy's bytes, and undo and redo give the worlds
+ * back bit for bit, the run going on as if it had not been undone. */
+static void test_undo_packs_a_big_map(void **state)
+{
+	(void)state;
+	const int size = 200;
+	struct app *a = test_new_app_seeded("hydrology", size, 4);
+	a->undo_copy_max = (size_t)size * size * LAYER_COUNT * sizeof(float) - 1;
+	uint64_t done;
+	char err[256];
+	assert_int_equal(session_step(a, 300, &done), GULLY_OK);
+	struct world *before;
+	assert_int_equal(world_clone(&before, a->world), GULLY_OK);
+	assert_int_equal(undo_push_whole(a, 0), GULLY_OK);
+	const struct undo_entry *e = &a->undo.e[(a->undo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	assert_null(e->world);
+	assert_non_null(e->packed);
+	const size_t raw = world_cells(a->world) * LAYER_COUNT * sizeof(float);
+	assert_true(e->bytes < raw / 2);
+	a->params.world.seed = 9;
+	assert_int_equal(session_new_world(a, err, sizeof err), GULLY_OK);
+	struct world *fresh;
+	assert_int_equal(world_clone(&fresh, a->world), GULLY_OK);
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, before);
+	assert_int_equal(a->params.world.seed, 4);
+	/* What u replaced went onto redo packed too, and comes back. */
+	const struct undo_entry *r = &a->redo.e[(a->redo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	assert_null(r->world);
+	assert_non_null(r->packed);
+	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, fresh);
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, before);
+	/* The process's state came back with it: the run goes on the same. */
+	struct app *b = test_new_app_seeded("hydrology", size, 4);
+	assert_int_equal(session_step(b, 300, &done), GULLY_OK);
+	assert_int_equal(session_step(b, 200, &done), GULLY_OK);
+	assert_int_equal(session_step(a, 200, &done), GULLY_OK);
+	assert_worlds_equal(a->world, b->world);
+	world_destroy(before);
+	world_destroy(fresh);
+	free_app(a);
+	free_app(b);
+}
+
 static void test_undo_and_redo_share_the_budget(void **state)
 {
 	(void)state;
@@ -458,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
 		cmocka_unit_test(test_undo_skips_a_checkpoint_that_does_not_load),
+		cmocka_unit_test(test_undo_packs_a_big_map),
 		cmocka_unit_test(test_worker_matches_one_step),
 		cmocka_unit_test(test_slice_scales_the_budget),
 		cmocka_unit_test(test_lineedit),

@@ -247,7 +247,7 @@ void app_checkpoint(struct app *a)
 	int e = undo_push(a, app_now());
 	if (e == GULLY_ESIZE && !a->undo.said_too_big) {
 		a->undo.said_too_big = true;
-		app_message(a, "this map is too big to undo (over %zu MB)", UNDO_MAX_BYTES >> 20);
+		app_message(a, "this map is too big to undo (its checkpoint is over the budget)");
 	}
 	else if (e && e != GULLY_ESIZE)
 		app_message(a, "no undo checkpoint: %s", gully_strerror(e));

@@ -82,8 +82,18 @@ struct trace_view {
  * pressed then would wait for the copy); a run's start and `.` still are. */
 #define UNDO_TIMED_MAX_CELLS ((size_t)512 * 512)
 
+/* What tells a checkpoint from the world now (undo.c, same_as_now). */
+struct undo_mark {
+	int width, height;
+	uint64_t particles, steps;
+	struct rng rng;
+};
+
 struct undo_entry {
-	struct world *world;
+	struct world *world;         /* NULL when packed */
+	unsigned char *packed;       /* the world as a snapshot, or NULL */
+	size_t packed_len;
+	struct undo_mark mark;
 	const struct process_ops *proc;
 	unsigned char *state;        /* the process's save_state blob, or NULL */
 	size_t state_len;
@@ -171,6 +181,9 @@ struct app {
 
 	struct undo_ring undo;
 	struct undo_ring redo;       /* what u undid, newest first; cleared by a new checkpoint */
+	/* A map whose copy is larger is checkpointed packed (undo.c); 0:
+	 * UNDO_MAX_BYTES. Tests lower it to pack a small map. */
+	size_t undo_copy_max;
 	int help_top;                /* the first help row shown (help scrolls) */
 
 	/* The colour ramp's fit (legend.c): the world it was last checked

@@ -7,8 +7,9 @@
  * goes back to the newest checkpoint that differs from the world now. Parameters are not part of a checkpoint,
  * so a class can run, undo, change a value and run again from the same
  * ground. Memory is bounded: at most UNDO_DEPTH checkpoints and
- * UNDO_MAX_BYTES in all, the oldest dropped first; a world larger than the
- * whole budget gets no undo.
+ * UNDO_MAX_BYTES in all (or one copy of a bigger map), the oldest dropped
+ * first; a map whose copy would not fit is kept packed, as an in-memory
+ * snapshot, and a checkpoint larger than the whole budget is not kept.
  *
  * Redo: `u` moves the world it replaces (no copy) onto a second ring, and
  * redo moves it back, the world undo replaced going onto the undo ring, so
@@ -21,11 +22,74 @@
 #include <stdio.h>
 
 #include "core/base/error.h"
+#include "io/snapshot.h"
 #include "tui/app.h"
 
 static size_t entry_bytes(const struct world *w, size_t state_len)
 {
 	return world_cells(w) * LAYER_COUNT * sizeof(float) + state_len + sizeof *w;
+}
+
+static struct undo_mark mark_of(const struct world *w)
+{
+	return (struct undo_mark){w->width, w->height, w->particles, w->steps, w->rng};
+}
+
+/* A copy that would not fit the budget (at 4096x4096, 470 MB against 256)
+ * is packed: the world as an in-memory snapshot, its layers as runs
+ * (gully-snapshot(5)), a fraction of the copy but a few tenths of a second
+ * to make. Smaller maps keep the cheap copy. */
+static bool packs(const struct app *a)
+{
+	const size_t max = a->undo_copy_max ? a->undo_copy_max : UNDO_MAX_BYTES;
+	return entry_bytes(a->world, 0) > max;
+}
+
+/* The world as a snapshot in memory (layers, counters, tallies, random
+ * stream; the parameters and the process state stay in the entry). A
+ * world the snapshot could not hold back (a run gone unstable) is refused
+ * here rather than at undo. */
+static int pack_world(const struct world *w, const char *process, const struct params *p,
+		      unsigned char **out, size_t *len)
+{
+	size_t cell;
+	for (int l = 0; l < LAYER_COUNT; l++)
+		if (world_check_layer(w, (enum world_layer)l, &cell) != GULLY_OK)
+			return GULLY_ERANGE;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+	if (!fp)
+		return GULLY_ENOMEM;
+	struct snapshot_info info;
+	memset(&info, 0, sizeof info);
+	snprintf(info.process, sizeof info.process, "%s", process);
+	info.params = *p;
+	char err[256];
+	int e = snapshot_write(fp, "checkpoint", w, &info, err, sizeof err);
+	if (fclose(fp) != 0 && !e)
+		e = GULLY_ENOMEM;
+	if (e) {
+		free(buf);
+		return e;
+	}
+	*out = (unsigned char *)buf;
+	*len = n;
+	return GULLY_OK;
+}
+
+static int unpack_world(const struct undo_entry *e, struct world **out)
+{
+	FILE *fp = fmemopen(e->packed, e->packed_len, "rb");
+	if (!fp)
+		return GULLY_ENOMEM;
+	struct snapshot_info info;
+	char err[256];
+	int k = snapshot_read(fp, "checkpoint", 0, out, &info, NULL, err, sizeof err);
+	fclose(fp);
+	if (!k)
+		snapshot_info_free(&info);
+	return k;
 }
 
 /* world_clone into a world of the same size. */
@@ -42,6 +106,7 @@ static void copy_world(struct world *dst, const struct world *src)
 static void entry_free(struct undo_entry *e)
 {
 	world_destroy(e->world);
+	free(e->packed);
 	free(e->state);
 	memset(e, 0, sizeof *e);
 }
@@ -81,21 +146,31 @@ static struct world *drop_oldest(struct undo_ring *r, bool keep)
 	return w;
 }
 
+/* The rings' byte budget: UNDO_MAX_BYTES, or on a map whose copy is
+ * larger (packed, a checkpoint is a fraction of that) as much as one copy,
+ * so that a long run on a 4096x4096 map still has its undo. */
+static size_t undo_budget(const struct app *a)
+{
+	const size_t copy = entry_bytes(a->world, 0);
+	return copy > UNDO_MAX_BYTES ? copy : UNDO_MAX_BYTES;
+}
+
 /* Makes room in r for an entry of `bytes`, the two rings sharing the
  * budget; returns a dropped world of w x h to reuse, or NULL. */
 static struct world *make_room(struct app *a, struct undo_ring *r, size_t bytes, int w, int h)
 {
 	struct world *reuse = NULL;
 	struct undo_ring *other = r == &a->undo ? &a->redo : &a->undo;
+	const size_t budget = undo_budget(a);
 	while (r->count > 0 &&
-	       (r->count >= UNDO_DEPTH || r->bytes + other->bytes + bytes > UNDO_MAX_BYTES)) {
+	       (r->count >= UNDO_DEPTH || r->bytes + other->bytes + bytes > budget)) {
 		const struct world *old = nth(r, r->count - 1)->world;
 		bool fits = !reuse && old && old->width == w && old->height == h;
 		struct world *got = drop_oldest(r, fits);
 		if (got)
 			reuse = got;
 	}
-	while (other->count > 0 && r->bytes + other->bytes + bytes > UNDO_MAX_BYTES)
+	while (other->count > 0 && r->bytes + other->bytes + bytes > budget)
 		drop_oldest(other, false);
 	return reuse;
 }
@@ -128,24 +203,37 @@ static int push(struct app *a, double now, bool whole)
 	int e = save_state(a, &state, &state_len);
 	if (e)
 		return e;
-	size_t bytes = entry_bytes(a->world, state_len);
-	if (bytes > UNDO_MAX_BYTES) {
-		free(state);
-		return GULLY_ESIZE;
+	struct undo_entry en = {.proc = a->proc, .mark = mark_of(a->world), .state = state,
+				.state_len = state_len, .pristine = a->pristine, .whole = whole,
+				.params = a->params};
+	if (packs(a)) {
+		e = pack_world(a->world, a->proc->name, &a->params, &en.packed, &en.packed_len);
+		en.bytes = en.packed_len + state_len;
+	} else {
+		en.bytes = entry_bytes(a->world, state_len);
 	}
-	/* The oldest checkpoint's world, when one is dropped, takes the copy:
-	 * a fresh clone of a big map costs its page faults (a median of 95 ms
-	 * against 23 ms to copy into memory already touched, at 1024x1024 on
-	 * the loaded 2-core build machine). */
-	struct world *w = make_room(a, r, bytes, a->world->width, a->world->height);
-	if (w) {
-		copy_world(w, a->world);
-	} else if ((e = world_clone(&w, a->world))) {
+	if (!e && en.bytes > undo_budget(a))
+		e = GULLY_ESIZE;
+	if (e) {
+		free(en.packed);
 		free(state);
 		return e;
 	}
-	ring_put(r, &(struct undo_entry){w, a->proc, state, state_len, a->pristine, whole,
-					 a->params, bytes});
+	if (en.packed) {
+		world_destroy(make_room(a, r, en.bytes, 0, 0));
+	} else {
+		/* The oldest checkpoint's world, when one is dropped, takes the
+		 * copy: a fresh clone of a big map costs its page faults
+		 * (bench/TUI.md). */
+		en.world = make_room(a, r, en.bytes, a->world->width, a->world->height);
+		if (en.world) {
+			copy_world(en.world, a->world);
+		} else if ((e = world_clone(&en.world, a->world))) {
+			free(state);
+			return e;
+		}
+	}
+	ring_put(r, &en);
 	return GULLY_OK;
 }
 
@@ -162,7 +250,8 @@ int undo_push_whole(struct app *a, double now)
 /* Same counters and the same random stream: nothing ran in between. */
 static bool same_as_now(const struct app *a, const struct undo_entry *e)
 {
-	const struct world *w = a->world, *c = e->world;
+	const struct world *w = a->world;
+	const struct undo_mark *c = &e->mark;
 	return e->proc == a->proc && c->particles == w->particles && c->steps == w->steps &&
 	       c->width == w->width && c->height == w->height &&
 	       memcmp(&c->rng, &w->rng, sizeof c->rng) == 0 &&
@@ -200,7 +289,10 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	const struct params *params = top->whole ? &top->params : &a->params;
 	void *state = NULL;
 	*dropped = false;
-	int k = proc->create(&state, top->world, params);
+	struct world *unpacked = NULL;
+	int k = top->packed ? unpack_world(top, &unpacked) : GULLY_OK;
+	if (!k)
+		k = proc->create(&state, top->packed ? unpacked : top->world, params);
 	if (!k && top->state && proc->load_state)
 		k = proc->load_state(state, top->state, top->state_len);
 	unsigned char *now_state = NULL;
@@ -214,19 +306,42 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	if (k) {
 		if (state)
 			proc->destroy(state);
+		world_destroy(unpacked);
 		snprintf(err, errlen, "cannot undo: %s: %s", proc->name, gully_strerror(k));
 		return k;
 	}
 	struct undo_entry e = take_newest(from);
+	if (e.packed) {
+		e.world = unpacked;
+		free(e.packed);
+		e.packed = NULL;
+	}
 	/* What is shown now goes onto the other ring, whole when the entry
-	 * restores parameters (so going back restores today's). */
-	size_t bytes = entry_bytes(a->world, now_len);
-	world_destroy(make_room(a, to, bytes, 0, 0));
-	ring_put(to, &(struct undo_entry){a->world, a->proc, now_state, now_len, a->pristine,
-					  e.whole, a->params, bytes});
+	 * restores parameters (so going back restores today's); packed on a
+	 * big map, as a checkpoint is. */
+	struct undo_entry now = {.world = a->world, .proc = a->proc, .mark = mark_of(a->world),
+				 .state = now_state, .state_len = now_len,
+				 .pristine = a->pristine, .whole = e.whole, .params = a->params,
+				 .bytes = entry_bytes(a->world, now_len)};
+	if (packs(a) && pack_world(a->world, a->proc->name, &a->params, &now.packed,
+					  &now.packed_len) == GULLY_OK) {
+		now.world = NULL;
+		now.bytes = now.packed_len + now_len;
+	}
+	/* Too big to keep even packed: no way forward again. */
+	const bool keep = now.bytes <= undo_budget(a);
+	if (keep) {
+		world_destroy(make_room(a, to, now.bytes, 0, 0));
+		ring_put(to, &now);
+	} else {
+		free(now.packed);
+		free(now_state);
+	}
 	trace_stop(a); /* a traced droplet may hold the state (hydrology's) */
 	if (a->proc && a->state)
 		a->proc->destroy(a->state);
+	if (!keep || !now.world)
+		world_destroy(a->world); /* not on the ring */
 	bool proc_changed = a->proc != e.proc;
 	a->world = e.world;
 	a->proc = e.proc;
