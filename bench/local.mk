@@ -36,6 +36,13 @@ noinst_PROGRAMS += bench/ptybytes
 bench_ptybytes_SOURCES = bench/ptybytes.c
 bench_ptybytes_CPPFLAGS = $(AM_CPPFLAGS) -U_POSIX_C_SOURCE
 EXTRA_DIST += bench/tui-bandwidth.sh bench/tui-run-rate.sh bench/TUI.md bench/tui-256-vs-truecolor.png
+# The explorer's undo on maps too big to copy (bench/TUI.md).
+noinst_PROGRAMS += bench/bench_undo
+bench_bench_undo_SOURCES = bench/bench_undo.c
+bench_bench_undo_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a src/io/libgullyio.a \
+	src/view/libgullyview.a src/core/libgullycore.a \
+	$(NCURSES_LIBS) $(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm
+bench_bench_undo_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS)
 # SPH (process 4) steps per second by particle count and threads (README.md, "SPH").
 noinst_PROGRAMS += bench/bench_sph
 bench_bench_sph_SOURCES = bench/bench_sph.c
