@@ -119,11 +119,17 @@ static void test_undo_after_process_switch(void **state)
 	free_app(a);
 }
 
+/* A ring's newest entry. */
+static struct undo_entry *newest(struct undo_ring *r)
+{
+	return &r->e[(r->head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+}
+
 /* The newest checkpoint's process state, spoiled as a run going unstable
  * spoils it (a value its load refuses). */
 static void spoil_newest_state(struct app *a)
 {
-	struct undo_entry *e = &a->undo.e[(a->undo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	struct undo_entry *e = newest(&a->undo);
 	assert_non_null(e->state);
 	assert_true(e->state_len > 4);
 	memset(e->state, 0xff, 4);
@@ -188,7 +194,7 @@ static void test_undo_packs_a_big_map(void **state)
 	struct world *before;
 	assert_int_equal(world_clone(&before, a->world), GULLY_OK);
 	assert_int_equal(undo_push_whole(a, 0), GULLY_OK);
-	const struct undo_entry *e = &a->undo.e[(a->undo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	const struct undo_entry *e = newest(&a->undo);
 	assert_null(e->world);
 	assert_non_null(e->packed);
 	const size_t raw = world_cells(a->world) * LAYER_COUNT * sizeof(float);
@@ -201,7 +207,7 @@ static void test_undo_packs_a_big_map(void **state)
 	assert_worlds_equal(a->world, before);
 	assert_int_equal(a->params.world.seed, 4);
 	/* What u replaced went onto redo packed too, and comes back. */
-	const struct undo_entry *r = &a->redo.e[(a->redo.head - 1 + UNDO_DEPTH) % UNDO_DEPTH];
+	const struct undo_entry *r = newest(&a->redo);
 	assert_null(r->world);
 	assert_non_null(r->packed);
 	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
