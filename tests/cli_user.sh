@@ -307,5 +307,29 @@ err_has "vary particles.friction and --set particles.friction=0.3 both set it"
 expect 0 "other keys still combine" -- $SW --vary particles.friction=0.1,0.2 --set particles.dt=1 --seed 3
 [ "$(cut -f 3 "$T/out" | sort -u | tr '\n' ' ')" = "3 seed " ] || fail "--seed 3 did not reach the runs"
 
+# ---- 20: a sweep's maps keep the world.threads the user gave ----
+# (Each run had --set world.threads=1, so its saved parameters said 1 and
+# `gully run maps/run-0000.gsnap` went on with one thread. The runs take
+# --threads 1 now, which a snapshot does not keep.)
+expect 0 "a sweep saves its maps" -- $SW --vary world.seed=1,2 --save-maps "$T/thr"
+expect 0 "info of a saved map" -- "$GULLY" info "$T/thr/run-0001.gsnap"
+grep -q 'world.threads' "$T/out" && fail "a sweep's map says $(grep world.threads "$T/out")"
+expect 0 "a sweep with -p and --set world.threads=2" -- \
+	$SW --set world.threads=2 --vary world.seed=1,2 --save-maps "$T/thr2"
+expect 0 "info of its map" -- "$GULLY" info "$T/thr2/run-0000.gsnap"
+grep -q '^  world.threads=2$' "$T/out" || fail "--set world.threads=2 not kept: $(grep threads "$T/out")"
+expect 0 "the runs of a sweep run on one thread" -- $SW --vary world.seed=1,2 --emit
+[ "$(grep -c -- ' --threads 1 ' "$T/out")" -eq 2 ] || fail "no --threads 1: $(cat "$T/out")"
+expect 0 "unless world.threads is set" -- $SW --vary world.threads=1,2 --emit
+grep -q -- '--threads' "$T/out" && fail "--threads beside a varied world.threads: $(cat "$T/out")"
+expect 0 "run --threads 1 keeps --set world.threads=3" -- \
+	$RUN --threads 1 --set world.threads=3 -o "$T/t1.gsnap" -o "$T/t1.f32"
+expect 0 "info" -- "$GULLY" info "$T/t1.gsnap"
+grep -q '^  world.threads=3$' "$T/out" || fail "run --threads 1 saved $(grep threads "$T/out")"
+expect 0 "the same run on two threads" -- $RUN --threads 2 -o "$T/t2.f32"
+cmp -s "$T/t1.f32" "$T/t2.f32" || fail "--threads 1 and 2 gave other maps"
+expect 2 "run --threads 65" -- $RUN --threads 65
+err_has "threads: '65' is not a count from 0 to 64"
+
 echo "checks done"
 finish

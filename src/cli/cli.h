@@ -67,6 +67,7 @@ struct sim_options {
 	bool transpose;       /* --transpose: a raw height map runs down columns */
 	bool range_set;       /* --range MIN:MAX: integer height maps' 0..max */
 	double range_min, range_max;
+	int threads;          /* run's --threads N: -1 when not given */
 };
 
 /* The getopt_long entries every simulation command accepts; values >= 0x100. */

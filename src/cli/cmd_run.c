@@ -11,6 +11,7 @@
 #include "config.h"
 #include "core/base/error.h"
 #include "core/base/process.h"
+#include "core/base/workers.h"
 #include "core/terrain/terrain.h"
 #include "cli/picture.h"
 #include "io/image.h"
@@ -42,8 +43,23 @@ static void usage(FILE *fp)
 		"snapshot marked interrupted, resumable exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
-		"                       streams,pools,erosion,hardness,wetness,vegetation\n",
+		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
+		"  --threads N          threads this run uses (0: every CPU it may use),\n"
+		"                       whatever world.threads says; a -o snapshot keeps\n"
+		"                       world.threads as it was (what a sweep's runs use)\n",
 		cli_program, process_names());
+}
+
+/* p as the run uses it: --threads in place of world.threads. Only the
+ * speed changes (any count gives the same bits); what the -o snapshots
+ * keep is p itself, so a sweep's maps, run on one thread each, go on
+ * later with the world.threads their preset and --set gave. */
+static struct params run_params(const struct sim_options *o, const struct params *p)
+{
+	struct params q = *p;
+	if (o->threads >= 0)
+		q.world.threads = o->threads;
+	return q;
 }
 
 /* Defaults or the preset, then --seed, --size and --set: a new terrain. */
@@ -53,7 +69,8 @@ static int open_fresh(const struct sim_options *o, struct params *p, struct worl
 	int status = sim_options_load(o, CMD, p, meta);
 	if (status)
 		return status;
-	int err = world_from_params(w, p);
+	const struct params q = run_params(o, p);
+	int err = world_from_params(w, &q);
 	if (err) {
 		cli_error("cannot make a %dx%d world: %s", p->world.width, p->world.height,
 			  gully_strerror(err));
@@ -118,7 +135,8 @@ static int open_heightmap(const struct sim_options *o, const char *path, struct 
 		return status;
 	/* Made as usual (the random stream and the hardness map start as for
 	 * any run) on the height map's heights. */
-	int e = world_from_params_on(w, p, hm.heights);
+	const struct params q = run_params(o, p);
+	int e = world_from_params_on(w, &q, hm.heights);
 	heightmap_free(&hm);
 	if (e) {
 		cli_error("cannot make a %dx%d world: %s", p->world.width, p->world.height,
@@ -239,10 +257,11 @@ static int run_argument(struct sim_options *o, const char *arg, const char **fro
 static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
 		     const char **from)
 {
-	enum { OPT_OVERLAY = 0x300 };
+	enum { OPT_OVERLAY = 0x300, OPT_THREADS };
 	static const struct option longopts[] = {
 		SIM_LONG_OPTIONS,
 		{"overlay", required_argument, NULL, OPT_OVERLAY},
+		{"threads", required_argument, NULL, OPT_THREADS},
 		{NULL, 0, NULL, 0},
 	};
 	bool overlay_set = false;
@@ -265,6 +284,14 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 			if (shade_overlays_parse(optarg, overlays, oerr, sizeof oerr))
 				return cli_usage_error(CMD, "--overlay: %s", oerr);
 			overlay_set = true;
+			continue;
+		}
+		if (opt == OPT_THREADS) {
+			uint64_t n;
+			if (!parse_u64(optarg, &n) || n > WORKERS_MAX)
+				return cli_usage_error(CMD, "--threads: '%s' is not a count from 0 "
+						       "to %d", cli_quote(optarg), WORKERS_MAX);
+			o->threads = (int)n;
 			continue;
 		}
 		if (sim_options_take(o, CMD, opt, optarg) < 0)
@@ -346,10 +373,13 @@ static uint64_t interrupted_rest(const struct sim_options *o, const char *from,
 
 /* Runs the budget (without --particles: `rest`, else 200,000), prints the
  * metrics and writes the -o files (the map is written even when stdout is
- * closed, and after an interruption). */
+ * closed, and after an interruption), their world.threads `threads`, not
+ * --threads' (run_params). */
 static int run_and_report(const struct sim_options *o, struct simulation *sim,
-			  const struct process_ops *proc, int seed, unsigned overlays, uint64_t rest)
+			  const struct process_ops *proc, int threads, unsigned overlays,
+			  uint64_t rest)
 {
+	const int seed = sim->params.world.seed;
 	uint64_t budget = o->particles_set ? o->particles : rest ? rest : 200000;
 	struct run_metrics m = {.process = proc->name, .seed = seed};
 	uint64_t done = 0;
@@ -377,6 +407,7 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 			  o->noutputs ? "the -o files hold them, what is in flight included"
 				      : "no -o file to keep them");
 	}
+	sim->params.world.threads = threads; /* the run is over: only the files read it */
 	int status = run_outputs_write(o, sim, overlays) | out_err;
 	sim->note = NULL; /* `note` ends here */
 	if (stopped)
@@ -413,7 +444,7 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 
 	/* From a snapshot: its process takes its state back, or another
 	 * process starts after it finished what it had in flight. */
-	struct simulation sim = {.world = w, .params = p};
+	struct simulation sim = {.world = w, .params = run_params(o, &p)};
 	char msg[512];
 	int err = simulation_start(&sim, proc, from && !is_heightmap ? &snap : NULL, from, msg,
 				   sizeof msg);
@@ -425,7 +456,7 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 		simulation_end(&sim);
 		return 1;
 	}
-	status = run_and_report(o, &sim, proc, p.world.seed, overlays, rest);
+	status = run_and_report(o, &sim, proc, p.world.threads, overlays, rest);
 	simulation_end(&sim);
 	return status;
 }

@@ -21,6 +21,7 @@ void sim_options_init(struct sim_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->seed = -1;
+	o->threads = -1;
 }
 
 void sim_options_free(struct sim_options *o)

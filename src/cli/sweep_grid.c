@@ -366,15 +366,36 @@ char *sweep_metrics_header(int *columns)
 	return text;
 }
 
+/* Whether a shared --set or a --vary names world.threads. */
+static bool threads_given(const struct sweep *s)
+{
+	const int k = params_find("world.threads");
+	for (int i = 0; i < s->naxes; i++)
+		if (params_find(s->axes[i].key) == k)
+			return true;
+	for (int i = 0; i < s->o.nsets; i++) {
+		char key[128];
+		snprintf(key, sizeof key, "%.*s", (int)strcspn(s->o.sets[i], "="), s->o.sets[i]);
+		if (params_find(key) == k)
+			return true;
+	}
+	return false;
+}
+
 int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0, long point)
 {
 	char buf[4096];
 	int pick[SWEEP_MAX_AXES];
 	sweep_point_values(s, point, pick);
-	/* Each job on one thread: the jobs already fill the cores. */
+	/* Each job on one thread, the jobs already filling the cores; by
+	 * --threads, not --set world.threads=1, so the maps it saves keep the
+	 * world.threads the preset or --set gave for a later `gully run` of
+	 * them. A world.threads the user sets or varies is what runs. */
 	int bad = argv_push(b, argv0, false) | argv_push(b, "run", false) |
-		  argv_push(b, "--quiet", false) | argv_push(b, "--set", false) |
-		  argv_push(b, "world.threads=1", false) | push_shared(b, s);
+		  argv_push(b, "--quiet", false);
+	if (!threads_given(s))
+		bad |= argv_push(b, "--threads", false) | argv_push(b, "1", false);
+	bad |= push_shared(b, s);
 	for (int i = 0; i < s->naxes; i++) {
 		snprintf(buf, sizeof buf, "%s=%s", s->axes[i].key, s->axes[i].values[pick[i]]);
 		bad |= argv_push(b, "--set", false) | argv_push(b, buf, true);
