@@ -3,8 +3,12 @@
  * the pool, mixed with workers_run rounds; a round of phases runs each task
  * once, and a task that waits for earlier ones sees what they wrote; shares
  * cover a range exactly. */
+/* sched_setaffinity and CPU_COUNT (glibc, Linux) are not in POSIX. */
+#define _GNU_SOURCE 1
+
 #include "testutil.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
@@ -293,6 +297,33 @@ static void test_resolve_and_bad_counts(void **unused)
 	workers_destroy(NULL);
 }
 
+/* world.threads = 0 takes the CPUs the process may run on, as the sweep's
+ * --jobs does: under `taskset -c 0` or a one-CPU Slurm task it took every
+ * online core, threads that then only took turns on one. */
+static void test_resolve_honours_affinity(void **unused)
+{
+	(void)unused;
+#ifdef __linux__
+	cpu_set_t all, one;
+	assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+	assert_int_equal(workers_cpus(), CPU_COUNT(&all));
+	int cpu = 0;
+	while (!CPU_ISSET(cpu, &all))
+		cpu++;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	const long cpus = workers_cpus();
+	const int resolved = workers_resolve(0);
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+	assert_int_equal(cpus, 1);
+	assert_int_equal(resolved, 1);
+	assert_int_equal(workers_resolve(2), 2); /* a count asked for stays */
+#else
+	assert_true(workers_cpus() >= 1);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_phases_wait_for_their_inputs),
 		cmocka_unit_test(test_too_many_tasks_run_on_the_caller),
 		cmocka_unit_test(test_resolve_and_bad_counts),
+		cmocka_unit_test(test_resolve_honours_affinity),
 	};
 	return cmocka_run_group_tests_name("workers", tests, NULL, NULL);
 }

@@ -5,12 +5,8 @@
  * `--emit` can hand the very same runs to GNU parallel or a Slurm job array
  * (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
  * reads the command line and picks the job. */
-/* sched_getaffinity and CPU_COUNT (glibc, Linux) are not in POSIX. */
-#define _GNU_SOURCE 1
-
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +15,7 @@
 
 #include "cli/signals.h"
 #include "cli/sweep.h"
+#include "core/base/workers.h"
 #include "io/fileio.h"
 #include "io/image.h"
 #include "io/simulation.h"
@@ -29,20 +26,6 @@
 
 enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT, OPT_GULLY, OPT_OUT, OPT_SAVE_MAPS, OPT_COLLECT,
        OPT_POINT };
-
-/* The CPUs this process may run on: taskset, cgroup cpusets and a Slurm
- * allocation (--cpus-per-task) narrow it below the machine's count, and a
- * sweep that took the machine's would run that many maps on a few CPUs. */
-static long cpus_usable(void)
-{
-#ifdef __linux__
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-#endif
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? n : 1;
-}
 
 static void usage(FILE *fp)
 {
@@ -83,7 +66,7 @@ static void usage(FILE *fp)
 		"  --json               JSON lines instead of TSV\n"
 		"  --quiet              no progress on stderr\n"
 		"  --help, --version\n",
-		cli_program, cli_program, cpus_usable());
+		cli_program, cli_program, workers_cpus());
 }
 
 /* A height map or snapshot, by its name, as `gully run` tells them apart. */
@@ -410,7 +393,7 @@ static int check_args(struct sweep_args *a)
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct sweep_args a = {.jobs = cpus_usable(), .point = -1};
+	struct sweep_args a = {.jobs = workers_cpus(), .point = -1};
 	sim_options_init(&a.s.o);
 	int status = parse_args(&a, argc, argv);
 	if (status == 0 && a.collect) {

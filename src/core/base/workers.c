@@ -1,6 +1,10 @@
+/* sched_getaffinity and CPU_COUNT (glibc, Linux) are not in POSIX. */
+#define _GNU_SOURCE 1
+
 #include "core/base/workers.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,14 +45,22 @@ struct worker_seat {
 	int index;
 };
 
+long workers_cpus(void)
+{
+	/* A run that took the machine's count under `taskset -c 0` or a
+	 * one-CPU Slurm task would start threads that only take turns. */
+#ifdef __linux__
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
 int workers_resolve(int requested)
 {
-	long n = requested;
-	if (n <= 0) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		if (n < 1)
-			n = 1;
-	}
+	long n = requested > 0 ? requested : workers_cpus();
 	return n > WORKERS_MAX ? WORKERS_MAX : (int)n;
 }
 

@@ -15,8 +15,13 @@ struct workers;
 
 typedef void (*workers_fn)(void *arg, int index, int count);
 
-/* The thread count a setting asks for: `requested` as it is, or every online
- * core when it is 0; always in 1..WORKERS_MAX. */
+/* The CPUs this process may run on: its affinity mask, which taskset,
+ * cgroup cpusets and a Slurm allocation (--cpus-per-task) narrow below the
+ * machine's count, else the online cores; at least 1. */
+long workers_cpus(void);
+
+/* The thread count a setting asks for: `requested` as it is, or
+ * workers_cpus() when it is 0; always in 1..WORKERS_MAX. */
 #define WORKERS_MAX 64
 int workers_resolve(int requested);
 

@@ -13,8 +13,9 @@
 typedef void (*terrain_rows_fn)(void *arg, int y0, int y1);
 
 /* Runs fn over rows 0 .. w->height - 1 in blocks, on p->world.threads
- * threads (0: every core) for a map big enough to pay for them, else (or
- * when threads cannot be had: the result is the same) on the caller's. */
+ * threads (0: every CPU it may run on) for a map big enough to pay for
+ * them, else (or when threads cannot be had: the result is the same) on
+ * the caller's. */
 void terrain_rows(const struct world *w, const struct params *p, terrain_rows_fn fn, void *arg);
 
 #endif
