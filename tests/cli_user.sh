@@ -331,5 +331,19 @@ cmp -s "$T/t1.f32" "$T/t2.f32" || fail "--threads 1 and 2 gave other maps"
 expect 2 "run --threads 65" -- $RUN --threads 65
 err_has "threads: '65' is not a count from 0 to 64"
 
+# ---- 21: --dump-preset with -o is refused, not half done ----
+# (run --dump-preset -o FILE printed the preset and wrote no FILE, exit 0;
+# sweep -o FILE --dump-preset answered as if for -o alone.)
+rm -f "$T/dumped.gsnap"
+expect 2 "run --dump-preset -o" -- $RUN --dump-preset -o "$T/dumped.gsnap"
+err_has "dump-preset runs nothing, so -o .*dumped.gsnap would get no map"
+[ -s "$T/out" ] && fail "run --dump-preset -o printed the preset all the same"
+expect 2 "sweep -o FILE --dump-preset" -- $SW -o "$T/p.yaml" --vary world.seed=1,2 --dump-preset
+err_has "dump-preset is for single runs: .* (> FILE.yaml keeps it; -o is for maps)"
+expect 2 "sweep --dump-preset -o FILE" -- $SW --vary world.seed=1,2 --dump-preset -o "$T/p.yaml"
+err_has "dump-preset is for single runs: .* (> FILE.yaml keeps it; -o is for maps)"
+expect 0 "run --dump-preset alone" -- $RUN --dump-preset
+grep -q '^world:' "$T/out" || fail "run --dump-preset printed no preset"
+
 echo "checks done"
 finish

@@ -297,6 +297,12 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 		if (sim_options_take(o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
 	}
+	/* --dump-preset runs nothing: the -o files were left unwritten
+	 * without a word, and a preset meant for FILE went to stdout alone. */
+	if (o->dump_preset && o->noutputs)
+		return cli_usage_error(CMD, "--dump-preset runs nothing, so -o %s would get no map: "
+				       "give one of them (the preset goes to stdout: > FILE.yaml "
+				       "keeps it)", o->outputs[0]);
 	if (optind + 2 < argc)
 		return cli_usage_error(CMD, "a preset and a map at most ('%s' is extra)",
 				       argv[optind + 2]);

@@ -169,6 +169,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 	};
 	optind = 1;
 	opterr = 0;
+	char o_name[16] = ""; /* -o or --output, as given */
 	int opt, longindex = -1;
 	for (; (opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, &longindex)) != -1;
 	     longindex = -1) {
@@ -191,15 +192,21 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		if (sim_options_take(&a->s.o, CMD, opt, optarg) < 0)
 			return EXIT_USAGE;
 		/* Named as matched: argv[optind - 1] is -o's value, not -o. */
-		if (opt == 'o')
-			return cli_usage_error(CMD, "%s%s is for single runs: --save-maps DIR keeps "
-					       "each run's map", longindex >= 0 ? "--" : "-o",
-					       longindex >= 0 ? longopts[longindex].name : "");
-		if (opt == OPT_DUMP_PRESET)
-			return cli_usage_error(CMD, "--dump-preset is for single runs: `%s run` with "
-					       "the shared options and one point's --set values prints "
-					       "its preset", cli_program);
+		if (opt == 'o' && !o_name[0])
+			snprintf(o_name, sizeof o_name, "%s%s", longindex >= 0 ? "--" : "-o",
+				 longindex >= 0 ? longopts[longindex].name : "");
 	}
+	/* Refused after the whole line is read: with both, the user wants the
+	 * preset in a file, and the -o answer alone would not say how. */
+	if (a->s.o.dump_preset)
+		return cli_usage_error(CMD, "--dump-preset is for single runs: `%s run` with the "
+				       "shared options and one point's --set values prints its "
+				       "preset%s", cli_program,
+				       o_name[0] ? " on stdout (> FILE.yaml keeps it; -o is for maps)"
+						 : "");
+	if (o_name[0])
+		return cli_usage_error(CMD, "%s is for single runs: --save-maps DIR keeps each "
+				       "run's map", o_name);
 	for (; optind < argc; optind++) {
 		int st = take_argument(&a->s, argv[optind]);
 		if (st)
