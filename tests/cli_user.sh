@@ -345,5 +345,12 @@ err_has "dump-preset is for single runs: .* (> FILE.yaml keeps it; -o is for map
 expect 0 "run --dump-preset alone" -- $RUN --dump-preset
 grep -q '^world:' "$T/out" || fail "run --dump-preset printed no preset"
 
+# ---- 22: sweep --gully '' is refused ----
+# (An unset variable, --gully "$GULLY", printed commands that start with ''
+# and fail on every machine they are sent to.)
+expect 2 "sweep --emit --gully ''" -- $SW --vary world.seed=1,2 --emit --gully ''
+err_has "gully: an empty path"
+[ -s "$T/out" ] && fail "sweep --gully '' printed commands: $(cat "$T/out")"
+
 echo "checks done"
 finish

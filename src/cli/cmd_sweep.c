@@ -109,6 +109,11 @@ static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 			return cli_usage_error(CMD, "--emit=%s: one of parallel, slurm", arg);
 		return 0;
 	case OPT_GULLY:
+		/* '' (an unset variable, --gully "$GULLY") would print commands
+		 * that start with '' and fail on every machine. */
+		if (!arg[0])
+			return cli_usage_error(CMD, "--gully: an empty path; give the gully the "
+					       "emitted commands run, or leave --gully out for this one");
 		a->s.gully = arg;
 		return 0;
 	case OPT_OUT:
