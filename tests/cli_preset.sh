@@ -115,13 +115,27 @@ printf 'description: say "hi"\nprocess: hydrology\n' >"$tmp/pp/quoted.yaml"
 GULLY_PRESET_PATH=$tmp/pp $gully presets --json >"$tmp/json" || fail "presets --json: exit $?"
 [ "$(head -n 1 "$tmp/json")" = "[" ] && [ "$(tail -n 1 "$tmp/json")" = "]" ] ||
 	fail "presets --json is not an array: $(head -n 2 "$tmp/json")"
-grep -q '^  {"name": "quoted", "process": "hydrology", "description": "say \\"hi\\"", "readable": true, "path": ".*/pp/quoted.yaml"},$' \
+grep -q '^  {"name": "quoted", "process": "hydrology", "description": "say \\"hi\\"", "readable": true, "error": null, "path": ".*/pp/quoted.yaml"},$' \
 	"$tmp/json" || fail "presets --json: no escaped entry for quoted: $(grep quoted "$tmp/json")"
 grep -q '^  {"name": "lake-chain", ' "$tmp/json" || fail "presets --json lacks lake-chain"
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json" ||
 		fail "presets --json is not JSON"
 fi
+
+# A preset that does not load is marked (broken), with the loader's line in
+# place of its description. (The listing only peeked at the description and
+# process: a typo'd key listed it as fine, and -p failed later.)
+printf 'description: typo\nprocess: hydrology\nparticles:\n  frction: 0.1\n' >"$tmp/pp/typo.yaml"
+GULLY_PRESET_PATH=$tmp/pp $gully presets >"$tmp/list" || fail "presets with a broken one: exit $?"
+grep -q '^typo  *hydrology  *(broken) typo.yaml:4: particles.frction: unknown parameter' "$tmp/list" ||
+	fail "the broken preset is not marked: $(grep '^typo' "$tmp/list")"
+grep -q '^quoted  *hydrology  *say "hi"$' "$tmp/list" || fail "a good preset is marked: $(grep '^quoted' "$tmp/list")"
+grep -q 'broken' "$tmp/list" && [ "$(grep -c broken "$tmp/list")" -ne 1 ] &&
+	fail "a shipped preset is marked broken: $(grep broken "$tmp/list")"
+GULLY_PRESET_PATH=$tmp/pp $gully presets --json >"$tmp/json" || fail "presets --json: exit $?"
+grep -q '"name": "typo", .*"readable": true, "error": ".*/pp/typo.yaml:4: particles.frction: unknown parameter' \
+	"$tmp/json" || fail "presets --json: no error for typo: $(grep typo "$tmp/json")"
 
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))

@@ -16,19 +16,56 @@ static void usage(FILE *fp)
 		"Without an argument, lists the presets `-p NAME` finds, with their\n"
 		"process and description; searched in $GULLY_PRESET_PATH, then\n"
 		"$XDG_DATA_HOME/gully/presets (~/.local/share/gully/presets), then\n"
-		"the shipped presets (installed in %s/presets).\n"
+		"the shipped presets (installed in %s/presets). One that\n"
+		"does not load is marked (broken), the loader's line in place of its\n"
+		"description.\n"
 		"With one, prints every value it resolves to, marking those that\n"
 		"differ from the defaults (as `gully info PRESET`).\n\n"
 		"Options:\n"
 		"  --paths              show each preset's file\n"
 		"  --json               the list as a JSON array of objects (name,\n"
-		"                       process, description, readable, path); with\n"
-		"                       NAME|FILE, the values as one JSON object\n"
+		"                       process, description, readable, error, path);\n"
+		"                       with NAME|FILE, the values as one JSON object\n"
 		"  --help, --version\n", cli_program, cli_program, GULLY_PKGDATADIR);
 }
 
-/* The table: name, process and description (and the file with --paths). */
-static void print_table(const struct preset_entry *list, int n, bool paths)
+/* Why each preset cannot be loaded, as `-p NAME` would say it (malloc'd,
+ * NULL for a good one): the listing only peeks at the description and
+ * process, and a preset that cannot run looked like any other. A full load
+ * is a few KiB of YAML, well under a millisecond a preset. */
+static char **presets_check(const struct preset_entry *list, int n)
+{
+	char **why = calloc((size_t)n + 1, sizeof *why);
+	for (int i = 0; why && i < n; i++) {
+		char err[PRESET_ERR_MAX];
+		struct params p;
+		if (preset_load_file(list[i].path, &p, NULL, err, sizeof err) != GULLY_OK &&
+		    !(why[i] = strdup(err[0] ? err : "cannot be loaded"))) {
+			for (int k = 0; k < i; k++)
+				free(why[k]);
+			free(why);
+			return NULL;
+		}
+	}
+	return why;
+}
+
+/* The table's text for a preset that will not load: the loader's line,
+ * the file by its base name (--paths gives the rest). */
+static void print_broken(const struct preset_entry *e, const char *why)
+{
+	const size_t plen = strlen(e->path);
+	const char *base = strrchr(e->path, '/');
+	base = base ? base + 1 : e->path;
+	if (strncmp(why, e->path, plen) == 0 && why[plen] == ':')
+		printf("%s %s%s", e->readable ? "(broken)" : "(unreadable)", base, why + plen);
+	else
+		printf("%s %s", e->readable ? "(broken)" : "(unreadable)", why);
+}
+
+/* The table: name, process and description (and the file with --paths);
+ * a preset that will not load says why in place of its description. */
+static void print_table(const struct preset_entry *list, char **why, int n, bool paths)
 {
 	int w = 4;
 	for (int i = 0; i < n; i++)
@@ -36,10 +73,11 @@ static void print_table(const struct preset_entry *list, int n, bool paths)
 			w = (int)strlen(list[i].name);
 	for (int i = 0; i < n; i++) {
 		const struct preset_entry *e = &list[i];
-		printf("%-*s  %-10s  %s", w, e->name,
-		       e->meta.process[0] ? e->meta.process : "-",
-		       !e->readable ? "(unreadable)"
-				    : e->meta.description[0] ? e->meta.description : "");
+		printf("%-*s  %-10s  ", w, e->name, e->meta.process[0] ? e->meta.process : "-");
+		if (why[i])
+			print_broken(e, why[i]);
+		else
+			printf("%s", e->meta.description);
 		if (paths)
 			printf("  [%s]", e->path);
 		printf("\n");
@@ -47,8 +85,9 @@ static void print_table(const struct preset_entry *list, int n, bool paths)
 }
 
 /* The same as a JSON array, one object a preset: the table's fields, the
- * file always (cheap, and what a script wants next), null for no process. */
-static void print_json(const struct preset_entry *list, int n)
+ * file always (cheap, and what a script wants next), null for no process;
+ * error is why it will not load, or null. */
+static void print_json(const struct preset_entry *list, char **why, int n)
 {
 	printf("[");
 	for (int i = 0; i < n; i++) {
@@ -62,7 +101,12 @@ static void print_json(const struct preset_entry *list, int n)
 			printf("null");
 		printf(", \"description\": ");
 		cli_json_string(stdout, e->meta.description);
-		printf(", \"readable\": %s, \"path\": ", e->readable ? "true" : "false");
+		printf(", \"readable\": %s, \"error\": ", e->readable ? "true" : "false");
+		if (why[i])
+			cli_json_string(stdout, why[i]);
+		else
+			printf("null");
+		printf(", \"path\": ");
 		cli_json_string(stdout, e->path);
 		printf("}");
 	}
@@ -77,13 +121,22 @@ static int presets_list(bool paths, bool json)
 		cli_error("out of memory");
 		return 1;
 	}
+	char **why = presets_check(list, n);
+	if (!why) {
+		preset_list_free(list, n);
+		cli_error("out of memory");
+		return 1;
+	}
 	if (n == 0)
 		fprintf(stderr, "%s: no presets found (searched $GULLY_PRESET_PATH, "
 			"$XDG_DATA_HOME/gully/presets and the shipped presets)\n", cli_program);
 	if (json)
-		print_json(list, n);
+		print_json(list, why, n);
 	else
-		print_table(list, n, paths);
+		print_table(list, why, n, paths);
+	for (int i = 0; i < n; i++)
+		free(why[i]);
+	free(why);
 	preset_list_free(list, n);
 	return cli_flush_stdout("the preset list");
 }
