@@ -70,13 +70,15 @@ expect 2 "run from it, -o named for another size" -- $RUN "$T/ridge_16x16.r16" -
 # ---- 5: --save-maps DIR holds one sweep, as --out DIR does ----
 # (A second sweep into the same --save-maps replaced run-0000.gsnap and left
 # the first sweep's run-0001 and run-0002 beside it: a directory of maps from
-# two sweeps, nothing telling them apart.)
+# two sweeps, nothing telling them apart.) The refusal quotes the first line
+# of the grids that differs (it said "other values, format or shared
+# options", leaving the user to diff them).
 SW="$GULLY sweep --quiet --particles 10 --size 16x16"
 expect 0 "a sweep keeps its maps" -- $SW --vary world.seed=1,2,3 --save-maps "$T/maps"
 [ -f "$T/maps/run-0002.gsnap" ] || fail "no run-0002.gsnap in --save-maps"
 cp "$T/maps/run-0000.gsnap" "$T/first.gsnap"
 expect 2 "another sweep into those maps is refused" -- $SW --vary particles.friction=0.1 --save-maps "$T/maps"
-err_has "maps holds another sweep"
+err_has "maps holds another sweep (its sweep.grid has 'points 3' where this sweep has 'points 1')"
 [ -s "$T/out" ] && fail "the other sweep printed rows before refusing"
 cmp -s "$T/maps/run-0000.gsnap" "$T/first.gsnap" || fail "the other sweep replaced run-0000.gsnap"
 expect 2 "another sweep's --point into them is refused" -- \

@@ -25,6 +25,28 @@ static bool grid_before_shared(const char *old, size_t olen, const char *text, s
 	return strncmp(text + cut, "shared", 6) == 0 && olen == cut && memcmp(old, text, cut) == 0;
 }
 
+/* The first line of `old` (DIR's grid) that is not `text`'s, for the
+ * refusal: which axis, values, format or options differ, in a few words. */
+static void grid_difference(char *buf, size_t len, const char *old, size_t olen,
+			    const char *text)
+{
+	size_t o = 0, t = 0; /* old is NUL-terminated (file_read_all), text too */
+	for (;;) {
+		const size_t on = strcspn(old + o, "\n"), tn = strcspn(text + t, "\n");
+		if (on != tn || memcmp(old + o, text + t, on) != 0 || (o >= olen && !text[t])) {
+			/* Each line alone, then quoted (cut, control bytes shown). */
+			char was[256], now[256];
+			snprintf(was, sizeof was, "%.*s", (int)(on < 255 ? on : 255), old + o);
+			snprintf(now, sizeof now, "%.*s", (int)(tn < 255 ? tn : 255), text + t);
+			snprintf(buf, len, "'%s' where this sweep has '%s'", cli_quote(was),
+				 cli_quote(now));
+			return;
+		}
+		o += on + (o + on < olen);
+		t += tn + (text[t + tn] != '\0');
+	}
+}
+
 /* An existing DIR/sweep.grid: 0 when it is `text` (or `text` as an older
  * gully wrote it, without the shared options: its failed points can still
  * be run again), 2 (and why) when it is another sweep's, 1 when it cannot
@@ -38,13 +60,16 @@ static int grid_already(const char *path, const char *dir, const char *opt, cons
 		return errno == ENOENT ? -1 : (cli_error("%s: cannot read: %s", path, strerror(errno)), 1);
 	const bool same = (olen == len && memcmp(old, text, len) == 0) ||
 			  grid_before_shared(old, olen, text, len);
+	char differs[200];
+	if (!same)
+		grid_difference(differs, sizeof differs, old, olen, text);
 	free(old);
 	if (same)
 		return 0;
 	const bool maps = strcmp(opt, "--save-maps") == 0;
-	cli_error("%s holds another sweep (its %s has other values, format or shared options): "
-		  "its %s would mix with this one's; use another %s, or empty %s first", dir,
-		  SWEEP_GRID_FILE, maps ? "maps" : "run files", opt, dir);
+	cli_error("%s holds another sweep (its %s has %s): its %s would mix with this one's; "
+		  "use another %s, or empty %s first", dir, SWEEP_GRID_FILE, differs,
+		  maps ? "maps" : "run files", opt, dir);
 	return 2;
 }
 
