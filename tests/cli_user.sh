@@ -354,5 +354,67 @@ expect 2 "sweep --emit --gully ''" -- $SW --vary world.seed=1,2 --emit --gully '
 err_has "gully: an empty path"
 [ -s "$T/out" ] && fail "sweep --gully '' printed commands: $(cat "$T/out")"
 
+# ---- 23: sweep --resume runs only the points --out DIR lacks ----
+# (The same sweep started again after a Slurm time limit ran every point
+# again, those already in DIR too.) A row taken is not run again (its
+# seconds, set to 12345 here, come back as they are); a failed or missing
+# point runs; a row file of another grid or cut short is refused, naming
+# it, before any run; another grid's DIR names the line that differs.
+RS="$SW --vary world.seed=1:4:1 --out $T/res"
+expect 0 "a sweep into --out" -- $RS
+cut -f 1-7,10- "$T/out" >"$T/whole"
+awk 'BEGIN { FS = OFS = "\t" } NR == 2 { $8 = 12345 } { print }' "$T/res/run-0000.tsv" >"$T/r0"
+mv "$T/r0" "$T/res/run-0000.tsv"
+rm "$T/res/run-0002.tsv" "$T/res/run-0003.tsv"
+echo "exit 1" >"$T/res/run-0003.failed"
+expect 0 "--resume" -- $RS --resume
+[ "$(sed -n 2p "$T/out" | cut -f 8)" = 12345 ] || fail "--resume ran point 0 again: $(sed -n 2p "$T/out")"
+[ "$(cut -f 1-7,10- "$T/out")" = "$(cat "$T/whole")" ] || fail "--resume's table differs: $(cat "$T/out")"
+[ -s "$T/res/run-0002.tsv" ] && [ -s "$T/res/run-0003.tsv" ] && [ ! -e "$T/res/run-0003.failed" ] ||
+	fail "--resume did not run points 2 and 3: $(ls "$T/res")"
+expect 0 "--resume with every point done" -- "$GULLY" sweep --particles 10 --size 16x16 \
+	--vary world.seed=1:4:1 --out "$T/res" --resume
+err_has "resume: 4 of 4 points are done in $T/res; running the other 0"
+[ "$(wc -l <"$T/out")" -eq 5 ] || fail "--resume of a finished sweep: $(cat "$T/out")"
+expect 0 "--point --resume of a point done" -- $RS --resume --point 0
+[ "$(sed -n 2p "$T/out" | cut -f 8)" = 12345 ] || fail "--point --resume ran it again: $(cat "$T/out")"
+expect 0 "--emit --resume" -- $RS --resume --emit
+[ "$(grep -c -- ' --resume --point [0-9]*$' "$T/out")" -eq 4 ] || fail "emitted without --resume: $(cat "$T/out")"
+cp "$T/res/run-0000.tsv" "$T/res/run-0001.tsv"
+rm "$T/res/run-0003.tsv"
+expect 1 "--resume over another point's row" -- $RS --resume
+err_has "run-0001.tsv: its row is not this point's (its varied values differ): remove it to run point 1 again"
+[ -s "$T/out" ] && fail "--resume printed rows before refusing"
+[ -e "$T/res/run-0003.tsv" ] && fail "--resume ran a point before refusing"
+head -c 40 "$T/res/run-0002.tsv" >"$T/res/run-0001.tsv"
+expect 1 "--resume over a row cut short" -- $RS --resume
+err_has "run-0001.tsv: it is cut short in its header"
+expect 2 "--resume into another grid's DIR" -- $SW --vary world.seed=1:5:1 --out "$T/res" --resume
+err_has "res holds another sweep (its sweep.grid has 'points 4' where this sweep has 'points 5')"
+expect 2 "--resume without --out" -- $SW --vary world.seed=1:4:1 --resume
+err_has "resume takes the rows a sweep left in --out DIR"
+expect 0 "a JSON sweep" -- $SW --vary world.seed=1,2 --json --out "$T/resj"
+cp "$T/out" "$T/j1"
+rm "$T/resj/run-0001.json"
+expect 0 "--resume of it" -- $SW --vary world.seed=1,2 --json --out "$T/resj" --resume
+[ "$(sed 's/"seconds.*"eroded/"eroded/' "$T/out")" = "$(sed 's/"seconds.*"eroded/"eroded/' "$T/j1")" ] ||
+	fail "a JSON --resume differs: $(cat "$T/out")"
+# A sweep really stopped (SIGTERM, as a Slurm time limit sends), then
+# resumed, gives the table of one that never stopped.
+BIG="$GULLY sweep --quiet --particles 20000 --size 64x64 --jobs 1 --vary world.seed=1:6:1"
+expect 0 "an uninterrupted sweep" -- $BIG
+cut -f 1-7,10- "$T/out" >"$T/whole"
+$BIG --out "$T/cut" >/dev/null 2>&1 &
+pid=$!
+n=0
+while [ ! -e "$T/cut/run-0000.tsv" ] && [ $n -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -TERM "$pid" 2>/dev/null
+wait "$pid"
+expect 0 "the stopped sweep resumed" -- $BIG --out "$T/cut" --resume
+[ "$(cut -f 1-7,10- "$T/out")" = "$(cat "$T/whole")" ] || fail "stopped and resumed differs: $(cat "$T/out")"
+
 echo "checks done"
 finish

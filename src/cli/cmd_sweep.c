@@ -25,7 +25,7 @@
 #define CMD SWEEP_CMD
 
 enum { OPT_VARY = 0x300, OPT_JOBS, OPT_EMIT, OPT_GULLY, OPT_OUT, OPT_SAVE_MAPS, OPT_COLLECT,
-       OPT_POINT };
+       OPT_POINT, OPT_RESUME };
 
 static void usage(FILE *fp)
 {
@@ -49,6 +49,11 @@ static void usage(FILE *fp)
 		"  --save-maps DIR      keep each run's map and picture, DIR/run-NNNN.gsnap/.png\n"
 		"                       (and the grid, as --out: a DIR of another sweep is\n"
 		"                       refused)\n"
+		"  --resume             with --out DIR: a point whose row DIR holds (and its\n"
+		"                       maps, with --save-maps) is not run again, its row\n"
+		"                       taken from there, so the same sweep started again\n"
+		"                       after it was cut short runs only the rest; a row\n"
+		"                       file that is not this grid's is refused (exit 1)\n"
 		"  --emit[=parallel|slurm]\n"
 		"                       run nothing; print one command per grid point (for GNU\n"
 		"                       parallel), or with =slurm a job-array script (one point\n"
@@ -125,6 +130,9 @@ static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 	case OPT_COLLECT:
 		a->collect = arg;
 		return 0;
+	case OPT_RESUME:
+		a->s.resume = true;
+		return 0;
 	case OPT_POINT:
 		if (!parse_u64(arg, &n) || n >= SWEEP_MAX_POINTS)
 			return cli_usage_error(CMD, "--point: '%s' is not a grid point number", arg);
@@ -170,6 +178,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 		{"save-maps", required_argument, NULL, OPT_SAVE_MAPS},
 		{"collect", required_argument, NULL, OPT_COLLECT},
 		{"point", required_argument, NULL, OPT_POINT},
+		{"resume", no_argument, NULL, OPT_RESUME},
 		{NULL, 0, NULL, 0},
 	};
 	optind = 1;
@@ -370,6 +379,9 @@ static int check_args(struct sweep_args *a)
 		return cli_usage_error(CMD, "--point runs one point; --emit prints them all");
 	if (s->gully && !a->emit)
 		return cli_usage_error(CMD, "--gully names the binary of emitted commands: add --emit");
+	if (s->resume && !s->out_dir)
+		return cli_usage_error(CMD, "--resume takes the rows a sweep left in --out DIR: "
+				       "give --out");
 	if (!s->gully)
 		s->gully = sweep_self_path() ? sweep_self_path() : cli_program;
 	st = s->start ? check_start_file(s->start) : 0;
@@ -409,7 +421,7 @@ int cmd_sweep(int argc, char **argv)
 	sim_options_init(&a.s.o);
 	int status = parse_args(&a, argc, argv);
 	if (status == 0 && a.collect) {
-		if (a.s.naxes || a.emit || a.point >= 0)
+		if (a.s.naxes || a.emit || a.point >= 0 || a.s.resume)
 			status = cli_usage_error(CMD, "--collect DIR reads the grid from DIR/%s: "
 						 "give it alone", SWEEP_GRID_FILE);
 		else

@@ -8,7 +8,7 @@ gully_SOURCES = \
 	src/cli/cmd_run.c src/cli/run_output.c src/cli/run_output.h \
 	src/cli/cmd_params.c \
 	src/cli/cmd_sweep.c src/cli/sweep.h src/cli/sweep_grid.c src/cli/sweep_run.c src/cli/sweep_child.c \
-	src/cli/sweep_emit.c src/cli/sweep_collect.c \
+	src/cli/sweep_emit.c src/cli/sweep_collect.c src/cli/sweep_rows.c \
 	src/cli/cmd_info.c \
 	src/cli/cmd_render.c src/cli/render_ansi.c src/cli/render_ansi.h \
 	src/cli/picture.c src/cli/picture.h \

@@ -1,6 +1,7 @@
 /* gully sweep, split by job: the grid and its command lines (sweep_grid.c),
  * running it here (sweep_run.c), printing it for other machines
- * (sweep_emit.c) and joining what they wrote (sweep_collect.c). */
+ * (sweep_emit.c), joining what they wrote (sweep_collect.c) and reading a
+ * kept row back, for that and for --resume (sweep_rows.c). */
 #ifndef GULLY_SWEEP_H
 #define GULLY_SWEEP_H
 
@@ -36,6 +37,7 @@ struct sweep {
 	const char *out_dir;         /* --out DIR: one file per run */
 	const char *maps_dir;        /* --save-maps DIR: each run's map and picture */
 	const char *start;           /* a height map or snapshot every run starts from; NULL: fresh terrain */
+	bool resume;                 /* --resume: a point whose row --out DIR holds is done */
 };
 
 /* sweep_grid.c */
@@ -130,6 +132,26 @@ int sweep_emit(const struct sweep *s, enum sweep_emit how);
  * A grid an older gully wrote, without the shared options, counts as this
  * one when the rest is the same. */
 int sweep_write_grids(const struct sweep *s);
+
+/* sweep_rows.c: the rows --out DIR keeps, read back for --collect and
+ * --resume. The table's header line (the varied keys, then the run's; no
+ * newline), malloc'd, or NULL when out of memory. */
+char *sweep_table_header(const struct sweep *s);
+enum sweep_row {
+	SWEEP_ROW_NONE,   /* no row file */
+	SWEEP_ROW_FAILED, /* no row file, and the run's failure note instead */
+	SWEEP_ROW_OK,     /* this grid's row for the point */
+	SWEEP_ROW_BAD     /* a row file that is not that (damaged, another grid's) */
+};
+/* Point's row file in dir. OK: *row (malloc'd) is the run's own row as
+ * sweep_print_row takes it; BAD: why holds "FILE: what is wrong". */
+enum sweep_row sweep_row_read(const struct sweep *s, const char *dir, long point,
+			      const char *header, char **row, char *why, size_t whylen);
+/* For --resume: sweep_row_read in --out DIR, a BAD row said (with how to
+ * run the point again), and a row without its --save-maps files counted
+ * as NONE, the point to run again. */
+enum sweep_row sweep_row_done(const struct sweep *s, long point, const char *header,
+			      char **row);
 
 /* sweep_collect.c: DIR's run files as the one table. */
 int sweep_collect(const char *dir);

@@ -12,7 +12,6 @@
 #include "io/fileio.h"
 
 #define GRID_MAX_BYTES (16u << 20)
-#define RUN_MAX_BYTES (1u << 20)
 
 static int grid_fail(const char *path, int line, const char *what)
 {
@@ -90,56 +89,29 @@ static int read_grid(const char *dir, struct sweep *s)
 	return status;
 }
 
-/* The expected first fields of point's row: its varied values. */
-static bool row_matches(const struct sweep *s, long point, const char *row)
-{
-	int pick[SWEEP_MAX_AXES];
-	sweep_point_values(s, point, pick);
-	for (int i = 0; i < s->naxes; i++) {
-		const char *v = s->axes[i].values[pick[i]];
-		size_t n = strlen(v);
-		if (strncmp(row, v, n) != 0 || row[n] != '\t')
-			return false;
-		row += n + 1;
-	}
-	return true;
-}
-
 /* One point: its row printed, or a marked row and a line on stderr; false
  * when it has no good row. */
 static bool collect_point(const struct sweep *s, const char *dir, long point, const char *header,
 			  int columns)
 {
+	char *row, why[4200];
+	enum sweep_row r = sweep_row_read(s, dir, point, header, &row, why, sizeof why);
+	if (r == SWEEP_ROW_OK) {
+		sweep_print_row(stdout, s, point, row);
+		free(row);
+		return true;
+	}
 	char path[4096];
-	sweep_file_name(path, sizeof path, dir, point, s->o.json ? "json" : "tsv");
-	char *text;
-	size_t len;
-	if (file_read_all(path, RUN_MAX_BYTES, &text, &len) != 0) {
-		char failed[4096];
-		sweep_file_name(failed, sizeof failed, dir, point, "failed");
-		bool did_fail = access(failed, F_OK) == 0;
+	sweep_file_name(path, sizeof path, dir, point,
+			r == SWEEP_ROW_FAILED ? "failed" : s->o.json ? "json" : "tsv");
+	if (r == SWEEP_ROW_BAD)
+		fprintf(stderr, "%s sweep: point %ld: %s is not this grid's row: %s\n", cli_program,
+			point, path, why + (strncmp(why, path, strlen(path)) == 0 ? strlen(path) + 2 : 0));
+	else
 		fprintf(stderr, "%s sweep: point %ld %s: %s\n", cli_program, point,
-			did_fail ? "failed" : "missing", did_fail ? failed : path);
-		sweep_print_marked(stdout, s, point, did_fail ? "failed" : "missing", columns);
-		return false;
-	}
-	const char *row = text;
-	if (!s->o.json) {
-		size_t hl = strcspn(text, "\n");
-		row = text[hl] ? text + hl + 1 : "";
-		if (strlen(header) != hl || strncmp(text, header, hl) != 0)
-			row = NULL;
-	}
-	bool ok = row && row[0] && (s->o.json || row_matches(s, point, row));
-	if (ok)
-		printf("%.*s\n", (int)strcspn(row, "\n"), row);
-	else {
-		fprintf(stderr, "%s sweep: point %ld: %s is not this grid's row\n", cli_program,
-			point, path);
-		sweep_print_marked(stdout, s, point, "failed", columns);
-	}
-	free(text);
-	return ok;
+			r == SWEEP_ROW_FAILED ? "failed" : "missing", path);
+	sweep_print_marked(stdout, s, point, r == SWEEP_ROW_NONE ? "missing" : "failed", columns);
+	return false;
 }
 
 int sweep_collect(const char *dir)
@@ -149,16 +121,12 @@ int sweep_collect(const char *dir)
 	int status = read_grid(dir, &s);
 	int columns = 1;
 	char *run_header = status ? NULL : sweep_metrics_header(&columns);
-	char *header = NULL;
-	size_t hlen = 0;
-	FILE *mem = run_header ? open_memstream(&header, &hlen) : NULL;
-	if (!status && (!mem || (sweep_print_header(mem, &s, run_header, strlen(run_header)),
-				 fclose(mem) != 0))) {
+	char *header = run_header ? sweep_table_header(&s) : NULL;
+	if (!status && !header) {
 		cli_error("out of memory");
 		status = 1;
 	}
 	if (!status) {
-		header[strcspn(header, "\n")] = '\0';
 		if (!s.o.json)
 			printf("%s\n", header);
 		long bad = 0;

@@ -444,6 +444,10 @@ int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv
 		bad |= argv_push(b, "--out", false) | push_path(b, s->out_dir);
 	if (s->maps_dir)
 		bad |= argv_push(b, "--save-maps", false) | push_path(b, s->maps_dir);
+	/* Each point's command then leaves a point already done alone: a job
+	 * array submitted again after a time limit runs only the rest. */
+	if (s->resume)
+		bad |= argv_push(b, "--resume", false);
 	return bad ? -1 : 0;
 }
 

@@ -32,6 +32,7 @@ static void report_failed(const struct sweep *s, long point)
 struct grid_state {
 	char **rows;       /* a point's row once its run is in ("" if it failed) */
 	long done, failed, printed;
+	long resumed;      /* of done: rows --resume took from --out DIR */
 	char *header;      /* the first run's header */
 	bool header_done;
 	struct progress pg;
@@ -149,14 +150,16 @@ static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_
 	}
 	g->rows[slot->point] = strdup(row ? row : "");
 	/* Rows to the terminal the bar is on: the bar goes first, or the rows
-	 * would start at its end; it is drawn again under them. */
+	 * would start at its end; it is drawn again under them. The bar counts
+	 * this sweep's runs, not the rows --resume took. */
+	const uint64_t ran = (uint64_t)(g->done - g->resumed);
 	if (g->pg.enabled && isatty(STDOUT_FILENO)) {
 		bar_clear(g);
 		fflush(stderr);
 		print_ready(s, g);
-		progress_update(&g->pg, (uint64_t)g->done);
+		progress_update(&g->pg, ran);
 	} else {
-		progress_update(&g->pg, (uint64_t)g->done);
+		progress_update(&g->pg, ran);
 		print_ready(s, g);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -164,6 +167,47 @@ static bool collect_run(const struct sweep *s, struct grid_state *g, struct run_
 		return true;
 	}
 	return false;
+}
+
+/* --resume: the rows --out DIR holds for this grid are taken as done and
+ * their points not run again; a row file that is not this grid's stops the
+ * sweep before any run (said, 1): running over it, or around it, would
+ * leave a table that --collect refuses. */
+static int resume_rows(const struct sweep *s, struct grid_state *g)
+{
+	char *header = sweep_table_header(s);
+	int columns;
+	g->header = sweep_metrics_header(&columns);
+	if (!header || !g->header) {
+		free(header);
+		cli_error("out of memory");
+		return 1;
+	}
+	int status = 0;
+	for (long pt = 0; pt < s->points && !status; pt++) {
+		char *row;
+		enum sweep_row r = sweep_row_done(s, pt, header, &row);
+		if (r == SWEEP_ROW_BAD)
+			status = 1;
+		if (r == SWEEP_ROW_OK) {
+			g->rows[pt] = row;
+			g->resumed++;
+		}
+	}
+	free(header);
+	g->done = g->resumed;
+	if (!status && !s->o.quiet && g->resumed)
+		cli_error("--resume: %ld of %ld points are done in %s; running the other %ld",
+			  g->resumed, s->points, s->out_dir, s->points - g->resumed);
+	return status;
+}
+
+/* The next point from `next` on that has no row yet (--resume took it). */
+static long next_to_run(const struct sweep *s, const struct grid_state *g, long next)
+{
+	while (next < s->points && g->rows[next])
+		next++;
+	return next;
 }
 
 int sweep_run_grid(const struct sweep *s, long jobs)
@@ -174,21 +218,25 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 	struct pollfd *pfd = calloc((size_t)jobs * 2 + 1, sizeof *pfd);
 	int status = 0, why = 0;
 	long next = 0;
-	progress_begin(&g.pg, (uint64_t)s->points, "runs", s->o.quiet);
 	if (!g.rows || !slots || !pfd) {
 		cli_error("out of memory");
 		status = 1;
 		goto out;
 	}
-	if ((status = sweep_write_grids(s)))
+	if ((status = sweep_write_grids(s)) || (s->resume && (status = resume_rows(s, &g))))
 		goto out;
+	progress_begin(&g.pg, (uint64_t)(s->points - g.resumed), "runs", s->o.quiet);
+	print_ready(s, &g);
 	while (g.done < s->points) {
 		/* After a signal no run starts, and poll only looks: the run
 		 * left uncollected below has no pipe to wake it. */
 		const bool stopping = cli_signal_caught() != 0;
-		for (long k = 0; k < jobs && next < s->points && !stopping; k++)
-			if (!slots[k].pid && (status = sweep_slot_start(s, &slots[k], self, next++, true)))
+		for (long k = 0; k < jobs && !stopping; k++) {
+			if (slots[k].pid || (next = next_to_run(s, &g, next)) >= s->points)
+				continue;
+			if ((status = sweep_slot_start(s, &slots[k], self, next++, true)))
 				goto out;
+		}
 		nfds_t n = sweep_slots_poll(slots, jobs, pfd);
 		if (poll(pfd, n + 1, stopping ? 0 : -1) < 0 && errno != EINTR) {
 			cli_error("poll: %s", strerror(errno));
@@ -304,13 +352,37 @@ static int keep_row(const struct sweep *s, long point, const char *row, const ch
 	return status;
 }
 
+/* --point N --resume: point's row when --out DIR holds it, printed as
+ * its run would print it (*done set); 1 when its file is bad (said). */
+static int resume_point(const struct sweep *s, long point, bool *done)
+{
+	char *header = sweep_table_header(s), *row = NULL;
+	if (!header) {
+		cli_error("out of memory");
+		return 1;
+	}
+	enum sweep_row r = sweep_row_done(s, point, header, &row);
+	if (r == SWEEP_ROW_OK) {
+		if (!s->o.json)
+			printf("%s\n", header);
+		sweep_print_row(stdout, s, point, row);
+		*done = true;
+	}
+	free(row);
+	free(header);
+	return r == SWEEP_ROW_BAD;
+}
+
 int sweep_run_point(const struct sweep *s, long point)
 {
 	/* The grid first: a point run with other options than DIR's sweep
 	 * would put a row (or maps) of another sweep among its own. */
 	int bad = sweep_write_grids(s);
-	if (bad)
-		return bad;
+	bool done = false;
+	if (!bad && s->resume)
+		bad = resume_point(s, point, &done);
+	if (bad || done)
+		return bad ? bad : cli_flush_stdout("the row");
 	/* One run: its stderr is the sweep's, as `gully run`'s own would be. */
 	struct run_slot slot = {0};
 	if (sweep_slot_start(s, &slot, sweep_self_path(), point, false))
