@@ -1,9 +1,9 @@
 /* gully sweep: a grid of headless runs over parameter values, a metrics table.
  *
  * Each grid point is one `gully run` in a child process (the same binary), so
- * a sweep gives exactly the rows those runs would, runs on every core, and
- * `--emit` can hand the very same runs to GNU parallel or a Slurm job array
- * (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
+ * a sweep gives exactly the rows those runs would, runs on every CPU it may
+ * use, and `--emit` can hand the very same runs to GNU parallel or a Slurm
+ * job array (sweep_emit.c), whose files `--collect` joins (sweep_collect.c). This file
  * reads the command line and picks the job. */
 #include <errno.h>
 #include <getopt.h>

@@ -15,7 +15,7 @@ const char *cli_program = "gully";
 
 static const struct cli_command commands[] = {
 	{"run", "[options] [PRESET] [MAP]", "simulate headless and print a row of metrics", cmd_run},
-	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on every core, one table", cmd_sweep},
+	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on all its CPUs, one table", cmd_sweep},
 	{"params", "[--man] [SECTION]", "every parameter, its default and range", cmd_params},
 	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render},
 	{"info", "FILE", "what a snapshot holds", cmd_info},

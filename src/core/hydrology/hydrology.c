@@ -55,8 +55,9 @@ void hydrology_hparams(struct hparams *hp, const struct params *p)
 
 /* The pool for the stream map's catch-up (hydrology_stream.h), made again
  * when world.threads changed.
- * As for particles, 0 (every core) means one thread: only an explicit
- * count splits the work (bench/HYDROLOGY.md, "Two threads"). */
+ * Here 0 (every CPU) means one thread: the split was not seen to pay
+ * (bench/HYDROLOGY.md, "Two threads"), so only an explicit count asks
+ * for it. */
 static int hydro_workers(struct hydro_state *s, const struct params *p)
 {
 	const int want = p->world.threads > 1 ? workers_resolve(p->world.threads) : 1;
