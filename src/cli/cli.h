@@ -25,8 +25,10 @@ struct cli_command {
 extern const char *cli_program;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt_long's '?' (unknown option) or ':' (missing value) as a usage error
- * naming the option; returns EXIT_USAGE. */
-int cli_bad_option(const char *cmd, int opt, char **argv);
+ * naming the option, with the nearest of the command's `longopts` or the
+ * parameter an unknown --NAME may have meant; returns EXIT_USAGE. */
+struct option;
+int cli_bad_option(const char *cmd, int opt, char **argv, const struct option *longopts);
 /* Flushes stdout; when anything written to it was lost (a full disk, a
  * closed pipe with SIGPIPE ignored), says "gully: cannot write WHAT to
  * stdout: REASON" (once a process) and returns 1, else 0. Every command
@@ -44,6 +46,9 @@ const char *cli_quote(const char *s);
 const char *cli_nearest(const char *word, const char *(*name)(int index, void *ctx), void *ctx);
 /* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
 int cli_unknown_key(const char *cmd, const char *opt, const char *key);
+/* For an unknown "--NAME[=V]": " (did you mean --OPT?)" with the nearest of
+ * longopts (may be NULL), or " (a parameter? --set KEY=VALUE)", or "". */
+void cli_option_hint(const char *arg, const struct option *longopts, char *buf, size_t len);
 /* " (did you mean river-valley?)" for a preset name close to one found on
  * the preset path, else "". */
 void cli_preset_hint(const char *name, char *buf, size_t len);

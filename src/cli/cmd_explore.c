@@ -153,7 +153,7 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		return GO_ON;
 	case '?':
 	case ':':
-		return cli_bad_option(CMD, opt, argv);
+		return cli_bad_option(CMD, opt, argv, explore_longopts);
 	default:
 		return explore_sim_option(so, opt, longindex);
 	}

@@ -270,7 +270,7 @@ int cmd_info(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		}
-		return cli_bad_option(CMD, opt, argv);
+		return cli_bad_option(CMD, opt, argv, longopts);
 	}
 	if (optind >= argc)
 		return cli_usage_error(CMD, "which file? (info FILE)");

@@ -88,7 +88,7 @@ int cmd_params(int argc, char **argv)
 		} else if (opt == 'm') {
 			man = true;
 		} else {
-			return cli_bad_option(CMD, opt, argv);
+			return cli_bad_option(CMD, opt, argv, longopts);
 		}
 	}
 	const char *only = optind < argc ? argv[optind] : NULL;

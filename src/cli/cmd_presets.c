@@ -171,7 +171,7 @@ int cmd_presets(int argc, char **argv)
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			return 0;
 		default:
-			return cli_bad_option(CMD, opt, argv);
+			return cli_bad_option(CMD, opt, argv, longopts);
 		}
 	}
 	if (argc - optind > 1)

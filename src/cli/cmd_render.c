@@ -154,6 +154,23 @@ static int render_one(const char *out, const struct world *w, const struct param
 	return 0;
 }
 
+static const struct option render_longopts[] = {
+	{"output", required_argument, NULL, 'o'},
+	{"layer", required_argument, NULL, 'l'},
+	{"overlay", required_argument, NULL, 'O'},
+	{"gray16", no_argument, NULL, 'g'},
+	{"grey16", no_argument, NULL, 'g'},
+	{"range", required_argument, NULL, 'r'},
+	{"scale", required_argument, NULL, 's'},
+	{"colors", required_argument, NULL, 'C'},
+	{"colours", required_argument, NULL, 'C'},
+	{"ansi", optional_argument, NULL, 'a'},
+	{"columns", required_argument, NULL, 'c'},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
 static int take_option(struct render_args *a, int opt, const char *arg, char **argv)
 {
 	char oerr[128];
@@ -209,7 +226,7 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 		a->columns = (int)n;
 		return 0;
 	default: /* '?' or ':' */
-		return cli_bad_option(CMD, opt, argv);
+		return cli_bad_option(CMD, opt, argv, render_longopts);
 	}
 }
 
@@ -263,28 +280,12 @@ static int check_args(const struct render_args *a)
 
 int cmd_render(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"layer", required_argument, NULL, 'l'},
-		{"overlay", required_argument, NULL, 'O'},
-		{"gray16", no_argument, NULL, 'g'},
-		{"grey16", no_argument, NULL, 'g'},
-		{"range", required_argument, NULL, 'r'},
-		{"scale", required_argument, NULL, 's'},
-		{"colors", required_argument, NULL, 'C'},
-		{"colours", required_argument, NULL, 'C'},
-		{"ansi", optional_argument, NULL, 'a'},
-		{"columns", required_argument, NULL, 'c'},
-		{"help", no_argument, NULL, OPT_HELP},
-		{"version", no_argument, NULL, OPT_VERSION},
-		{NULL, 0, NULL, 0},
-	};
 	struct render_args a = {.layer_name = "height"};
 	int status = 0;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while (!status && (opt = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+	while (!status && (opt = getopt_long(argc, argv, ":ho:", render_longopts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h' || opt == OPT_VERSION) {
 			if (opt != OPT_VERSION)
 				usage(stdout);

@@ -278,7 +278,7 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 			return 0;
 		}
 		if (opt == '?' || opt == ':')
-			return cli_bad_option(CMD, opt, argv);
+			return cli_bad_option(CMD, opt, argv, longopts);
 		if (opt == OPT_OVERLAY) {
 			char oerr[128];
 			if (shade_overlays_parse(optarg, overlays, oerr, sizeof oerr))

@@ -196,7 +196,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 			return -1;
 		}
 		if (opt == '?' || opt == ':')
-			return cli_bad_option(CMD, opt, argv);
+			return cli_bad_option(CMD, opt, argv, longopts);
 		int st = take_sweep_option(a, opt, optarg);
 		if (st >= 0) {
 			if (st)

@@ -89,11 +89,14 @@ const char *cli_quote(const char *s)
 	return buf;
 }
 
-int cli_bad_option(const char *cmd, int opt, char **argv)
+int cli_bad_option(const char *cmd, int opt, char **argv, const struct option *longopts)
 {
+	const char *arg = argv[optind - 1];
 	if (opt == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-	return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	char hint[160];
+	cli_option_hint(arg, longopts, hint, sizeof hint);
+	return cli_usage_error(cmd, "unknown option '%s'%s", arg, hint);
 }
 
 static void print_help(FILE *fp)

@@ -1,4 +1,6 @@
 /* "did you mean ...?": the nearest known name to a mistyped one. */
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +72,32 @@ int cli_unknown_key(const char *cmd, const char *opt, const char *key)
 		return cli_usage_error(cmd, "%s: unknown parameter '%s' (did you mean %s?)", opt, key,
 				       near);
 	return cli_usage_error(cmd, "%s: unknown parameter '%s' (see `gully params`)", opt, key);
+}
+
+/* cli_nearest walks the names in order and stops at the first NULL: the
+ * table's own terminator. */
+static const char *long_name(int index, void *ctx)
+{
+	const struct option *o = ctx;
+	return o[index].name;
+}
+
+void cli_option_hint(const char *arg, const struct option *longopts, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (strncmp(arg, "--", 2) != 0 || !arg[2])
+		return;
+	char word[64];
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	const char *near = longopts ? cli_nearest(word, long_name, (void *)longopts) : NULL;
+	if (near) {
+		snprintf(buf, len, " (did you mean --%s?)", near);
+		return;
+	}
+	/* A parameter's name as an option (--friction): --set takes it. */
+	near = cli_nearest(word, param_name, NULL);
+	if (near)
+		snprintf(buf, len, " (a parameter? --set %s=VALUE)", near);
 }
 
 struct preset_names {
