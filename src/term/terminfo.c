@@ -3,6 +3,7 @@
  * the explorer does (the explorer asks the same of the entry its screen
  * runs on). Its own file because <term.h> defines macros (columns, lines)
  * that clash with ordinary names. */
+#include <stdlib.h>
 #include <string.h>
 
 /* Before <term.h>, whose macros would rewrite its declarations. */
@@ -57,4 +58,45 @@ int term_tier_of(const char *term)
 	int tier = term_entry_tier();
 	entry_unload(saved);
 	return tier;
+}
+
+/* Whether an SGR sequence in s sets normal intensity: a parameter 22, or
+ * 0 (also an empty one), which resets everything. */
+static bool sgr_resets_intensity(const char *s)
+{
+	for (const char *p = strstr(s, "\033["); p; p = strstr(p + 1, "\033[")) {
+		const char *q = p + 2;
+		size_t n = strspn(q, "0123456789;");
+		if (q[n] != 'm')
+			continue;
+		for (const char *f = q; f <= q + n;) {
+			char *end;
+			long v = strtol(f, &end, 10);
+			/* An empty field counts as 0. */
+			if (v == 0 || v == 22)
+				return true;
+			if (v == 38 || v == 48)
+				break; /* the rest are a colour's numbers, 0 among them */
+			f = end + 1;
+		}
+	}
+	return false;
+}
+
+unsigned term_entry_emphasis_lost(void)
+{
+	unsigned lost = 0;
+	/* terminfo(5)'s ncv bits: 4 dim, 5 bold. */
+	int ncv = tigetnum("ncv");
+	if (ncv > 0) {
+		lost |= ncv & (1 << 5) ? TERM_EMPH_BOLD : 0;
+		lost |= ncv & (1 << 4) ? TERM_EMPH_DIM : 0;
+	}
+	const char *setaf = tigetstr("setaf");
+	if (setaf && setaf != (const char *)-1 && *setaf) {
+		const char *white = tiparm(setaf, COLOR_WHITE);
+		if (white && sgr_resets_intensity(white))
+			lost |= TERM_EMPH_BOLD | TERM_EMPH_DIM;
+	}
+	return lost;
 }

@@ -40,5 +40,13 @@ const char *term_entry_name(const char *term);
  * (cur_term as it was); -1 when TERM is unset, empty or not in the
  * database. */
 int term_tier_of(const char *term);
+/* Which of bold (TERM_EMPH_BOLD) and dim (TERM_EMPH_DIM) the entry loaded
+ * now loses on coloured text: those its ncv names, and both when its setaf
+ * ends in normal intensity (SGR 22 or 0), as the Linux console's 16-colour
+ * entry's does: curses sends the attribute first and the colour after it,
+ * so the colour turned it off again. */
+#define TERM_EMPH_BOLD 1u
+#define TERM_EMPH_DIM 2u
+unsigned term_entry_emphasis_lost(void);
 
 #endif

@@ -128,6 +128,53 @@ static void text_colours(void)
 	assume_default_colors(COLOR_BLACK, white);
 }
 
+/* Emphasis the terminal loses on coloured text (term_entry_emphasis_lost)
+ * takes a colour instead, on the text's background. The Linux console's
+ * entry loses both: its setaf ends in SGR 22, normal intensity, so bold
+ * and dim went out and were undone at once, and the panel's titles, hints
+ * and the equations' numbers all read as plain text. Bold becomes bright
+ * white, as the console shows bold itself; dim a normal-intensity cyan
+ * (the console's own half-bright is dark grey, faint on a projector). On
+ * the light theme's grey, where no colour is blacker than its text, bold
+ * is blue and dim dark grey. Only 8 and 16 colours: entries with more keep
+ * their attributes (and colours 8-15 are no bright ANSI there). */
+static void emphasis_colours(void)
+{
+	if (crt.tier != TIER_16 && crt.tier != TIER_8)
+		return;
+	unsigned lost = term_entry_emphasis_lost();
+	crt.emph_lost = (lost & TERM_EMPH_BOLD ? A_BOLD : 0) | (lost & TERM_EMPH_DIM ? A_DIM : 0);
+	const bool bright = crt.tier == TIER_16;
+	if (crt.light) {
+		crt.text_bg = COLOR_WHITE;
+		crt.bold_fg = COLOR_BLUE;
+		crt.dim_fg = bright ? 8 : COLOR_MAGENTA;
+	} else {
+		crt.text_bg = COLOR_BLACK;
+		crt.bold_fg = bright ? 15 : COLOR_YELLOW;
+		crt.dim_fg = COLOR_CYAN;
+	}
+}
+
+void crt_attrset(attr_t attrs)
+{
+	attr_t lost = attrs & crt.emph_lost;
+	if (!lost || !crt.active) {
+		attrset(attrs);
+		return;
+	}
+	attrs &= ~lost;
+	/* Reverse video is emphasis enough: a colour would be swapped into
+	 * the background (the status line's bright white a white block). */
+	if (attrs & A_REVERSE) {
+		attrset(attrs);
+		return;
+	}
+	int pair = pair_for(lost & A_BOLD ? crt.bold_fg : crt.dim_fg, crt.text_bg);
+	/* With opts given, ncurses takes the pair as an int (put_glyph). */
+	attr_set(attrs, 0, &pair);
+}
+
 int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
@@ -186,6 +233,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
+		emphasis_colours();
 	}
 	if (o->mouse) {
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);

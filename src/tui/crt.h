@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <wchar.h>
+#include <curses.h>
 
 #include "term/tier.h"
 #include "view/palette.h"
@@ -29,6 +30,10 @@ struct crt_state {
 	char note[160];  /* a fallback taken at start, for the status line */
 	bool light;      /* a light background: glyph ramps run the other way */
 	bool hung_up;    /* the terminal has gone (crt_getch saw it) */
+	/* A_BOLD and A_DIM as this terminal loses them on coloured text, and
+	 * the colours crt_attrset draws them in instead (emphasis_colours). */
+	attr_t emph_lost;
+	int bold_fg, dim_fg, text_bg;
 };
 extern struct crt_state crt;
 
@@ -64,6 +69,9 @@ void crt_put_blank(int y, int x);
 /* A marker drawn over the map (the emitter): a plain character that reads
  * in every tier, black on yellow with colour, reverse bold without. */
 void crt_put_mark(int y, int x, char glyph);
+/* attrset for text in the theme's colours: bold and dim where the terminal
+ * loses them with colour (the Linux console) become colours of their own. */
+void crt_attrset(attr_t attrs);
 /* Lines and boxes: Unicode line drawing with UTF-8, else - | +. A box of
  * h x w at (y, x) with a rule across it at row `rule` (-1 for none). */
 void crt_vline(int y, int x, int n);

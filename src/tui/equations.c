@@ -321,7 +321,7 @@ void equations_draw(struct app *a, int rows, int cols)
 	for (int y = y0; y < rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
 	mvhline(y0, 0, '-', cols);
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	/* The process's title whole: on a narrow map the words around it go
 	 * first ("Particle er: the equations" at 72 columns). */
 	char title[160];
@@ -331,24 +331,24 @@ void equations_draw(struct app *a, int rows, int cols)
 		if (snprintf(title, sizeof title, " %s%s ", a->proc->title, tails[t]) <= cols - 4)
 			break;
 	mvprintw(y0, 2, "%.*s", cols - 4 > 0 ? cols - 4 : 0, title);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	int y = y0 + 1;
 	char buf[512];
 	/* Numbered: the droplet trace (T) names each number's line. */
 	for (int i = 0; i < lines && y < rows - 1; i++, y++) {
 		if (eq[i].no) {
-			attrset(A_DIM);
+			crt_attrset(A_DIM);
 			mvprintw(y, 0, "%2d", eq[i].no);
-			attrset(A_NORMAL);
+			crt_attrset(A_NORMAL);
 		}
 		snprintf(buf, sizeof buf, "%.*s", eq[i].len, eq[i].text);
 		mvaddstr(y, eq[i].no ? 3 : 5, buf);
 	}
 	for (int i = 0; i < nwhere && y < rows - 1; i++, y++) {
 		equations_pretty(where[i], strlen(where[i]), crt.utf8, buf, sizeof buf);
-		attrset(A_DIM);
+		crt_attrset(A_DIM);
 		mvaddstr(y, 3, buf);
-		attrset(A_NORMAL);
+		crt_attrset(A_NORMAL);
 	}
 	mvhline(rows - 1, 0, '-', cols);
 }

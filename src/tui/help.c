@@ -110,9 +110,9 @@ void help_draw(struct app *a, int rows, int cols)
 		i = next;
 	}
 	crt_box(L.y0, L.x0, L.box_h, L.box_w, -1);
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	mvprintw(L.y0, L.x0 + 2, "%.*s", L.box_w - 4, " gully keys: any other key closes ");
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	if (max_top(&L) > 0) {
 		snprintf(row, sizeof row, " rows %d-%d of %d: Up/Down/PgUp/PgDn/Home/End scroll ",
 			 a->help_top + 1, a->help_top + L.shown, L.per_col);

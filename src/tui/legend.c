@@ -68,9 +68,9 @@ void legend_fit_if_new(struct app *a)
 
 static void text(int y, int x, int w, attr_t attr, const char *s)
 {
-	attrset(attr);
+	crt_attrset(attr);
 	mvprintw(y, x, "%-*.*s", w, w, s);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 }
 
 /* A one-cell swatch of the colour an overlay gives sample s on grey ground. */

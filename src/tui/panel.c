@@ -21,9 +21,9 @@ static void line(int y, int x, int w, attr_t attr, const char *fmt, ...)
 	va_end(ap);
 	if (w <= 0)
 		return;
-	attrset(attr);
+	crt_attrset(attr);
 	mvprintw(y, x, "%-*.*s", w, w, buf);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 }
 
 static void tabs(struct app *a, int y, int x, int w)
@@ -38,14 +38,14 @@ static void tabs(struct app *a, int y, int x, int w)
 		else
 			snprintf(label, sizeof label, " %d ", i + 1);
 		attr_t at = p == a->proc ? A_REVERSE | A_BOLD : p ? A_NORMAL : A_DIM;
-		attrset(at);
+		crt_attrset(at);
 		int n = (int)strlen(label);
 		if (used + n > w)
 			n = w - used;
 		addnstr(label, n);
 		used += n;
 	}
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	if (used < w)
 		printw("%*s", w - used, "");
 }

@@ -274,7 +274,7 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 	plot_range(a, pt, n, &lo, &hi);
 	for (int y = y0; y < y0 + rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	mvprintw(y0, 0, "%.*s", cols, "");
 	char title[160];
 	if (a->profile.mode == PROFILE_ROW)
@@ -292,7 +292,7 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 		*hint = '\0';
 	mvhline(y0, 0, '-', cols);
 	mvprintw(y0, 1, "%.*s ", cols - 3, title);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	int top = y0 + 1, plot_rows = rows - 2;
 	for (int i = 0; i < n; i++)
 		plot_column(a, AXIS_W + i, top, plot_rows, &pt[i], lo, hi);
@@ -304,16 +304,16 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 		if (label)
 			snprintf(buf, sizeof buf, "%6.3f",
 				 lo + (hi - lo) * (r == plot_rows - 1 ? plot_rows : r) / plot_rows);
-		attrset(A_DIM);
+		crt_attrset(A_DIM);
 		mvprintw(y, 0, "%.6s", buf);
-		attrset(A_NORMAL);
+		crt_attrset(A_NORMAL);
 		crt_put_glyph(y, AXIS_W - 1, label ? L'\u2524' : L'\u2502', label ? '+' : '|', axis_grey,
 			      air_colour());
 	}
 	/* The bottom line: where the line starts and ends, and its length. */
 	char foot[160];
 	snprintf(foot, sizeof foot, "A %d,%d", x0, y0c);
-	attrset(A_DIM);
+	crt_attrset(A_DIM);
 	mvprintw(top + plot_rows, 0, "%*s", cols, "");
 	mvprintw(top + plot_rows, AXIS_W, "%s", foot);
 	char mid[64];
@@ -323,7 +323,7 @@ void profile_draw(struct app *a, int y0, int rows, int cols)
 		mvprintw(top + plot_rows, AXIS_W + (int)strlen(foot) + 2, "%s", mid);
 	snprintf(foot, sizeof foot, "B %d,%d", x1, y1c);
 	mvprintw(top + plot_rows, cols - (int)strlen(foot) - 1, "%s", foot);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 }
 
 void profile_mark(struct app *a)

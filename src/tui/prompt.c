@@ -38,24 +38,24 @@ static void show_matches(const struct completion *c, int row)
 			break;
 		first++;
 	}
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	printw("%s%s", head, first > 0 ? " ..." : "");
 	int used = first > 0 ? more : 0;
 	for (int i = first; i < c->count; i++) {
 		int w = 1 + (int)strlen(c->names[i]);
 		bool last = i + 1 == c->count;
 		if (used + w + (last ? 0 : more) > room && i > c->index) {
-			attrset(A_BOLD);
+			crt_attrset(A_BOLD);
 			printw(" ...");
 			break;
 		}
-		attrset(A_BOLD);
+		crt_attrset(A_BOLD);
 		printw(" ");
-		attrset(i == c->index ? A_REVERSE : A_BOLD);
+		crt_attrset(i == c->index ? A_REVERSE : A_BOLD);
 		printw("%.*s", room - used - 1 > 0 ? room - used - 1 : 0, c->names[i]);
 		used += w;
 	}
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 }
 
 /* The columns each character of s takes, by the locale (wcwidth: 2 for
@@ -120,18 +120,18 @@ static void show_line(const char *question, const struct line_edit *le, int row)
 {
 	char q[512];
 	prompt_fit(question, COLS / 2, q, sizeof q);
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	mvprintw(row, 0, "%s", q);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	int qx = getcurx(stdscr);
 	int room = COLS - qx - 1;
 	size_t first = 0;
 	if (room > 0 && le->cur > (size_t)room)
 		first = le->cur - (size_t)room;
 	if (le->selected)
-		attrset(A_REVERSE);
+		crt_attrset(A_REVERSE);
 	printw("%.*s", room > 0 ? room : 0, le->buf + first);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	clrtoeol();
 	move(row, qx + (int)(le->cur - first));
 	refresh();
@@ -238,9 +238,9 @@ int prompt_choice(struct app *a, const char *question, const char *choices)
 	for (;;) {
 		char q[512];
 		prompt_fit(question, COLS - 1, q, sizeof q);
-		attrset(A_BOLD);
+		crt_attrset(A_BOLD);
 		mvprintw(LINES - 1, 0, "%s", q);
-		attrset(A_NORMAL);
+		crt_attrset(A_NORMAL);
 		clrtoeol();
 		refresh();
 		int ch = crt_getch();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/crt.h"
 
 /* The left-hand fields: everything when the line is wide, only running and
  * the unsaved mark when it is narrow or a message needs the room. */
@@ -47,9 +48,9 @@ static const char *message_head(const char *msg, int row, int cols)
 {
 	const char *rest;
 	int cut = app_wrap_next(msg, cols - 1, cols / 2, &rest);
-	attrset(A_REVERSE);
+	crt_attrset(A_REVERSE);
 	mvprintw(row - 1, 0, " %-*.*s", cols - 1, cut, msg);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	return rest;
 }
 
@@ -75,7 +76,7 @@ void status_draw(struct app *a, int row, int cols)
 	if (shown && mlen > cols && row > 0)
 		msg = message_head(msg, row, cols);
 	snprintf(right, sizeof right, " %s", msg);
-	attrset(A_REVERSE | A_BOLD);
+	crt_attrset(A_REVERSE | A_BOLD);
 	mvprintw(row, 0, "%.*s", cols, left);
 	int used = (int)strlen(left);
 	if (used > cols)
@@ -89,7 +90,7 @@ void status_draw(struct app *a, int row, int cols)
 		if (space && space > right)
 			*space = '\0';
 	}
-	attrset(A_REVERSE);
+	crt_attrset(A_REVERSE);
 	printw("%-*.*s", cols - used, cols - used, right);
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 }

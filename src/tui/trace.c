@@ -253,15 +253,15 @@ void trace_row(struct app *a, int y, int cols, const char *label, const char *va
 	mvprintw(y, 0, " %-12s %-.28s", label, value);
 	if (cols > TRACE_EQ_COL + 8) {
 		equation_line(a, eq, from, cols - TRACE_EQ_COL - 4, text, sizeof text);
-		attrset(A_DIM);
+		crt_attrset(A_DIM);
 		mvprintw(y, TRACE_EQ_COL, "%d: ", eq);
-		attrset(A_NORMAL);
+		crt_attrset(A_NORMAL);
 		mvaddstr(y, TRACE_EQ_COL + 3, text);
 	} else if (cols >= TRACE_EQ_COL + 4) {
 		/* Narrow: the line's number alone (E shows the lines). */
-		attrset(A_DIM);
+		crt_attrset(A_DIM);
 		mvprintw(y, TRACE_EQ_COL, "E%d", eq);
-		attrset(A_NORMAL);
+		crt_attrset(A_NORMAL);
 	}
 }
 
@@ -321,16 +321,16 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 			break;
 	for (int y = y0; y < y0 + rows; y++)
 		mvprintw(y, 0, "%*s", cols, "");
-	attrset(A_BOLD);
+	crt_attrset(A_BOLD);
 	mvhline(y0, 0, '-', cols);
 	mvprintw(y0, 1, "%.*s", cols - 2, title);
-	attrset(A_DIM);
+	crt_attrset(A_DIM);
 	if (cols > TRACE_EQ_COL + 8)
 		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1,
 			 "from equation line (E shows them)");
 	else
 		mvprintw(y0 + 1, 1, "%.*s", cols - 2, "En: from line n of the equations (E)");
-	attrset(A_NORMAL);
+	crt_attrset(A_NORMAL);
 	if (a->trace.kind == TRACE_EMITTER)
 		trace_emitter_rows(a, y0 + 2, cols);
 	else if (a->trace.kind == TRACE_HYDRO)

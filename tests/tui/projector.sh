@@ -200,7 +200,34 @@ blinks() {
 			}
 		}
 		print "yes\n" if $b;
-		exit;' "$1" | grep -q yes
+		exit;' -- "$1" | grep -q yes
+}
+# sgr_at TEXT: "fg bg bold dim" in force where TEXT starts (the row read
+# whole, as for blinks).
+sgr_at() {
+	ecap | perl -ne '
+		BEGIN { $want = shift @ARGV }
+		my $i = index($_, $want);
+		next if $i < 0;
+		my ($fg, $bg, $b, $d) = ("-", "-", 0, 0);
+		for my $sgr (substr($_, 0, $i) =~ /\e\[([0-9;]*)m/g) {
+			my @p = split /;/, $sgr eq "" ? "0" : $sgr;
+			while (@p) {
+				my $p = shift @p;
+				if ($p == 0) { ($fg, $bg, $b, $d) = ("-", "-", 0, 0) }
+				elsif ($p == 1) { $b = 1 }
+				elsif ($p == 2) { $d = 1 }
+				elsif ($p == 22) { $b = $d = 0 }
+				elsif ($p == 38 || $p == 48) {
+					my $v = shift(@p) == 5 ? shift @p : join(",", splice(@p, 0, 3));
+					if ($p == 38) { $fg = "x$v" } else { $bg = "x$v" }
+				}
+				elsif (($p >= 30 && $p <= 37) || ($p >= 90 && $p <= 97) || $p == 39) { $fg = $p }
+				elsif (($p >= 40 && $p <= 47) || ($p >= 100 && $p <= 107) || $p == 49) { $bg = $p }
+			}
+		}
+		print "$fg $bg $b $d\n";
+		exit;' -- "$1"
 }
 for theme in dark light; do
 	start 100 30 TERM=linux -- --seed 3 --size 64x64 --paused --theme "$theme"
@@ -208,6 +235,16 @@ for theme in dark light; do
 	for text in "Particle erosion" "PAUSED" "-- stats --"; do
 		blinks "$text" && fail "TERM=linux, $theme theme: '$text' blinks"
 	done
+	# Bold (the titles) and dim (the parameter's help) show on the console,
+	# each unlike plain text (the stats) and unlike each other: its entry's
+	# setaf ends in SGR 22, which undid both, so all three read the same.
+	bold=$(sgr_at "-- stats --")
+	plain=$(sgr_at "per second")
+	dim=$(sgr_at "time step; scales every rate")
+	[ -n "$bold" ] && [ -n "$plain" ] && [ -n "$dim" ] || fail "TERM=linux, $theme theme: a text missing"
+	[ "$bold" != "$plain" ] || fail "TERM=linux, $theme theme: bold shows as plain text ($plain)"
+	[ "$dim" != "$plain" ] || fail "TERM=linux, $theme theme: dim shows as plain text ($plain)"
+	[ "$dim" != "$bold" ] || fail "TERM=linux, $theme theme: dim shows as bold ($bold)"
 	keys '?'
 	wait_for "show or hide this help"
 	blinks "show or hide this help" && fail "TERM=linux, $theme theme: help blinks"
