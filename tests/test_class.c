@@ -191,6 +191,21 @@ static void test_equations_follow_settings(void **state)
 	t = equations_with("hydrology", "hydrology.concentrate=1", buf);
 	assert_non_null(strstr(t, "s /= 1 - dt e"));
 	assert_null(strstr(equations_with("hydrology", "hydrology.concentrate=0", buf), "s /="));
+	/* The normal hydrology.normal chose, on line 1 (the line using n). */
+	static const struct {
+		const char *setting, *says;
+	} normals[] = {
+		{"hydrology.normal=particles", "n: 8 neighbours' slopes"},
+		{"hydrology.normal=2020", "n: normalised sum of 4 cross products"},
+		{"hydrology.normal=2020wrap", "in the next column"},
+	};
+	for (size_t i = 0; i < sizeof normals / sizeof normals[0]; i++) {
+		t = equations_with("hydrology", normals[i].setting, buf);
+		const char *at = strstr(t, normals[i].says), *nl = strchr(t, '\n');
+		assert_true(at && nl && at < nl);
+		for (size_t j = 0; j < sizeof normals / sizeof normals[0]; j++)
+			assert_true(j == i || !strstr(t, normals[j].says));
+	}
 	t = equations_with("sph", "sph.eos=linear", buf);
 	assert_true(equations_uses(t, "c_s") && !equations_uses(t, "B") && !strstr(t, "Tait"));
 	t = equations_with("sph", "sph.eos=tait", buf);

@@ -102,7 +102,7 @@ start 140 40 -- --paused --seed 5 --size 64x64 --process hydrology \
 wait_for "PAUSED"
 keys E
 wait_for "Streams, pools and vegetation: the equations (E hides)"
-wait_for "v ×= 1 - dt f   "
+wait_for "v ×= 1 - dt f;"
 screen | grep -q "roots" && fail "roots shown with hydrology.coupling=none"
 keys /
 keys -l "coupling"
