@@ -323,6 +323,68 @@ static void test_equations_whole_in_small_boxes(void **state)
 	}
 }
 
+/* Runs of spaces in s made one, in place (a wrapped row's indent). */
+static void squeeze_spaces(char *s)
+{
+	char *o = s;
+	for (const char *p = s; *p; p++)
+		if (*p != ' ' || (o > s && o[-1] != ' '))
+			*o++ = *p;
+	*o = '\0';
+}
+
+/* The "where" list at widths from the smallest map's (36) up: no line wider
+ * than the box, every symbol's meaning whole in it (at 72x16 "n surface
+ * normal (n.xz: its level part)" lost its end to the box's edge), and
+ * " ..." only when the lines run out, in place of whole items. */
+static void test_where_list_wraps(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"particles", "hydrology", "emitter", "sph"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct app *a = test_new_app(names[i], 32);
+		char made[PROCESS_DESCRIBE_MAX];
+		const char *text = process_describe(a->proc, &a->params, made, sizeof made);
+		int nsym;
+		const struct equation_symbol *sym = equations_symbols(a->proc->section, &nsym);
+		for (int width = 36; width <= 120; width += 7) {
+			static char lines[64][256];
+			int n = equations_where(a, text, width, lines, 64);
+			assert_true(n > 0 && n < 64);
+			static char joined[64 * 257];
+			joined[0] = '\0';
+			for (int k = 0; k < n; k++) {
+				assert_true((int)strlen(lines[k]) <= width);
+				strcat(joined, " ");
+				strcat(joined, lines[k]);
+			}
+			squeeze_spaces(joined);
+			assert_null(strstr(joined, "..."));
+			for (int k = 0; k < nsym; k++) {
+				if (!sym[k].meaning || !equations_uses(text, sym[k].symbol))
+					continue;
+				char want[200];
+				snprintf(want, sizeof want, " %s %s", sym[k].symbol, sym[k].meaning);
+				squeeze_spaces(want);
+				if (!strstr(joined, want)) {
+					fprintf(stderr, "%s at %d: '%s' not whole in '%s'\n", names[i],
+						width, want, joined);
+					fail();
+				}
+			}
+			/* Out of lines: the last ends at an item's end, then " ...". */
+			if (n <= 3)
+				continue;
+			n = equations_where(a, text, width, lines, 3);
+			assert_true(n <= 3);
+			size_t len = strlen(lines[n - 1]);
+			assert_true(len >= 5 && strcmp(lines[n - 1] + len - 4, " ...") == 0);
+			assert_true(n == 1 || len == 9 || lines[n - 1][len - 5] == ',');
+		}
+		test_free_app(a);
+	}
+}
+
 static void test_numbers_one_format(void **state)
 {
 	(void)state;
@@ -507,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_equation_signs),
 		cmocka_unit_test(test_equation_wrap),
 		cmocka_unit_test(test_equations_whole_in_small_boxes),
+		cmocka_unit_test(test_where_list_wraps),
 		cmocka_unit_test(test_numbers_one_format),
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_budget),

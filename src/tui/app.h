@@ -413,6 +413,12 @@ const struct equation_symbol *equations_symbols(const char *section, int *n);
 bool equations_uses(const char *text, const char *symbol);
 /* in[0..n) with the ASCII spellings turned into signs when utf8. */
 void equations_pretty(const char *in, size_t n, bool utf8, char *out, size_t len);
+/* The "where" list of the symbols `text` uses (the running process's), as
+ * at most `max` lines of at most `width` bytes of ASCII: items run on along
+ * a line, one that does not fit starts a line of its own, one wider than a
+ * line goes on under itself, indented; when the lines run out the last ends
+ * in " ...". Returns the lines made. */
+int equations_where(struct app *a, const char *text, int width, char lines[][256], int max);
 /* An equation line of n bytes for `room` columns, pretty, ended with a mark
  * (an ellipsis) when cut. */
 void equations_line(const char *line, int n, int room, bool utf8, char *out, size_t len);

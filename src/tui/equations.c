@@ -11,6 +11,10 @@
 #include "tui/app.h"
 #include "tui/crt.h"
 
+/* Where the "where" list's items start on a row of their own: under the
+ * first's, after "where ". */
+#define WHERE_INDENT 6
+
 /* Each process's symbols, in the order its equations use them. */
 static const struct equation_symbol particles_symbols[] = {
 	{"p", "position", NULL}, {"v", "speed", NULL}, {"a", "acceleration", NULL},
@@ -163,13 +167,65 @@ static void where_item(struct app *a, const struct equation_symbol *sym, bool la
 	}
 }
 
-/* The "where" list of the symbols `text` uses, as at most `max` lines of
- * at most `width` bytes of ASCII text; what does not fit ends the last line
- * as " ..." (a bigger terminal shows it all), and an item wider than a line
- * is cut. */
-static int where_lines(struct app *a, const char *text, int width, char lines[][256], int max)
+/* The rows `p` takes wrapped at `width`, its first at WHERE_INDENT and the
+ * rest 2 further in. */
+static int where_item_rows(const char *p, int width)
 {
-	int n, count = 0;
+	int rows = 0;
+	for (int indent = WHERE_INDENT; *p; indent = WHERE_INDENT + 2, rows++)
+		equations_wrap(p, width - indent, &p);
+	return rows;
+}
+
+/* Ends `line` with " ..." in place of whole items, never inside one: cut
+ * inside an item it showed a value cut short ("friction 0.05" read
+ * "friction 0.0 ..."). */
+static void where_end(char *line, int width)
+{
+	size_t used = strlen(line), cut = used;
+	while (cut > 0 && (int)cut + 4 > width)
+		do
+			cut--;
+		while (cut > 0 && line[cut - 1] != ',');
+	if (cut == 0) /* one item wider than the line: cut it */
+		cut = used + 4 > (size_t)width ? (size_t)width - 4 : used;
+	snprintf(line + cut, 256 - cut, " ...");
+}
+
+/* Appends `item` (" n surface normal ...,") to the list, whose last line
+ * is lines[*count - 1]: on that line when it fits, else from a line of its
+ * own, and one wider than a line goes on under itself, indented, cut at
+ * spaces (at 72x16 "n surface normal (n.xz: its level part)" lost its end).
+ * false when the lines ran out (the list then ends in " ..."). */
+static bool where_add(char lines[][256], int *count, int max, int width, const char *item)
+{
+	char *line = lines[*count - 1];
+	size_t used = strlen(line);
+	if ((int)(used + strlen(item)) <= width) {
+		snprintf(line + used, 256 - used, "%s", item);
+		return true;
+	}
+	const char *p = item + 1; /* its leading space: the indent stands for it */
+	/* An item too wide for the line after "where" alone starts there. */
+	bool here = strcmp(line, "where") == 0;
+	if (*count - here + where_item_rows(p, width) > max) {
+		where_end(line, width);
+		return false;
+	}
+	for (int indent = WHERE_INDENT; *p; indent = WHERE_INDENT + 2, here = false) {
+		if (!here)
+			line = lines[(*count)++];
+		const char *next;
+		int n = equations_wrap(p, width - indent, &next);
+		snprintf(line, 256, "%-*s%.*s", indent, here ? "where" : "", n, p);
+		p = next;
+	}
+	return true;
+}
+
+int equations_where(struct app *a, const char *text, int width, char lines[][256], int max)
+{
+	int n, count = 1;
 	const struct equation_symbol *s = equations_symbols(a->proc->section, &n);
 	if (!s || max <= 0 || width < 16)
 		return 0;
@@ -184,30 +240,10 @@ static int where_lines(struct app *a, const char *text, int width, char lines[][
 			continue;
 		char item[160];
 		where_item(a, &s[i], i == last, item, sizeof item);
-		size_t used = strlen(lines[count]);
-		if ((int)(used + strlen(item)) <= width) {
-			snprintf(lines[count] + used, 256 - used, "%s", item);
-			continue;
-		}
-		if (count + 1 < max) {
-			/* An item wider than the box is cut at its edge. */
-			snprintf(lines[++count], (size_t)width + 1, "     %s", item);
-			continue;
-		}
-		/* Out of lines: say so and stop. The " ..." takes the place of
-		 * whole items, never part of one: cut inside an item it showed
-		 * a value cut short ("friction 0.05" read "friction 0.0 ..."). */
-		size_t cut = used;
-		while (cut > 0 && (int)cut + 4 > width)
-			do
-				cut--;
-			while (cut > 0 && lines[count][cut - 1] != ',');
-		if (cut == 0) /* one item wider than the line: cut it, as above */
-			cut = used + 4 > (size_t)width ? (size_t)(width - 4) : used;
-		snprintf(lines[count] + cut, 256 - cut, " ...");
-		break;
+		if (!where_add(lines, &count, max, width, item))
+			break;
 	}
-	return count + 1;
+	return count;
 }
 
 int equations_wrap(const char *s, int room, const char **next)
@@ -311,7 +347,7 @@ void equations_draw(struct app *a, int rows, int cols)
 	char where[10][256];
 	/* The rule above, the lines, the symbols and the rule below. */
 	const int room = rows - lines - 2;
-	int nwhere = where_lines(a, text, cols - 4, where, room < 10 ? room : 10);
+	int nwhere = equations_where(a, text, cols - 4, where, room < 10 ? room : 10);
 	int box_h = lines + nwhere + 2;
 	if (box_h > rows)
 		box_h = rows;

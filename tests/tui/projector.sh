@@ -109,6 +109,14 @@ wait_for "PAUSED"
 keys E
 wait_for "-- Streams, pools and vegetation -"
 stop
+# There a symbol's meaning too wide for the box goes on under itself: it
+# read "n surface normal (n.xz: its lev", cut at the box's edge.
+start 72 16 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys E
+wait_for "n surface normal (n.xz: its"
+wait_for "level part),"
+stop
 
 # Many overlays at 80x24: the legend keeps what fits of its rows (it went
 # whole once the list would have kept fewer than three rows).
