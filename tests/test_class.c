@@ -468,6 +468,41 @@ static void test_profile_samples(void **state)
 	world_destroy(w);
 }
 
+/* The map's area shared, from the smallest terminal up: the boxes and the
+ * map fill it without overlap, the map keeps 6 rows at least, and the
+ * equations, shown beside the cross-section, get their least box (three
+ * rows) and never more than they have (at 80x24 they once covered it all). */
+static void test_layout_shares_the_map_area(void **state)
+{
+	(void)state;
+	struct app *a = test_new_app("hydrology", 32);
+	a->equations = true;
+	for (int prof_on = 0; prof_on < 2; prof_on++) {
+		a->profile.mode = prof_on ? PROFILE_ROW : PROFILE_OFF;
+		for (int rows = MIN_ROWS - 1; rows <= 70; rows++)
+			for (int cols = MIN_COLS - PANEL_WIDTH / 2; cols <= 140; cols += 13) {
+				int eq, tr, prof;
+				int shown = class_layout(a, rows, cols, &eq, &tr, &prof);
+				assert_int_equal(shown + eq + tr + prof, rows);
+				assert_true(shown >= 6 && tr == 0);
+				assert_true(eq >= 5 && eq <= equations_height(a, cols));
+				assert_true(prof == 0 || prof >= 7);
+			}
+	}
+	/* 80x24 with the cross-section: all of particles' equation lines. */
+	test_free_app(a);
+	a = test_new_app("particles", 32);
+	a->equations = true;
+	a->profile.mode = PROFILE_ROW;
+	int eq, tr, prof;
+	int shown = class_layout(a, 23, 49, &eq, &tr, &prof);
+	assert_true(shown >= 6 && prof >= 7 && eq - 2 >= 6);
+	a->equations = false;
+	assert_int_equal(class_layout(a, 23, 49, &eq, &tr, &prof), 23 - prof);
+	assert_int_equal(eq, 0);
+	test_free_app(a);
+}
+
 /* The budget counts the world's droplets: stops at it, runs on when asked,
  * counts again once the world is back under it; 0 never stops. */
 static void test_budget(void **state)
@@ -572,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_where_list_wraps),
 		cmocka_unit_test(test_numbers_one_format),
 		cmocka_unit_test(test_profile_samples),
+		cmocka_unit_test(test_layout_shares_the_map_area),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_trace_is_the_process),
 	};

@@ -543,8 +543,7 @@ int act_source_pick(struct app *a, const struct key_binding *k)
 
 int act_equations(struct app *a, const struct key_binding *k)
 {
-	(void)k;
-	a->equations = !a->equations;
+	equations_key(a, k->action, k->arg);
 	return 0;
 }
 

@@ -169,13 +169,11 @@ static bool compose(struct app *a)
 		a->npoints = 0;
 	app_refresh_stats(a, false);
 	legend_fit_if_new(a);
-	int tr, prof;
-	int shown = class_layout(a, map_rows, &tr, &prof);
+	int eq, tr, prof;
+	int shown = class_layout(a, map_rows, map_cols, &eq, &tr, &prof);
 	map_draw(a, shown, map_cols);
 	source_draw(a);
-	class_draw(a, shown, tr, prof, map_cols);
-	if (a->equations)
-		equations_draw(a, shown, map_cols);
+	class_draw(a, shown, eq, tr, prof, map_cols);
 	if (panel_shown()) {
 		crt_vline(0, map_cols, map_rows);
 		panel_draw(a, map_cols + 1, map_rows, PANEL_WIDTH);

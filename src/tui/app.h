@@ -132,6 +132,9 @@ struct app {
 	const float *hardness_map;
 	int hardness_w, hardness_h;
 	bool equations;              /* the equation panel is shown */
+	/* Its first content row shown, and (as last drawn) the rows it shows
+	 * and has: it scrolls when the map's area cannot hold it all. */
+	int eq_top, eq_shown, eq_total;
 	int source_pick;             /* which of the process's sources the keys move */
 	int sel;                     /* selected entry of plist */
 	int plist[PARAMS_MAX], nparams; /* parameter indices the panel shows */
@@ -370,11 +373,15 @@ void trace_row(struct app *a, int y, int cols, const char *label, const char *va
 
 /* class.c: the class aids in the loop. class_key: their keys (an enum
  * key_action and its argument); class_layout: how the map's rows divide
- * between the map, the trace's box and the cross-section (returns the
- * map's rows); class_draw: their marks on the map and their boxes. */
+ * between the map, the equations' box, the trace's and the cross-section,
+ * top to bottom, on a map area `cols` wide (returns the map's rows);
+ * class_draw: their marks on the map and their boxes; class_room_note: a
+ * message when the equations are on but have no room (under the trace). */
 void class_key(struct app *a, int action, int arg);
-int class_layout(struct app *a, int map_rows, int *trace, int *profile);
-void class_draw(struct app *a, int shown, int trace, int profile, int cols);
+int class_layout(struct app *a, int map_rows, int cols, int *equations, int *trace,
+		 int *profile);
+void class_draw(struct app *a, int shown, int equations, int trace, int profile, int cols);
+void class_room_note(struct app *a);
 
 /* Screens. */
 void map_draw(struct app *a, int rows, int cols);
@@ -400,7 +407,13 @@ bool prompt_yes_no(struct app *a, const char *question);
 /* A one-key question: the key (lower case) when it is one of `choices`,
  * else 0 (Esc, any other key). */
 int prompt_choice(struct app *a, const char *question, const char *choices);
-void equations_draw(struct app *a, int rows, int cols);
+/* equations.c: the box of the equations at row y0, `rows` high with its
+ * rules, scrolled to a->eq_top; the rows it wants on a map `cols` wide (0
+ * when hidden); E (ACT_EQUATIONS) and { } (ACT_EQ_SCROLL, arg -1 up, +1
+ * down a page). */
+void equations_draw(struct app *a, int y0, int rows, int cols);
+int equations_height(struct app *a, int cols);
+void equations_key(struct app *a, int action, int arg);
 /* equations.c: a symbol of a process's equations and what it is: a
  * meaning, or the parameter of the process's section that sets it. */
 struct equation_symbol {

@@ -10,6 +10,7 @@
 
 #include "tui/app.h"
 #include "tui/crt.h"
+#include "tui/keys.h"
 
 /* Where the "where" list's items start on a row of their own: under the
  * first's, after "where ". */
@@ -335,56 +336,130 @@ int equations_rows(const char *text, int cols, bool utf8, char *store, size_t le
 	return n;
 }
 
-void equations_draw(struct app *a, int rows, int cols)
+/* The box's rows, built afresh each frame from the settings: the
+ * equations' rows (wrapped), then the "where" list's. */
+#define WHERE_MAX 64
+struct eq_content {
+	char pretty[2 * PROCESS_DESCRIBE_MAX];
+	struct equation_row eq[64];
+	int neq, nwhere;
+	char where[WHERE_MAX][256];
+};
+
+static void content_build(struct app *a, int cols, struct eq_content *c)
 {
 	char made[PROCESS_DESCRIBE_MAX];
 	const char *text = process_describe(a->proc, &a->params, made, sizeof made);
 	if (!text)
 		text = "(no equations given)";
-	char pretty[2 * PROCESS_DESCRIBE_MAX];
-	struct equation_row eq[48];
-	const int lines = equations_rows(text, cols, crt.utf8, pretty, sizeof pretty, eq, 48);
-	char where[10][256];
-	/* The rule above, the lines, the symbols and the rule below. */
-	const int room = rows - lines - 2;
-	int nwhere = equations_where(a, text, cols - 4, where, room < 10 ? room : 10);
-	int box_h = lines + nwhere + 2;
-	if (box_h > rows)
-		box_h = rows;
-	int y0 = rows - box_h;
-	if (y0 < 0)
-		return;
-	for (int y = y0; y < rows; y++)
-		mvprintw(y, 0, "%*s", cols, "");
-	mvhline(y0, 0, '-', cols);
-	crt_attrset(A_BOLD);
-	/* The process's title whole: on a narrow map the words around it go
-	 * first ("Particle er: the equations" at 72 columns). */
+	c->neq = equations_rows(text, cols, crt.utf8, c->pretty, sizeof c->pretty, c->eq,
+				(int)(sizeof c->eq / sizeof c->eq[0]));
+	c->nwhere = equations_where(a, text, cols - 4, c->where, WHERE_MAX);
+}
+
+int equations_height(struct app *a, int cols)
+{
+	if (!a->equations)
+		return 0;
+	static struct eq_content c; /* 20 KB: off the stack; the loop's thread only */
+	content_build(a, cols, &c);
+	return c.neq + c.nwhere + 2;
+}
+
+/* The title in the top rule: the process's whole, the words around it
+ * going first on a narrow map ("Particle er: the equations" at 72). */
+static void draw_title(struct app *a, int y0, int cols)
+{
 	char title[160];
 	const char *const tails[] = {": the equations (E hides)", ": equations (E hides)",
 				     ": equations", ""};
 	for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
 		if (snprintf(title, sizeof title, " %s%s ", a->proc->title, tails[t]) <= cols - 4)
 			break;
+	crt_attrset(A_BOLD);
 	mvprintw(y0, 2, "%.*s", cols - 4 > 0 ? cols - 4 : 0, title);
 	crt_attrset(A_NORMAL);
-	int y = y0 + 1;
+}
+
+/* Row i of the box's content at screen row y. */
+static void draw_row(const struct eq_content *c, int i, int y)
+{
 	char buf[512];
-	/* Numbered: the droplet trace (T) names each number's line. */
-	for (int i = 0; i < lines && y < rows - 1; i++, y++) {
-		if (eq[i].no) {
+	if (i < c->neq) {
+		/* Numbered: the droplet trace (T) names each number's line. */
+		const struct equation_row *r = &c->eq[i];
+		if (r->no) {
 			crt_attrset(A_DIM);
-			mvprintw(y, 0, "%2d", eq[i].no);
+			mvprintw(y, 0, "%2d", r->no);
 			crt_attrset(A_NORMAL);
 		}
-		snprintf(buf, sizeof buf, "%.*s", eq[i].len, eq[i].text);
-		mvaddstr(y, eq[i].no ? 3 : 5, buf);
+		snprintf(buf, sizeof buf, "%.*s", r->len, r->text);
+		mvaddstr(y, r->no ? 3 : 5, buf);
+		return;
 	}
-	for (int i = 0; i < nwhere && y < rows - 1; i++, y++) {
-		equations_pretty(where[i], strlen(where[i]), crt.utf8, buf, sizeof buf);
-		crt_attrset(A_DIM);
-		mvaddstr(y, 3, buf);
-		crt_attrset(A_NORMAL);
+	const char *w = c->where[i - c->neq];
+	equations_pretty(w, strlen(w), crt.utf8, buf, sizeof buf);
+	crt_attrset(A_DIM);
+	mvaddstr(y, 3, buf);
+	crt_attrset(A_NORMAL);
+}
+
+/* The rows shown and the keys that scroll, in the bottom rule, in the
+ * words that fit. */
+static void draw_scroll_note(const struct app *a, int y, int cols)
+{
+	char note[96];
+	const int first = a->eq_top + 1, last = a->eq_top + a->eq_shown;
+	const char *const forms[] = {" rows %d-%d of %d: { } scroll ", " %d-%d of %d, { } ",
+				     " %d-%d/%d "};
+	for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+		if (snprintf(note, sizeof note, forms[f], first, last, a->eq_total) <= cols - 4) {
+			mvaddstr(y, 2, note);
+			return;
+		}
 	}
-	mvhline(rows - 1, 0, '-', cols);
+}
+
+void equations_draw(struct app *a, int y0, int rows, int cols)
+{
+	static struct eq_content c;
+	if (rows < 3 || cols < 8)
+		return;
+	content_build(a, cols, &c);
+	const int inner = rows - 2, total = c.neq + c.nwhere;
+	const int max_top = total > inner ? total - inner : 0;
+	a->eq_top = a->eq_top < 0 ? 0 : a->eq_top > max_top ? max_top : a->eq_top;
+	a->eq_shown = inner < total ? inner : total;
+	a->eq_total = total;
+	for (int y = y0; y < y0 + rows; y++)
+		mvprintw(y, 0, "%*s", cols, "");
+	mvhline(y0, 0, '-', cols);
+	draw_title(a, y0, cols);
+	for (int r = 0; r < a->eq_shown; r++)
+		draw_row(&c, a->eq_top + r, y0 + 1 + r);
+	mvhline(y0 + rows - 1, 0, '-', cols);
+	if (max_top > 0)
+		draw_scroll_note(a, y0 + rows - 1, cols);
+}
+
+void equations_key(struct app *a, int action, int arg)
+{
+	if (action == ACT_EQUATIONS) {
+		a->equations = !a->equations;
+		a->eq_top = 0;
+		if (a->equations)
+			class_room_note(a);
+		return;
+	}
+	if (!a->equations) {
+		app_message(a, "{ and } scroll the equations: E shows them");
+		return;
+	}
+	/* A page less a row, so a row of the last page is still in sight. */
+	const int page = a->eq_shown > 1 ? a->eq_shown - 1 : 1;
+	const int max_top = a->eq_total > a->eq_shown ? a->eq_total - a->eq_shown : 0;
+	int top = a->eq_top + arg * page;
+	a->eq_top = top < 0 ? 0 : top > max_top ? max_top : top;
+	if (max_top == 0)
+		app_message(a, "the equations are all in sight");
 }

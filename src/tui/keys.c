@@ -81,6 +81,8 @@ static const struct key_binding table[] = {
 	{'n', "n", ACT_SOURCE_PICK, 0, act_source_pick, "pick the next jet the emitter keys move (sph)"},
 	{'N', "N", ACT_SOURCE_ON, 0, act_source_pick, "switch the picked jet on, off (sph)"},
 	{'E', "E", ACT_EQUATIONS, 0, act_equations, "show or hide the equations"},
+	{'{', "{", ACT_EQ_SCROLL, -1, act_equations, "scroll the equations up, down"},
+	{'}', "}", ACT_EQ_SCROLL, 1, act_equations, "scroll the equations up, down"},
 	{'u', "u", ACT_UNDO, 0, act_undo, "undo (runs, g, P, process switches, a terrain remade)"},
 	{'U', "U", ACT_REDO, 0, act_undo, "redo what u undid"},
 	{CTRL('R'), "Ctrl-R", ACT_REDO, 0, act_undo, "redo what u undid"},

@@ -47,6 +47,7 @@ enum key_action {
 	ACT_TRACE,        /* one droplet from the map's centre, or hide it */
 	ACT_TRACE_RANDOM, /* one droplet from a random cell */
 	ACT_TRACE_STEP,   /* arg: 0 one step, 1 to its end */
+	ACT_EQ_SCROLL,    /* arg: -1 a page of the equations up, +1 down */
 	ACT_COUNT
 };
 

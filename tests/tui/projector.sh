@@ -38,7 +38,7 @@ done
 # The equations (E) whole at 80x24 and 100x30: a line too long for the box
 # goes on under its start instead of ending in "…", and the box has no
 # blank row above its foot. (eqbox: the box's rows, its rules left out.)
-eqbox() { screen | sed 's/│.*//' | sed -n '/the equations (E hides)/,/^----/p' | sed '1d;$d;s/ *$//'; }
+eqbox() { screen | sed 's/│.*//' | sed -n '/the equations (E hides)/,/^--/p' | sed '1d;$d;s/ *$//'; }
 for size in "80 24 49 particles" "100 30 69 hydrology" "100 30 69 emitter" "100 30 69 sph"; do
 	set -- $size
 	start "$1" "$2" -- --seed 3 --size 64x64 --paused --process "$4"
@@ -111,11 +111,36 @@ wait_for "-- Streams, pools and vegetation -"
 stop
 # There a symbol's meaning too wide for the box goes on under itself: it
 # read "n surface normal (n.xz: its lev", cut at the box's edge.
+# (The box scrolls there: } shows its next rows.)
 start 72 16 -- --seed 3 --size 64x64 --paused
 wait_for "PAUSED"
 keys E
+wait_for "rows 1-7 of"
+keys '}'
 wait_for "n surface normal (n.xz: its"
 wait_for "level part),"
+stop
+
+# The equations and the cross-section at 80x24 share the map's area with
+# the map: the equations' box held all of it and covered the map whole.
+# Now the map keeps its rows above the boxes, the equations' lines are in
+# sight, and what does not fit is a } away, the box's foot saying so.
+start 80 24 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys E x
+wait_for "cross-section along row"
+wait_for "the equations (E hides)"
+title=$(row_of "the equations (E hides)")
+[ "$title" -gt 6 ] || fail "the equations' box starts at row $title, over the map"
+[ "$(screen | head -n $((title - 1)) | grep -c '▀')" -ge 6 ] || fail "the map has under 6 rows above the equations"
+[ "$title" -lt "$(row_of "cross-section along row")" ] || fail "the boxes overlap"
+for line in "1 a = n.xz" "2 c_eq" "3 s += dt k" "4 V ×= 1 - dt e"; do
+	screen | grep -F -q " $line" || fail "equation line '$line' not in sight: $(screen)"
+done
+wait_for "rows 1-6 of"
+screen | sed 's/│.*//' | grep -q '…$' && fail "a row cut short"
+keys '}' '}' '}' '}'
+wait_for "V_min = min_volume 0.01"
 stop
 
 # Many overlays at 80x24: the legend keeps what fits of its rows (it went

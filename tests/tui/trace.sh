@@ -118,8 +118,9 @@ keys T
 wait_for "the trace follows process 1's or 2's droplets or process 3's particles"
 quit_discarding
 
-# The equations and a droplet together at 80x24 leave the "where" list too
-# few lines: " ..." ends it in place of whole items, never inside one (it
+# The equations and a droplet together at 80x24: the equations' box holds
+# what fits and scrolls with { and }, its foot saying which rows show. The
+# "where" list is whole, never cut (it ended in " ...", and before that
 # once showed "f = friction 0.0 ..." for friction 0.05).
 start 80 24 -- --paused --seed 5 --size 64x64
 wait_for "1:particles"
@@ -127,10 +128,16 @@ keys E
 wait_for "the equations (E hides)"
 keys T
 wait_for "one droplet, step 0 "
-wait_for " ..."
-# The map's part of each row: the panel starts at the rule.
-last=$(screen | sed 's/│.*//' | grep -F " ..." | head -n 1)
-echo "$last" | grep -E -q ', \.\.\. *$' || fail "the where list is cut inside an item: $last"
+wait_for "rows 1-"
+screen | grep -F -q " ..." && fail "the where list is cut: $(screen | grep -F ' ...')"
+keys '}' '}' '}' '}' '}' '}' '}' '}'
+wait_for "V_min = min_volume 0.01"
+screen | grep -E -q "rows [0-9]+-([0-9]+) of \1:" || fail "scrolled to the end, the foot says: $(screen | grep -F 'rows ')"
+screen | grep -F -q "f = friction 0.05" || keys '{'
+wait_for "f = friction 0.05"
+keys '{' '{' '{' '{' '{' '{' '{' '{'
+wait_for "rows 1-"
+wait_for " 1 a = n.xz"
 # (q would close the equations first.)
 keys E
 wait_gone "the equations (E hides)"
