@@ -468,6 +468,50 @@ static void test_profile_samples(void **state)
 	world_destroy(w);
 }
 
+/* The budget counts the running process's own droplets: sph's fluid
+ * particles, run after a switch, left process 1 "712 droplets to go" of a
+ * 3,000 budget after 645 droplets, and sph's panel counted process 1's
+ * droplet steps as its time steps. Undo brings a checkpoint's counts back
+ * with its map. */
+static void test_budget_counts_its_own(void **state)
+{
+	(void)state;
+	struct app *a = test_new_app("particles", 32);
+	int i = params_find("particles.budget");
+	assert_true(i >= 0);
+	params_set(&a->params, i, 1000);
+	uint64_t done;
+	char err[256], s[64];
+	assert_int_equal(session_step(a, 300, &done), GULLY_OK);
+	const uint64_t droplet_steps = counts_steps(a);
+	assert_true(droplet_steps > 0);
+	assert_int_equal(session_set_process(a, process_find("sph"), err, sizeof err), GULLY_OK);
+	assert_true(counts_steps(a) == 0 && counts_particles(a) == 0);
+	assert_int_equal(session_step(a, 200, &done), GULLY_OK);
+	assert_true(counts_steps(a) == 200);
+	assert_true(a->world->particles > 300); /* sph's own went into the world's count */
+	const uint64_t fluid = counts_particles(a);
+	assert_true(fluid == a->world->particles - 300);
+	assert_int_equal(session_set_process(a, process_find("particles"), err, sizeof err),
+			 GULLY_OK);
+	assert_true(counts_particles(a) == 300 && counts_steps(a) >= droplet_steps);
+	assert_int_equal(budget_left(a), 700);
+	budget_status(a, s, sizeof s);
+	assert_string_equal(s, "700 droplets to go");
+	/* A checkpoint, 100 more, undo: 300 again; redo: 400. */
+	assert_int_equal(undo_push(a, 0), GULLY_OK);
+	assert_int_equal(session_step(a, 100, &done), GULLY_OK);
+	assert_int_equal(budget_left(a), 600);
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(budget_left(a), 700);
+	assert_int_equal(undo_redo(a, err, sizeof err), GULLY_OK);
+	assert_int_equal(budget_left(a), 600);
+	/* Back to sph: its own, kept across the switches. */
+	assert_int_equal(session_set_process(a, process_find("sph"), err, sizeof err), GULLY_OK);
+	assert_true(counts_steps(a) == 200 && counts_particles(a) == fluid);
+	test_free_app(a);
+}
+
 /* The map's area shared, from the smallest terminal up: the boxes and the
  * map fill it without overlap, the map keeps 6 rows at least, and the
  * equations, shown beside the cross-section, get their least box (three
@@ -609,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_layout_shares_the_map_area),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_counts_its_own),
 		cmocka_unit_test(test_trace_is_the_process),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -257,20 +257,21 @@ static void undo_key(struct app *a, bool redo)
 {
 	char err[512];
 	a->running = false;
-	const unsigned long long before_particles = a->world->particles, before_steps = a->world->steps;
+	counts_book(a);
+	const struct run_counts was = a->counts;
 	if (redo ? undo_redo(a, err, sizeof err) : undo_pop(a, err, sizeof err)) {
 		app_message(a, "%s", err);
 		return;
 	}
 	tracer_reset(a);
 	app_refresh_stats(a, true);
-	/* The count now and before, in the unit the panel counts (a process
-	 * of time steps counts its steps): a checkpoint of another map (before
-	 * g or P) may hold more than this one. "N more checkpoints" is what the
-	 * tests and a class count down. */
+	/* The process's own count now and before, in the unit the panel
+	 * counts (a process of time steps counts its steps): a checkpoint of
+	 * another map (before g or P) may hold more than this one. "N more
+	 * checkpoints" is what the tests and a class count down. */
 	const bool timed = process_counts_time(a->proc);
-	const unsigned long long now = timed ? a->world->steps : a->world->particles;
-	const unsigned long long before = timed ? before_steps : before_particles;
+	const unsigned long long now = timed ? counts_steps(a) : counts_particles(a);
+	const unsigned long long before = counts_own(&was, a->proc, timed);
 	int left = redo ? redo_levels(a) : undo_levels(a);
 	const char *unit = a->proc->unit;
 	const int unit_len = (int)strlen(unit) - (now == 1 && unit[0] ? 1 : 0);

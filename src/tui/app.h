@@ -89,6 +89,18 @@ struct undo_mark {
 	struct rng rng;
 };
 
+/* What each process has run on the world (budget.c). The world counts
+ * particles and steps for all processes at once, so after a switch the
+ * next process's budget and panel counted the last one's too (sph's fluid
+ * particles as droplets of particles.budget, process 1's droplet steps as
+ * sph's time steps). Each is booked to the process running when it was
+ * made, lazily: up to the world's counts at the marks. */
+#define RUN_COUNT_PROCS 9            /* the process digits' keys */
+struct run_counts {
+	uint64_t particles[RUN_COUNT_PROCS], steps[RUN_COUNT_PROCS];
+	uint64_t mark_particles, mark_steps;
+};
+
 struct undo_entry {
 	struct world *world;         /* NULL when packed */
 	unsigned char *packed;       /* the world as a snapshot, or NULL */
@@ -102,6 +114,7 @@ struct undo_entry {
 	 * too, as they made that world (a timed checkpoint keeps today's). */
 	bool whole;
 	struct params params;
+	struct run_counts counts;    /* booked when it was taken */
 	size_t bytes;                /* what this entry holds in memory */
 };
 
@@ -195,6 +208,7 @@ struct app {
 	float fitted_base_lo, fitted_base_hi;
 	struct profile profile;
 	bool budget_passed;          /* Space ran on past the budget */
+	struct run_counts counts;
 	struct trace_view trace;
 };
 
@@ -317,6 +331,17 @@ void num_count(char *buf, size_t len, uint64_t n);
 void num_value(char *buf, size_t len, double v);
 /* A parameter's value as the registry spells it, but never with an exponent. */
 void num_param(const struct params *p, int index, char *buf, size_t len);
+/* Books what the world counted since the last call to the running process
+ * (before a switch, a checkpoint). */
+void counts_book(struct app *a);
+/* A new world's counts (all zero), or a loaded one's, all the process's
+ * own (one count is all a snapshot keeps). */
+void counts_reset(struct app *a, bool own);
+/* Process p's booked count in c: its steps, or its particles. */
+uint64_t counts_own(const struct run_counts *c, const struct process_ops *p, bool steps);
+/* The running process's own particles and steps on this world. */
+uint64_t counts_particles(const struct app *a);
+uint64_t counts_steps(const struct app *a);
 /* The budget of the running process (0: none). */
 uint64_t budget_of(const struct app *a);
 /* Units left before it stops; UINT64_MAX when it does not stop. */

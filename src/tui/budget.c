@@ -1,7 +1,8 @@
 /* The run's budget and the explorer's numbers. A run stops (pauses) when
- * the world's count reaches the process's `budget` parameter
- * (particles.budget; 0 or none: never), so a class sees valleys form and
- * the run end where the preset says; Space runs on past it. Numbers on
+ * the process's own count on the world (counts_particles: what it ran, not
+ * what another process ran there before a switch) reaches its `budget`
+ * parameter (particles.budget; 0 or none: never), so a class sees valleys
+ * form and the run end where the preset says; Space runs on past it. Numbers on
  * screen keep one format: counts with thousands separators, values in
  * plain decimals, never an exponent. */
 #include <inttypes.h>
@@ -52,6 +53,67 @@ void num_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "0");
 }
 
+/* The process's slot in the counts; -1 for none. */
+static int count_slot(const struct process_ops *p)
+{
+	for (int i = 0; p && i < process_count() && i < RUN_COUNT_PROCS; i++)
+		if (process_get(i) == p)
+			return i;
+	return -1;
+}
+
+void counts_book(struct app *a)
+{
+	struct run_counts *c = &a->counts;
+	const struct world *w = a->world;
+	if (!w)
+		return;
+	int k = count_slot(a->proc);
+	/* Counts never go back but by undo, a load or a new world, which set
+	 * the marks themselves; below them anyway, nothing is booked. */
+	if (k >= 0 && w->particles >= c->mark_particles && w->steps >= c->mark_steps) {
+		c->particles[k] += w->particles - c->mark_particles;
+		c->steps[k] += w->steps - c->mark_steps;
+	}
+	c->mark_particles = w->particles;
+	c->mark_steps = w->steps;
+}
+
+void counts_reset(struct app *a, bool own)
+{
+	memset(&a->counts, 0, sizeof a->counts);
+	/* Marks at 0 book all the world's counts to the running process. */
+	if (!own) {
+		a->counts.mark_particles = a->world->particles;
+		a->counts.mark_steps = a->world->steps;
+	}
+	counts_book(a);
+}
+
+uint64_t counts_own(const struct run_counts *c, const struct process_ops *p, bool steps)
+{
+	int k = count_slot(p);
+	return k < 0 ? 0 : steps ? c->steps[k] : c->particles[k];
+}
+
+/* The running process's own, booked or counted by the world since. */
+static uint64_t count_now(const struct app *a, bool steps)
+{
+	const uint64_t world = steps ? a->world->steps : a->world->particles;
+	const uint64_t mark = steps ? a->counts.mark_steps : a->counts.mark_particles;
+	return counts_own(&a->counts, a->proc, steps) + (world >= mark ? world - mark : 0);
+}
+
+uint64_t counts_particles(const struct app *a)
+{
+	return count_now(a, false);
+}
+
+uint64_t counts_steps(const struct app *a)
+{
+	return count_now(a, true);
+}
+
 uint64_t budget_of(const struct app *a)
 {
 	char key[80];
@@ -65,7 +127,7 @@ uint64_t budget_of(const struct app *a)
 
 uint64_t budget_left(struct app *a)
 {
-	uint64_t b = budget_of(a), done = a->world->particles;
+	uint64_t b = budget_of(a), done = counts_particles(a);
 	/* Back under it (a new terrain, undo, a bigger budget): it counts again. */
 	if (b == 0 || done < b)
 		a->budget_passed = false;

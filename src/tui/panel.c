@@ -142,9 +142,10 @@ static int draw_stats(struct app *a, int y, int x, int w)
 {
 	char n[5][40];
 	line(y++, x, w, A_BOLD, "-- stats --");
-	/* A process counting time steps shows its steps; sph also its particles. */
+	/* A process counting time steps shows its steps; sph also its particles.
+	 * Its own on this map: not what another ran before a switch. */
 	bool timed = process_counts_time(a->proc);
-	num_count(n[0], sizeof n[0], timed ? a->world->steps : a->world->particles);
+	num_count(n[0], sizeof n[0], timed ? counts_steps(a) : counts_particles(a));
 	num_count(n[1], sizeof n[1], (uint64_t)(a->running && a->rate > 0 ? a->rate + 0.5 : 0));
 	num_value(n[2], sizeof n[2], a->world->tally[TALLY_ERODED]);
 	num_value(n[3], sizeof n[3], a->world->tally[TALLY_DEPOSITED]);

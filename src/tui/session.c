@@ -59,6 +59,8 @@ int session_set_process(struct app *a, const struct process_ops *p, char *err, s
 	int e = simulation_switch(&sim, p, err, errlen);
 	if (e)
 		return e;
+	/* What ran so far, the old process's finish too, was the old one's. */
+	counts_book(a);
 	a->proc = sim.proc;
 	a->state = sim.state;
 	a->slice_budget = 0;
@@ -97,6 +99,7 @@ int session_new_world_on(struct app *a, const float *heights, char *err, size_t 
 	world_destroy(a->world);
 	a->world = w;
 	a->state = state;
+	counts_reset(a, false);
 	a->dirty = true;
 	a->pristine = true;
 	a->pool_row = 0;
@@ -128,6 +131,7 @@ int session_load(struct app *a, const char *path, char *err, size_t errlen)
 	a->preset[0] = '\0';
 	a->proc = sim.proc;
 	a->state = sim.state;
+	counts_reset(a, true);
 	a->dirty = false;
 	a->pool_row = 0;
 	a->pool_acc = 0;

@@ -61,6 +61,7 @@ int session_load_preset(struct app *a, const char *name, char *err, size_t errle
 	a->world = w;
 	a->state = state;
 	a->proc = proc;
+	counts_reset(a, false);
 	a->params = p;
 	a->dirty = false;
 	a->pristine = true;

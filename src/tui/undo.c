@@ -203,9 +203,10 @@ static int push(struct app *a, double now, bool whole)
 	int e = save_state(a, &state, &state_len);
 	if (e)
 		return e;
+	counts_book(a);
 	struct undo_entry en = {.proc = a->proc, .mark = mark_of(a->world), .state = state,
 				.state_len = state_len, .pristine = a->pristine, .whole = whole,
-				.params = a->params};
+				.params = a->params, .counts = a->counts};
 	if (packs(a)) {
 		e = pack_world(a->world, a->proc->name, &a->params, &en.packed, &en.packed_len);
 		en.bytes = en.packed_len + state_len;
@@ -319,10 +320,11 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	/* What is shown now goes onto the other ring, whole when the entry
 	 * restores parameters (so going back restores today's); packed on a
 	 * big map, as a checkpoint is. */
+	counts_book(a);
 	struct undo_entry now = {.world = a->world, .proc = a->proc, .mark = mark_of(a->world),
 				 .state = now_state, .state_len = now_len,
 				 .pristine = a->pristine, .whole = e.whole, .params = a->params,
-				 .bytes = entry_bytes(a->world, now_len)};
+				 .counts = a->counts, .bytes = entry_bytes(a->world, now_len)};
 	if (packs(a) && pack_world(a->world, a->proc->name, &a->params, &now.packed,
 					  &now.packed_len) == GULLY_OK) {
 		now.world = NULL;
@@ -346,6 +348,7 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 	a->world = e.world;
 	a->proc = e.proc;
 	a->state = state;
+	a->counts = e.counts;
 	a->pristine = e.pristine;
 	if (e.whole)
 		a->params = e.params;
