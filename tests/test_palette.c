@@ -107,7 +107,7 @@ static void test_shaded_cells(void **state)
 	for (int n = 8; n <= 16; n += 8) {
 		/* The terminal's own colours are shown flat, as themselves. */
 		for (int i = 0; i < n; i++) {
-			struct palette_cell pc = palette_to_ansi_shade(palette_from_ansi(i), n);
+			struct palette_cell pc = palette_to_ansi_shade(palette_from_ansi(i), n, n);
 			assert_int_equal(pc.shade, 0);
 			assert_int_equal(pc.bg, i);
 		}
@@ -116,7 +116,7 @@ static void test_shaded_cells(void **state)
 		double shaded = 0, flat = 0;
 		for (int i = 0; i <= 200; i++) {
 			struct rgb c = palette_height(i / 200.0);
-			struct palette_cell pc = palette_to_ansi_shade(c, n);
+			struct palette_cell pc = palette_to_ansi_shade(c, n, n);
 			assert_true(pc.fg >= 0 && pc.fg < n && pc.bg >= 0 && pc.bg < n);
 			assert_true(pc.shade >= 0 && pc.shade < PALETTE_SHADES);
 			assert_true(pc.shade == 0 || pc.fg != pc.bg);
@@ -125,6 +125,18 @@ static void test_shaded_cells(void **state)
 		}
 		assert_true(shaded < 0.5 * flat);
 	}
+	/* 16 foregrounds over 8 backgrounds (a terminal whose bright
+	 * backgrounds blink): every background dark, and the bright colours
+	 * still nearer than 8 colours alone can come. */
+	double dark = 0, eight = 0;
+	for (int i = 0; i <= 200; i++) {
+		struct rgb c = palette_height(i / 200.0);
+		struct palette_cell pc = palette_to_ansi_shade(c, 16, 8);
+		assert_true(pc.fg >= 0 && pc.fg < 16 && pc.bg >= 0 && pc.bg < 8);
+		dark += shaded_error(c, pc);
+		eight += shaded_error(c, palette_to_ansi_shade(c, 8, 8));
+	}
+	assert_true(dark < eight);
 }
 
 /* How a half block's two entries look together: their mean in linear light. */

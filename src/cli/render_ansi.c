@@ -76,7 +76,8 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 		}
 		fputc(g, fp);
 	} else if (tier == TIER_16 || tier == TIER_8) {
-		struct term_shaded sc = term_cell_shaded(top, bottom, tier);
+		/* A file's reader: aixterm's bright backgrounds (100-107) do not blink. */
+		struct term_shaded sc = term_cell_shaded(top, bottom, tier, false);
 		ansi_index(fp, false, sc.fg);
 		ansi_index(fp, true, sc.bg);
 		fputs(sc.utf8, fp);

@@ -3,6 +3,7 @@
 #ifndef GULLY_TERM_CELL_H
 #define GULLY_TERM_CELL_H
 
+#include <stdbool.h>
 #include <wchar.h>
 
 #include "view/palette.h"
@@ -15,7 +16,8 @@ struct term_shaded {
 	wchar_t wide;
 };
 /* The cell's two pixels mixed into one, shaded (palette_to_ansi_shade) in
- * the tier's colours (TIER_16, else 8). */
-struct term_shaded term_cell_shaded(struct rgb top, struct rgb bottom, int tier);
+ * the tier's colours (TIER_16, else 8); with dark_bg the background is one
+ * of the first 8 (term_entry_bright_bg_blinks). */
+struct term_shaded term_cell_shaded(struct rgb top, struct rgb bottom, int tier, bool dark_bg);
 
 #endif

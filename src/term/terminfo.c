@@ -60,9 +60,9 @@ int term_tier_of(const char *term)
 	return tier;
 }
 
-/* Whether an SGR sequence in s sets normal intensity: a parameter 22, or
- * 0 (also an empty one), which resets everything. */
-static bool sgr_resets_intensity(const char *s)
+/* Whether an SGR sequence in s has a parameter a or b (an empty one
+ * counts as 0). */
+static bool sgr_has(const char *s, long a, long b)
 {
 	for (const char *p = strstr(s, "\033["); p; p = strstr(p + 1, "\033[")) {
 		const char *q = p + 2;
@@ -72,8 +72,7 @@ static bool sgr_resets_intensity(const char *s)
 		for (const char *f = q; f <= q + n;) {
 			char *end;
 			long v = strtol(f, &end, 10);
-			/* An empty field counts as 0. */
-			if (v == 0 || v == 22)
+			if (v == a || v == b)
 				return true;
 			if (v == 38 || v == 48)
 				break; /* the rest are a colour's numbers, 0 among them */
@@ -95,8 +94,20 @@ unsigned term_entry_emphasis_lost(void)
 	const char *setaf = tigetstr("setaf");
 	if (setaf && setaf != (const char *)-1 && *setaf) {
 		const char *white = tiparm(setaf, COLOR_WHITE);
-		if (white && sgr_resets_intensity(white))
+		/* Normal intensity: SGR 22, or 0, which resets everything. */
+		if (white && sgr_has(white, 0, 22))
 			lost |= TERM_EMPH_BOLD | TERM_EMPH_DIM;
 	}
 	return lost;
+}
+
+bool term_entry_bright_bg_blinks(void)
+{
+	if (tigetnum("colors") < 16)
+		return false;
+	const char *setab = tigetstr("setab");
+	if (!setab || setab == (const char *)-1 || !*setab)
+		return false;
+	const char *bright = tiparm(setab, 15);
+	return bright && sgr_has(bright, 5, 5);
 }

@@ -48,5 +48,9 @@ int term_tier_of(const char *term);
 #define TERM_EMPH_BOLD 1u
 #define TERM_EMPH_DIM 2u
 unsigned term_entry_emphasis_lost(void);
+/* Whether the entry loaded now sends a bright background (colours 8-15)
+ * as blink, as the Linux console's 16-colour entry does (its setab adds
+ * SGR 5): such a map or sky would blink. */
+bool term_entry_bright_bg_blinks(void);
 
 #endif

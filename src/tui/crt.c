@@ -61,6 +61,8 @@ static int pair_for(int fg, int bg)
 {
 	if (!slots || crt.pairs_max <= 0)
 		return 0;
+	if (crt.dark_bg && bg >= 8 && bg < 16)
+		bg -= 8;
 	size_t h = ((size_t)(unsigned)fg * 2654435761u ^ (size_t)(unsigned)bg * 40503u) & (nslots - 1);
 	while (slots[h].fg >= 0) {
 		if (slots[h].fg == fg && slots[h].bg == bg)
@@ -234,6 +236,7 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen)
 			return -1;
 		}
 		emphasis_colours();
+		crt.dark_bg = crt.tier == TIER_16 && term_entry_bright_bg_blinks();
 	}
 	if (o->mouse) {
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
@@ -345,7 +348,7 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 {
 	wchar_t wc[2] = {L' ', L'\0'};
 	if ((crt.tier == TIER_16 || crt.tier == TIER_8) && crt.utf8) {
-		struct term_shaded sc = term_cell_shaded(top, bottom, crt.tier);
+		struct term_shaded sc = term_cell_shaded(top, bottom, crt.tier, crt.dark_bg);
 		wc[0] = sc.wide;
 		put_glyph(y, x, wc, A_NORMAL, pair_for(sc.fg, sc.bg));
 		return;

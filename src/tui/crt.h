@@ -34,6 +34,9 @@ struct crt_state {
 	 * the colours crt_attrset draws them in instead (emphasis_colours). */
 	attr_t emph_lost;
 	int bold_fg, dim_fg, text_bg;
+	/* Backgrounds 8-15 blink here (term_entry_bright_bg_blinks): the map
+	 * shades over 0-7, and any other background is taken down to 0-7. */
+	bool dark_bg;
 };
 extern struct crt_state crt;
 

@@ -313,15 +313,15 @@ static void make_mixes(void)
 	mix_made = true;
 }
 
-static struct palette_cell nearest_shade(struct rgb c, int n)
+static struct palette_cell nearest_shade(struct rgb c, int nfg, int nbg)
 {
 	if (!mix_made)
 		make_mixes();
 	struct lab p = palette_oklab(c);
 	struct palette_cell best = {0, 0, 0};
 	double best_d = INFINITY;
-	for (int b = 0; b < n; b++)
-		for (int f = 0; f < n; f++)
+	for (int b = 0; b < nbg; b++)
+		for (int f = 0; f < nfg; f++)
 			for (int k = f == b ? 0 : 1; k < (f == b ? 1 : PALETTE_SHADES); k++) {
 				const struct lab *q = &mix_lab[f][b][k];
 				double dl = p.l - q->l, da = p.a - q->a, db = p.b - q->b;
@@ -337,14 +337,16 @@ static struct palette_cell nearest_shade(struct rgb c, int n)
 static _Thread_local uint32_t shade_key[1 << CACHE_BITS];
 static _Thread_local struct palette_cell shade_val[1 << CACHE_BITS];
 
-struct palette_cell palette_to_ansi_shade(struct rgb c, int ncolors)
+struct palette_cell palette_to_ansi_shade(struct rgb c, int nfg, int nbg)
 {
-	int n = ncolors >= 16 ? 16 : 8;
-	uint32_t key = (((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1) << 1 | (n == 16);
+	nfg = nfg >= 16 ? 16 : 8;
+	nbg = nbg >= 16 ? 16 : 8;
+	uint32_t key = (((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1) << 2 |
+		       (uint32_t)(nfg == 16) | (uint32_t)(nbg == 16) << 1;
 	uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
 	if (shade_key[h] == key)
 		return shade_val[h];
-	struct palette_cell r = nearest_shade(c, n);
+	struct palette_cell r = nearest_shade(c, nfg, nbg);
 	shade_key[h] = key;
 	shade_val[h] = r;
 	return r;

@@ -74,7 +74,9 @@ struct palette_cell {
 	int fg, bg, shade;
 };
 /* The (fg, bg, shade) that looks nearest to c (OKLab, mixed in linear
- * light); fg == bg only with shade 0. */
-struct palette_cell palette_to_ansi_shade(struct rgb c, int ncolors);
+ * light), fg one of the first nfg ANSI colours and bg of the first nbg (8
+ * or 16 each: a terminal whose bright backgrounds blink takes 8); fg == bg
+ * only with shade 0. */
+struct palette_cell palette_to_ansi_shade(struct rgb c, int nfg, int nbg);
 
 #endif

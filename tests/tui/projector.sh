@@ -281,6 +281,15 @@ for theme in dark light; do
 	keys '?'
 	wait_for "show or hide this help"
 	blinks "show or hide this help" && fail "TERM=linux, $theme theme: help blinks"
+	keys '?'
+	wait_gone "show or hide this help"
+	# Nor does the map or the cross-section's sky: their bright colours
+	# come as foregrounds over backgrounds 0-7 (the map shades over those;
+	# any other background is taken down to 0-7). No SGR 5 on the screen.
+	keys x
+	wait_for "cross-section"
+	ecap | perl -ne 'for my $sgr (/\e\[([0-9;]*)m/g) { for (split /;/, $sgr) { $n++ if $_ eq "5" } }
+		END { exit($n ? 0 : 1) }' && fail "TERM=linux, $theme theme: the map or the section blinks"
 	stop
 done
 
