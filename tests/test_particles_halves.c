@@ -178,7 +178,7 @@ static void test_resume_mid_epoch(void **state)
 	unsigned char *blob;
 	size_t len;
 	assert_int_equal(particles_process.save_state(st, &blob, &len), 0);
-	assert_true(len > 8 * world_cells(w));
+	assert_true(len > 4 * world_cells(w)); /* the base; B's view may be a list */
 	assert_memory_equal(blob, "GPHV", 4);
 	particles_process.destroy(st);
 	struct world *c = NULL;
@@ -213,6 +213,105 @@ static void patch_u32(unsigned char *b, size_t at, uint32_t v)
 		b[at + (size_t)k] = (unsigned char)(v >> (8 * k));
 }
 
+static uint32_t get_u32(const unsigned char *b)
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* How a blob may keep B's view (halves.h): version 1's cells, version 2's
+ * cells after encoding 0, or version 2's list of changed cells. */
+enum view_form { VIEW_V1, VIEW_RAW, VIEW_CHANGED };
+
+/* `good` (its view at byte `view`, after a base of `cells`) written again
+ * with its view in `form`, from the spec alone; *n its length. */
+static unsigned char *reform_view(const unsigned char *good, size_t view, size_t cells,
+				  enum view_form form, size_t *n)
+{
+	const unsigned char *base = good + view - 4 * cells;
+	uint32_t *cell = malloc(4 * cells);
+	assert_non_null(cell);
+	if (get_u32(good + view) == 0) {
+		for (size_t c = 0; c < cells; c++)
+			cell[c] = get_u32(good + view + 4 + 4 * c);
+	} else {
+		assert_int_equal(get_u32(good + view), 1);
+		for (size_t c = 0; c < cells; c++)
+			cell[c] = get_u32(base + 4 * c);
+		const uint64_t k = get_u64(good + view + 4);
+		for (uint64_t i = 0; i < k; i++) {
+			const unsigned char *q = good + view + 12 + 8 * i;
+			cell[get_u32(q)] = get_u32(q + 4);
+		}
+	}
+	size_t changed = 0;
+	for (size_t c = 0; c < cells; c++)
+		changed += cell[c] != get_u32(base + 4 * c);
+	*n = view + (form == VIEW_V1 ? 4 * cells
+		     : form == VIEW_RAW ? 4 + 4 * cells
+					: 12 + 8 * changed);
+	unsigned char *out = malloc(*n);
+	assert_non_null(out);
+	memcpy(out, good, view);
+	patch_u32(out, 4, form == VIEW_V1 ? 1 : 2);
+	unsigned char *q = out + view;
+	if (form != VIEW_V1) {
+		patch_u32(q, 0, form == VIEW_RAW ? 0 : 1);
+		q += 4;
+	}
+	if (form == VIEW_CHANGED) {
+		patch_u32(q, 0, (uint32_t)changed);
+		patch_u32(q, 4, 0);
+		q += 8;
+	}
+	for (size_t c = 0; c < cells; c++) {
+		if (form == VIEW_CHANGED && cell[c] == get_u32(base + 4 * c))
+			continue;
+		if (form == VIEW_CHANGED) {
+			patch_u32(q, 0, (uint32_t)c);
+			q += 4;
+		}
+		patch_u32(q, 0, cell[c]);
+		q += 4;
+	}
+	free(cell);
+	return out;
+}
+
+/* B's view in each form the spec allows loads to the same state: saved
+ * again, it is the blob the process wrote (which picks the smaller). */
+static void test_every_view_form_loads(void **state)
+{
+	(void)state;
+	struct params p;
+	halves_params(&p, 16, 64);
+	struct world *w = make_world(&p);
+	void *st = test_process_open(PARTICLES, w, &p);
+	test_process_run(PARTICLES, st, w, &p, 100);
+	unsigned char *good;
+	size_t len;
+	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
+	const size_t la = (size_t)get_u64(good + 16), lb = (size_t)get_u64(good + 24 + la);
+	const size_t view = 16 + 8 + la + 8 + lb + 56 + 4 * 256;
+	for (int f = VIEW_V1; f <= VIEW_CHANGED; f++) {
+		size_t n;
+		unsigned char *blob = reform_view(good, view, 256, (enum view_form)f, &n);
+		void *fresh = test_process_open(PARTICLES, w, &p);
+		if (particles_process.load_state(fresh, blob, n) != GULLY_OK)
+			fail_msg("view form %d was refused", f);
+		unsigned char *again;
+		size_t alen;
+		assert_int_equal(particles_process.save_state(fresh, &again, &alen), 0);
+		assert_int_equal(alen, len);
+		assert_memory_equal(again, good, len);
+		free(again);
+		free(blob);
+		particles_process.destroy(fresh);
+	}
+	free(good);
+	particles_process.destroy(st);
+	world_destroy(w);
+}
+
 /* Damage of every kind is refused, and a refused blob changes nothing. */
 static void test_corrupt_blob_rejected(void **state)
 {
@@ -225,12 +324,17 @@ static void test_corrupt_blob_rejected(void **state)
 	unsigned char *good;
 	size_t len;
 	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
-	/* Past the two lockstep blobs and the fields between: the two maps. */
+	/* Past the two lockstep blobs and the fields between: the base, then
+	 * B's view, here as every cell (VIEW_RAW) so that its bytes are at
+	 * fixed places; the list of changed cells has its own damage below. */
 	assert_memory_equal(good, "GPHV", 4);
 	const size_t la = (size_t)get_u64(good + 16), lb = (size_t)get_u64(good + 24 + la);
 	assert_true(la > 24); /* A has a droplet in flight */
-	const size_t maps = 16 + 8 + la + 8 + lb + 56;
-	assert_int_equal(len, maps + 8 * 256);
+	const size_t maps = 16 + 8 + la + 8 + lb + 56, view = maps + 4 * 256;
+	unsigned char *orig = good;
+	const size_t orig_len = len;
+	good = reform_view(orig, view, 256, VIEW_RAW, &len);
+	assert_int_equal(len, view + 4 + 4 * 256);
 	void *fresh = test_process_open(PARTICLES, w, &p);
 	for (size_t n = 0; n < len; n++)
 		assert_int_not_equal(particles_process.load_state(fresh, good, n), GULLY_OK);
@@ -245,7 +349,8 @@ static void test_corrupt_blob_rejected(void **state)
 		uint32_t value;
 		int err;
 	} patches[] = {
-		{4, 2, GULLY_EVERSION},                 /* version */
+		{4, 3, GULLY_EVERSION},                 /* version */
+		{4, 0, GULLY_EVERSION},                 /* version */
 		{8, 17, GULLY_EFORMAT},                 /* width */
 		{16, 9999, GULLY_EFORMAT},              /* A's blob longer than the bytes */
 		{16, 100, GULLY_EFORMAT},               /* A's blob cut short */
@@ -256,7 +361,9 @@ static void test_corrupt_blob_rejected(void **state)
 		 * as large, it made the tally infinite. */
 		{maps - 28, 0x7fe00000u, GULLY_EFORMAT},
 		{maps, 0x7f800000u, GULLY_EFORMAT},     /* the base: inf */
-		{maps + 4 * 256, 0x7f000000u, GULLY_EFORMAT}, /* B's view: 1.7e38 */
+		{view, 2, GULLY_EFORMAT},               /* an unknown view encoding */
+		{view, 1, GULLY_EFORMAT},               /* a list where the cells are */
+		{view + 4, 0x7f000000u, GULLY_EFORMAT}, /* B's view: 1.7e38 */
 	};
 	for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
 		memcpy(bad, good, len);
@@ -269,16 +376,46 @@ static void test_corrupt_blob_rejected(void **state)
 	size_t elen;
 	assert_int_equal(particles_process.save_state(fresh, &empty, &elen), 0);
 	assert_int_equal(elen, 24);
+	/* The list of changed cells: cut anywhere, a count past its bytes, a
+	 * cell off the map or out of order, a value out of range. */
+	size_t clen;
+	unsigned char *changed = reform_view(orig, view, 256, VIEW_CHANGED, &clen);
+	const uint32_t k = get_u32(changed + view + 4);
+	assert_true(k >= 2 && clen == view + 12 + 8 * (size_t)k);
+	for (size_t n = view; n < clen; n++)
+		assert_int_not_equal(particles_process.load_state(fresh, changed, n), GULLY_OK);
+	const struct {
+		size_t at;
+		uint32_t value;
+	} list_patches[] = {
+		{view + 4, k + 1},                      /* more cells than bytes */
+		{view + 4, k - 1},                      /* fewer */
+		{view + 8, 1},                          /* a count past 2^32 */
+		{view + 12, 256},                       /* a cell off the map */
+		{view + 20, get_u32(changed + view + 12)}, /* the first cell again */
+		{view + 16, 0x7f800000u},               /* a value inf */
+	};
+	unsigned char *cbad = malloc(clen);
+	assert_non_null(cbad);
+	for (size_t i = 0; i < sizeof list_patches / sizeof list_patches[0]; i++) {
+		memcpy(cbad, changed, clen);
+		patch_u32(cbad, list_patches[i].at, list_patches[i].value);
+		if (particles_process.load_state(fresh, cbad, clen) != GULLY_EFORMAT)
+			fail_msg("list patch %zu at byte %zu was not refused", i, list_patches[i].at);
+	}
+	free(cbad);
+	free(changed);
 	assert_int_equal(particles_process.load_state(fresh, good, len), GULLY_OK);
 	unsigned char *again;
 	size_t alen;
 	assert_int_equal(particles_process.save_state(fresh, &again, &alen), 0);
-	assert_int_equal(alen, len);
-	assert_memory_equal(again, good, len);
+	assert_int_equal(alen, orig_len);
+	assert_memory_equal(again, orig, orig_len);
 	free(again);
 	free(empty);
 	free(bad);
 	free(good);
+	free(orig);
 	particles_process.destroy(fresh);
 	particles_process.destroy(st);
 	world_destroy(w);
@@ -433,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_threads_and_splits_agree),
 		cmocka_unit_test(test_resume_mid_epoch),
 		cmocka_unit_test(test_corrupt_blob_rejected),
+		cmocka_unit_test(test_every_view_form_loads),
 		cmocka_unit_test(test_switch_off_and_on),
 		cmocka_unit_test(test_epoch_scales_with_the_map),
 		cmocka_unit_test(test_default_epoch_stays_with_one_engine),

@@ -288,8 +288,12 @@ void halves_reset(struct halves *hv)
 /* ---- the blob ----------------------------------------------------------- */
 
 #define HALVES_MAGIC 0x56485047u /* "GPHV" read as a little-endian u32 */
-#define HALVES_VERSION 1u
+#define HALVES_VERSION 2u
 #define HALVES_HEAD 16u
+/* B's view (version 2): every cell, or the cells where it differs from the
+ * base. Between two merges B writes only where its droplets went, so on a
+ * big map the list is a fraction of the map (halves.h). */
+enum { HALVES_VIEW_RAW = 0, HALVES_VIEW_CHANGED = 1 };
 /* After the two lockstep blobs: released, RNG state and inc, three tallies
  * and the soil in flight. */
 #define HALVES_MID (8u * 3u + 8u * (HALVES_BOOKS + 1u))
@@ -313,6 +317,49 @@ static unsigned char *halves_put_map(unsigned char *q, const float *map, size_t 
 	return q;
 }
 
+static bool halves_same_bits(float a, float b)
+{
+	return halves_bits(a) == halves_bits(b);
+}
+
+/* The cells where B's view differs from the base. */
+static size_t halves_view_changed(const struct halves *hv)
+{
+	size_t k = 0;
+	for (size_t c = 0; c < hv->cells; c++)
+		k += !halves_same_bits(hv->view[c], hv->base[c]);
+	return k;
+}
+
+/* Bytes of B's view after the base: its encoding (u32), then every cell,
+ * or a count (u64) and (u32 cell, f32 value) for each changed one,
+ * whichever is smaller. */
+static size_t halves_view_bytes(const struct halves *hv, size_t changed, uint32_t *encoding)
+{
+	const size_t raw = 4 * hv->cells, list = 8 + 8 * changed;
+	*encoding = list < raw ? HALVES_VIEW_CHANGED : HALVES_VIEW_RAW;
+	return 4 + (list < raw ? list : raw);
+}
+
+static void halves_put_view(unsigned char *q, const struct halves *hv, uint32_t encoding,
+			    size_t changed)
+{
+	put_u32le(q, encoding);
+	q += 4;
+	if (encoding == HALVES_VIEW_RAW) {
+		halves_put_map(q, hv->view, hv->cells);
+		return;
+	}
+	put_u64le(q, (uint64_t)changed);
+	q += 8;
+	for (size_t c = 0; c < hv->cells; c++)
+		if (!halves_same_bits(hv->view[c], hv->base[c])) {
+			put_u32le(q, (uint32_t)c);
+			put_f32le(q + 4, hv->view[c]);
+			q += 8;
+		}
+}
+
 int halves_save(const struct halves *hv, const struct lockstep *a, unsigned char **data,
 		size_t *len)
 {
@@ -323,7 +370,10 @@ int halves_save(const struct halves *hv, const struct lockstep *a, unsigned char
 	int err = lockstep_save(a, &ba, &la);
 	if (!err)
 		err = lockstep_save(hv->b, &bb, &lb);
-	const size_t size = HALVES_HEAD + 16 + la + lb + HALVES_MID + 8 * hv->cells;
+	uint32_t encoding;
+	const size_t changed = halves_view_changed(hv);
+	const size_t size = HALVES_HEAD + 16 + la + lb + HALVES_MID + 4 * hv->cells +
+			    halves_view_bytes(hv, changed, &encoding);
 	unsigned char *p = err ? NULL : malloc(size);
 	if (!err && !p)
 		err = GULLY_ENOMEM;
@@ -342,7 +392,7 @@ int halves_save(const struct halves *hv, const struct lockstep *a, unsigned char
 			put_f64le(q, hv->tally[k]);
 		put_f64le(q, hv->soil0);
 		q = halves_put_map(q + 8, hv->base, hv->cells);
-		halves_put_map(q, hv->view, hv->cells);
+		halves_put_view(q, hv, encoding, changed);
 		*data = p;
 		*len = size;
 	}
@@ -376,11 +426,44 @@ static int halves_get_map(const unsigned char *q, float *map, size_t cells)
 	return GULLY_OK;
 }
 
+/* B's view at q (version 2: its encoding first), the base already read;
+ * exactly `len` bytes. A changed cell must be on the map and after the one
+ * before it. */
+static int halves_get_view(const unsigned char *q, size_t len, struct halves *into)
+{
+	if (len < 4)
+		return GULLY_EFORMAT;
+	const uint32_t encoding = get_u32le(q);
+	q += 4;
+	len -= 4;
+	if (encoding == HALVES_VIEW_RAW)
+		return len == 4 * into->cells ? halves_get_map(q, into->view, into->cells)
+					      : GULLY_EFORMAT;
+	if (encoding != HALVES_VIEW_CHANGED || len < 8)
+		return GULLY_EFORMAT;
+	const uint64_t k = get_u64le(q);
+	q += 8;
+	if (k > into->cells || len - 8 != 8 * k)
+		return GULLY_EFORMAT;
+	memcpy(into->view, into->base, into->cells * sizeof(float));
+	for (uint64_t i = 0, next = 0; i < k; i++, q += 8) {
+		const uint32_t c = get_u32le(q);
+		const float v = get_f32le(q + 4);
+		if (c < next || c >= into->cells || !(fabsf(v) <= WORLD_HEIGHT_LIMIT))
+			return GULLY_EFORMAT;
+		into->view[c] = v;
+		next = (uint64_t)c + 1;
+	}
+	return GULLY_OK;
+}
+
 /* The blob's fields after the lockstep blobs, into a halves of the same
  * size that is not yet the live one. */
-static int halves_get_rest(struct halves *into, const unsigned char *q, const unsigned char *end)
+static int halves_get_rest(struct halves *into, const unsigned char *q, const unsigned char *end,
+			   uint32_t version)
 {
-	if ((size_t)(end - q) != HALVES_MID + 8 * into->cells)
+	const size_t left = (size_t)(end - q), maps = HALVES_MID + 4 * into->cells;
+	if (version == 1 ? left != maps + 4 * into->cells : left < maps)
 		return GULLY_EFORMAT;
 	into->released = get_u64le(q);
 	into->rng.state = get_u64le(q + 8);
@@ -400,8 +483,10 @@ static int halves_get_rest(struct halves *into, const unsigned char *q, const un
 	int err = halves_alloc_views(into);
 	if (!err)
 		err = halves_get_map(q, into->base, into->cells);
-	if (!err)
+	if (!err && version == 1)
 		err = halves_get_map(q + 4 * into->cells, into->view, into->cells);
+	else if (!err)
+		err = halves_get_view(q + 4 * into->cells, left - maps, into);
 	return err;
 }
 
@@ -409,7 +494,8 @@ int halves_load(struct halves *hv, struct lockstep *a, const unsigned char *data
 {
 	if (!halves_is_blob(data, len) || len < HALVES_HEAD)
 		return GULLY_EFORMAT;
-	if (get_u32le(data + 4) != HALVES_VERSION)
+	const uint32_t version = get_u32le(data + 4);
+	if (version < 1 || version > HALVES_VERSION)
 		return GULLY_EVERSION;
 	if (get_u32le(data + 8) != (uint32_t)hv->width || get_u32le(data + 12) != (uint32_t)hv->height)
 		return GULLY_EFORMAT;
@@ -422,7 +508,7 @@ int halves_load(struct halves *hv, struct lockstep *a, const unsigned char *data
 	if (!err)
 		err = halves_get_blob(q, end, tmp->b, &q);
 	if (!err)
-		err = halves_get_rest(tmp, q, end);
+		err = halves_get_rest(tmp, q, end, version);
 	if (!err) {
 		/* Everything checked: the same blobs load into the live engines. */
 		q = data + HALVES_HEAD;

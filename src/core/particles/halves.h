@@ -75,11 +75,15 @@ int halves_stop(struct halves *hv, struct lockstep *a, struct world *w,
 void halves_reset(struct halves *hv);
 
 /* The process's state blob while the halves have started: "GPHV", u32
- * version 1, u32 width, u32 height, u64 length and A's lockstep blob, u64
+ * version 2, u32 width, u32 height, u64 length and A's lockstep blob, u64
  * length and B's, u64 droplets released in this epoch, B's RNG (u64 state,
  * u64 inc), B's tallies since the merge (eroded, deposited, off map) and
- * its soil in flight at the merge (f64 each), then the base map and B's
- * view (width x height f32 each, row-major). */
+ * its soil in flight at the merge (f64 each), then the base map (width x
+ * height f32, row-major) and B's view: u32 encoding, then 0: every cell
+ * (f32), or 1: u64 count and, for each cell where the view's bits differ
+ * from the base's, in rising order, u32 cell and f32 value (whichever is
+ * smaller). Version 1 (still read) had every cell of the view and no
+ * encoding. */
 int halves_save(const struct halves *hv, const struct lockstep *a, unsigned char **data,
 		size_t *len);
 /* True when a blob is a halves blob (its magic). */
