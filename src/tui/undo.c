@@ -278,59 +278,54 @@ static struct undo_entry take_newest(struct undo_ring *r)
 	return e;
 }
 
-/* Replaces the session with from's newest entry, the session as it was
- * going onto `to` (moved, not copied). An entry whose state does not load
- * is dropped (*dropped); one that cannot be taken for another reason (now's
- * state cannot be kept) stays. */
-static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, bool *dropped,
-		   char *err, size_t errlen)
+/* The process of from's newest entry, started on its world (unpacked when
+ * packed) with its state loaded. An entry whose state does not load is
+ * dropped (*dropped). */
+static int entry_start(struct app *a, struct undo_ring *from, void **state,
+		       struct world **unpacked, bool *dropped)
 {
 	struct undo_entry *top = nth(from, 0);
 	const struct process_ops *proc = top->proc;
 	const struct params *params = top->whole ? &top->params : &a->params;
-	void *state = NULL;
+	*state = NULL;
+	*unpacked = NULL;
 	*dropped = false;
-	struct world *unpacked = NULL;
-	int k = top->packed ? unpack_world(top, &unpacked) : GULLY_OK;
+	int k = top->packed ? unpack_world(top, unpacked) : GULLY_OK;
 	if (!k)
-		k = proc->create(&state, top->packed ? unpacked : top->world, params);
+		k = proc->create(state, top->packed ? *unpacked : top->world, params);
 	if (!k && top->state && proc->load_state)
-		k = proc->load_state(state, top->state, top->state_len);
-	unsigned char *now_state = NULL;
-	size_t now_len = 0;
-	if (!k) {
-		k = save_state(a, &now_state, &now_len);
-	} else if (k != GULLY_ENOMEM) {
-		*dropped = true;
-		drop_newest(from);
-	}
+		k = proc->load_state(*state, top->state, top->state_len);
 	if (k) {
-		if (state)
-			proc->destroy(state);
-		world_destroy(unpacked);
-		snprintf(err, errlen, "cannot undo: %s: %s", proc->name, gully_strerror(k));
-		return k;
+		if (*state)
+			proc->destroy(*state);
+		*state = NULL;
+		world_destroy(*unpacked);
+		*unpacked = NULL;
+		if (k != GULLY_ENOMEM) {
+			*dropped = true;
+			drop_newest(from);
+		}
 	}
-	struct undo_entry e = take_newest(from);
-	if (e.packed) {
-		e.world = unpacked;
-		free(e.packed);
-		e.packed = NULL;
-	}
-	/* What is shown now goes onto the other ring, whole when the entry
-	 * restores parameters (so going back restores today's); packed on a
-	 * big map, as a checkpoint is. */
+	return k;
+}
+
+/* The session as it is goes onto `to` (whole when the entry replacing it
+ * restores parameters, so going back restores today's; packed on a big
+ * map, as a checkpoint is), or, too big to keep even packed, is let go:
+ * no way forward again. Its process ends either way. */
+static void retire_now(struct app *a, struct undo_ring *to, bool whole, unsigned char *now_state,
+		       size_t now_len)
+{
 	counts_book(a);
 	struct undo_entry now = {.world = a->world, .proc = a->proc, .mark = mark_of(a->world),
 				 .state = now_state, .state_len = now_len,
-				 .pristine = a->pristine, .whole = e.whole, .params = a->params,
+				 .pristine = a->pristine, .whole = whole, .params = a->params,
 				 .counts = a->counts, .bytes = entry_bytes(a->world, now_len)};
 	if (packs(a) && pack_world(a->world, a->proc->name, &a->params, &now.packed,
-					  &now.packed_len) == GULLY_OK) {
+				   &now.packed_len) == GULLY_OK) {
 		now.world = NULL;
 		now.bytes = now.packed_len + now_len;
 	}
-	/* Too big to keep even packed: no way forward again. */
 	const bool keep = now.bytes <= undo_budget(a);
 	if (keep) {
 		world_destroy(make_room(a, to, now.bytes, 0, 0));
@@ -344,6 +339,38 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 		a->proc->destroy(a->state);
 	if (!keep || !now.world)
 		world_destroy(a->world); /* not on the ring */
+	a->world = NULL;
+	a->state = NULL;
+}
+
+/* Replaces the session with from's newest entry, the session as it was
+ * going onto `to` (moved, not copied; retire_now). An entry whose state
+ * does not load is dropped (*dropped); one that cannot be taken for
+ * another reason (now's state cannot be kept) stays. */
+static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, bool *dropped,
+		   char *err, size_t errlen)
+{
+	const struct process_ops *proc = nth(from, 0)->proc;
+	void *state;
+	struct world *unpacked;
+	int k = entry_start(a, from, &state, &unpacked, dropped);
+	unsigned char *now_state = NULL;
+	size_t now_len = 0;
+	if (!k && (k = save_state(a, &now_state, &now_len))) {
+		proc->destroy(state);
+		world_destroy(unpacked);
+	}
+	if (k) {
+		snprintf(err, errlen, "cannot undo: %s: %s", proc->name, gully_strerror(k));
+		return k;
+	}
+	struct undo_entry e = take_newest(from);
+	if (e.packed) {
+		e.world = unpacked;
+		free(e.packed);
+		e.packed = NULL;
+	}
+	retire_now(a, to, e.whole, now_state, now_len);
 	bool proc_changed = a->proc != e.proc;
 	a->world = e.world;
 	a->proc = e.proc;
