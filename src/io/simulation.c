@@ -199,10 +199,10 @@ void simulation_end(struct simulation *s)
 static void watch_hint(const struct process_ops *proc, char *hint, size_t len)
 {
 	char dep[64], dens[64];
-	snprintf(dep, sizeof dep, "%s.deposition_rate", proc->name);
-	snprintf(dens, sizeof dens, "%s.density", proc->name);
+	snprintf(dep, sizeof dep, "%s.deposition_rate", proc->section);
+	snprintf(dens, sizeof dens, "%s.density", proc->section);
 	if (params_find(dep) >= 0 && params_find(dens) >= 0)
-		snprintf(hint, len, "; raise %s, or lower %s or %s.dt", dens, dep, proc->name);
+		snprintf(hint, len, "; raise %s, or lower %s or %s.dt", dens, dep, proc->section);
 	else
 		hint[0] = '\0';
 }
