@@ -277,33 +277,53 @@ static unsigned char *reform_view(const unsigned char *good, size_t view, size_t
 	return out;
 }
 
+/* A 16x16 run saved mid-epoch (64 droplets an epoch, 100 run): its blob,
+ * *len, and *maps, where the base map starts (past the two lockstep blobs
+ * and the fields between). */
+static unsigned char *blob_mid_epoch(struct params *p, struct world **w, void **st, size_t *len,
+				     size_t *maps)
+{
+	halves_params(p, 16, 64);
+	*w = make_world(p);
+	*st = test_process_open(PARTICLES, *w, p);
+	test_process_run(PARTICLES, *st, *w, p, 100);
+	unsigned char *blob;
+	assert_int_equal(particles_process.save_state(*st, &blob, len), 0);
+	assert_memory_equal(blob, "GPHV", 4);
+	const size_t la = (size_t)get_u64(blob + 16), lb = (size_t)get_u64(blob + 24 + la);
+	*maps = 16 + 8 + la + 8 + lb + 56;
+	return blob;
+}
+
+/* The state saves as exactly `want`. */
+static void assert_saves_as(const void *st, const unsigned char *want, size_t len)
+{
+	unsigned char *again;
+	size_t alen;
+	assert_int_equal(particles_process.save_state(st, &again, &alen), 0);
+	assert_int_equal(alen, len);
+	assert_memory_equal(again, want, len);
+	free(again);
+}
+
 /* B's view in each form the spec allows loads to the same state: saved
  * again, it is the blob the process wrote (which picks the smaller). */
 static void test_every_view_form_loads(void **state)
 {
 	(void)state;
 	struct params p;
-	halves_params(&p, 16, 64);
-	struct world *w = make_world(&p);
-	void *st = test_process_open(PARTICLES, w, &p);
-	test_process_run(PARTICLES, st, w, &p, 100);
-	unsigned char *good;
-	size_t len;
-	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
-	const size_t la = (size_t)get_u64(good + 16), lb = (size_t)get_u64(good + 24 + la);
-	const size_t view = 16 + 8 + la + 8 + lb + 56 + 4 * 256;
+	struct world *w;
+	void *st;
+	size_t len, maps;
+	unsigned char *good = blob_mid_epoch(&p, &w, &st, &len, &maps);
+	const size_t view = maps + 4 * 256;
 	for (int f = VIEW_V1; f <= VIEW_CHANGED; f++) {
 		size_t n;
 		unsigned char *blob = reform_view(good, view, 256, (enum view_form)f, &n);
 		void *fresh = test_process_open(PARTICLES, w, &p);
 		if (particles_process.load_state(fresh, blob, n) != GULLY_OK)
 			fail_msg("view form %d was refused", f);
-		unsigned char *again;
-		size_t alen;
-		assert_int_equal(particles_process.save_state(fresh, &again, &alen), 0);
-		assert_int_equal(alen, len);
-		assert_memory_equal(again, good, len);
-		free(again);
+		assert_saves_as(fresh, good, len);
 		free(blob);
 		particles_process.destroy(fresh);
 	}
@@ -317,20 +337,15 @@ static void test_corrupt_blob_rejected(void **state)
 {
 	(void)state;
 	struct params p;
-	halves_params(&p, 16, 64);
-	struct world *w = make_world(&p);
-	void *st = test_process_open(PARTICLES, w, &p);
-	test_process_run(PARTICLES, st, w, &p, 100);
-	unsigned char *good;
-	size_t len;
-	assert_int_equal(particles_process.save_state(st, &good, &len), 0);
-	/* Past the two lockstep blobs and the fields between: the base, then
-	 * B's view, here as every cell (VIEW_RAW) so that its bytes are at
-	 * fixed places; the list of changed cells has its own damage below. */
-	assert_memory_equal(good, "GPHV", 4);
-	const size_t la = (size_t)get_u64(good + 16), lb = (size_t)get_u64(good + 24 + la);
-	assert_true(la > 24); /* A has a droplet in flight */
-	const size_t maps = 16 + 8 + la + 8 + lb + 56, view = maps + 4 * 256;
+	struct world *w;
+	void *st;
+	size_t len, maps;
+	unsigned char *good = blob_mid_epoch(&p, &w, &st, &len, &maps);
+	assert_true(get_u64(good + 16) > 24); /* A has a droplet in flight */
+	/* The base, then B's view, here as every cell (VIEW_RAW) so that its
+	 * bytes are at fixed places; the list of changed cells has its own
+	 * damage below. */
+	const size_t view = maps + 4 * 256;
 	unsigned char *orig = good;
 	const size_t orig_len = len;
 	good = reform_view(orig, view, 256, VIEW_RAW, &len);
@@ -406,12 +421,7 @@ static void test_corrupt_blob_rejected(void **state)
 	free(cbad);
 	free(changed);
 	assert_int_equal(particles_process.load_state(fresh, good, len), GULLY_OK);
-	unsigned char *again;
-	size_t alen;
-	assert_int_equal(particles_process.save_state(fresh, &again, &alen), 0);
-	assert_int_equal(alen, orig_len);
-	assert_memory_equal(again, orig, orig_len);
-	free(again);
+	assert_saves_as(fresh, orig, orig_len);
 	free(empty);
 	free(bad);
 	free(good);
