@@ -44,6 +44,10 @@ const char *cli_quote(const char *s);
 /* suggest.c: the nearest of the names name(0), name(1), ... (until NULL)
  * close enough to `word` to be a typo of it, or NULL. */
 const char *cli_nearest(const char *word, const char *(*name)(int index, void *ctx), void *ctx);
+/* The names name(0, ctx), name(1, ctx), ... up to the first NULL, skipping
+ * "", joined by sep into buf (cut at a whole name when buf is full). */
+void cli_join_names(char *buf, size_t len, const char *sep,
+		    const char *(*name)(int index, void *ctx), void *ctx);
 /* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
 int cli_unknown_key(const char *cmd, const char *opt, const char *key);
 /* For an unknown "--NAME[=V]": " (did you mean --OPT?)" with the nearest of

@@ -49,15 +49,8 @@ static const char *section_name(int index, void *ctx)
  * --set answer a name they do not know. */
 static int no_section(const char *only)
 {
-	char names[256] = "";
-	size_t used = 0;
-	for (int i = 0; section_name(i, NULL); i++) {
-		int n = snprintf(names + used, sizeof names - used, "%s%s", i ? "|" : "",
-				 section_name(i, NULL));
-		if (n < 0 || (size_t)n >= sizeof names - used)
-			break;
-		used += (size_t)n;
-	}
+	char names[256];
+	cli_join_names(names, sizeof names, "|", section_name, NULL);
 	const char *near = cli_nearest(only, section_name, NULL);
 	char hint[64] = "";
 	if (near)

@@ -377,23 +377,23 @@ int sim_options_rain_check(const struct sim_options *o, int width, int height)
 	return 0;
 }
 
+/* The processes that take a rain mask, by name ("" for one that does not). */
+static const char *rain_taker(int index, void *ctx)
+{
+	(void)ctx;
+	if (index >= process_count())
+		return NULL;
+	const struct process_ops *p = process_get(index);
+	return p->uses_rain ? p->name : "";
+}
+
 int sim_options_rain_process(const struct sim_options *o, const char *cmd,
 			     const struct process_ops *proc)
 {
 	if (!o->rain || !proc || proc->uses_rain)
 		return 0;
-	char takers[128] = "";
-	size_t used = 0;
-	for (int i = 0; i < process_count(); i++) {
-		const struct process_ops *p = process_get(i);
-		if (!p->uses_rain)
-			continue;
-		int n = snprintf(takers + used, sizeof takers - used, "%s%s", used ? ", " : "",
-				 p->name);
-		if (n < 0 || (size_t)n >= sizeof takers - used)
-			break;
-		used += (size_t)n;
-	}
+	char takers[128];
+	cli_join_names(takers, sizeof takers, ", ", rain_taker, NULL);
 	return cli_usage_error(cmd, "--rain %s: the %s process does not start its particles from "
 			       "a rain mask (%s do)", o->rain, proc->name, takers);
 }

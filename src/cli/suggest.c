@@ -58,6 +58,24 @@ const char *cli_nearest(const char *word, const char *(*name)(int index, void *c
 	return best;
 }
 
+void cli_join_names(char *buf, size_t len, const char *sep,
+		    const char *(*name)(int index, void *ctx), void *ctx)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; name(i, ctx); i++) {
+		const char *n = name(i, ctx);
+		if (!n[0])
+			continue;
+		int k = snprintf(buf + used, len - used, "%s%s", used ? sep : "", n);
+		if (k < 0 || (size_t)k >= len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)k;
+	}
+}
+
 static const char *param_name(int index, void *ctx)
 {
 	(void)ctx;
