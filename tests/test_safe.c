@@ -250,6 +250,64 @@ static void test_undo_and_redo_share_the_budget(void **state)
 	free_app(a);
 }
 
+/* Undo keeps under half the memory free to it, once an undo's own
+ * allocations (a copy and a quarter) are set aside: here the machine has F
+ * bytes, less what the rings hold, as a real one would after each
+ * checkpoint. F = 8 copies leaves room for 3, not UNDO_DEPTH. With room
+ * for less than a copy the checkpoint is packed; with almost nothing free
+ * it is refused as out of memory (not "too big"), which the explorer says
+ * once; and a packed checkpoint is not unpacked without the memory for
+ * it: undo refuses and keeps it. */
+static void test_undo_keeps_under_half_the_free_memory(void **state)
+{
+	(void)state;
+	struct app *a = new_app("particles", 1);
+	uint64_t done;
+	char err[256];
+	assert_int_equal(session_step(a, 3, &done), GULLY_OK);
+	assert_int_equal(undo_push(a, 0), GULLY_OK);
+	const size_t one = newest(&a->undo)->bytes, machine = 8 * one;
+	undo_clear(a);
+	for (int i = 0; i < UNDO_DEPTH; i++) {
+		assert_int_equal(session_step(a, 3, &done), GULLY_OK);
+		a->undo_mem_available = machine - a->undo.bytes - a->redo.bytes;
+		assert_int_equal(undo_push(a, i), GULLY_OK);
+		assert_true(a->undo.bytes + a->redo.bytes <= machine / 2);
+	}
+	assert_int_equal(undo_levels(a), 3);
+	assert_non_null(newest(&a->undo)->world);
+	undo_clear(a);
+	a->undo_mem_available = one + one / 4 + one;
+	assert_int_equal(undo_push(a, 0), GULLY_OK);
+	assert_null(newest(&a->undo)->world);
+	assert_non_null(newest(&a->undo)->packed);
+	assert_true(newest(&a->undo)->bytes <= one / 2);
+	struct world *packed_one;
+	assert_int_equal(world_clone(&packed_one, a->world), GULLY_OK);
+	assert_int_equal(session_step(a, 3, &done), GULLY_OK);
+	a->undo_mem_available = one;
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_ENOMEM);
+	assert_non_null(strstr(err, "cannot undo: too little free memory"));
+	assert_int_equal(undo_levels(a), 1);
+	a->undo_mem_available = 0; /* this machine's */
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_OK);
+	assert_worlds_equal(a->world, packed_one);
+	world_destroy(packed_one);
+	undo_clear(a);
+	a->undo_mem_available = 64;
+	assert_int_equal(undo_push(a, 0), GULLY_ENOMEM);
+	assert_int_equal(undo_push_whole(a, 0), GULLY_ENOMEM);
+	assert_int_equal(undo_levels(a), 0);
+	app_checkpoint(a);
+	assert_non_null(strstr(a->message, "too little free memory"));
+	a->message[0] = '\0';
+	app_checkpoint(a);
+	assert_string_equal(a->message, "");
+	a->undo_mem_available = 0;
+	assert_int_equal(undo_push(a, 1), GULLY_OK);
+	free_app(a);
+}
+
 /* ---- the simulation thread ---- */
 
 static void sleep_ms(long ms)
@@ -510,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_undo_after_g_then_redo),
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
+		cmocka_unit_test(test_undo_keeps_under_half_the_free_memory),
 		cmocka_unit_test(test_undo_skips_a_checkpoint_that_does_not_load),
 		cmocka_unit_test(test_undo_packs_a_big_map),
 		cmocka_unit_test(test_worker_matches_one_step),

@@ -1,6 +1,7 @@
 noinst_LIBRARIES += src/io/libgullyio.a
 src_io_libgullyio_a_SOURCES = \
 	src/io/fileio.c src/io/fileio.h \
+	src/io/sysmem.c src/io/sysmem.h \
 	src/io/roff.c src/io/roff.h \
 	src/io/snapshot.c src/io/snapshot_layers.c src/io/snapshot_write.c \
 	src/io/snapshot_runs.c src/io/snapshot.h src/io/snapshot_format.h src/io/snapshot_reader.h \

@@ -146,7 +146,9 @@ bool app_checkpoint_whole(struct app *a, const char *what)
 		return true;
 	char q[160];
 	snprintf(q, sizeof q, " %s cannot be undone (%s): go on?", what,
-		 e == GULLY_ESIZE ? "the map is too big to keep" : gully_strerror(e));
+		 e == GULLY_ESIZE   ? "the map is too big to keep"
+		 : e == GULLY_ENOMEM ? "too little free memory to keep the map"
+				     : gully_strerror(e));
 	return prompt_yes_no(a, q);
 }
 

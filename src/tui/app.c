@@ -239,15 +239,21 @@ void app_draw_held(struct app *a)
 	refresh();
 }
 
-/* A checkpoint for undo; a world too big for the budget says so once. */
+/* A checkpoint for undo; a world too big for the budget says so once, and
+ * too little free memory once until a checkpoint is kept again (the timed
+ * ones would say it every few seconds). */
 void app_checkpoint(struct app *a)
 {
 	int e = undo_push(a, app_now());
+	if (e != GULLY_ENOMEM)
+		a->undo.said_short = false;
 	if (e == GULLY_ESIZE && !a->undo.said_too_big) {
 		a->undo.said_too_big = true;
 		app_message(a, "this map is too big to undo (its checkpoint is over the budget)");
-	}
-	else if (e && e != GULLY_ESIZE)
+	} else if (e == GULLY_ENOMEM && !a->undo.said_short) {
+		a->undo.said_short = true;
+		app_message(a, "no undo checkpoint: too little free memory");
+	} else if (e && e != GULLY_ESIZE && e != GULLY_ENOMEM)
 		app_message(a, "no undo checkpoint: %s", gully_strerror(e));
 }
 

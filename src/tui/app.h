@@ -124,6 +124,7 @@ struct undo_ring {
 	size_t bytes;
 	double last;                 /* app_now() of the last checkpoint */
 	bool said_too_big;
+	bool said_short;             /* of memory, since the last checkpoint kept */
 };
 
 struct app {
@@ -200,6 +201,9 @@ struct app {
 	/* A map whose copy is larger is checkpointed packed (undo.c); 0:
 	 * UNDO_MAX_BYTES. Tests lower it to pack a small map. */
 	size_t undo_copy_max;
+	/* The memory free to the rings (undo.c); 0: ask the system
+	 * (sysmem_available). Tests set it to see the budget shrink. */
+	size_t undo_mem_available;
 	int help_top;                /* the first help row shown (help scrolls) */
 
 	/* The colour ramp's fit (legend.c): the world it was last checked

@@ -7,9 +7,10 @@
  * goes back to the newest checkpoint that differs from the world now. Parameters are not part of a checkpoint,
  * so a class can run, undo, change a value and run again from the same
  * ground. Memory is bounded: at most UNDO_DEPTH checkpoints and
- * UNDO_MAX_BYTES in all (or one copy of a bigger map), the oldest dropped
- * first; a map whose copy would not fit is kept packed, as an in-memory
- * snapshot, and a checkpoint larger than the whole budget is not kept.
+ * UNDO_MAX_BYTES in all (or one copy of a bigger map), and no more than
+ * half the memory left free (undo_budget), the oldest dropped first; a map
+ * whose copy would not fit is kept packed, as an in-memory snapshot, and a
+ * checkpoint larger than the whole budget is not kept.
  *
  * Redo: `u` moves the world it replaces (no copy) onto a second ring, and
  * redo moves it back, the world undo replaced going onto the undo ring, so
@@ -17,17 +18,24 @@
  * a step, g, P) starts new history and clears redo. Both rings share the
  * byte budget. g, P and a process switch take a "whole" checkpoint, whose
  * undo restores the parameters too (the preset's or seed's that made it). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
 #include "core/base/error.h"
 #include "io/snapshot.h"
+#include "io/sysmem.h"
 #include "tui/app.h"
+
+static size_t copy_bytes(size_t cells)
+{
+	return cells * LAYER_COUNT * sizeof(float) + sizeof(struct world);
+}
 
 static size_t entry_bytes(const struct world *w, size_t state_len)
 {
-	return world_cells(w) * LAYER_COUNT * sizeof(float) + state_len + sizeof *w;
+	return copy_bytes(world_cells(w)) + state_len;
 }
 
 static struct undo_mark mark_of(const struct world *w)
@@ -35,14 +43,16 @@ static struct undo_mark mark_of(const struct world *w)
 	return (struct undo_mark){w->width, w->height, w->particles, w->steps, w->rng};
 }
 
-/* A copy that would not fit the budget (at 4096x4096, 470 MB against 256)
- * is packed: the world as an in-memory snapshot, its layers as runs
- * (gully-snapshot(5)), a fraction of the copy but a few tenths of a second
- * to make. Smaller maps keep the cheap copy. */
-static bool packs(const struct app *a)
+/* A copy over UNDO_MAX_BYTES (at 4096x4096, 470 MB against 256), or over
+ * the budget (little free memory), is packed: the world as an in-memory
+ * snapshot, its layers as runs (gully-snapshot(5)), a fraction of the
+ * copy but a few tenths of a second to make. Smaller maps keep the cheap
+ * copy. */
+static bool packs(const struct app *a, size_t budget)
 {
 	const size_t max = a->undo_copy_max ? a->undo_copy_max : UNDO_MAX_BYTES;
-	return entry_bytes(a->world, 0) > max;
+	const size_t copy = entry_bytes(a->world, 0);
+	return copy > max || copy > budget;
 }
 
 /* The world as a snapshot in memory (layers, counters, tallies, random
@@ -146,22 +156,50 @@ static struct world *drop_oldest(struct undo_ring *r, bool keep)
 	return w;
 }
 
+/* The memory free to undo: the machine's (or its cgroup's), or the test's. */
+static size_t memory_left(const struct app *a)
+{
+	return a->undo_mem_available ? a->undo_mem_available : sysmem_available();
+}
+
+/* What an undo allocates on top of the rings: the world unpacked (a copy)
+ * and the process started on it, whose own maps take less than a quarter
+ * of a copy. */
+static size_t undo_reserve(size_t cells)
+{
+	const size_t copy = copy_bytes(cells);
+	return copy + copy / 4;
+}
+
 /* The rings' byte budget: UNDO_MAX_BYTES, or on a map whose copy is
  * larger (packed, a checkpoint is a fraction of that) as much as one copy,
- * so that a long run on a 4096x4096 map still has its undo. */
-static size_t undo_budget(const struct app *a)
+ * so that a long run on a 4096x4096 map still has its undo; but never
+ * over half the memory free to the rings (what they hold and what the
+ * machine or its cgroup has left) once an undo's own allocations are set
+ * aside, so that checkpoints do not push a small machine into swapping or
+ * get gully killed with the session's work. *by_memory says whether that
+ * cap is what limits it. */
+static size_t undo_budget(const struct app *a, bool *by_memory)
 {
 	const size_t copy = entry_bytes(a->world, 0);
-	return copy > UNDO_MAX_BYTES ? copy : UNDO_MAX_BYTES;
+	const size_t want = copy > UNDO_MAX_BYTES ? copy : UNDO_MAX_BYTES;
+	const size_t left = memory_left(a), held = a->undo.bytes + a->redo.bytes;
+	const size_t reserve = undo_reserve(world_cells(a->world));
+	size_t cap = want;
+	if (left < SIZE_MAX / 2)
+		cap = left + held > reserve ? (left + held - reserve) / 2 : 0;
+	if (by_memory)
+		*by_memory = cap < want;
+	return cap < want ? cap : want;
 }
 
 /* Makes room in r for an entry of `bytes`, the two rings sharing the
- * budget; returns a dropped world of w x h to reuse, or NULL. */
-static struct world *make_room(struct app *a, struct undo_ring *r, size_t bytes, int w, int h)
+ * budget (undo_budget's); returns a dropped world of w x h to reuse, or NULL. */
+static struct world *make_room(struct app *a, struct undo_ring *r, size_t bytes, size_t budget,
+			       int w, int h)
 {
 	struct world *reuse = NULL;
 	struct undo_ring *other = r == &a->undo ? &a->redo : &a->undo;
-	const size_t budget = undo_budget(a);
 	while (r->count > 0 &&
 	       (r->count >= UNDO_DEPTH || r->bytes + other->bytes + bytes > budget)) {
 		const struct world *old = nth(r, r->count - 1)->world;
@@ -200,6 +238,8 @@ static int push(struct app *a, double now, bool whole)
 	ring_clear(&a->redo);
 	unsigned char *state;
 	size_t state_len;
+	bool by_memory;
+	const size_t budget = undo_budget(a, &by_memory);
 	int e = save_state(a, &state, &state_len);
 	if (e)
 		return e;
@@ -207,26 +247,26 @@ static int push(struct app *a, double now, bool whole)
 	struct undo_entry en = {.proc = a->proc, .mark = mark_of(a->world), .state = state,
 				.state_len = state_len, .pristine = a->pristine, .whole = whole,
 				.params = a->params, .counts = a->counts};
-	if (packs(a)) {
+	if (packs(a, budget)) {
 		e = pack_world(a->world, a->proc->name, &a->params, &en.packed, &en.packed_len);
 		en.bytes = en.packed_len + state_len;
 	} else {
 		en.bytes = entry_bytes(a->world, state_len);
 	}
-	if (!e && en.bytes > undo_budget(a))
-		e = GULLY_ESIZE;
+	if (!e && en.bytes > budget)
+		e = by_memory ? GULLY_ENOMEM : GULLY_ESIZE;
 	if (e) {
 		free(en.packed);
 		free(state);
 		return e;
 	}
 	if (en.packed) {
-		world_destroy(make_room(a, r, en.bytes, 0, 0));
+		world_destroy(make_room(a, r, en.bytes, budget, 0, 0));
 	} else {
 		/* The oldest checkpoint's world, when one is dropped, takes the
 		 * copy: a fresh clone of a big map costs its page faults
 		 * (bench/TUI.md). */
-		en.world = make_room(a, r, en.bytes, a->world->width, a->world->height);
+		en.world = make_room(a, r, en.bytes, budget, a->world->width, a->world->height);
 		if (en.world) {
 			copy_world(en.world, a->world);
 		} else if ((e = world_clone(&en.world, a->world))) {
@@ -290,6 +330,11 @@ static int entry_start(struct app *a, struct undo_ring *from, void **state,
 	*state = NULL;
 	*unpacked = NULL;
 	*dropped = false;
+	/* An unpacked world the machine cannot hold would get gully killed
+	 * (the kernel overcommits); refused, the entry stays for later. */
+	const size_t cells = (size_t)top->mark.width * (size_t)top->mark.height;
+	if (top->packed && memory_left(a) < undo_reserve(cells))
+		return GULLY_ENOMEM;
 	int k = top->packed ? unpack_world(top, unpacked) : GULLY_OK;
 	if (!k)
 		k = proc->create(state, top->packed ? *unpacked : top->world, params);
@@ -321,14 +366,15 @@ static void retire_now(struct app *a, struct undo_ring *to, bool whole, unsigned
 				 .state = now_state, .state_len = now_len,
 				 .pristine = a->pristine, .whole = whole, .params = a->params,
 				 .counts = a->counts, .bytes = entry_bytes(a->world, now_len)};
-	if (packs(a) && pack_world(a->world, a->proc->name, &a->params, &now.packed,
-				   &now.packed_len) == GULLY_OK) {
+	const size_t budget = undo_budget(a, NULL);
+	if (packs(a, budget) && pack_world(a->world, a->proc->name, &a->params, &now.packed,
+					   &now.packed_len) == GULLY_OK) {
 		now.world = NULL;
 		now.bytes = now.packed_len + now_len;
 	}
-	const bool keep = now.bytes <= undo_budget(a);
+	const bool keep = now.bytes <= budget;
 	if (keep) {
-		world_destroy(make_room(a, to, now.bytes, 0, 0));
+		world_destroy(make_room(a, to, now.bytes, budget, 0, 0));
 		ring_put(to, &now);
 	} else {
 		free(now.packed);
@@ -360,10 +406,15 @@ static int restore(struct app *a, struct undo_ring *from, struct undo_ring *to, 
 		proc->destroy(state);
 		world_destroy(unpacked);
 	}
-	if (k) {
+	if (k == GULLY_ENOMEM) { /* the entry stays (entry_start) */
+		const struct undo_mark *m = &nth(from, 0)->mark;
+		snprintf(err, errlen, "cannot undo: too little free memory (%zu MB; the map needs %zu)",
+			 memory_left(a) >> 20,
+			 undo_reserve((size_t)m->width * (size_t)m->height) >> 20);
+	} else if (k)
 		snprintf(err, errlen, "cannot undo: %s: %s", proc->name, gully_strerror(k));
+	if (k)
 		return k;
-	}
 	struct undo_entry e = take_newest(from);
 	if (e.packed) {
 		e.world = unpacked;
