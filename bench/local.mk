@@ -64,7 +64,7 @@ bench_bench_fidelity_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
 bench_bench_fidelity_LDADD = $(PNG_LIBS) -lm
 EXTRA_DIST += bench/FIDELITY.md bench/fidelity-seed12345.png bench/fidelity-lakes-reference.png bench/fidelity-seed42.png bench/hydrology-vs-seed.sh \
 	bench/hydrology-scaling.sh bench/fidelity-streams.sh bench/seed-own-code.sh
-EXTRA_DIST += bench/tui-first-output.py
+EXTRA_DIST += bench/tui-first-output.py bench/dither-blur.py
 EXTRA_DIST += bench/SPH.md
 # The channel a jet cut, from snapshots (bench/SPH.md, "Channels").
 noinst_PROGRAMS += bench/sph_channel

@@ -233,6 +233,47 @@ static void test_picture_is_the_explorer_view(void **state)
 	world_destroy(w);
 }
 
+/* In 256 colours a smooth area is dithered as a checkerboard, not in rows:
+ * on a slope that rises down the map (each pixel row one colour), a
+ * half block whose two pixels differ has them either as its neighbour
+ * does (two rows that round to different entries) or, dithered, the other
+ * way up. Rows of one colour would read as stripes. */
+static void test_256_colours_dither_as_a_checkerboard(void **state)
+{
+	(void)state;
+	const int width = 16, height = 256;
+	struct world *w;
+	assert_int_equal(world_create(&w, width, height), 0);
+	for (int y = 0; y < height; y++)
+		for (int x = 0; x < width; x++)
+			w->layer[LAYER_HEIGHT][y * width + x] = (float)y / (float)height;
+	struct params p;
+	params_defaults(&p);
+	struct picture_opts po = {.colors = 256};
+	char err[256] = "";
+	assert_int_equal(picture_export_named(tmp("d.ppm"), w, "height", &p, &po, NULL, NULL, NULL,
+					      err, sizeof err),
+			 0);
+	unsigned char *b = read_ppm("d.ppm", width, height);
+	int swapped = 0, same = 0;
+	for (int y = 0; y + 1 < height; y += 2)
+		for (int x = 0; x + 1 < width; x++) {
+			const unsigned char *top = b + ((size_t)y * width + x) * 3;
+			const unsigned char *bottom = top + width * 3;
+			if (memcmp(top, bottom, 3) == 0)
+				continue;
+			if (memcmp(top, bottom + 3, 3) == 0 && memcmp(bottom, top + 3, 3) == 0)
+				swapped++;
+			else if (memcmp(top, top + 3, 3) == 0 && memcmp(bottom, bottom + 3, 3) == 0)
+				same++;
+			else
+				fail_msg("row %d, column %d: neither as its neighbour nor swapped", y, x);
+		}
+	assert_true(swapped > 0);
+	free(b);
+	world_destroy(w);
+}
+
 /* Overlays change the pixels they cover and only those; the light comes
  * from view.azimuth, and flat ground does not care where it comes from. */
 static void test_overlays_and_light(void **state)
@@ -468,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_f32_is_the_layer_bit_for_bit),
 		cmocka_unit_test(test_png_reads_back_and_matches_ppm),
 		cmocka_unit_test(test_picture_is_the_explorer_view),
+		cmocka_unit_test(test_256_colours_dither_as_a_checkerboard),
 		cmocka_unit_test(test_overlays_and_light),
 		cmocka_unit_test(test_import_round_trips),
 		cmocka_unit_test(test_import_any_size),

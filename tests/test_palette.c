@@ -162,9 +162,10 @@ static void test_half_block_dither(void **state)
 	for (int i = 0; i <= 400; i++) {
 		struct rgb c = palette_height(i / 400.0);
 		int fg, bg;
-		palette_to_256_pair(c, c, &fg, &bg);
-		/* On top the nearest entry, always. */
+		const bool pair_made = palette_to_256_pair(c, c, &fg, &bg);
+		/* In the foreground the nearest entry, always. */
 		assert_int_equal(fg, palette_to_256(c));
+		assert_int_equal(pair_made, fg != bg);
 		if (fg != bg)
 			dithered++;
 		plain += palette_distance(c, palette_from_256(fg));
@@ -177,9 +178,14 @@ static void test_half_block_dither(void **state)
 	assert_true(pair < 0.8 * plain);
 	/* An edge is never dithered: pixels far apart keep their own entries. */
 	int fg, bg;
-	palette_to_256_pair((struct rgb){40, 80, 50}, (struct rgb){200, 200, 200}, &fg, &bg);
+	assert_false(palette_to_256_pair((struct rgb){40, 80, 50}, (struct rgb){200, 200, 200}, &fg,
+					 &bg));
 	assert_int_equal(fg, palette_to_256((struct rgb){40, 80, 50}));
 	assert_int_equal(bg, palette_to_256((struct rgb){200, 200, 200}));
+	/* A pair is drawn the other way up in every other column. */
+	assert_false(palette_256_lower(0));
+	assert_true(palette_256_lower(1));
+	assert_false(palette_256_lower(2));
 }
 
 int main(void)

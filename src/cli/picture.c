@@ -78,7 +78,8 @@ int picture_export(const char *path, const struct world *w, int layer, float sca
 
 /* The picture as the explorer shows it on a 256-colour terminal: each two
  * rows one row of half blocks, the pair quantised (and dithered) as the
- * explorer does, the top pixel the cell's foreground. */
+ * explorer does, the top pixel the cell's foreground but in a dithered
+ * pair's odd columns, where the explorer draws a lower half block. */
 static void as_256_colours(struct rgb *px, int width, int height)
 {
 	for (int y = 0; y < height; y += 2) {
@@ -86,7 +87,12 @@ static void as_256_colours(struct rgb *px, int width, int height)
 			struct rgb *top = &px[(size_t)y * (size_t)width + (size_t)x];
 			struct rgb *bottom = y + 1 < height ? top + width : NULL;
 			int fg, bg;
-			palette_to_256_pair(*top, bottom ? *bottom : *top, &fg, &bg);
+			if (palette_to_256_pair(*top, bottom ? *bottom : *top, &fg, &bg) &&
+			    palette_256_lower(x)) {
+				int t = fg;
+				fg = bg;
+				bg = t;
+			}
 			*top = palette_from_256(fg);
 			if (bottom)
 				*bottom = palette_from_256(bg);

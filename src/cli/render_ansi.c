@@ -61,8 +61,9 @@ static void colour(FILE *fp, int tier, bool bg, struct rgb c)
 		ansi_index(fp, bg, palette_to_ansi(c, tier == TIER_16 ? 16 : 8));
 }
 
-/* One character for two pixels, as the explorer's crt_put_cell draws it. */
-static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb bottom)
+/* One character for two pixels, as the explorer's crt_put_cell draws it
+ * in column x. */
+static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb bottom, int x)
 {
 	static const char ramp[] = " .:-=+*#%@";
 	struct rgb mix = palette_mix(top, bottom, 0.5);
@@ -81,6 +82,12 @@ static void put_cell(FILE *fp, int tier, bool utf8, struct rgb top, struct rgb b
 		ansi_index(fp, false, sc.fg);
 		ansi_index(fp, true, sc.bg);
 		fputs(sc.utf8, fp);
+	} else if (tier == TIER_256) {
+		int fg, bg;
+		const bool lower = palette_to_256_pair(top, bottom, &fg, &bg) && palette_256_lower(x);
+		fprintf(fp, "\033[38;5;%dm\033[48;5;%dm", fg, bg);
+		/* U+2584 lower half block for a dithered pair's odd columns */
+		fputs(lower ? "\xe2\x96\x84" : "\xe2\x96\x80", fp);
 	} else {
 		colour(fp, tier, false, top);
 		colour(fp, tier, true, bottom);
@@ -134,7 +141,7 @@ static struct rgb *data_pixels(const struct world *w, int which, int cols, int r
 static void put_line(FILE *fp, const struct rgb *px, int cols, int y, int tier, bool utf8)
 {
 	for (int x = 0; x < cols; x++)
-		put_cell(fp, tier, utf8, px[y * cols + x], px[(y + 1) * cols + x]);
+		put_cell(fp, tier, utf8, px[y * cols + x], px[(y + 1) * cols + x], x);
 	fputs(tier == TIER_NONE ? "\n" : "\033[0m\n", fp);
 }
 

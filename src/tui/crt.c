@@ -355,18 +355,16 @@ void crt_put_cell(int y, int x, struct rgb top, struct rgb bottom, int water_top
 	}
 	if (crt.tier != TIER_NONE && crt.utf8) {
 		int fg, bg;
+		bool dithered = false;
 		if (crt.tier == TIER_256)
-			palette_to_256_pair(top, bottom, &fg, &bg);
+			dithered = palette_to_256_pair(top, bottom, &fg, &bg);
 		else {
 			fg = colour_of(top);
 			bg = colour_of(bottom);
 		}
-		if (fg == bg) {
-			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
-		} else {
-			wc[0] = L'\u2580';
-			put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
-		}
+		if (fg != bg)
+			wc[0] = dithered && palette_256_lower(x) ? L'\u2584' : L'\u2580';
+		put_glyph(y, x, wc, A_NORMAL, pair_for(fg, bg));
 		return;
 	}
 	/* One pixel per cell: both halves merged. */

@@ -204,10 +204,14 @@ int palette_to_256(struct rgb c)
 /* ---- two pixels of a half block, dithered ----
  * Where a cell's two pixels are nearly one colour and that colour falls
  * between palette entries, both pixels would show the same entry and the
- * whole smooth area takes one step; showing the nearest entry above and
- * its best partner below lets the eye average the pair to a colour between
- * (an ordered 2x1 dither: the pattern is fixed, top and bottom, so it does
- * not crawl as the map changes). The partner is the entry that brings the
+ * whole smooth area takes one step; showing the nearest entry in one half
+ * and its best partner in the other lets the eye average the pair to a
+ * colour between. The pattern is ordered (fixed to the screen, so it does
+ * not crawl as the map changes) and a checkerboard: the nearest entry on
+ * top in even columns and below in odd ones. Rows of one colour, as a
+ * 2x1 pattern gives, read as stripes; the checkerboard is finer, and
+ * costs no colour codes, since the odd columns draw the same colours
+ * through a lower half block. The partner is the entry that brings the
  * pair's mean, in linear light, nearest the cell's colour in OKLab, kept
  * only when it is clearly nearer than the plain entry. */
 
@@ -244,13 +248,13 @@ static int dither_partner(struct rgb c, int first)
 static _Thread_local uint32_t pair_key[1 << CACHE_BITS];
 static _Thread_local uint8_t pair_val[1 << CACHE_BITS];
 
-void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg)
+bool palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg)
 {
 	*fg = palette_to_256(top);
 	*bg = palette_to_256(bottom);
 	if (*fg != *bg || abs(top.r - bottom.r) > DITHER_SMOOTH ||
 	    abs(top.g - bottom.g) > DITHER_SMOOTH || abs(top.b - bottom.b) > DITHER_SMOOTH)
-		return;
+		return false;
 	struct rgb c = palette_mix(top, bottom, 0.5);
 	uint32_t key = ((uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b) + 1;
 	uint32_t h = (key * 2654435761u) >> (32 - CACHE_BITS);
@@ -258,9 +262,15 @@ void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg)
 		pair_key[h] = key;
 		pair_val[h] = (uint8_t)dither_partner(c, palette_to_256(c));
 	}
-	/* The cell's own nearest above, its partner below. */
+	/* The cell's own nearest in the foreground, its partner behind. */
 	*fg = palette_to_256(c);
 	*bg = pair_val[h];
+	return *fg != *bg;
+}
+
+bool palette_256_lower(int column)
+{
+	return column & 1;
 }
 
 /* The VGA-like values most terminals use for the ANSI colours. */

@@ -4,6 +4,7 @@
 #ifndef GULLY_PALETTE_H
 #define GULLY_PALETTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rgb {
@@ -54,11 +55,16 @@ double palette_distance(struct rgb a, struct rgb b);
  * cube) and 232-255 (grey ramp) together; never 0-15, whose RGB values
  * differ between terminals. */
 int palette_to_256(struct rgb c);
-/* A half block's two pixels in 256 colours: each its nearest entry, but
- * where the two are nearly one colour that sits between entries, the
- * cell's nearest entry on top and the partner that brings the pair's mean
- * nearest below (a fixed 2x1 dither); fg == bg when no pair is better. */
-void palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg);
+/* A half block's two pixels in 256 colours: each its nearest entry (fg
+ * the top, bg the bottom), but where the two are nearly one colour that
+ * sits between entries, the cell's nearest entry and the partner that
+ * brings the pair's mean nearest (an ordered dither); fg == bg when no pair
+ * is better. Returns true for such a pair: the caller draws it up on even
+ * columns and down on odd ones (a checkerboard; palette_256_lower). */
+bool palette_to_256_pair(struct rgb top, struct rgb bottom, int *fg, int *bg);
+/* Whether a dithered pair at this column shows its fg in the lower half
+ * (a lower half block, U+2584, with the same colours): odd columns. */
+bool palette_256_lower(int column);
 /* The RGB an xterm shows for index 16-255. */
 struct rgb palette_from_256(int index);
 /* The nearest of the 8 (or 16, with bright) ANSI colours: 0-7 or 0-15. */
