@@ -378,8 +378,31 @@ err_has "resume: 4 of 4 points are done in $T/res; running the other 0"
 [ "$(wc -l <"$T/out")" -eq 5 ] || fail "--resume of a finished sweep: $(cat "$T/out")"
 expect 0 "--point --resume of a point done" -- $RS --resume --point 0
 [ "$(sed -n 2p "$T/out" | cut -f 8)" = 12345 ] || fail "--point --resume ran it again: $(cat "$T/out")"
-expect 0 "--emit --resume" -- $RS --resume --emit
-[ "$(grep -c -- ' --resume --point [0-9]*$' "$T/out")" -eq 4 ] || fail "emitted without --resume: $(cat "$T/out")"
+# --emit --resume lists only the points left (it printed a command for
+# every point, the finished ones returning at once when run); a job array's
+# script keeps every task id, each passing --resume on.
+RV="$GULLY sweep --particles 10 --size 16x16 --vary world.seed=1:4:1 --out $T/res"
+expect 0 "--emit --resume of a finished sweep" -- $RV --resume --emit
+[ -s "$T/out" ] && fail "--emit --resume printed commands for points done: $(cat "$T/out")"
+err_has "resume: all 4 points are done in $T/res: nothing to emit"
+expect 0 "--emit=slurm --resume" -- $RS --resume --emit=slurm
+grep -q -- '^#SBATCH --array=0-3$' "$T/out" && grep -q -- ' --resume --point "$SLURM_ARRAY_TASK_ID"$' "$T/out" ||
+	fail "--emit=slurm --resume: $(cat "$T/out")"
+rm "$T/res/run-0001.tsv" "$T/res/run-0002.tsv"
+echo "exit 1" >"$T/res/run-0002.failed"
+expect 0 "--emit --resume of a sweep half done" -- $RV --resume --emit
+[ "$(grep -c -- ' --resume --point [12]$' "$T/out")" -eq 2 ] && [ "$(wc -l <"$T/out")" -eq 2 ] ||
+	fail "--emit --resume did not list points 1 and 2 alone: $(cat "$T/out")"
+err_has "resume: 2 of 4 points are done in $T/res; emitting the other 2"
+sh "$T/out" >/dev/null 2>&1 || fail "the emitted commands failed"
+[ -s "$T/res/run-0001.tsv" ] && [ -s "$T/res/run-0002.tsv" ] && [ ! -e "$T/res/run-0002.failed" ] ||
+	fail "the emitted commands did not run points 1 and 2: $(ls "$T/res")"
+cp "$T/res/run-0000.tsv" "$T/res/run-0003.tsv"
+for e in "" =slurm; do
+	expect 1 "--emit$e --resume over another point's row" -- $RS --resume --emit$e
+	err_has "run-0003.tsv: its row is not this point's (its varied values differ): remove it to run point 3 again"
+	[ -s "$T/out" ] && fail "--emit$e --resume printed over a bad row: $(cat "$T/out")"
+done
 cp "$T/res/run-0000.tsv" "$T/res/run-0001.tsv"
 rm "$T/res/run-0003.tsv"
 expect 1 "--resume over another point's row" -- $RS --resume

@@ -120,9 +120,60 @@ int sweep_write_grids(const struct sweep *s)
 	return status;
 }
 
-static int emit_lines(const struct sweep *s)
+/* --resume: which points --out DIR already holds a good row for (and their
+ * maps, with --save-maps), by the reading --resume and --collect share, so
+ * a job list submitted again holds only the rest. A row file that is not
+ * this grid's is refused (said, 1) as the sweep's own --resume refuses it.
+ * *done is malloc'd, one flag a point; *ndone counts them. */
+static int rows_done(const struct sweep *s, bool **done, long *ndone)
+{
+	char *header = sweep_table_header(s);
+	*done = calloc((size_t)s->points, sizeof **done);
+	*ndone = 0;
+	if (!header || !*done) {
+		free(header);
+		cli_error("out of memory");
+		return 1;
+	}
+	int status = 0;
+	for (long pt = 0; pt < s->points && !status; pt++) {
+		char *row = NULL;
+		enum sweep_row r = sweep_row_done(s, pt, header, &row);
+		status = r == SWEEP_ROW_BAD;
+		if (r == SWEEP_ROW_OK) {
+			(*done)[pt] = true;
+			(*ndone)++;
+		}
+		free(row);
+	}
+	free(header);
+	return status;
+}
+
+/* The one line --emit --resume says of what DIR holds already. */
+static void say_done(const struct sweep *s, long ndone, bool slurm)
+{
+	if (s->o.quiet || ndone == 0)
+		return;
+	if (ndone == s->points)
+		cli_error("--resume: all %ld points are done in %s: %s; --collect prints the table",
+			  s->points, s->out_dir,
+			  slurm ? "each task will print its kept row and end" : "nothing to emit");
+	else if (slurm)
+		cli_error("--resume: %ld of %ld points are done in %s: their tasks print the kept "
+			  "row and end, the other %ld run", ndone, s->points, s->out_dir,
+			  s->points - ndone);
+	else
+		cli_error("--resume: %ld of %ld points are done in %s; emitting the other %ld", ndone,
+			  s->points, s->out_dir, s->points - ndone);
+}
+
+/* One command a point, those done (done[pt], when done is given) left out. */
+static int emit_lines(const struct sweep *s, const bool *done)
 {
 	for (long pt = 0; pt < s->points; pt++) {
+		if (done && done[pt])
+			continue;
 		struct argv_buf b = {0};
 		char index[32];
 		snprintf(index, sizeof index, "%ld", pt);
@@ -203,7 +254,20 @@ int sweep_emit(const struct sweep *s, enum sweep_emit how)
 	int grid = sweep_write_grids(s);
 	if (grid)
 		return grid;
-	int status = how == SWEEP_EMIT_SLURM ? emit_slurm(s) : emit_lines(s);
+	/* --resume: the command list leaves out the points done; a job
+	 * array's task ids are its points, so its script keeps them all (their
+	 * tasks print the kept row and end), but a bad row file is refused now,
+	 * not in a task's log once the job has run. */
+	bool *done = NULL;
+	long ndone = 0;
+	if (s->resume && rows_done(s, &done, &ndone)) {
+		free(done);
+		return 1;
+	}
+	if (s->resume)
+		say_done(s, ndone, how == SWEEP_EMIT_SLURM);
+	int status = how == SWEEP_EMIT_SLURM ? emit_slurm(s) : emit_lines(s, done);
+	free(done);
 	if (!status && fflush(stdout) != 0) {
 		cli_error("stdout: %s", strerror(errno));
 		status = 1;
