@@ -439,5 +439,41 @@ wait "$pid"
 expect 0 "the stopped sweep resumed" -- $BIG --out "$T/cut" --resume
 [ "$(cut -f 1-7,10- "$T/out")" = "$(cat "$T/whole")" ] || fail "stopped and resumed differs: $(cat "$T/out")"
 
+# ---- 24: --collect tells a row file that cannot be read from a missing one ----
+# (A row file without read permission was "not this grid's row: cannot
+# read", marked failed: as if the run had gone wrong, when its row may be
+# fine.) A file there that cannot be read (no permission; a directory, which
+# root cannot read either) is named with the reason and marked unreadable;
+# --resume says to make it readable or remove it; an absent one is missing.
+CO="$SW --vary world.seed=1:3:1 --out $T/co"
+expect 0 "a sweep into --out" -- $CO
+chmod 755 "$T" "$T/co"
+as_other() { "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+	as_other() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	as_other "$GULLY" --version >/dev/null 2>&1 || as_other() { return 99; }
+fi
+chmod 600 "$T/co/run-0001.tsv"
+if as_other "$GULLY" --version >/dev/null 2>&1; then
+	expect 1 "--collect with a row file it may not read" -- as_other "$GULLY" sweep --collect "$T/co"
+	err_has "point 1: $T/co/run-0001.tsv: cannot read: Permission denied$"
+	grep -q "not this grid's row" "$T/err" && fail "an unreadable row called another grid's: $(cat "$T/err")"
+	[ "$(sed -n 3p "$T/out" | cut -f 1,2)" = "2	unreadable" ] || fail "not marked unreadable: $(sed -n 3p "$T/out")"
+	expect 1 "--resume with a row file it may not read" -- as_other $CO --resume
+	err_has "run-0001.tsv: cannot read: Permission denied: make it readable, or remove it to run point 1 again"
+else
+	echo "note: no other user to read as: the permission case is skipped"
+fi
+chmod 644 "$T/co/run-0001.tsv"
+mv "$T/co/run-0001.tsv" "$T/co/row1"
+mkdir "$T/co/run-0001.tsv"
+expect 1 "--collect with a directory for a row file" -- "$GULLY" sweep --collect "$T/co"
+err_has "point 1: $T/co/run-0001.tsv: cannot read: "
+[ "$(sed -n 3p "$T/out" | cut -f 1,2)" = "2	unreadable" ] || fail "not marked unreadable: $(sed -n 3p "$T/out")"
+rmdir "$T/co/run-0001.tsv"
+expect 1 "--collect with a row file absent" -- "$GULLY" sweep --collect "$T/co"
+err_has "point 1 missing: $T/co/run-0001.tsv$"
+[ "$(sed -n 3p "$T/out" | cut -f 1,2)" = "2	missing" ] || fail "not marked missing: $(sed -n 3p "$T/out")"
+
 echo "checks done"
 finish

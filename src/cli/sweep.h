@@ -141,15 +141,17 @@ enum sweep_row {
 	SWEEP_ROW_NONE,   /* no row file */
 	SWEEP_ROW_FAILED, /* no row file, and the run's failure note instead */
 	SWEEP_ROW_OK,     /* this grid's row for the point */
-	SWEEP_ROW_BAD     /* a row file that is not that (damaged, another grid's) */
+	SWEEP_ROW_BAD,    /* a row file that is not that (damaged, another grid's) */
+	SWEEP_ROW_UNREADABLE /* a row file there that cannot be read (permissions) */
 };
 /* Point's row file in dir. OK: *row (malloc'd) is the run's own row as
- * sweep_print_row takes it; BAD: why holds "FILE: what is wrong". */
+ * sweep_print_row takes it; BAD: why holds "FILE: what is wrong";
+ * UNREADABLE: "FILE: cannot read: REASON". */
 enum sweep_row sweep_row_read(const struct sweep *s, const char *dir, long point,
 			      const char *header, char **row, char *why, size_t whylen);
-/* For --resume: sweep_row_read in --out DIR, a BAD row said (with how to
- * run the point again), and a row without its --save-maps files counted
- * as NONE, the point to run again. */
+/* For --resume: sweep_row_read in --out DIR, a BAD or UNREADABLE row said
+ * (with how to run the point again) and returned as BAD, and a row without
+ * its --save-maps files counted as NONE, the point to run again. */
 enum sweep_row sweep_row_done(const struct sweep *s, long point, const char *header,
 			      char **row);
 

@@ -104,13 +104,20 @@ static bool collect_point(const struct sweep *s, const char *dir, long point, co
 	char path[4096];
 	sweep_file_name(path, sizeof path, dir, point,
 			r == SWEEP_ROW_FAILED ? "failed" : s->o.json ? "json" : "tsv");
-	if (r == SWEEP_ROW_BAD)
+	/* Four cases, four words: no file ("missing"), the run's failure note
+	 * ("failed"), a file that is not this point's row (damaged, another
+	 * grid's: "failed"), and a file there that cannot be read, whose row
+	 * may be good ("unreadable": not missing, and nothing failed). */
+	const char *mark = r == SWEEP_ROW_NONE ? "missing"
+			   : r == SWEEP_ROW_UNREADABLE ? "unreadable" : "failed";
+	if (r == SWEEP_ROW_UNREADABLE)
+		fprintf(stderr, "%s sweep: point %ld: %s\n", cli_program, point, why);
+	else if (r == SWEEP_ROW_BAD)
 		fprintf(stderr, "%s sweep: point %ld: %s is not this grid's row: %s\n", cli_program,
 			point, path, why + (strncmp(why, path, strlen(path)) == 0 ? strlen(path) + 2 : 0));
 	else
-		fprintf(stderr, "%s sweep: point %ld %s: %s\n", cli_program, point,
-			r == SWEEP_ROW_FAILED ? "failed" : "missing", path);
-	sweep_print_marked(stdout, s, point, r == SWEEP_ROW_NONE ? "missing" : "failed", columns);
+		fprintf(stderr, "%s sweep: point %ld %s: %s\n", cli_program, point, mark, path);
+	sweep_print_marked(stdout, s, point, mark, columns);
 	return false;
 }
 

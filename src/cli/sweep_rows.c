@@ -113,8 +113,10 @@ enum sweep_row sweep_row_read(const struct sweep *s, const char *dir, long point
 			sweep_file_name(failed, sizeof failed, dir, point, "failed");
 			return access(failed, F_OK) == 0 ? SWEEP_ROW_FAILED : SWEEP_ROW_NONE;
 		}
+		/* There but not readable (permissions, a directory): not a
+		 * missing row, nor a wrong one; its file may be fine. */
 		snprintf(why, whylen, "%s: cannot read: %s", path, file_strerror(errno));
-		return SWEEP_ROW_BAD;
+		return SWEEP_ROW_UNREADABLE;
 	}
 	char *r = NULL;
 	const char *bad = check_text(s, point, header, text, len, &r);
@@ -147,7 +149,11 @@ enum sweep_row sweep_row_done(const struct sweep *s, long point, const char *hea
 {
 	char why[4200];
 	enum sweep_row r = sweep_row_read(s, s->out_dir, point, header, row, why, sizeof why);
-	if (r == SWEEP_ROW_BAD)
+	if (r == SWEEP_ROW_UNREADABLE) {
+		cli_error("--resume: %s: make it readable, or remove it to run point %ld again",
+			  why, point);
+		r = SWEEP_ROW_BAD;
+	} else if (r == SWEEP_ROW_BAD)
 		cli_error("--resume: %s: remove it to run point %ld again", why, point);
 	if (r == SWEEP_ROW_OK && !maps_there(s, point)) {
 		free(*row);
