@@ -136,7 +136,7 @@ echo "ok: sweep under nohup"
 # not after the long run under way.
 (
 	"$GULLY" sweep --quiet --jobs 1 --particles 1000 \
-		--set world.seed=$((MARK + 5)) --vary world.width=16,4096,4096 2>"$T/err"
+		--set world.seed=$((MARK + 5)) --vary world.width=16,4096,4095 2>"$T/err"
 	echo $? >"$T/st"
 ) | head -c 1 >/dev/null
 sleep 0.3

@@ -118,12 +118,12 @@ grep -q "inf" "$T/err" && fail "render printed an infinite range: $(cat "$T/err"
 # typed: {"particles.friction": .1, ...}, which no JSON reader takes.)
 num='-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?'
 expect 0 "sweep --json over numbers typed loosely" -- \
-	$SW --json --vary particles.friction=.1,+0.2,0.,1e-1 --vary world.seed=+3,4
+	$SW --json --vary particles.friction=.1,+0.2,0.,3e-1 --vary world.seed=+3,4
 [ "$(wc -l <"$T/out")" -eq 8 ] || fail "expected 8 JSON lines: $(cat "$T/out")"
 grep -Evq "^[{]\"particles[.]friction\": $num, \"world[.]seed\": $num, \"process\": " "$T/out" &&
 	fail "a JSON line with a number JSON does not take: $(grep -Ev "^[{]\"particles[.]friction\": $num, \"world[.]seed\": $num, " "$T/out" | head -n 1)"
 grep -q '^{"particles.friction": 0.1, "world.seed": 3, ' "$T/out" || fail ".1 and +3 not written as 0.1 and 3"
-grep -q '^{"particles.friction": 1e-1, ' "$T/out" || fail "1e-1, a JSON number, not kept as typed"
+grep -q '^{"particles.friction": 3e-1, ' "$T/out" || fail "3e-1, a JSON number, not kept as typed"
 expect 0 "the same through --out and --collect" -- $SW --json --vary particles.friction=.1,+0.2 --out "$T/jout"
 expect 0 "--collect" -- "$GULLY" sweep --collect "$T/jout"
 grep -q '^{"particles.friction": 0.2, ' "$T/out" || fail "--collect: +0.2 not written as 0.2: $(cat "$T/out")"
@@ -474,6 +474,19 @@ rmdir "$T/co/run-0001.tsv"
 expect 1 "--collect with a row file absent" -- "$GULLY" sweep --collect "$T/co"
 err_has "point 1 missing: $T/co/run-0001.tsv$"
 [ "$(sed -n 3p "$T/out" | cut -f 1,2)" = "2	missing" ] || fail "not marked missing: $(sed -n 3p "$T/out")"
+
+# ---- 25: --vary refuses a value given twice ----
+# (world.seed=1,1,2 ran seed 1 twice: two identical rows that look like a
+# result, a typo's cost in runs.) The same number written two ways is the
+# same run too; negative values and exponents are values like any other.
+expect 2 "--vary with a value twice" -- $SW --vary world.seed=1,1,2 --emit
+err_has "vary world.seed: 1 is given twice (values 1 and 2): their points would be the same runs"
+[ -s "$T/out" ] && fail "--vary 1,1,2 emitted commands: $(cat "$T/out")"
+expect 2 "--vary with one number written two ways" -- $SW --vary particles.friction=0.1,2e-1,0.10
+err_has "vary particles.friction: 0.1 and 0.10 are the same value (values 1 and 3)"
+expect 0 "--vary with negative and exponent values" -- $SW --vary hydrology.sea_level=-1e-1,-2,5E-1
+[ "$(cut -f 1 "$T/out" | tr '\n' ' ')" = "hydrology.sea_level -1e-1 -2 5E-1 " ] ||
+	fail "negative and exponent values: $(cut -f 1 "$T/out")"
 
 echo "checks done"
 finish

@@ -76,6 +76,44 @@ static int expand_range(struct sweep_axis *a, const char *spec, bool *was_range)
 	return 0;
 }
 
+/* Every value as the registry reads it; one the runs would take as another
+ * (1,1,2; 0.1,0.10) is refused: its points would be the same runs again,
+ * rows that look like a result and are a typo's cost. */
+static int check_values(const struct sweep_axis *a, int index)
+{
+	struct params p;
+	params_defaults(&p);
+	double *taken = malloc((size_t)a->count * sizeof *taken);
+	if (!taken)
+		return cli_usage_error(SWEEP_CMD, "out of memory");
+	int st = 0;
+	for (int k = 0; k < a->count && !st; k++) {
+		int err = params_set_text(&p, index, a->values[k]);
+		if (err) {
+			char msg[256];
+			describe_param_error(msg, sizeof msg, err, index, cli_quote(a->values[k]));
+			st = cli_usage_error(SWEEP_CMD, "--vary %s", msg);
+			break;
+		}
+		taken[k] = params_get(&p, index);
+		for (int j = 0; j < k && !st; j++) {
+			if (taken[j] != taken[k])
+				continue;
+			char what[160];
+			if (strcmp(a->values[j], a->values[k]) == 0)
+				snprintf(what, sizeof what, "%s is given twice", cli_quote(a->values[k]));
+			else
+				snprintf(what, sizeof what, "%s and %s are the same value",
+					 cli_quote(a->values[j]), cli_quote(a->values[k]));
+			st = cli_usage_error(SWEEP_CMD, "--vary %s: %s (values %d and %d): their "
+					     "points would be the same runs; give each value once",
+					     a->key, what, j + 1, k + 1);
+		}
+	}
+	free(taken);
+	return st;
+}
+
 /* Parses KEY=LIST and checks every value against the registry up front, so a
  * typo fails before any run starts. */
 int sweep_parse_vary(struct sweep_axis *a, const char *arg)
@@ -111,17 +149,7 @@ int sweep_parse_vary(struct sweep_axis *a, const char *arg)
 			v += n + 1;
 		}
 	}
-	struct params p;
-	params_defaults(&p);
-	for (int k = 0; k < a->count; k++) {
-		int err = params_set_text(&p, index, a->values[k]);
-		if (err) {
-			char msg[256];
-			describe_param_error(msg, sizeof msg, err, index, cli_quote(a->values[k]));
-			return cli_usage_error(SWEEP_CMD, "--vary %s", msg);
-		}
-	}
-	return 0;
+	return check_values(a, index);
 }
 
 void sweep_point_values(const struct sweep *s, long point, int *pick)
