@@ -488,5 +488,30 @@ expect 0 "--vary with negative and exponent values" -- $SW --vary hydrology.sea_
 [ "$(cut -f 1 "$T/out" | tr '\n' ' ')" = "hydrology.sea_level -1e-1 -2 5E-1 " ] ||
 	fail "negative and exponent values: $(cut -f 1 "$T/out")"
 
+# ---- 26: an --out DIR the user may not write in is said before any run ----
+# (A sweep into a DIR already there but read-only to this user, resumed or
+# run again, ran every point and then failed to keep each row, one line a
+# point.) With every point done, --resume still prints the table.
+WO="$SW --vary world.seed=1,2 --out $T/wo"
+expect 0 "a sweep into --out" -- $WO
+rm "$T/wo/run-0001.tsv"
+chmod 555 "$T/wo"
+if [ "$(id -u)" -ne 0 ] || as_other "$GULLY" --version >/dev/null 2>&1; then
+	for extra in "" "--point 1" "--resume"; do
+		expect 1 "a sweep $extra into a DIR it may not write in" -- as_other $WO $extra
+		err_has "wo: cannot write the runs' files in it: Permission denied"
+		[ "$(grep -c 'cannot' "$T/err")" -eq 1 ] || fail "more than one line: $(cat "$T/err")"
+		[ -s "$T/out" ] && fail "rows printed before the refusal: $(cat "$T/out")"
+	done
+	chmod 755 "$T/wo"
+	expect 0 "the missing point" -- $WO --point 1
+	chmod 555 "$T/wo"
+	expect 0 "--resume with every point done, DIR read-only" -- as_other $WO --resume
+	[ "$(wc -l <"$T/out")" -eq 3 ] || fail "--resume of a read-only DIR: $(cat "$T/out")"
+else
+	echo "note: no other user to run as: the read-only DIR case is skipped"
+fi
+chmod 755 "$T/wo"
+
 echo "checks done"
 finish

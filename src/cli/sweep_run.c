@@ -202,6 +202,23 @@ static int resume_rows(const struct sweep *s, struct grid_state *g)
 	return status;
 }
 
+/* --out and --save-maps DIR, there already (a sweep resumed, a point run
+ * again) but not writable by this user: every run would do its work and
+ * then fail to keep it, a line per point, so it is said once before any
+ * run. (Not for --emit: another machine's runs write there, maybe as
+ * another user, and NFS root squashing makes this machine's answer moot.) */
+static int dirs_writable(const struct sweep *s)
+{
+	const char *dirs[] = {s->out_dir, s->maps_dir};
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		if (dirs[i] && access(dirs[i], W_OK | X_OK) != 0) {
+			cli_error("%s: cannot write the runs' files in it: %s", dirs[i],
+				  strerror(errno));
+			return 1;
+		}
+	return 0;
+}
+
 /* The next point from `next` on that has no row yet (--resume took it). */
 static long next_to_run(const struct sweep *s, const struct grid_state *g, long next)
 {
@@ -223,7 +240,8 @@ int sweep_run_grid(const struct sweep *s, long jobs)
 		status = 1;
 		goto out;
 	}
-	if ((status = sweep_write_grids(s)) || (s->resume && (status = resume_rows(s, &g))))
+	if ((status = sweep_write_grids(s)) || (s->resume && (status = resume_rows(s, &g))) ||
+	    (g.resumed < s->points && (status = dirs_writable(s))))
 		goto out;
 	progress_begin(&g.pg, (uint64_t)(s->points - g.resumed), "runs", s->o.quiet);
 	print_ready(s, &g);
@@ -381,6 +399,8 @@ int sweep_run_point(const struct sweep *s, long point)
 	bool done = false;
 	if (!bad && s->resume)
 		bad = resume_point(s, point, &done);
+	if (!bad && !done)
+		bad = dirs_writable(s);
 	if (bad || done)
 		return bad ? bad : cli_flush_stdout("the row");
 	/* One run: its stderr is the sweep's, as `gully run`'s own would be. */
