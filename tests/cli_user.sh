@@ -513,5 +513,28 @@ else
 fi
 chmod 755 "$T/wo"
 
+# ---- 27: what a user copies from gully's words is quoted; one line a command ----
+# (The job script's comment said `gully sweep --collect DIR` with DIR bare,
+# which a DIR with a space breaks, and "of 1 runs"; --collect of a DIR with
+# no grid named `--out DIR` bare too. A line break in a path, even quoted,
+# cut an emitted command in two: parallel ran each half, and a job script
+# ran its comment's second line as a command.)
+SP="$T/sp ace"
+mkdir "$SP"
+expect 0 "--emit=slurm into a DIR with a space" -- $SW --vary world.seed=1 --emit=slurm --out "$SP/one dir"
+grep -q "^# A gully sweep of 1 run as" "$T/out" || fail "not '1 run': $(sed -n 2p "$T/out")"
+grep -q "^# is done, \`gully sweep --collect '$SP/one dir'\` prints the table.$" "$T/out" ||
+	fail "the collect command in the script is not quoted: $(sed -n 4p "$T/out")"
+expect 1 "--collect of a DIR without a grid" -- "$GULLY" sweep --collect "$SP"
+err_has "(a sweep with \`--out '$SP'\` writes it)"
+nl="$T/n
+l"
+for e in "" =slurm; do
+	expect 2 "--emit$e into a DIR with a line break" -- $SW --vary world.seed=1,2 --emit$e --out "$nl"
+	err_has "emit: '$T/n?l' holds a line break"
+	[ -s "$T/out" ] && fail "--emit$e printed commands with a line break in them: $(cat "$T/out")"
+	[ -e "$nl" ] && fail "--emit$e made the DIR all the same"
+done
+
 echo "checks done"
 finish

@@ -210,16 +210,20 @@ static int emit_slurm(const struct sweep *s)
 	 * every SWEEP_SLURM_TASKS-th point from its own. */
 	const bool strided = s->points > SWEEP_SLURM_TASKS;
 	const long tasks = strided ? SWEEP_SLURM_TASKS : s->points;
+	/* The collecting command as the user would type it: DIR quoted. */
 	printf("#!/bin/sh\n"
-	       "# A gully sweep of %ld runs as a Slurm job array: task N runs grid point N\n"
+	       "# A gully sweep of %ld run%s as a Slurm job array: task N runs grid point N\n"
 	       "# and writes %s/run-NNNN.%s. Submit with `sbatch FILE`; when every task\n"
-	       "# is done, `gully sweep --collect %s` prints the table.\n"
+	       "# is done, `gully sweep --collect ",
+	       s->points, s->points == 1 ? "" : "s", dir, s->o.json ? "json" : "tsv");
+	sweep_shell_word(stdout, dir);
+	printf("` prints the table.\n"
 	       "#SBATCH --job-name=gully-sweep\n"
 	       "#SBATCH --array=0-%ld\n"
 	       "#SBATCH --ntasks=1\n"
 	       "#SBATCH --cpus-per-task=1\n"
 	       "#SBATCH --output=",
-	       s->points, dir, s->o.json ? "json" : "tsv", dir, tasks - 1);
+	       tasks - 1);
 	sweep_shell_word(stdout, logs);
 	if (!strided) {
 		printf("\nexec ");
@@ -244,11 +248,34 @@ static int emit_slurm(const struct sweep *s)
 	return 0;
 }
 
+/* Every word a command holds on one line: the commands are one a line
+ * (what parallel reads, a script's #SBATCH and comment lines), so a line
+ * break in a path or --set value, even quoted, would cut one in two. The
+ * words of point 0 stand for all: the points differ in numbers alone. */
+static int check_one_line(const struct sweep *s, enum sweep_emit how)
+{
+	struct argv_buf b = {0};
+	int bad = s->out_dir ? sweep_point_argv(&b, s, s->gully) : sweep_run_argv(&b, s, s->gully, 0);
+	if (!bad && how == SWEEP_EMIT_SLURM)
+		bad = argv_push(&b, s->out_dir, false);
+	int status = bad ? cli_usage_error(SWEEP_CMD, "out of memory") : 0;
+	for (int i = 0; !status && i < b.n; i++)
+		if (strpbrk(b.v[i], "\n\r"))
+			status = cli_usage_error(SWEEP_CMD, "--emit: '%s' holds a line break, and the "
+						 "commands are one a line: rename it",
+						 cli_quote(b.v[i]));
+	argv_free(&b);
+	return status;
+}
+
 int sweep_emit(const struct sweep *s, enum sweep_emit how)
 {
 	if (how == SWEEP_EMIT_SLURM && !s->out_dir)
 		return cli_usage_error(SWEEP_CMD, "--emit=slurm needs --out DIR (a directory every "
 				       "node sees) for the runs' files");
+	int lines = check_one_line(s, how);
+	if (lines)
+		return lines;
 	/* The directories are made here, so the commands name them by their
 	 * absolute paths. */
 	int grid = sweep_write_grids(s);
