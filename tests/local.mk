@@ -301,6 +301,9 @@ EXTRA_DIST += tests/tui/heightmap.sh tests/tui/hardness.sh
 # The explorer on a classroom projector: small and big terminals, themes.
 TESTS += tests/tui/projector.sh
 EXTRA_DIST += tests/tui/projector.sh
+# Process 4 at 80x24 as a new user meets it: step message, legend, help.
+TESTS += tests/tui/sph_screen.sh
+EXTRA_DIST += tests/tui/sph_screen.sh
 # Pictures in the explorer's colours with overlays (render, run -o).
 TESTS += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh
 EXTRA_DIST += tests/cli_render.sh tests/cli_run.sh tests/sweep_remote.sh tests/cli_maps.sh \

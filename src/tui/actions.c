@@ -325,12 +325,19 @@ int act_step(struct app *a, const struct key_binding *k)
 	trace_finish(a);
 	trace_stop(a);
 	app_checkpoint(a);
-	uint64_t before = a->world->particles;
+	/* Counted in the unit the panel counts: a process of time steps (sph)
+	 * in its steps, whose slice may release no particle at all (it said
+	 * "stepped 0 steps" while the panel's steps went on). */
+	const bool timed = process_counts_time(a->proc);
+	const uint64_t before = timed ? counts_steps(a) : counts_particles(a);
 	int e = sim_run_slice(a, SLICE_SECONDS);
 	if (e)
 		return e;
-	app_message(a, "stepped %llu %s", (unsigned long long)(a->world->particles - before),
-		    a->proc->unit);
+	const uint64_t now = timed ? counts_steps(a) : counts_particles(a);
+	const unsigned long long n = now >= before ? now - before : 0;
+	const char *unit = a->proc->unit;
+	app_message(a, "stepped %llu %.*s", n, (int)strlen(unit) - (n == 1 && unit[0] ? 1 : 0),
+		    unit);
 	app_refresh_stats(a, true);
 	return 0;
 }

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Process 4 as a new user meets it at 80x24: what the status line, the
+# legend, the help and the equations say of it must be true.
+. "$(dirname "$0")/lib.sh"
+
+# Jet 1 off: the steps go on with no particle released, so a count of
+# particles is told apart from one of steps.
+start 80 24 -- --paused --seed 4 --size 48x48 --process sph --set sph.jet1_on=false
+wait_for "4:sph"
+# `.` runs one slice: the message counts the steps the panel counts (it
+# said "stepped 0 steps", the particles released, while the steps went on).
+keys .
+wait_for "stepped "
+said=$(screen | sed -n 's/.*stepped \([0-9][0-9]*\) step.*/\1/p' | head -n 1)
+panel=$(screen | sed -n 's/.* steps  *\([0-9][0-9,]*\).*/\1/p' | head -n 1 | tr -d ,)
+[ -n "$said" ] && [ "$said" -gt 0 ] || fail "'.' says it stepped '$said' steps"
+[ "$said" = "$panel" ] || fail "'.' says $said steps, the panel counts $panel"
+quit_discarding
+stop
