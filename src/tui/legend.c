@@ -181,6 +181,15 @@ static int legend_row_text(const struct legend_row *row, double scale, bool comp
 	return n;
 }
 
+/* In place of the rows that do not fit: how many, and what makes room. */
+static int more_rows(int y, int x, int w, int n)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, " ...%d more: fewer overlays", n);
+	text(y, x, w, A_DIM, buf);
+	return 1;
+}
+
 int legend_draw(struct app *a, int y, int x, int w, int bottom)
 {
 	int y0 = y;
@@ -196,10 +205,18 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 	if (a->view.overlays & OVERLAY_BIT(OVERLAY_EROSION))
 		erosion_full = a->view.erosion_full > 0 ? a->view.erosion_full
 							: shade_erosion_fit(a->world);
+	/* The overlays' rows still to draw: when they do not all fit, the last
+	 * row there is says how many went, rather than the legend ending as
+	 * if it were whole (at 80x24 with six overlays on, wetness, trees and
+	 * the droplet paths went without a word). */
+	int left = legend_lines(a) - 3;
 	for (int r = 0; r < NROWS && y < bottom; r++) {
 		const struct legend_row *row = &rows_of[r];
 		if (!(a->view.overlays & OVERLAY_BIT(row->overlay)))
 			continue;
+		if (y == bottom - 1 && left > 1)
+			return y + more_rows(y, x, w, left) - y0;
+		left--;
 		double scale = row->overlay == OVERLAY_EROSION ? erosion_full : 1;
 		char line[96];
 		int at[3];

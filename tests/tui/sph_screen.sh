@@ -15,5 +15,18 @@ said=$(screen | sed -n 's/.*stepped \([0-9][0-9]*\) step.*/\1/p' | head -n 1)
 panel=$(screen | sed -n 's/.* steps  *\([0-9][0-9,]*\).*/\1/p' | head -n 1 | tr -d ,)
 [ -n "$said" ] && [ "$said" -gt 0 ] || fail "'.' says it stepped '$said' steps"
 [ "$said" = "$panel" ] || fail "'.' says $said steps, the panel counts $panel"
+# Every overlay on: at 80x24 the legend cannot hold all their rows; the
+# ones that go are counted on its last row, not dropped without a word.
+keys w e b v t
+wait_for "droplet paths (no erosion): on"
+screen | grep -q "wetness " || screen | grep -q "more: fewer overlays" ||
+	fail "the legend lost its wetness row without a mark"
+keys t v
+wait_for "trees overlay: off"
+wait_for "more: fewer overlays"
+keys b
+wait_for "hardness (bedrock) overlay: off"
+wait_for "wetness "
+screen | grep -q "more: fewer overlays" && fail "a legend that fits says rows went"
 quit_discarding
 stop
