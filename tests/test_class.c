@@ -213,6 +213,20 @@ static void test_equations_follow_settings(void **state)
 	assert_null(strstr(t, "[off]"));
 	t = equations_with("sph", "sph.scour=0", buf);
 	assert_non_null(strstr(strstr(t, "scour:"), "[off]"));
+	/* What the code does: wet soil lowers the critical shear (shear_wet),
+	 * and only an impact faster than splash_speed digs; the box had a
+	 * constant tau_c and no threshold. */
+	t = equations_with("sph", "sph.eos=tait", buf);
+	assert_true(equations_uses(t, "tau_c(s)"));
+	int nsym;
+	const struct equation_symbol *sym = equations_symbols("sph", &nsym);
+	bool wet_tau = false, threshold = false;
+	for (int k = 0; k < nsym; k++) {
+		const char *m = sym[k].meaning ? sym[k].meaning : "";
+		wet_tau |= strcmp(sym[k].symbol, "tau_c(s)") == 0 && strstr(m, "shear_wet");
+		threshold |= strcmp(sym[k].symbol, "v_n") == 0 && strstr(m, "splash_speed");
+	}
+	assert_true(wet_tau && threshold);
 	/* A name, not a piece of a longer one. */
 	assert_true(equations_uses("p = c_s^2 (rho - rho0)", "c_s"));
 	assert_false(equations_uses("p = c_s^2 (rho - rho0)", "c"));

@@ -111,7 +111,7 @@ static const char *sph_equations(const struct params *p, char *buf, size_t len)
 		 "a_i = -sum m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad Wspiky + g    (2, 4)\n"
 		 "s: saturation of 5 porous particles/cell; q_ab = K c w (s_a - s_b)  (7, 8)%s\n"
 		 "crater V = m v_n^2 / 2 sigma(s);  sigma = s_dry (1 - (1 - r_w) s)  (12-14)%s\n"
-		 "scour: tau = K_tau (v_t / gap)(1 + D/h);  e = K_E (tau - tau_c) g(s)  (19-22)%s\n"
+		 "scour: tau = K_tau (v_t / gap)(1 + D/h);  e = K_E (tau - tau_c(s)) g(s)  (19-22)%s\n"
 		 "mud: rho = (1-C) rho0 + C rho_s; dC by diffusion + settling        (10-18)%s",
 		 q->eos == SPH_EOS_LINEAR ? "p = c_s^2 (rho - rho0)   (Mueller, linear)"
 					  : "p = B((rho/rho0)^7 - 1)   (3, Tait)",
