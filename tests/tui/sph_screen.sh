@@ -15,6 +15,16 @@ said=$(screen | sed -n 's/.*stepped \([0-9][0-9]*\) step.*/\1/p' | head -n 1)
 panel=$(screen | sed -n 's/.* steps  *\([0-9][0-9,]*\).*/\1/p' | head -n 1 | tr -d ,)
 [ -n "$said" ] && [ "$said" -gt 0 ] || fail "'.' says it stepped '$said' steps"
 [ "$said" = "$panel" ] || fail "'.' says $said steps, the panel counts $panel"
+# The help names the jet beside the keys that move it (it said "move the
+# emitter" alone, though under sph they move the picked jet).
+keys '?'
+wait_for "gully keys"
+keys End
+wait_for "move the emitter, or the picked jet (sph)"
+wait_for "turn the emitter or the picked jet (sph) left, right"
+wait_for "place the emitter/jet"
+keys Escape
+wait_gone "gully keys"
 # Every overlay on: at 80x24 the legend cannot hold all their rows; the
 # ones that go are counted on its last row, not dropped without a word.
 keys w e b v t
