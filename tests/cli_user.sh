@@ -484,7 +484,7 @@ err_has "vary world.seed: 1 is given twice (values 1 and 2): their points would 
 [ -s "$T/out" ] && fail "--vary 1,1,2 emitted commands: $(cat "$T/out")"
 expect 2 "--vary with one number written two ways" -- $SW --vary particles.friction=0.1,2e-1,0.10
 err_has "vary particles.friction: 0.1 and 0.10 are the same value (values 1 and 3)"
-expect 0 "--vary with negative and exponent values" -- $SW --vary hydrology.sea_level=-1e-1,-2,5E-1
+expect 0 "--vary with negative and exponent values" -- $SW --process hydrology --vary hydrology.sea_level=-1e-1,-2,5E-1
 [ "$(cut -f 1 "$T/out" | tr '\n' ' ')" = "hydrology.sea_level -1e-1 -2 5E-1 " ] ||
 	fail "negative and exponent values: $(cut -f 1 "$T/out")"
 
@@ -535,6 +535,19 @@ for e in "" =slurm; do
 	[ -s "$T/out" ] && fail "--emit$e printed commands with a line break in them: $(cat "$T/out")"
 	[ -e "$nl" ] && fail "--emit$e made the DIR all the same"
 done
+
+# A varied key of a process the runs do not use: every row was the same
+# run, labelled with values that never acted. Refused, naming the fix.
+expect 2 "--vary of an sph key on process 1's runs" -- \
+	"$GULLY" sweep --quiet --particles 10 --size 32x32 --vary sph.jet1_speed=4,8
+err_has "the runs are the particles process, which does not read sph.\*: add --process sph"
+expect 2 "--vary of a particles key on an sph preset's runs" -- \
+	"$GULLY" sweep --quiet -p sph-craters --steps 5 --vary particles.friction=0.1,0.2
+err_has "add --process particles"
+expect 0 "the sph key with --process sph" -- \
+	"$GULLY" sweep --quiet --process sph --steps 5 --size 32x32 --vary sph.jet1_speed=4,8
+[ "$(cut -f 1,2 "$T/out" | tail -n 2 | tr '\n' ' ')" = "4	sph 8	sph " ] ||
+	fail "the sph sweep's rows: $(cat "$T/out")"
 
 echo "checks done"
 finish

@@ -355,6 +355,25 @@ static int check_vary_not_fixed(const struct sweep *s)
 	return 0;
 }
 
+/* A varied key of another process than the runs': every row would be the
+ * same run, labelled with values that never acted (`--vary sph.jet1_speed`
+ * without --process sph ran process 1 with identical rows). */
+static int check_vary_read(const struct sweep *s, const struct process_ops *proc)
+{
+	for (int i = 0; proc && i < s->naxes; i++) {
+		int k = params_find(s->axes[i].key);
+		const char *section = k >= 0 ? params_def(k)->section : "";
+		for (int j = 0; j < process_count(); j++) {
+			const struct process_ops *q = process_get(j);
+			if (q != proc && strcmp(q->section, section) == 0)
+				return cli_usage_error(CMD, "--vary %s: the runs are the %s process, "
+						       "which does not read %s.*: add --process %s",
+						       s->axes[i].key, proc->name, section, q->name);
+		}
+	}
+	return 0;
+}
+
 /* The grid's size, and the options that only make sense together. */
 static int check_args(struct sweep_args *a)
 {
@@ -411,9 +430,12 @@ static int check_args(struct sweep_args *a)
 	struct preset_meta meta;
 	st = sim_options_load(&s->o, CMD, &p, &meta);
 	/* A snapshot's process is its own (unless --process): its runs say. */
-	if (!st && (!snapshot || s->o.process))
-		st = sim_options_rain_process(&s->o, CMD,
-					      process_find(sim_options_process(&s->o, &meta)));
+	if (!st && (!snapshot || s->o.process)) {
+		const struct process_ops *proc = process_find(sim_options_process(&s->o, &meta));
+		st = sim_options_rain_process(&s->o, CMD, proc);
+		if (!st)
+			st = check_vary_read(s, proc);
+	}
 	return st || a->point >= 0 ? st : check_inputs(s, &p);
 }
 
