@@ -268,6 +268,33 @@ static void test_bad_snapshots_are_refused(void **state)
 /* A key a process says its state keeps is a registry key of its own
  * section: a misspelt one would be skipped, and the change it names would
  * again do nothing unsaid. */
+/* An unstable run's line names what to change: on gully's own terrain the
+ * droplets' parameters; on a map whose own heights (its base layer, as
+ * made or imported) reach half the limit, the map's heights, whatever the
+ * parameters. */
+static void test_watch_names_what_to_change(void **state)
+{
+	(void)state;
+	struct simulation s = fresh("particles");
+	struct sim_watch wt = {0};
+	char err[320];
+	assert_int_equal(sim_watch(&wt, s.world, s.proc, 0, 10, 100, true, err, sizeof err),
+			 GULLY_OK);
+	s.world->layer[LAYER_HEIGHT][5 * 48 + 3] = -2.0e6f;
+	assert_int_equal(sim_watch(&wt, s.world, s.proc, 0, 10, 100, true, err, sizeof err),
+			 GULLY_ERANGE);
+	assert_non_null(strstr(err, "at x 3, y 5"));
+	assert_non_null(strstr(err, "raise particles.density, or lower particles.deposition_rate"));
+	for (size_t c = 0; c < world_cells(s.world); c++)
+		s.world->layer[LAYER_BASE][c] = s.world->layer[LAYER_HEIGHT][c] = 9.0e5f;
+	s.world->layer[LAYER_HEIGHT][7] = 1.01e6f;
+	assert_int_equal(sim_watch(&wt, s.world, s.proc, 0, 10, 100, true, err, sizeof err),
+			 GULLY_ERANGE);
+	assert_non_null(strstr(err, "the terrain itself reaches 9e+05, near the limit"));
+	assert_null(strstr(err, "density"));
+	simulation_end(&s);
+}
+
 static void test_made_with_names_registry_keys(void **unused)
 {
 	(void)unused;
@@ -293,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_switch_from_sph_dries_its_soil),
 		cmocka_unit_test(test_resume_refuses_a_value_its_state_keeps),
 		cmocka_unit_test(test_made_with_names_registry_keys),
+		cmocka_unit_test(test_watch_names_what_to_change),
 		cmocka_unit_test(test_snapshot_holds_the_preset_text),
 		cmocka_unit_test(test_bad_snapshots_are_refused),
 	};

@@ -1,6 +1,7 @@
 /* One running simulation for both front ends (simulation.h). */
 #include "io/simulation.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,16 +193,36 @@ void simulation_end(struct simulation *s)
 	*s = (struct simulation){0};
 }
 
-/* What to change for an unstable run, for a process whose droplets have
- * these parameters (particles, hydrology): light droplets speed up the
+/* The largest |height| of the terrain as it was made or imported (the
+ * base layer), for the hint: a map that began near the limit needs
+ * smaller heights, not other parameters. */
+static float base_extreme(const struct world *w)
+{
+	const float *b = w->layer[LAYER_BASE];
+	float m = 0;
+	for (size_t c = 0; c < world_cells(w); c++)
+		m = fabsf(b[c]) > m ? fabsf(b[c]) : m;
+	return m;
+}
+
+/* What to change for an unstable run. A map whose own heights reach half
+ * the limit went past it by the ordinary digging and filling of a run:
+ * its heights are what to change. Otherwise, for a process whose droplets
+ * have these parameters (particles, hydrology): light droplets speed up the
  * most, and the transfer rate times the step is how much of the gap to
  * c_eq one step digs (past the drop to the next cell, a pit grows). */
-static void watch_hint(const struct process_ops *proc, char *hint, size_t len)
+static void watch_hint(const struct world *w, const struct process_ops *proc, char *hint,
+		       size_t len)
 {
 	char dep[64], dens[64];
+	const float base = base_extreme(w);
 	snprintf(dep, sizeof dep, "%s.deposition_rate", proc->section);
 	snprintf(dens, sizeof dens, "%s.density", proc->section);
-	if (params_find(dep) >= 0 && params_find(dens) >= 0)
+	if (base >= WORLD_HEIGHT_LIMIT / 2)
+		snprintf(hint, len, "; the terrain itself reaches %.3g, near the limit: give it "
+			 "smaller heights (a .png, .pgm or .r16 map: a smaller --range)",
+			 (double)base);
+	else if (params_find(dep) >= 0 && params_find(dens) >= 0)
 		snprintf(hint, len, "; raise %s, or lower %s or %s.dt", dens, dep, proc->section);
 	else
 		hint[0] = '\0';
@@ -223,7 +244,7 @@ int sim_watch(struct sim_watch *wt, const struct world *w, const struct process_
 			 (unsigned long long)budget, proc->unit);
 	else
 		snprintf(when, sizeof when, "%llu %s", (unsigned long long)done, proc->unit);
-	watch_hint(proc, hint, sizeof hint);
+	watch_hint(w, proc, hint, sizeof hint);
 	const size_t x = cell % (size_t)w->width, y = cell / (size_t)w->width;
 	snprintf(err, errlen, "%s went unstable after %s: height %.3g at x %zu, y %zu (past +-%g)%s",
 		 proc->name, when, (double)w->layer[LAYER_HEIGHT][cell], x, y,
