@@ -46,36 +46,55 @@ static bool cgroup_value(const char *dir, const char *name, unsigned long long *
 	return ok;
 }
 
-/* Under a memory cgroup's limit (v2's memory.max, or v1's
- * memory.limit_in_bytes, as Slurm sets either), what is left of it;
- * SIZE_MAX when the group has none. v1's "no limit" is a huge number, so
- * it comes out as plenty. */
-static size_t cgroup_available(void)
+/* What is left under the limits of `group` (a path under root) and of each
+ * group above it: a limit may sit on an ancestor (Slurm's job or step, a
+ * systemd slice) while the process's own group has none. */
+static size_t group_left(const char *root, const char *group, const char *max_name,
+			 const char *used_name)
 {
-	FILE *fp = fopen("/proc/self/cgroup", "r");
+	char path[400], dir[600];
+	size_t best = SIZE_MAX;
+	snprintf(path, sizeof path, "%s", group[0] == '/' ? group : "/");
+	for (;;) {
+		unsigned long long max, used;
+		snprintf(dir, sizeof dir, "%s%s", root, strcmp(path, "/") == 0 ? "" : path);
+		if (cgroup_value(dir, max_name, &max) && cgroup_value(dir, used_name, &used)) {
+			const unsigned long long left = used < max ? max - used : 0;
+			if (left < best)
+				best = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
+		}
+		char *slash = strrchr(path, '/');
+		if (!slash || strcmp(path, "/") == 0)
+			break;
+		slash[slash == path] = '\0'; /* "/a" goes to "/" */
+	}
+	return best;
+}
+
+size_t sysmem_cgroup_left(const char *cgroup_file, const char *v2_root, const char *v1_root)
+{
+	FILE *fp = fopen(cgroup_file, "r");
 	char line[512], group[400];
-	char v2[450] = "", v1[450] = "";
+	size_t best = SIZE_MAX;
 	if (!fp)
 		return SIZE_MAX;
 	while (fgets(line, sizeof line, fp)) {
+		size_t left = SIZE_MAX;
 		if (sscanf(line, "0::%399[^\n]", group) == 1)
-			snprintf(v2, sizeof v2, "/sys/fs/cgroup%s", group);
+			left = group_left(v2_root, group, "memory.max", "memory.current");
 		else if (sscanf(line, "%*u:memory:%399[^\n]", group) == 1)
-			snprintf(v1, sizeof v1, "/sys/fs/cgroup/memory%s", group);
+			left = group_left(v1_root, group, "memory.limit_in_bytes",
+					  "memory.usage_in_bytes");
+		best = left < best ? left : best;
 	}
 	fclose(fp);
-	unsigned long long max, used;
-	if (!((v2[0] && cgroup_value(v2, "memory.max", &max) &&
-	       cgroup_value(v2, "memory.current", &used)) ||
-	      (v1[0] && cgroup_value(v1, "memory.limit_in_bytes", &max) &&
-	       cgroup_value(v1, "memory.usage_in_bytes", &used))))
-		return SIZE_MAX;
-	const unsigned long long left = used < max ? max - used : 0;
-	return left > SIZE_MAX ? SIZE_MAX : (size_t)left;
+	return best;
 }
 
 size_t sysmem_available(void)
 {
-	const size_t m = machine_available(), c = cgroup_available();
+	const size_t m = machine_available();
+	const size_t c = sysmem_cgroup_left("/proc/self/cgroup", "/sys/fs/cgroup",
+					    "/sys/fs/cgroup/memory");
 	return m < c ? m : c;
 }

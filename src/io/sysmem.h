@@ -10,4 +10,10 @@
  * SIZE_MAX when neither is known. */
 size_t sysmem_available(void);
 
+/* The cgroup half of that, from a /proc/PID/cgroup file and the roots the
+ * v2 and v1 memory hierarchies are mounted at (tests give their own):
+ * the least left under any limit of the process's group or its
+ * ancestors ("max" and v1's huge "no limit" count as none). */
+size_t sysmem_cgroup_left(const char *cgroup_file, const char *v2_root, const char *v1_root);
+
 #endif
