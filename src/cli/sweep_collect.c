@@ -102,6 +102,45 @@ static int read_grid(const char *dir, struct sweep *s)
 	return status;
 }
 
+/* What a failed run's note (sweep_run.c, keep_failure) says, as one
+ * phrase: how it ended, where, and where its stderr went. An older gully's
+ * note has the first line only; one that is not a note is quoted. */
+static void note_says(const char *path, char *out, size_t len)
+{
+	char *text;
+	size_t n;
+	if (file_read_all(path, 64u << 10, &text, &n) != 0) {
+		snprintf(out, len, "%s: cannot read: %s", path, strerror(errno));
+		return;
+	}
+	int code = -1;
+	bool killed = false;
+	const char *host = NULL, *err = NULL, *first = NULL;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		first = first ? first : line;
+		if ((!strncmp(line, "exit ", 5) || !strncmp(line, "signal ", 7)) && code < 0) {
+			killed = line[0] == 's';
+			long v = strtol(line + (killed ? 7 : 5), &end, 10);
+			code = !*end && v >= 0 && v < 256 ? (int)v : -1;
+		} else if (!strncmp(line, "host ", 5))
+			host = line + 5;
+		else if (!strncmp(line, "stderr ", 7))
+			err = line + 7;
+	}
+	int m = code < 0 ? snprintf(out, len, "%s says '%s'", path, cli_quote(first ? first : ""))
+	      : killed	 ? snprintf(out, len, "%s: killed by signal %d (%s)", path, code, strsignal(code))
+			 : snprintf(out, len, "%s: exit %d", path, code);
+	if (code >= 0 && host && m >= 0 && (size_t)m < len)
+		m += snprintf(out + m, len - (size_t)m, " on %s", cli_quote(host));
+	/* A note with its host says where stderr went; an older one knows not. */
+	if (code >= 0 && host && m >= 0 && (size_t)m < len)
+		snprintf(out + m, len - (size_t)m, "; its stderr went to %s",
+			 err ? err : "what ran it (a terminal, or GNU parallel's output)");
+	free(text);
+}
+
 /* One point: its row printed, or a marked row and a line on stderr; false
  * when it has no good row. */
 static bool collect_point(const struct sweep *s, const char *dir, long point, const char *header,
@@ -128,7 +167,11 @@ static bool collect_point(const struct sweep *s, const char *dir, long point, co
 	else if (r == SWEEP_ROW_BAD)
 		fprintf(stderr, "%s sweep: point %ld: %s is not this grid's row: %s\n", cli_program,
 			point, path, why + (strncmp(why, path, strlen(path)) == 0 ? strlen(path) + 2 : 0));
-	else
+	else if (r == SWEEP_ROW_FAILED) {
+		char says[4800];
+		note_says(path, says, sizeof says);
+		fprintf(stderr, "%s sweep: point %ld failed: %s\n", cli_program, point, says);
+	} else
 		fprintf(stderr, "%s sweep: point %ld %s: %s\n", cli_program, point, mark, path);
 	sweep_print_marked(stdout, s, point, mark, columns);
 	return false;

@@ -335,15 +335,43 @@ static char *point_text(const struct sweep *s, long point, const char *row, cons
 	return text;
 }
 
+/* Where this process's stderr (the run's, which it inherits or echoes)
+ * goes when that is a file the user can look at, such as a Slurm task's log
+ * or /dev/null: false for a terminal, a pipe, or a file already removed (GNU
+ * parallel's buffer), which --collect cannot point to. */
+static bool stderr_file(char *path, size_t len)
+{
+	struct stat st;
+	if (fstat(STDERR_FILENO, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || (S_ISCHR(st.st_mode) && !isatty(STDERR_FILENO))))
+		return false;
+	ssize_t n = readlink("/proc/self/fd/2", path, len - 1);
+	if (n <= 0 || path[0] != '/')
+		return false;
+	path[n] = '\0';
+	const size_t gone = strlen(" (deleted)");
+	return !strchr(path, '\n') &&
+	       !((size_t)n > gone && strcmp(path + n - gone, " (deleted)") == 0);
+}
+
+/* The note --collect reads back, a line each: how the run ended ("exit N"
+ * or "signal N"), the machine it ran on ("host NAME", which matters when
+ * parallel spread the points), and the file its messages went to ("stderr
+ * PATH", when they went to one), so the user learns why from the table's
+ * stderr instead of hunting for a log on another machine. */
 static int keep_failure(const struct sweep *s, long point, int ws)
 {
 	char path[4096];
 	sweep_file_name(path, sizeof path, s->out_dir, point, "failed");
-	char note[256];
-	int n = WIFEXITED(ws) ? snprintf(note, sizeof note, "exit %d\n", WEXITSTATUS(ws))
-			      : snprintf(note, sizeof note, "signal %d\n",
-					 WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
-	return save_text(path, note, (size_t)n);
+	char note[4600], host[256] = "", err_path[4096];
+	size_t n = (size_t)(WIFEXITED(ws) ? snprintf(note, sizeof note, "exit %d\n", WEXITSTATUS(ws))
+					  : snprintf(note, sizeof note, "signal %d\n",
+						     WIFSIGNALED(ws) ? WTERMSIG(ws) : 0));
+	if (gethostname(host, sizeof host - 1) == 0 && host[0] && !strchr(host, '\n'))
+		n += (size_t)snprintf(note + n, sizeof note - n, "host %s\n", host);
+	if (stderr_file(err_path, sizeof err_path))
+		n += (size_t)snprintf(note + n, sizeof note - n, "stderr %s\n", err_path);
+	return save_text(path, note, n < sizeof note ? n : sizeof note - 1);
 }
 
 /* Keeps point's table in --out DIR (and drops an older failure note). */
