@@ -148,6 +148,19 @@ expect 0 "sph, 40 more" -- "$GULLY" run --quiet "$T/s1.gsnap" --steps 40 -o "$T/
 expect 0 "sph, 80 at once" -- "$GULLY" run --quiet --process sph -p sph-horizontal-jet \
 	--steps 80 -o "$T/s3.f32"
 cmp -s "$T/s2.f32" "$T/s3.f32" || fail "sph: 40 + 40 steps differs from 80"
+# Its soil keeps the pores it was made with: a --set of them on its snapshot
+# is the options' fault, a usage error said as run's (and sweep's) others
+# are, before any run (it was "gully: ...", exit 1, once per sweep point).
+expect 2 "sph snapshot, --set sph.soil_depth" -- "$GULLY" run --quiet "$T/s1.gsnap" \
+	--steps 5 --set sph.soil_depth=2
+err_has "^gully run: --set: .*s1.gsnap: its sph state was made with sph.soil_depth=1.0"
+expect 2 "sph snapshot, sweep over sph.porosity" -- "$GULLY" sweep --quiet "$T/s1.gsnap" \
+	--steps 5 --vary sph.porosity=0.3,0.5
+err_has "^gully sweep: --vary sph.porosity=0.5: .*s1.gsnap: its sph state was made with"
+grep -q "point .* failed" "$T/err" && fail "the sweep ran its points: $(cat "$T/err")"
+# `gully presets NAME` without such a preset: a usage error, said as one.
+expect 2 "presets of no such name" -- "$GULLY" presets no-such-preset
+err_has "^gully presets: no preset named 'no-such-preset'"
 
 # info gives an sph snapshot's own totals, the values the run's row gave.
 expect 0 "sph run for info" -- "$GULLY" run --process sph --size 64x64 --steps 120 \

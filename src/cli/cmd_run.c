@@ -452,6 +452,14 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 	 * process starts after it finished what it had in flight. */
 	struct simulation sim = {.world = w, .params = run_params(o, &p)};
 	char msg[512];
+	/* A --set the snapshot's state cannot take is the options' fault, as
+	 * a --set that would resize it is: a usage error, said as one. */
+	if (from && !is_heightmap &&
+	    simulation_check_kept(&sim, proc, &snap, from, msg, sizeof msg) != GULLY_OK) {
+		snapshot_info_free(&snap);
+		simulation_end(&sim);
+		return cli_usage_error(CMD, "--set: %s", msg);
+	}
 	int err = simulation_start(&sim, proc, from && !is_heightmap ? &snap : NULL, from, msg,
 				   sizeof msg);
 	const uint64_t rest =

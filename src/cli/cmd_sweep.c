@@ -15,6 +15,7 @@
 
 #include "cli/signals.h"
 #include "cli/sweep.h"
+#include "core/base/error.h"
 #include "core/base/workers.h"
 #include "io/fileio.h"
 #include "io/image.h"
@@ -263,8 +264,35 @@ static int check_start_file(const char *path)
 	return 0;
 }
 
+/* Each point's parameters over the snapshot's, checked as `gully run`
+ * checks its one: a --set or --vary value that the snapshot's state keeps
+ * from when it was made (sph's soil pores) would fail every run that has
+ * it, each with run's usage line, so it is said once, before any run. */
+static int check_kept(const struct sweep *s, struct simulation *sim,
+		      const struct snapshot_info *snap)
+{
+	const struct process_ops *proc = process_find(s->o.process ? s->o.process : snap->process);
+	char err[512];
+	if (!proc || sim_options_apply(&s->o, CMD, &sim->params))
+		return 0; /* said by the runs, as without this check */
+	const struct params shared = sim->params;
+	if (simulation_check_kept(sim, proc, snap, s->start, err, sizeof err))
+		return cli_usage_error(CMD, "--set: %s", err);
+	for (int i = 0; i < s->naxes; i++)
+		for (int k = 0; k < s->axes[i].count; k++) {
+			sim->params = shared;
+			if (params_set_text(&sim->params, params_find(s->axes[i].key),
+					    s->axes[i].values[k]) == GULLY_OK &&
+			    simulation_check_kept(sim, proc, snap, s->start, err, sizeof err))
+				return cli_usage_error(CMD, "--vary %s=%s: %s", s->axes[i].key,
+						       s->axes[i].values[k], err);
+		}
+	return 0;
+}
+
 /* The map every run starts from, read as `gully run` reads it (and then
- * dropped); *w x *h is its size. 0, or 1 with run's own line said. */
+ * dropped); *w x *h is its size. 0, or 1 with run's own line said (2 for
+ * an option it cannot take). */
 static int check_start_map(const struct sweep *s, const struct params *shared, int *w, int *h)
 {
 	if (image_format_from_path(s->start) != IMAGE_NONE) {
@@ -291,9 +319,10 @@ static int check_start_map(const struct sweep *s, const struct params *shared, i
 	}
 	*w = sim.world->width;
 	*h = sim.world->height;
+	const int st = check_kept(s, &sim, &snap);
 	world_destroy(sim.world);
 	snapshot_info_free(&snap);
-	return 0;
+	return st;
 }
 
 static bool size_varied(const struct sweep *s)
@@ -314,8 +343,9 @@ static bool size_varied(const struct sweep *s)
 static int check_inputs(const struct sweep *s, const struct params *shared)
 {
 	int w = 0, h = 0;
-	if (s->start && check_start_map(s, shared, &w, &h))
-		return 1;
+	int st = s->start ? check_start_map(s, shared, &w, &h) : 0;
+	if (st)
+		return st;
 	if (!s->start && !size_varied(s)) {
 		w = shared->world.width;
 		h = shared->world.height;
@@ -324,7 +354,7 @@ static int check_inputs(const struct sweep *s, const struct params *shared)
 		struct params p = *shared;
 		struct sim_grid grid = {0};
 		const bool snapshot = s->start && image_format_from_path(s->start) == IMAGE_NONE;
-		int st = sim_options_hardness(&s->o, CMD, &p, snapshot, NULL, &grid);
+		st = sim_options_hardness(&s->o, CMD, &p, snapshot, NULL, &grid);
 		free(grid.values);
 		if (st)
 			return st;

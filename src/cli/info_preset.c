@@ -141,11 +141,13 @@ int info_preset(const char *arg, bool json)
 		return 1;
 	}
 	if (rc) {
-		/* A name that is not there is a usage error, as -p NAME's is. */
+		/* A name that is not there is a usage error, as -p NAME's is, and
+		 * said as one (only `gully presets NAME` gets here: info takes a
+		 * name for a preset only once it resolves). */
 		char hint[128];
 		cli_preset_hint(arg, hint, sizeof hint);
-		cli_error("no preset named '%.64s'%s (see `gully presets`)", arg, hint);
-		return EXIT_USAGE;
+		return cli_usage_error("presets", "no preset named '%.64s'%s (see `gully presets`)",
+				       arg, hint);
 	}
 	struct params p, def;
 	struct preset_meta meta;

@@ -72,10 +72,12 @@ static void adopt(struct simulation *s, const struct process_ops *proc, void *st
 
 /* A state resumed from `saved` keeps what it was made with (made_with): a
  * value set over the snapshot's would be shown and saved but not act. */
-static int made_with_kept(const struct simulation *s, const struct process_ops *proc,
+int simulation_check_kept(const struct simulation *s, const struct process_ops *proc,
 			  const struct snapshot_info *saved, const char *label, char *err,
 			  size_t errlen)
 {
+	if (!saved || !saved->state || strcmp(saved->process, proc->name) != 0)
+		return GULLY_OK;
 	for (const char *const *k = proc->made_with; k && *k; k++) {
 		int i = params_find(*k);
 		if (i < 0 || params_get(&s->params, i) == params_get(&saved->params, i))
@@ -102,7 +104,7 @@ int simulation_start(struct simulation *s, const struct process_ops *proc,
 	bool other = saved && saved->state && strcmp(saved->process, proc->name) != 0;
 	int e = other ? finish_saver(s, saved, label, err, errlen) : GULLY_OK;
 	if (!e && saved && saved->state && !other)
-		e = made_with_kept(s, proc, saved, label, err, errlen);
+		e = simulation_check_kept(s, proc, saved, label, err, errlen);
 	if (e)
 		return e;
 	void *state = NULL;

@@ -37,6 +37,15 @@ struct simulation {
 int simulation_open(struct simulation *s, struct snapshot_info *saved, const char *path,
 		    char *err, size_t errlen);
 
+/* GULLY_EINVAL (and why in err) when proc would resume `saved`'s state
+ * but s->params changes a value that state keeps from when it was made
+ * (process_ops.made_with, such as sph's soil pores): the change would be
+ * shown and saved but not act. simulation_start refuses the same; a front
+ * end asks first to call it a usage error. */
+int simulation_check_kept(const struct simulation *s, const struct process_ops *proc,
+			  const struct snapshot_info *saved, const char *label, char *err,
+			  size_t errlen);
+
 /* Starts `proc` on s->world with s->params. With `saved` (from
  * simulation_open; else NULL): when proc is the process that saved it, proc
  * takes its state back (an exact resume); when another, the saving process
