@@ -538,7 +538,15 @@ int act_source_move(struct app *a, const struct key_binding *k)
 		source_say_none(a);
 		return 0;
 	}
-	if (dt)
+	/* A vertical jet has no heading to turn (the process emits it the same
+	 * whatever the direction, sph_sources.c): say so, or the turn looks
+	 * like it did something. */
+	if (dt && src.iel >= 0 && src.level < 1e-9)
+		app_message(a, "%s heading %.0f degrees: no effect, it points straight %s "
+			    "(elevation %.0f)", source_name(a, &src), src.direction,
+			    params_get(&a->params, src.iel) < 0 ? "down" : "up",
+			    params_get(&a->params, src.iel));
+	else if (dt)
 		app_message(a, "%s heading %.0f degrees", source_name(a, &src), src.direction);
 	else
 		app_message(a, "%s at %.0f,%.0f", source_name(a, &src), src.x, src.y);

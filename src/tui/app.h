@@ -277,6 +277,7 @@ struct source {
 	double window;               /* cells */
 	double direction;            /* degrees, 0 east, 90 south */
 	double level;                /* the heading's level share, cos(elevation): 1 level, 0 down */
+	int iel;                     /* its elevation's registry index; -1: none (always level) */
 };
 /* The picked source (a->source_pick), false when the process has none. */
 bool source_get(const struct app *a, struct source *s);

@@ -36,6 +36,7 @@ bool source_get_at(const struct app *a, int i, struct source *s)
 	s->window = params_get(&a->params, s->iwin);
 	s->on = s->ion < 0 || params_get(&a->params, s->ion) != 0;
 	const int iel = ps->elevation ? params_find(ps->elevation) : -1;
+	s->iel = iel;
 	s->level = iel < 0 ? 1 : fabs(cos(params_get(&a->params, iel) * GULLY_PI / 180));
 	if (ps->window_is_radius)
 		s->window *= 2;

@@ -21,6 +21,11 @@ screen | head -n 30 | cut -c1-$MAPW | grep -q ">" && fail "jet 1 points down but
 keys S-Right S-Right S-Right S-Right S-Right
 wait_for "jet 1 at 14,24"
 screen | grep -E -q ' jet1_x +0\.3$' || fail "the panel does not show sph.jet1_x = 0.3"
+# Turning a jet that points straight down changes nothing it does: said.
+keys ]
+wait_for "jet 1 heading 5 degrees: no effect, it points straight down (elevation -90)"
+keys [
+wait_for "jet 1 heading 0 degrees: no effect"
 # n picks jet 2 (off), N switches it on, and the keys move it, not jet 1.
 # A jet that is off shows its number only; on, an arrow along its heading
 # (jet 2 heads east).
