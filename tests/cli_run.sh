@@ -175,6 +175,9 @@ done
 grep -q "^  particles  *$(col sph_particles) in flight, $(col particles) released\$" "$T/info" ||
 	fail "info: sph particles: $(grep "in flight" "$T/info")"
 grep -q "in 120 steps\$" "$T/info" || fail "info: sph steps: $(grep "simulated" "$T/info")"
+# Its top line says which particles it counts: the released, not in flight.
+grep -q "^particles: *$(col total_particles) released\$" "$T/info" ||
+	fail "info: the particles line does not say released: $(grep "^particles" "$T/info")"
 [ "$(col splash_volume)" != 0 ] || fail "the sph run for info splashed nothing"
 
 finish

@@ -128,7 +128,9 @@ static void print_header(const char *path, const struct world *w,
 	       rep->file_size, rep->version);
 	printf("size:             %dx%d\n", w->width, w->height);
 	printf("process:          %s\n", info->process);
-	printf("particles:        %" PRIu64 "\n", w->particles);
+	/* Released since the terrain was made (total_particles), by every
+	 * process: sph's section below also has those still in flight. */
+	printf("particles:        %" PRIu64 " released\n", w->particles);
 	printf("steps:            %" PRIu64 "\n", w->steps);
 	printf("rng:              state %016" PRIx64 ", increment %016" PRIx64 "\n", w->rng.state,
 	       w->rng.inc);

@@ -131,7 +131,8 @@ static int draw_selected(struct app *a, int y, int x, int w, int rows)
 	return y;
 }
 
-/* draw_stats's lines: its title and five numbers, and sph's particles. */
+/* draw_stats's lines: its title and five numbers, and sph's particles in
+ * flight. */
 static int stats_lines(const struct app *a)
 {
 	struct sph_metrics sm;
@@ -155,7 +156,9 @@ static int draw_stats(struct app *a, int y, int x, int w)
 	if (sph_metrics_of(a->proc, a->state, &sm)) {
 		char np[40];
 		num_count(np, sizeof np, (uint64_t)sm.particles);
-		line(y++, x, w, A_NORMAL, " %-12s %s", "particles", np);
+		/* "in flight", not "particles": gully info and the metrics also
+		 * count the particles released, a bigger number. */
+		line(y++, x, w, A_NORMAL, " %-12s %s", "in flight", np);
 	}
 	line(y++, x, w, A_NORMAL, " %-12s %s", "per second", n[1]);
 	line(y++, x, w, A_NORMAL, " %-12s %s", "eroded", n[2]);

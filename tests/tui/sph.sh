@@ -45,9 +45,9 @@ sleep 2
 keys ' '
 wait_for "PAUSED"
 steps=$(screen | sed -n 's/.* steps  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1)
-parts=$(screen | sed -n 's/.* particles  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1)
+parts=$(screen | sed -n 's/.* in flight  *\([0-9][0-9.kM]*\).*/\1/p' | head -n 1)
 [ -n "$steps" ] && [ "$steps" != 0 ] || fail "no steps counted (got '$steps')"
-[ -n "$parts" ] && [ "$parts" != 0 ] || fail "no particles counted (got '$parts')"
+[ -n "$parts" ] && [ "$parts" != 0 ] || fail "no particles in flight counted (got '$parts')"
 keys E
 wait_for "the equations (E hides)"
 # Waited for, not read once: the title can reach the screen before the
