@@ -137,5 +137,19 @@ GULLY_PRESET_PATH=$tmp/pp $gully presets --json >"$tmp/json" || fail "presets --
 grep -q '"name": "typo", .*"readable": true, "error": ".*/pp/typo.yaml:4: particles.frction: unknown parameter' \
 	"$tmp/json" || fail "presets --json: no error for typo: $(grep typo "$tmp/json")"
 
+# A file whose name -p cannot take (a space) is listed, refused, with why;
+# -p by that name says why too (it was left out, and -p said "no preset
+# named").
+printf 'description: mine\nparticles:\n  friction: 0.2\n' >"$tmp/pp/my valley.yaml"
+GULLY_PRESET_PATH=$tmp/pp $gully presets >"$tmp/list" || fail "presets with a refused one: exit $?"
+grep -q "^my valley  *-  *(refused) my valley.yaml: not a preset name (letters, digits" "$tmp/list" ||
+	fail "the file with a space is not listed as refused: $(grep valley "$tmp/list")"
+GULLY_PRESET_PATH=$tmp/pp $gully run -p "my valley" --particles 10 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "-p 'my valley': not a usage error"
+grep -q "^gully run: --preset: 'my valley' is not a preset name (.*): rename $tmp/pp/my valley.yaml to one, or give its path" \
+	"$tmp/err" || fail "-p 'my valley' does not say why: $(cat "$tmp/err")"
+GULLY_PRESET_PATH=$tmp/pp $gully run -p "$tmp/pp/my valley.yaml" --particles 10 >/dev/null 2>"$tmp/err" ||
+	fail "the refused preset by its path: $(cat "$tmp/err")"
+
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))

@@ -505,6 +505,9 @@ static void test_find_list_complete(void **state)
 	write_file(path, "description: rain\nprocess: sph\nsph: {x: 1}\n", 43);
 	snprintf(path, sizeof path, "%s/notes.txt", b);
 	write_file(path, "x", 1);
+	/* A name -p cannot take: listed refused, said why, never completed. */
+	snprintf(path, sizeof path, "%s/ri valley.yaml", a);
+	write_file(path, "world: {seed: 3}\n", 17);
 	char env[1100];
 	snprintf(env, sizeof env, "%s::%s", a, b);
 	setenv("GULLY_PRESET_PATH", env, 1);
@@ -528,25 +531,33 @@ static void test_find_list_complete(void **state)
 	assert_string_equal(m.description, "from a");
 	assert_int_equal(preset_load("nope", &p, &m, err, sizeof err), GULLY_ENOTFOUND);
 	assert_string_equal(err, "no preset named 'nope' (see `gully presets`)");
+	assert_int_equal(preset_load("ri valley", &p, &m, err, sizeof err), GULLY_ENOTFOUND);
+	assert_non_null(strstr(err, "'ri valley' is not a preset name"));
+	assert_non_null(strstr(err, "/a/ri valley.yaml"));
+	assert_int_equal(preset_load("no such", &p, &m, err, sizeof err), GULLY_ENOTFOUND);
+	assert_non_null(strstr(err, "no preset named 'no such' (a name is letters"));
 	assert_int_equal(preset_resolve("../etc/passwd", path, sizeof path), GULLY_OK);
 	assert_string_equal(path, "../etc/passwd"); /* a path is a path, taken as given */
 
 	/* Listing: sorted, shadowed names once, a preset for an unknown process
 	 * still listed with its description. */
 	struct preset_entry *list;
-	int n, rain = -1, river = -1, lake = -1;
+	int n, rain = -1, river = -1, lake = -1, valley = -1;
 	assert_int_equal(preset_list(&list, &n), GULLY_OK);
 	for (int i = 0; i < n; i++) {
 		if (i > 0)
 			assert_true(strcmp(list[i - 1].name, list[i].name) < 0);
-		if (strcmp(list[i].name, "rain") == 0)
+		assert_true(list[i].refused == (strcmp(list[i].name, "ri valley") == 0));
+		if (strcmp(list[i].name, "ri valley") == 0)
+			valley = i;
+		else if (strcmp(list[i].name, "rain") == 0)
 			rain = i;
 		else if (strcmp(list[i].name, "river") == 0)
 			river = i;
 		else if (strcmp(list[i].name, "lake-chain") == 0)
 			lake = i;
 	}
-	assert_true(rain >= 0 && river >= 0);
+	assert_true(rain >= 0 && river >= 0 && valley >= 0);
 	assert_string_equal(list[rain].meta.description, "rain");
 	assert_string_equal(list[rain].meta.process, "sph");
 	assert_string_equal(list[river].meta.description, "from a");
@@ -576,6 +587,7 @@ static void test_find_list_complete(void **state)
 	for (int i = 0; i < n; i++) {
 		assert_true(strncmp(names[i], "ri", 2) == 0);
 		assert_true(i == 0 || strcmp(names[i - 1], names[i]) < 0);
+		assert_string_not_equal(names[i], "ri valley");
 		mine |= strcmp(names[i], "ri-mine") == 0;
 		river_found |= strcmp(names[i], "river") == 0;
 	}

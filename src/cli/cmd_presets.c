@@ -18,7 +18,8 @@ static void usage(FILE *fp)
 		"$XDG_DATA_HOME/gully/presets (~/.local/share/gully/presets), then\n"
 		"the shipped presets (installed in %s/presets). One that\n"
 		"does not load is marked (broken), the loader's line in place of its\n"
-		"description.\n"
+		"description; a file whose name -p cannot take (a space in it) is\n"
+		"marked (refused).\n"
 		"With one, prints every value it resolves to, marking those that\n"
 		"differ from the defaults (as `gully info PRESET`).\n\n"
 		"Options:\n"
@@ -39,8 +40,13 @@ static char **presets_check(const struct preset_entry *list, int n)
 	for (int i = 0; why && i < n; i++) {
 		char err[PRESET_ERR_MAX];
 		struct params p;
-		if (preset_load_file(list[i].path, &p, NULL, err, sizeof err) != GULLY_OK &&
-		    !(why[i] = strdup(err[0] ? err : "cannot be loaded"))) {
+		const char *msg = NULL;
+		if (list[i].refused)
+			msg = "not a preset name (" PRESET_NAME_CHARS "): rename it to one, or give "
+			      "-p its path";
+		else if (preset_load_file(list[i].path, &p, NULL, err, sizeof err) != GULLY_OK)
+			msg = err[0] ? err : "cannot be loaded";
+		if (msg && !(why[i] = strdup(msg))) {
 			for (int k = 0; k < i; k++)
 				free(why[k]);
 			free(why);
@@ -57,7 +63,9 @@ static void print_broken(const struct preset_entry *e, const char *why)
 	const size_t plen = strlen(e->path);
 	const char *base = strrchr(e->path, '/');
 	base = base ? base + 1 : e->path;
-	if (strncmp(why, e->path, plen) == 0 && why[plen] == ':')
+	if (e->refused)
+		printf("(refused) %s: %s", base, why);
+	else if (strncmp(why, e->path, plen) == 0 && why[plen] == ':')
 		printf("%s %s%s", e->readable ? "(broken)" : "(unreadable)", base, why + plen);
 	else
 		printf("%s %s", e->readable ? "(broken)" : "(unreadable)", why);

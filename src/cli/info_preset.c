@@ -145,6 +145,12 @@ int info_preset(const char *arg, bool json)
 		 * said as one (only `gully presets NAME` gets here: info takes a
 		 * name for a preset only once it resolves). */
 		char hint[128];
+		if (!preset_name_ok(arg)) {
+			struct params p;
+			char err[PRESET_ERR_MAX];
+			preset_load(arg, &p, NULL, err, sizeof err); /* says why */
+			return cli_usage_error("presets", "%s", err);
+		}
 		cli_preset_hint(arg, hint, sizeof hint);
 		return cli_usage_error("presets", "no preset named '%.64s'%s (see `gully presets`)",
 				       arg, hint);

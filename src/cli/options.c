@@ -405,6 +405,10 @@ int sim_options_load(const struct sim_options *o, const char *cmd, struct params
 	if (o->preset) {
 		char err[PRESET_ERR_MAX];
 		int rc = preset_load(o->preset, p, &m, err, sizeof err);
+		/* A name no preset can have: preset_load said why (a file of
+		 * that name is there, or what a name is made of). */
+		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset) && !preset_name_ok(o->preset))
+			return cli_usage_error(cmd, "--preset: %s", err);
 		if (rc == GULLY_ENOTFOUND && !preset_is_file(o->preset)) {
 			/* A name is looked up on the preset path, never here:
 			 * `-p run.gsnap` for the snapshot beside the user is no

@@ -126,7 +126,10 @@ struct preset_names {
 static const char *preset_name(int index, void *ctx)
 {
 	const struct preset_names *pn = ctx;
-	return index < pn->n ? pn->list[index].name : NULL;
+	if (index >= pn->n)
+		return NULL;
+	/* A refused name is no suggestion: -p could not take it either. */
+	return pn->list[index].refused ? "" : pn->list[index].name;
 }
 
 void cli_preset_hint(const char *name, char *buf, size_t len)

@@ -89,14 +89,20 @@ int preset_save_named(const char *name, const struct params *p,
 		      const struct preset_meta *meta, char *path, size_t pathlen,
 		      char *err, size_t errlen);
 
+/* What a name is made of, for the messages that refuse one. */
+#define PRESET_NAME_CHARS "letters, digits, '.', '_' and '-'"
+
 struct preset_entry {
 	char name[PRESET_NAME_MAX];
 	char *path;
 	struct preset_meta meta; /* from preset_peek; empty when unreadable */
 	bool readable;
+	bool refused; /* NAME.yaml whose NAME is not one (preset_name_ok): listed to say so */
 };
 /* Every preset visible by name, sorted, a name shadowed by an earlier
- * directory listed once. */
+ * directory listed once; and the files there whose names -p cannot take
+ * (a space in "my valley.yaml"), refused, so that the user learns why
+ * rather than missing them. */
 int preset_list(struct preset_entry **list, int *count);
 void preset_list_free(struct preset_entry *list, int count);
 /* Names starting with prefix, sorted, for a prompt's completion: a

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/base/error.h"
+#include "io/preset_scan.h"
 
 #ifndef GULLY_SOURCE_PRESETS
 #define GULLY_SOURCE_PRESETS ""
@@ -155,11 +156,31 @@ int preset_resolve(const char *arg, char *path, size_t len)
 	return r > 0 ? GULLY_OK : r < 0 ? GULLY_EINVAL : GULLY_ENOTFOUND;
 }
 
+/* Why a name preset_name_ok refuses finds nothing: a file of that name on
+ * the path is named, with what to do (the name is never looked up, so a
+ * file "my valley.yaml" was simply "not found"). */
+static void refused_name(const char *name, char *err, size_t errlen)
+{
+	char path[4096], q[80];
+	struct resolve_ctx c = {name, path, sizeof path};
+	preset_quote(q, sizeof q, name, 64);
+	if (name[0] && each_dir(resolve_in, &c) > 0)
+		snprintf(err, errlen, "'%s' is not a preset name (" PRESET_NAME_CHARS "): rename %s "
+			 "to one, or give its path", q, path);
+	else
+		snprintf(err, errlen, "no preset named '%s' (a name is " PRESET_NAME_CHARS "; see "
+			 "`gully presets`)", q);
+}
+
 int preset_load(const char *arg, struct params *out, struct preset_meta *meta,
 		char *err, size_t errlen)
 {
 	char path[4096];
 	int rc = preset_resolve(arg, path, sizeof path);
+	if (rc == GULLY_ENOTFOUND && !preset_is_file(arg) && !preset_name_ok(arg)) {
+		refused_name(arg, err, errlen);
+		return rc;
+	}
 	if (rc == GULLY_ENOTFOUND) {
 		char q[80];
 		snprintf(q, sizeof q, "%.64s", arg);
@@ -192,8 +213,7 @@ int preset_save_named(const char *name, const struct params *p,
 		      char *err, size_t errlen)
 {
 	if (!preset_name_ok(name)) {
-		snprintf(err, errlen, "'%.64s' is not a preset name (letters, digits, '.', '_', '-')",
-			 name);
+		snprintf(err, errlen, "'%.64s' is not a preset name (" PRESET_NAME_CHARS ")", name);
 		return GULLY_EINVAL;
 	}
 	char dir[4096], file[4200];
@@ -236,8 +256,11 @@ static int list_in(const char *dir, void *vctx)
 			continue;
 		memcpy(name, e->d_name, n - 5);
 		name[n - 5] = '\0';
-		if (!preset_name_ok(name))
+		/* A hidden file is no preset; another name -p cannot take is
+		 * listed, refused, so that it does not vanish without a word. */
+		if (name[0] == '.')
 			continue;
+		const bool refused = !preset_name_ok(name);
 		bool seen = false;
 		for (int i = 0; i < c->count && !seen; i++)
 			seen = strcmp(c->list[i].name, name) == 0;
@@ -268,6 +291,7 @@ static int list_in(const char *dir, void *vctx)
 			free(pe->path);
 			continue;
 		}
+		pe->refused = refused;
 		pe->readable = preset_peek(pe->path, &pe->meta) == GULLY_OK;
 		c->count++;
 	}
@@ -330,7 +354,7 @@ int preset_complete(const char *prefix, char ***names, int *count)
 	int k = 0;
 	size_t plen = strlen(prefix);
 	for (int i = 0; i < n; i++) {
-		if (strncmp(list[i].name, prefix, plen) != 0)
+		if (list[i].refused || strncmp(list[i].name, prefix, plen) != 0)
 			continue;
 		out[k] = strdup(list[i].name);
 		if (!out[k]) {
