@@ -86,19 +86,20 @@ static void overlay_swatch(int y, int x, unsigned overlay_bit, struct shade_samp
 struct legend_row {
 	int overlay;
 	const char *label;
-	const char *fmt;          /* one format for the row's three values */
+	const char *fmt;          /* one format for the row's three values; NULL: fitted */
 	double values[3];
 };
 
 /* What each overlay's colours mean. Heights, depths and height changes are
  * in the map's height units (%.3f); shares and densities 0..1 (%.2f). The
  * erosion rows are shares of the scale the map fits to (shade_erosion_fit),
- * shown as height changes. */
+ * shown as height changes, whose size the map decides (fmt NULL: see
+ * legend_value). */
 static const struct legend_row rows_of[] = {
 	{OVERLAY_STREAMS, "streams", "%.2f", {0.10, 0.50, 1.00}},
 	{OVERLAY_POOLS, "pools", "%.3f", {0.005, 0.020, SHADE_POOL_FULL}},
-	{OVERLAY_EROSION, "eroded", "%.2g", {-0.04, -0.2, -1.0}},
-	{OVERLAY_EROSION, "deposits", "%.2g", {0.04, 0.2, 1.0}},
+	{OVERLAY_EROSION, "eroded", NULL, {-0.04, -0.2, -1.0}},
+	{OVERLAY_EROSION, "deposits", NULL, {0.04, 0.2, 1.0}},
 	{OVERLAY_HARDNESS, "hardness", "%.2f", {0.00, 0.50, 1.00}},
 	{OVERLAY_WETNESS, "wetness", "%.2f", {0.25, 0.50, 1.00}},
 	{OVERLAY_VEGETATION, "trees", "%.2f", {0.20, 0.50, SHADE_TREES_FULL}},
@@ -154,26 +155,78 @@ static void ramp_rows(struct app *a, int y, int x, int w)
 	text(y + 1, x, w, A_NORMAL, buf);
 }
 
-/* One value as its row's format gives it; `compact` drops the 0 before a
- * decimal point (0.032 as .032), so that small height changes fit a narrow
- * panel whole rather than cut to a misleading "0.0". */
-static void legend_value(char *out, size_t len, const char *fmt, double v, bool compact)
+/* How a row writes its three values, tried in this order until the row
+ * fits the panel; every value of a row in one style, so a row never mixes
+ * "4e-05" with ".0002". */
+enum legend_style {
+	STYLE_PLAIN,   /* the row's format; a fitted row's decimals (0.00004) */
+	STYLE_COMPACT, /* the same without the 0 before the point (.00004) */
+	STYLE_EXP1,    /* a fitted row's exponent form, two digits (4.9e-5) */
+	STYLE_EXP0,    /* one digit (5e-5) */
+	STYLE_COUNT
+};
+
+/* Drops the '+' and the leading zeros of an exponent: 4.9e-05 as 4.9e-5. */
+static void short_exponent(char *s)
 {
-	char buf[32];
-	snprintf(buf, sizeof buf, fmt, v);
-	snprintf(out, len, "%s", compact && buf[0] == '0' && buf[1] == '.' ? buf + 1 : buf);
+	char *e = strchr(s, 'e');
+	if (!e)
+		return;
+	char *src = e + 1, *dst = e + 1;
+	if (*src == '+')
+		src++;
+	else if (*src == '-')
+		*dst++ = *src++;
+	while (*src == '0' && src[1])
+		src++;
+	memmove(dst, src, strlen(src) + 1);
+}
+
+/* v >= 0 in decimals with two significant digits (0.000049, 0.2, 12), no
+ * exponent and no trailing zeros. */
+static void plain_value(char *out, size_t len, double v)
+{
+	int d = v > 0 ? 1 - (int)floor(log10(v)) : 0;
+	d = d < 0 ? 0 : d > 12 ? 12 : d;
+	snprintf(out, len, "%.*f", d, v);
+	char *dot = strchr(out, '.');
+	if (!dot)
+		return;
+	char *end = out + strlen(out) - 1;
+	while (end > dot && *end == '0')
+		*end-- = '\0';
+	if (end == dot)
+		*end = '\0';
+}
+
+/* One value in the row's style (a fixed-format row knows the first two). */
+static void legend_value(char *out, size_t len, const char *fmt, double v,
+			 enum legend_style style)
+{
+	char buf[40];
+	if (fmt || style <= STYLE_COMPACT) {
+		if (fmt)
+			snprintf(buf, sizeof buf, fmt, v);
+		else
+			plain_value(buf, sizeof buf, v);
+	} else {
+		snprintf(buf, sizeof buf, style == STYLE_EXP1 ? "%.1e" : "%.0e", v);
+		short_exponent(buf);
+	}
+	const bool compact = style == STYLE_COMPACT && buf[0] == '0' && buf[1] == '.';
+	snprintf(out, len, "%s", compact ? buf + 1 : buf);
 }
 
 /* A row's text: its label, then three values each after a cell left for
  * its swatch, whose columns go to at[]. Returns the text's length (96 at
  * most). */
-static int legend_row_text(const struct legend_row *row, double scale, bool compact,
+static int legend_row_text(const struct legend_row *row, double scale, enum legend_style style,
 			   char line[96], int at[3])
 {
 	int n = snprintf(line, 96, "%-8s ", row->label);
 	for (int k = 0; k < 3; k++) {
-		char v[32];
-		legend_value(v, sizeof v, row->fmt, fabs(row->values[k] * scale), compact);
+		char v[40];
+		legend_value(v, sizeof v, row->fmt, fabs(row->values[k] * scale), style);
 		at[k] = n;
 		int m = snprintf(line + n, 96 - (size_t)n, k < 2 ? " %s " : " %s", v);
 		n = n + m < 95 ? n + m : 95;
@@ -220,9 +273,12 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 		double scale = row->overlay == OVERLAY_EROSION ? erosion_full : 1;
 		char line[96];
 		int at[3];
-		/* Too wide for the panel: the values without their leading 0s. */
-		if (legend_row_text(row, scale, false, line, at) > w)
-			legend_row_text(row, scale, true, line, at);
+		/* Too wide for the panel: the values without their leading 0s,
+		 * then (a fitted row) in exponent form, all three alike. */
+		const int styles = row->fmt ? STYLE_EXP1 : STYLE_COUNT;
+		for (int st = 0; st < styles; st++)
+			if (legend_row_text(row, scale, (enum legend_style)st, line, at) <= w)
+				break;
 		text(y, x, w, A_NORMAL, line);
 		for (int k = 0; k < 3; k++)
 			if (at[k] < w) {

@@ -143,4 +143,19 @@ vals=$(echo "$row" | grep -oE '\.[0-9]+' | tr '\n' ' ')
 echo "$vals" | awk '{ exit !(NF == 3 && $1 > 0 && $2 > $1 && $3 > $2) }' ||
 	fail "the erosion legend's values are cut or out of order: $vals"
 quit_discarding
+
+# Tiny changes (a scale of about 0.001): the row's three values in one
+# form, all decimals or all with an exponent, whole and rising (it was
+# "4.6e-05 .00023 .0", two forms and the last cut).
+start 100 34 -- --paused --seed 1 --size 64x64 --set particles.budget=100 \
+	--set particles.deposition_rate=0.0005
+wait_for "1:particles"
+keys e ' '
+wait_for "stopped at 100 droplets"
+row=$(screen | grep -E "eroded " | tail -1)
+vals=$(echo "$row" | sed 's/.*eroded//' | grep -oE '[0-9]*\.?[0-9]+(e-?[0-9]+)?' | tr '\n' ' ')
+echo "$vals" | awk '{ e = 0; for (i = 1; i <= NF; i++) e += index($i, "e") > 0
+	exit !(NF == 3 && (e == 0 || e == 3) && $1 > 0 && $2 > $1 && $3 > $2) }' ||
+	fail "the erosion legend mixes its forms or is cut: $row"
+quit_discarding
 echo ok
