@@ -414,6 +414,14 @@ expect 1 "--resume over a row cut short" -- $RS --resume
 err_has "run-0001.tsv: it is cut short in its header"
 expect 2 "--resume into another grid's DIR" -- $SW --vary world.seed=1:5:1 --out "$T/res" --resume
 err_has "res holds another sweep (its sweep.grid has 'points 4' where this sweep has 'points 5')"
+# A DIR with a space is quoted where a message names it mid-sentence, as
+# the user would type it (it read "done in my runs; running ...").
+expect 0 "a sweep into a DIR with a space" -- $SW --vary world.seed=1,2 --out "$T/my runs"
+expect 0 "--resume in a DIR with a space" -- "$GULLY" sweep --particles 10 --size 16x16 \
+	--vary world.seed=1,2 --out "$T/my runs" --resume
+err_has "points are done in '$T/my runs'; running the other 0"
+expect 2 "another grid in a DIR with a space" -- $SW --vary world.seed=1:3:1 --out "$T/my runs"
+err_has "^gully: '$T/my runs' holds another sweep .*, or empty '$T/my runs' first"
 expect 2 "--resume without --out" -- $SW --vary world.seed=1:4:1 --resume
 err_has "resume takes the rows a sweep left in --out DIR"
 expect 0 "a JSON sweep" -- $SW --vary world.seed=1,2 --json --out "$T/resj"

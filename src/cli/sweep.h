@@ -62,6 +62,10 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv0);
 /* A word as a POSIX shell reads it back (single quotes unless plainly safe). */
 void sweep_shell_word(FILE *fp, const char *s);
+/* The same as a string, for a message that names a directory mid-sentence
+ * ("done in 'my runs'"), where a bare one with a space reads as two words;
+ * a few at once, each until the fourth call after it. */
+const char *sweep_quoted(const char *s);
 void sweep_print_argv(FILE *fp, const struct argv_buf *b);
 /* The table's header (varied keys, then the run's header) and one row (the
  * varied values, then the run's row; JSON: the keys put into its object). */

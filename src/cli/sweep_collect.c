@@ -53,21 +53,11 @@ static int read_grid(const char *dir, struct sweep *s)
 	char *text;
 	size_t len;
 	if (file_read_all(path, GRID_MAX_BYTES, &text, &len) != 0) {
-		/* The command that writes it, DIR quoted as the user would type it. */
+		/* The command that writes it, DIR quoted as the user would type it
+		 * (errno first: quoting may change it). */
 		const int err = errno;
-		char *quoted = NULL;
-		size_t qlen = 0;
-		FILE *mem = open_memstream(&quoted, &qlen);
-		if (mem) {
-			sweep_shell_word(mem, dir);
-			if (fclose(mem) != 0) {
-				free(quoted);
-				quoted = NULL;
-			}
-		}
 		cli_error("%s: cannot read: %s (a sweep with `--out %s` writes it)", path,
-			  strerror(err), quoted ? quoted : dir);
-		free(quoted);
+			  strerror(err), sweep_quoted(dir));
 		return 1;
 	}
 	int status = 0, lineno = 0;

@@ -68,8 +68,8 @@ static int grid_already(const char *path, const char *dir, const char *opt, cons
 		return 0;
 	const bool maps = strcmp(opt, "--save-maps") == 0;
 	cli_error("%s holds another sweep (its %s has %s): its %s would mix with this one's; "
-		  "use another %s, or empty %s first", dir, SWEEP_GRID_FILE, differs,
-		  maps ? "maps" : "run files", opt, dir);
+		  "use another %s, or empty %s first", sweep_quoted(dir), SWEEP_GRID_FILE, differs,
+		  maps ? "maps" : "run files", opt, sweep_quoted(dir));
 	return 2;
 }
 
@@ -157,15 +157,15 @@ static void say_done(const struct sweep *s, long ndone, bool slurm)
 		return;
 	if (ndone == s->points)
 		cli_error("--resume: all %ld points are done in %s: %s; --collect prints the table",
-			  s->points, s->out_dir,
+			  s->points, sweep_quoted(s->out_dir),
 			  slurm ? "each task will print its kept row and end" : "nothing to emit");
 	else if (slurm)
 		cli_error("--resume: %ld of %ld points are done in %s: their tasks print the kept "
-			  "row and end, the other %ld run", ndone, s->points, s->out_dir,
+			  "row and end, the other %ld run", ndone, s->points, sweep_quoted(s->out_dir),
 			  s->points - ndone);
 	else
 		cli_error("--resume: %ld of %ld points are done in %s; emitting the other %ld", ndone,
-			  s->points, s->out_dir, s->points - ndone);
+			  s->points, sweep_quoted(s->out_dir), s->points - ndone);
 }
 
 /* One command a point, those done (done[pt], when done is given) left out. */

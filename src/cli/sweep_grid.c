@@ -496,6 +496,21 @@ void sweep_shell_word(FILE *fp, const char *s)
 	fputc('\'', fp);
 }
 
+const char *sweep_quoted(const char *s)
+{
+	static char ring[4][4200];
+	static unsigned next;
+	char *buf = ring[next++ % 4];
+	FILE *mem = fmemopen(buf, sizeof ring[0], "w");
+	if (!mem)
+		return s;
+	sweep_shell_word(mem, s);
+	/* A word too long for the buffer is cut by fmemopen, and still ends. */
+	if (fputc('\0', mem) == EOF || fclose(mem) != 0)
+		buf[sizeof ring[0] - 1] = '\0';
+	return buf;
+}
+
 void sweep_print_argv(FILE *fp, const struct argv_buf *b)
 {
 	for (int i = 0; i < b->n; i++) {

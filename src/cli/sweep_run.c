@@ -198,7 +198,7 @@ static int resume_rows(const struct sweep *s, struct grid_state *g)
 	g->done = g->resumed;
 	if (!status && !s->o.quiet && g->resumed)
 		cli_error("--resume: %ld of %ld points are done in %s; running the other %ld",
-			  g->resumed, s->points, s->out_dir, s->points - g->resumed);
+			  g->resumed, s->points, sweep_quoted(s->out_dir), s->points - g->resumed);
 	return status;
 }
 
