@@ -42,6 +42,12 @@ cleanup() {
 	# core for good. Said in the log, then killed.
 	for p in $(test_gullys); do
 		echo "note: gully ${p#/proc/} still running 10 s after its terminal went: killed"
+		# Where each thread waits, for whoever reads the log: a stuck
+		# gully of the normal build has been seen once and not caught.
+		for t in "$p"/task/*; do
+			{ echo "  thread ${t##*/}: $(cut -d' ' -f3 "$t/stat") in $(cat "$t/wchan")"
+			  sed 's/^/    /' "$t/stack"; } 2>/dev/null || true
+		done
 		kill -KILL "${p#/proc/}" 2>/dev/null || true
 	done
 	rm -rf "$TMPD" 2>/dev/null || { sleep 1; rm -rf "$TMPD"; }
