@@ -305,6 +305,8 @@ static void test_undo_keeps_under_half_the_free_memory(void **state)
 	a->message[0] = '\0';
 	app_checkpoint(a);
 	assert_string_equal(a->message, "");
+	assert_int_equal(undo_pop(a, err, sizeof err), GULLY_ENOTFOUND);
+	assert_string_equal(err, "nothing to undo (no checkpoint kept: too little free memory)");
 	a->undo_mem_available = 0;
 	assert_int_equal(undo_push(a, 1), GULLY_OK);
 	free_app(a);

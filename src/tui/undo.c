@@ -134,6 +134,7 @@ void undo_clear(struct app *a)
 {
 	ring_clear(&a->undo);
 	ring_clear(&a->redo);
+	a->undo.said_short = false;
 }
 
 /* The i-th newest entry (0 = newest). */
@@ -468,7 +469,9 @@ int undo_pop(struct app *a, char *err, size_t errlen)
 	while (r->count > 0 && same_as_now(a, nth(r, 0)))
 		drop_newest(r);
 	if (r->count == 0) {
-		snprintf(err, errlen, "nothing to undo");
+		/* Checkpoints refused for memory (app_checkpoint) say so here too. */
+		snprintf(err, errlen, "nothing to undo%s",
+			 r->said_short ? " (no checkpoint kept: too little free memory)" : "");
 		return GULLY_ENOTFOUND;
 	}
 	return restore_loaded(a, r, &a->redo, err, errlen);
