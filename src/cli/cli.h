@@ -14,12 +14,49 @@
 /* Exit statuses: 0 success, 1 a failure (bad file, I/O), 2 a usage error. */
 #define EXIT_USAGE 2
 
+/* What a value or a bare argument is, for `gully complete` (cmd_complete.c)
+ * to offer: nothing (a number, free text), file or directory names, the
+ * preset names -p finds (and files), a name from a fixed set, a comma list
+ * of such names, a parameter key (`params SECTION`: a section), --set's
+ * KEY=VALUE or --vary's KEY=V1,V2. */
+enum cli_value_kind {
+	CLI_VALUE_NONE, CLI_VALUE_FILE, CLI_VALUE_DIR, CLI_VALUE_PRESET, CLI_VALUE_NAME,
+	CLI_VALUE_NAME_LIST, CLI_VALUE_SECTION, CLI_VALUE_PARAM_SET, CLI_VALUE_PARAM_VARY,
+};
+/* One option's value: the long option's name and what it takes; `names`
+ * lists a fixed set, as cli_nearest walks names (NULL past the end), from
+ * the table the option's own parse reads. */
+struct cli_value {
+	const char *option;
+	enum cli_value_kind kind;
+	const char *(*names)(int index, void *ctx);
+};
+/* A command's command line: the very tables its getopt_long reads, so
+ * completion offers every option it takes and nothing else. `refused`
+ * (0-terminated, may be NULL): the getopt values of options the table
+ * holds only to refuse them with a better word than "unknown option". */
+struct option;
+struct cli_options {
+	const char *shortopts;
+	const struct option *longopts;
+	const struct cli_value *values; /* ends with {NULL}; an option not in it takes nothing to offer */
+	const int *refused;
+	enum cli_value_kind bare;       /* what its bare arguments are */
+};
+
 struct cli_command {
 	const char *name;
 	const char *args;    /* usage after the name */
-	const char *summary; /* one line for `gully --help` */
+	const char *summary; /* one line for `gully --help`; NULL: not listed */
 	int (*exec)(int argc, char **argv);
+	const struct cli_options *options;
 };
+/* main.c: command number `index` of the table main dispatches on, NULL past
+ * the end (the hidden ones included: their summary is NULL). */
+const struct cli_command *cli_command_get(int index);
+/* Each command's options (its cmd_*.c); explore_options for no command. */
+extern const struct cli_options run_options, sweep_options, params_options, render_options,
+	info_options, presets_options, explore_options;
 
 /* main.c */
 extern const char *cli_program;
@@ -27,7 +64,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* getopt_long's '?' (unknown option) or ':' (missing value) as a usage error
  * naming the option, with the nearest of the command's `longopts` or the
  * parameter an unknown --NAME may have meant; returns EXIT_USAGE. */
-struct option;
 int cli_bad_option(const char *cmd, int opt, char **argv, const struct option *longopts);
 /* Flushes stdout; when anything written to it was lost (a full disk, a
  * closed pipe with SIGPIPE ignored), says "gully: cannot write WHAT to
@@ -106,6 +142,16 @@ enum {
 	{"transpose", no_argument, NULL, OPT_TRANSPOSE}, \
 	{"range", required_argument, NULL, OPT_RANGE}, \
 	{"rain", required_argument, NULL, OPT_RAIN}
+/* What SIM_LONG_OPTIONS' values are, for completion (struct cli_value). */
+#define SIM_OPTION_VALUES \
+	{"process", CLI_VALUE_NAME, cli_process_name}, \
+	{"set", CLI_VALUE_PARAM_SET, NULL}, \
+	{"hardness", CLI_VALUE_FILE, NULL}, \
+	{"rain", CLI_VALUE_FILE, NULL}, \
+	{"output", CLI_VALUE_FILE, NULL}, \
+	{"preset", CLI_VALUE_PRESET, NULL}
+/* The processes' names, in the process table's order (--process). */
+const char *cli_process_name(int index, void *ctx);
 
 /* How a height map is read, for run's, sweep's and the explorer's help. */
 #define SIM_HEIGHTMAP_HELP \
@@ -266,8 +312,14 @@ int cmd_sweep(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 
-/* cmd_render.c: the layer names as "height|base|...", for help and errors. */
+/* cmd_render.c: the layer names as "height|base|...", for help and errors;
+ * one by one (NULL past the end), for --layer's completion. */
 const char *cli_layer_names(void);
+const char *cli_layer_name(int index, void *ctx);
+/* The overlays --overlay's list names (shade_overlays_parse; "none" aside). */
+const char *cli_overlay_name(int index, void *ctx);
+/* The colour tiers --color and --ansi take (term_tier_parse), by name. */
+const char *cli_tier_name(int index, void *ctx);
 int cmd_presets(int argc, char **argv);
 
 /* info_preset.c: what `gully info` shows for a preset (a name or a .yaml). */

@@ -78,6 +78,33 @@ static const struct option explore_longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+const char *cli_tier_name(int index, void *ctx)
+{
+	(void)ctx;
+	return index >= 0 && index <= TIER_TRUE ? term_tier_name(index) : NULL;
+}
+
+/* --theme's values, in tui_options.theme's order (0 dark, 1 light). */
+static const char *const themes[] = {"dark", "light"};
+
+static const char *theme_name(int index, void *ctx)
+{
+	(void)ctx;
+	return index >= 0 && index < (int)(sizeof themes / sizeof themes[0]) ? themes[index] : NULL;
+}
+
+static const struct cli_value explore_values[] = {
+	SIM_OPTION_VALUES,
+	{"color", CLI_VALUE_NAME, cli_tier_name},
+	{"colour", CLI_VALUE_NAME, cli_tier_name},
+	{"theme", CLI_VALUE_NAME, theme_name},
+	{NULL, CLI_VALUE_NONE, NULL},
+};
+/* The simulation options only `gully run` uses: refused with a word. */
+static const int explore_refused[] = {'o', OPT_JSON, OPT_PARTICLES, OPT_QUIET, OPT_RAIN, 0};
+const struct cli_options explore_options = {SIM_SHORT_OPTIONS, explore_longopts, explore_values,
+					    explore_refused, CLI_VALUE_PRESET};
+
 /* A simulation option (sim_options_take), less those only `gully run` has.
  * longindex: getopt_long's, so the refusal names the option as spelt in
  * full (--steps, not the value after it); -1 for a short option. */
@@ -86,8 +113,10 @@ static int explore_sim_option(struct sim_options *so, int opt, int longindex)
 	int took = sim_options_take(so, CMD, opt, optarg);
 	if (took < 0)
 		return EXIT_USAGE;
-	if (opt == 'o' || opt == OPT_JSON || opt == OPT_PARTICLES || opt == OPT_QUIET ||
-	    opt == OPT_RAIN) {
+	bool refused = false;
+	for (const int *r = explore_refused; *r; r++)
+		refused |= opt == *r;
+	if (refused) {
 		char name[64];
 		if (longindex >= 0)
 			snprintf(name, sizeof name, "--%s", explore_longopts[longindex].name);
@@ -125,9 +154,12 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		o->utf8 = 0;
 		return GO_ON;
 	case OPT_THEME:
-		if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0)
+		o->theme = -1;
+		for (int t = 0; theme_name(t, NULL); t++)
+			if (strcmp(optarg, theme_name(t, NULL)) == 0)
+				o->theme = t;
+		if (o->theme < 0)
 			return cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
-		o->theme = strcmp(optarg, "light") == 0;
 		return GO_ON;
 	case OPT_UTF8:
 		o->utf8 = 1;
@@ -166,7 +198,7 @@ static int explore_parse(int argc, char **argv, struct tui_options *o, struct si
 	optind = 1;
 	opterr = 0;
 	int opt, status, longindex = -1;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, explore_longopts,
+	while ((opt = getopt_long(argc, argv, explore_options.shortopts, explore_longopts,
 				  &longindex)) != -1) {
 		if ((status = explore_option(o, so, opt, longindex, argv)) != GO_ON)
 			return status;

@@ -247,19 +247,24 @@ static int info_snapshot(const char *path, bool show_preset)
 	return status;
 }
 
+static const struct option info_longopts[] = {
+	{"preset", no_argument, NULL, 'p'},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+static const struct cli_value info_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
+/* FILE: a snapshot, or a preset by its name or file. */
+const struct cli_options info_options = {"h", info_longopts, info_values, NULL, CLI_VALUE_PRESET};
+
 int cmd_info(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"preset", no_argument, NULL, 'p'},
-		{"help", no_argument, NULL, OPT_HELP},
-		{"version", no_argument, NULL, OPT_VERSION},
-		{NULL, 0, NULL, 0},
-	};
+	const struct option *longopts = info_longopts;
 	bool show_preset = false;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, info_options.shortopts, longopts, NULL)) != -1) {
 		if (opt == 'p') {
 			show_preset = true;
 			continue;

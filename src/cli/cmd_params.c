@@ -59,19 +59,24 @@ static int no_section(const char *only)
 			       names);
 }
 
+static const struct option params_longopts[] = {
+	{"man", no_argument, NULL, 'm'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+static const struct cli_value params_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
+const struct cli_options params_options = {"h", params_longopts, params_values, NULL,
+					   CLI_VALUE_SECTION};
+
 int cmd_params(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"man", no_argument, NULL, 'm'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
+	const struct option *longopts = params_longopts;
 	bool man = false;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, params_options.shortopts, longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return 0;

@@ -149,21 +149,26 @@ static int presets_list(bool paths, bool json)
 	return cli_flush_stdout("the preset list");
 }
 
+enum { OPT_PATHS = 0x200, OPT_JSON_ = 0x201, OPT_HELP_ = 0x202, OPT_VERSION_ = 0x203 };
+static const struct option presets_longopts[] = {
+	{"paths", no_argument, NULL, OPT_PATHS},
+	{"json", no_argument, NULL, OPT_JSON_},
+	{"help", no_argument, NULL, OPT_HELP_},
+	{"version", no_argument, NULL, OPT_VERSION_},
+	{NULL, 0, NULL, 0},
+};
+static const struct cli_value presets_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
+const struct cli_options presets_options = {":h", presets_longopts, presets_values, NULL,
+					    CLI_VALUE_PRESET};
+
 int cmd_presets(int argc, char **argv)
 {
-	enum { OPT_PATHS = 0x200, OPT_JSON_ = 0x201, OPT_HELP_ = 0x202, OPT_VERSION_ = 0x203 };
-	static const struct option longopts[] = {
-		{"paths", no_argument, NULL, OPT_PATHS},
-		{"json", no_argument, NULL, OPT_JSON_},
-		{"help", no_argument, NULL, OPT_HELP_},
-		{"version", no_argument, NULL, OPT_VERSION_},
-		{NULL, 0, NULL, 0},
-	};
+	const struct option *longopts = presets_longopts;
 	bool paths = false, json = false;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, presets_options.shortopts, longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_PATHS:
 			paths = true;

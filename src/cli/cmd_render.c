@@ -18,20 +18,42 @@
 
 #define CMD "render"
 
+const char *cli_layer_name(int index, void *ctx)
+{
+	(void)ctx;
+	if (index >= 0 && index < LAYER_COUNT)
+		return world_layer_name((enum world_layer)index);
+	index -= LAYER_COUNT;
+	return index >= 0 && index < DATAMAP_COUNT ? datamap_name(index) : NULL;
+}
+
 /* "height|base|...|erosion|deposition|flow", for help and messages. */
 const char *cli_layer_names(void)
 {
 	static char names[256];
-	if (!names[0]) {
-		for (int i = 0; i < LAYER_COUNT; i++) {
-			if (i)
-				strcat(names, "|");
-			strcat(names, world_layer_name((enum world_layer)i));
-		}
-		strcat(names, "|");
-		strcat(names, datamap_names());
-	}
+	if (!names[0])
+		cli_join_names(names, sizeof names, "|", cli_layer_name, NULL);
 	return names;
+}
+
+const char *cli_overlay_name(int index, void *ctx)
+{
+	(void)ctx;
+	for (int o = 0; o < OVERLAY_COUNT; o++)
+		if (shade_overlay_listed(o) && index-- == 0)
+			return shade_overlay_name(o);
+	return NULL;
+}
+
+/* --colors' values: a 256-colour terminal's, or every colour (as --colors
+ * 24bit, COLORTERM's word for it); po.colors is 256 or 0. */
+static const char *const render_colors[] = {"256", "truecolor"};
+
+static const char *render_colors_name(int index, void *ctx)
+{
+	(void)ctx;
+	return index >= 0 && index < (int)(sizeof render_colors / sizeof render_colors[0])
+		       ? render_colors[index] : NULL;
 }
 
 static void usage(FILE *fp)
@@ -170,6 +192,17 @@ static const struct option render_longopts[] = {
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
 };
+static const struct cli_value render_values[] = {
+	{"output", CLI_VALUE_FILE, NULL},
+	{"layer", CLI_VALUE_NAME, cli_layer_name},
+	{"overlay", CLI_VALUE_NAME_LIST, cli_overlay_name},
+	{"colors", CLI_VALUE_NAME, render_colors_name},
+	{"colours", CLI_VALUE_NAME, render_colors_name},
+	{"ansi", CLI_VALUE_NAME, cli_tier_name},
+	{NULL, CLI_VALUE_NONE, NULL},
+};
+const struct cli_options render_options = {":ho:", render_longopts, render_values, NULL,
+					   CLI_VALUE_FILE};
 
 static int take_option(struct render_args *a, int opt, const char *arg, char **argv)
 {
@@ -207,12 +240,13 @@ static int take_option(struct render_args *a, int opt, const char *arg, char **a
 		return 0;
 	case 'C':
 		a->colors_set = true;
-		if (strcmp(arg, "256") == 0)
+		if (strcmp(arg, render_colors[0]) == 0)
 			a->po.colors = 256;
-		else if (strcmp(arg, "truecolor") == 0 || strcmp(arg, "24bit") == 0)
+		else if (strcmp(arg, render_colors[1]) == 0 || strcmp(arg, "24bit") == 0)
 			a->po.colors = 0;
 		else
-			return cli_usage_error(CMD, "--colors: '%s' is not 256 or truecolor", arg);
+			return cli_usage_error(CMD, "--colors: '%s' is not %s or %s", arg,
+					       render_colors[0], render_colors[1]);
 		return 0;
 	case 'a':
 		a->ansi = true;
@@ -285,7 +319,7 @@ int cmd_render(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while (!status && (opt = getopt_long(argc, argv, ":ho:", render_longopts, NULL)) != -1) {
+	while (!status && (opt = getopt_long(argc, argv, render_options.shortopts, render_longopts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h' || opt == OPT_VERSION) {
 			if (opt != OPT_VERSION)
 				usage(stdout);

@@ -254,21 +254,30 @@ static int run_argument(struct sim_options *o, const char *arg, const char **fro
 /* The options, at most one preset and at most one SNAPSHOT or HEIGHTMAP
  * (*from, or NULL); a bad -o fails now, not after the run. GO_ON, or the
  * status to exit with. */
+enum { OPT_OVERLAY = 0x300, OPT_THREADS };
+static const struct option run_longopts[] = {
+	SIM_LONG_OPTIONS,
+	{"overlay", required_argument, NULL, OPT_OVERLAY},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{NULL, 0, NULL, 0},
+};
+static const struct cli_value run_values[] = {
+	SIM_OPTION_VALUES,
+	{"overlay", CLI_VALUE_NAME_LIST, cli_overlay_name},
+	{NULL, CLI_VALUE_NONE, NULL},
+};
+const struct cli_options run_options = {SIM_SHORT_OPTIONS, run_longopts, run_values, NULL,
+					CLI_VALUE_PRESET};
+
 static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
 		     const char **from)
 {
-	enum { OPT_OVERLAY = 0x300, OPT_THREADS };
-	static const struct option longopts[] = {
-		SIM_LONG_OPTIONS,
-		{"overlay", required_argument, NULL, OPT_OVERLAY},
-		{"threads", required_argument, NULL, OPT_THREADS},
-		{NULL, 0, NULL, 0},
-	};
+	const struct option *longopts = run_longopts;
 	bool overlay_set = false;
 	optind = 1;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, run_options.shortopts, longopts, NULL)) != -1) {
 		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);
 			return 0;

@@ -96,6 +96,14 @@ static int add_axis(struct sweep *s, const char *arg)
 	return sweep_parse_vary(&s->axes[s->naxes++], arg);
 }
 
+/* --emit's values, in enum sweep_emit's order from SWEEP_EMIT_PARALLEL. */
+static const char *emit_name(int index, void *ctx)
+{
+	(void)ctx;
+	static const char *const names[] = {"parallel", "slurm"};
+	return index >= 0 && index < (int)(sizeof names / sizeof names[0]) ? names[index] : NULL;
+}
+
 /* One sweep option; 0 when taken, -1 when not a sweep option, else a status. */
 static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 {
@@ -108,14 +116,15 @@ static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 			return cli_usage_error(CMD, "--jobs: '%s' is not a count from 1 to 1024", arg);
 		a->jobs = (long)n;
 		return 0;
-	case OPT_EMIT:
-		if (!arg || strcmp(arg, "parallel") == 0)
-			a->emit = SWEEP_EMIT_PARALLEL;
-		else if (strcmp(arg, "slurm") == 0)
-			a->emit = SWEEP_EMIT_SLURM;
-		else
+	case OPT_EMIT: {
+		int i = 0; /* --emit alone: parallel */
+		while (arg && emit_name(i, NULL) && strcmp(arg, emit_name(i, NULL)) != 0)
+			i++;
+		if (!emit_name(i, NULL))
 			return cli_usage_error(CMD, "--emit=%s: one of parallel, slurm", arg);
+		a->emit = (enum sweep_emit)(SWEEP_EMIT_PARALLEL + i);
 		return 0;
+	}
 	case OPT_GULLY:
 		/* '' (an unset variable, --gully "$GULLY") would print commands
 		 * that start with '' and fail on every machine. */
@@ -169,26 +178,43 @@ static int take_argument(struct sweep *s, const char *arg)
 	return 0;
 }
 
+static const struct option sweep_longopts[] = {
+	SIM_LONG_OPTIONS,
+	{"vary", required_argument, NULL, OPT_VARY},
+	{"jobs", required_argument, NULL, OPT_JOBS},
+	{"emit", optional_argument, NULL, OPT_EMIT},
+	{"gully", required_argument, NULL, OPT_GULLY},
+	{"out", required_argument, NULL, OPT_OUT},
+	{"save-maps", required_argument, NULL, OPT_SAVE_MAPS},
+	{"collect", required_argument, NULL, OPT_COLLECT},
+	{"point", required_argument, NULL, OPT_POINT},
+	{"resume", no_argument, NULL, OPT_RESUME},
+	{NULL, 0, NULL, 0},
+};
+static const struct cli_value sweep_values[] = {
+	SIM_OPTION_VALUES,
+	{"vary", CLI_VALUE_PARAM_VARY, NULL},
+	{"emit", CLI_VALUE_NAME, emit_name},
+	{"gully", CLI_VALUE_FILE, NULL},
+	{"out", CLI_VALUE_DIR, NULL},
+	{"save-maps", CLI_VALUE_DIR, NULL},
+	{"collect", CLI_VALUE_DIR, NULL},
+	{NULL, CLI_VALUE_NONE, NULL},
+};
+/* Refused after the line is read (parse_args): a sweep's runs keep no -o
+ * file and print no preset. */
+static const int sweep_refused[] = {'o', OPT_DUMP_PRESET, 0};
+const struct cli_options sweep_options = {SIM_SHORT_OPTIONS, sweep_longopts, sweep_values,
+					  sweep_refused, CLI_VALUE_PRESET};
+
 static int parse_args(struct sweep_args *a, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		SIM_LONG_OPTIONS,
-		{"vary", required_argument, NULL, OPT_VARY},
-		{"jobs", required_argument, NULL, OPT_JOBS},
-		{"emit", optional_argument, NULL, OPT_EMIT},
-		{"gully", required_argument, NULL, OPT_GULLY},
-		{"out", required_argument, NULL, OPT_OUT},
-		{"save-maps", required_argument, NULL, OPT_SAVE_MAPS},
-		{"collect", required_argument, NULL, OPT_COLLECT},
-		{"point", required_argument, NULL, OPT_POINT},
-		{"resume", no_argument, NULL, OPT_RESUME},
-		{NULL, 0, NULL, 0},
-	};
+	const struct option *longopts = sweep_longopts;
 	optind = 1;
 	opterr = 0;
 	char o_name[16] = ""; /* -o or --output, as given */
 	int opt, longindex = -1;
-	for (; (opt = getopt_long(argc, argv, SIM_SHORT_OPTIONS, longopts, &longindex)) != -1;
+	for (; (opt = getopt_long(argc, argv, sweep_options.shortopts, longopts, &longindex)) != -1;
 	     longindex = -1) {
 		if (opt == OPT_HELP || opt == 'h') {
 			usage(stdout);

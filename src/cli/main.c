@@ -13,15 +13,27 @@
 
 const char *cli_program = "gully";
 
+/* The one list of commands: main dispatches on it, --help lists it and
+ * `gully complete` offers it, each with the options table its parse reads. */
 static const struct cli_command commands[] = {
-	{"run", "[options] [PRESET] [MAP]", "simulate headless and print a row of metrics", cmd_run},
-	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on all its CPUs, one table", cmd_sweep},
-	{"params", "[--man] [SECTION]", "every parameter, its default and range", cmd_params},
-	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render},
-	{"info", "FILE", "what a snapshot holds", cmd_info},
-	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets},
+	{"run", "[options] [PRESET] [MAP]", "simulate headless and print a row of metrics", cmd_run,
+	 &run_options},
+	{"sweep", "[PRESET] --vary KEY=V1,V2,..", "a grid of runs on all its CPUs, one table", cmd_sweep,
+	 &sweep_options},
+	{"params", "[--man] [SECTION]", "every parameter, its default and range", cmd_params,
+	 &params_options},
+	{"render", "SNAPSHOT -o OUT", "write a layer as .png/.ppm/.pgm/.r16/.f32", cmd_render,
+	 &render_options},
+	{"info", "FILE", "what a snapshot holds", cmd_info, &info_options},
+	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets,
+	 &presets_options},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const struct cli_command *cli_command_get(int index)
+{
+	return index >= 0 && (size_t)index < NCOMMANDS ? &commands[index] : NULL;
+}
 
 /* An error is one line whatever it quotes: a control byte (a newline, an
  * escape sequence from a hostile argument or file) is shown as '?', and a
@@ -110,6 +122,8 @@ static void print_help(FILE *fp)
 	 * past the edge, goes under. */
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		const struct cli_command *c = &commands[i];
+		if (!c->summary)
+			continue;
 		int at = fprintf(fp, "  %-8s %-24s", c->name, c->args);
 		if (at > 35 || at + 1 + (int)strlen(c->summary) > 80)
 			fprintf(fp, "\n%*s", 35, "");

@@ -127,7 +127,7 @@ void describe_param_error(char *buf, size_t len, int err, int index, const char 
 	}
 }
 
-static const char *process_name_at(int index, void *ctx)
+const char *cli_process_name(int index, void *ctx)
 {
 	(void)ctx;
 	return index < process_count() ? process_get(index)->name : NULL;
@@ -137,7 +137,7 @@ static const char *process_name_at(int index, void *ctx)
 static int take_process(struct sim_options *o, const char *cmd, const char *arg)
 {
 	if (!process_find(arg)) {
-		const char *near = cli_nearest(arg, process_name_at, NULL);
+		const char *near = cli_nearest(arg, cli_process_name, NULL);
 		char hint[64] = "";
 		if (near)
 			snprintf(hint, sizeof hint, "did you mean %s? ", near);

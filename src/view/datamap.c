@@ -27,11 +27,6 @@ const char *datamap_name(int which)
 	return which >= 0 && which < DATAMAP_COUNT ? names[which] : "?";
 }
 
-const char *datamap_names(void)
-{
-	return "erosion|deposition|flow";
-}
-
 float *datamap_values(const struct world *w, int which)
 {
 	size_t n = world_cells(w);

@@ -16,8 +16,6 @@ enum datamap { DATAMAP_EROSION, DATAMAP_DEPOSITION, DATAMAP_FLOW, DATAMAP_COUNT 
 /* The index of "erosion", "deposition" or "flow"; -1 for any other name. */
 int datamap_find(const char *name);
 const char *datamap_name(int which);
-/* "erosion|deposition|flow", for help and messages. */
-const char *datamap_names(void);
 /* The layer's values, one per cell (malloc'd; NULL when out of memory). */
 float *datamap_values(const struct world *w, int which);
 /* The ramp's colour at t in [0, 1] (clamped): dark for nothing, bright for most. */

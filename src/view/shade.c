@@ -18,6 +18,11 @@ const char *shade_overlay_name(int overlay)
 	return overlay >= 0 && overlay < OVERLAY_COUNT ? overlay_names[overlay] : "none";
 }
 
+bool shade_overlay_listed(int overlay)
+{
+	return overlay >= 0 && overlay < OVERLAY_COUNT && overlay != OVERLAY_PARTICLES;
+}
+
 struct rgb shade_overlay_colour(int overlay)
 {
 	switch (overlay) {
@@ -381,7 +386,7 @@ int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t err
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		int found = -1;
 		for (int o = 0; o < OVERLAY_COUNT; o++)
-			if (o != OVERLAY_PARTICLES && strlen(overlay_names[o]) == n &&
+			if (shade_overlay_listed(o) && strlen(overlay_names[o]) == n &&
 			    strncmp(overlay_names[o], p, n) == 0)
 				found = o;
 		if (found >= 0)

@@ -24,6 +24,9 @@ enum shade_overlay {
 };
 #define OVERLAY_BIT(o) (1u << (o))
 const char *shade_overlay_name(int overlay);
+/* True for an overlay a list names (--overlay, shade_overlays_parse): all
+ * but the tracer's droplets, which are no layer of the map. */
+bool shade_overlay_listed(int overlay);
 /* A legend swatch: the colour the overlay is drawn with at full strength. */
 struct rgb shade_overlay_colour(int overlay);
 
