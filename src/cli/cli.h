@@ -321,6 +321,9 @@ const char *cli_overlay_name(int index, void *ctx);
 /* The colour tiers --color and --ansi take (term_tier_parse), by name. */
 const char *cli_tier_name(int index, void *ctx);
 int cmd_presets(int argc, char **argv);
+/* cmd_complete.c: `gully complete [--] WORD...`, the candidates for the
+ * last word, one a line (completion/gully.bash reads them). */
+int cmd_complete(int argc, char **argv);
 
 /* info_preset.c: what `gully info` shows for a preset (a name or a .yaml). */
 /* True when `arg` names a preset rather than a snapshot: a .yaml/.yml file, a

@@ -13,7 +13,7 @@ gully_SOURCES = \
 	src/cli/cmd_render.c src/cli/render_ansi.c src/cli/render_ansi.h \
 	src/cli/picture.c src/cli/picture.h \
 	src/cli/cmd_presets.c src/cli/info_preset.c \
-	src/cli/cmd_explore.c
+	src/cli/cmd_explore.c src/cli/cmd_complete.c
 gully_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a src/io/libgullyio.a src/view/libgullyview.a \
 	src/core/libgullycore.a \
 	$(NCURSES_LIBS) $(CYAML_LIBS) $(YAML_LIBS) $(PNG_LIBS) $(ZLIB_LIBS) -lm

@@ -27,6 +27,8 @@ static const struct cli_command commands[] = {
 	{"info", "FILE", "what a snapshot holds", cmd_info, &info_options},
 	{"presets", "[NAME|FILE]", "list the presets, or show one's values", cmd_presets,
 	 &presets_options},
+	/* Hidden: for the shell's completion script, not for people. */
+	{"complete", "[--] WORD...", NULL, cmd_complete, NULL},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
