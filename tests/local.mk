@@ -405,3 +405,7 @@ endif
 # A sweep-scripting user's pass over run, sweep, render and the rest.
 TESTS += tests/cli_user.sh
 EXTRA_DIST += tests/cli_user.sh
+# Tab completion: gully complete from the program's own tables, and the
+# bash script that reads it (completion/gully.bash).
+TESTS += tests/complete.sh
+EXTRA_DIST += tests/complete.sh
