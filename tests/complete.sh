@@ -235,4 +235,34 @@ EOF
 else
 	echo "SKIP: no bash to run $script in"
 fi
+# zsh runs the same script through bashcompinit: its words are not split at
+# '=', and a whole word takes its space from the candidate.
+if command -v zsh >/dev/null 2>&1; then
+	cat >"$T/reply.zsh" <<'EOF'
+autoload -U compinit && compinit -u -D
+autoload -U +X bashcompinit && bashcompinit
+. "$1"
+COMP_LINE=$2
+COMP_POINT=${#COMP_LINE}
+COMP_WORDS=(${=COMP_LINE})
+[[ $COMP_LINE == *' ' ]] && COMP_WORDS+=('')
+COMP_CWORD=$((${#COMP_WORDS} - 1))
+_gully
+print -rl -- "${COMPREPLY[@]}"
+EOF
+	zreply() {
+		(cd "$T/work" && zsh -f "$T/reply.zsh" "$script" "$1") 2>"$T/err" | sort >"$T/got"
+		[ -s "$T/err" ] && fail "zsh: $1: stderr: $(cat "$T/err")"
+	}
+	zreply "$GULLY sweep --emit=s"
+	offers "zsh: --emit=s" "--emit=slurm "
+	zreply "$GULLY run --set terrain.gen"
+	offers "zsh: a key, no space after its =" "terrain.generator="
+	zreply "$GULLY run --hardness=he"
+	offers "zsh: a file after --opt=" "--hardness=heights.r16 "
+	zreply "$GULLY sweep --out m"
+	offers "zsh: a directory" "maps/"
+else
+	echo "SKIP: no zsh to run $script in"
+fi
 finish
