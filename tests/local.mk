@@ -245,6 +245,12 @@ TESTS += tests/test_safe
 tests_test_safe_SOURCES = tests/test_safe.c tests/apputil.h
 tests_test_safe_CFLAGS = $(TEST_CFLAGS) $(NCURSES_CFLAGS)
 tests_test_safe_LDADD = src/tui/libgullytui.a src/term/libgullyterm.a $(TEST_IO_LIBS) $(NCURSES_LIBS)
+# The free memory undo keeps to: memory cgroup limits, from fake hierarchies.
+check_PROGRAMS += tests/test_sysmem
+TESTS += tests/test_sysmem
+tests_test_sysmem_SOURCES = tests/test_sysmem.c
+tests_test_sysmem_CFLAGS = $(TEST_CFLAGS)
+tests_test_sysmem_LDADD = $(TEST_IO_LIBS)
 endif
 # The single-droplet trace: the process's own step, bit for bit.
 if HAVE_CMOCKA

@@ -16,7 +16,6 @@
 #include "core/hydrology/hydrology.h"
 #include "core/base/process.h"
 #include "core/terrain/terrain.h"
-#include "io/sysmem.h"
 #include "tui/app.h"
 #include "apputil.h"
 #include "tui/lineedit.h"
@@ -312,65 +311,6 @@ static void test_undo_keeps_under_half_the_free_memory(void **state)
 	free_app(a);
 }
 
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	FILE *fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
-}
-
-static void make_dirs(const char *root, const char *sub)
-{
-	char path[512];
-	mkdir(root, 0755);
-	snprintf(path, sizeof path, "%s/%s", root, sub);
-	for (char *p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	mkdir(path, 0755);
-}
-
-/* The free memory undo keeps to counts a memory cgroup's limit, on the
- * process's own group or any above it (Slurm puts it on the job, the task
- * below), in v2 ("max": none) or v1 (a huge number: none); the least left
- * under any wins. A fake /proc/self/cgroup and hierarchies in tmpdir. */
-static void test_free_memory_counts_cgroup_limits(void **state)
-{
-	(void)state;
-	char v1[256], v2[256], proc[256];
-	snprintf(v1, sizeof v1, "%s/v1", tmpdir);
-	snprintf(v2, sizeof v2, "%s/v2", tmpdir);
-	snprintf(proc, sizeof proc, "%s/cgroup", tmpdir);
-	make_dirs(v1, "job_1/step_0/task_0");
-	make_dirs(v2, "job_1/step_0");
-	put_file(tmpdir, "cgroup", "9:cpu:/job_1\n4:memory:/job_1/step_0/task_0\n0::/\n");
-	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), SIZE_MAX);
-	put_file(v1, "job_1/step_0/task_0/memory.limit_in_bytes", "9223372036854771712\n");
-	put_file(v1, "job_1/step_0/task_0/memory.usage_in_bytes", "300000\n");
-	assert_true(sysmem_cgroup_left(proc, v2, v1) > ((size_t)1 << 40));
-	put_file(v1, "job_1/memory.limit_in_bytes", "1000000\n");
-	put_file(v1, "job_1/memory.usage_in_bytes", "400000\n");
-	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 600000);
-	put_file(tmpdir, "cgroup", "4:memory:/job_1/step_0/task_0\n0::/job_1/step_0\n");
-	put_file(v2, "job_1/step_0/memory.max", "max\n");
-	put_file(v2, "job_1/step_0/memory.current", "450000\n");
-	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 600000);
-	put_file(v2, "job_1/memory.max", "500000\n");
-	put_file(v2, "job_1/memory.current", "450000\n");
-	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 50000);
-	put_file(v2, "memory.max", "100\n"); /* the root: over its limit, none left */
-	put_file(v2, "memory.current", "200\n");
-	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 0);
-	/* This machine: some memory, and a number. */
-	assert_true(sysmem_available() > 0);
-}
-
 /* ---- the simulation thread ---- */
 
 static void sleep_ms(long ms)
@@ -632,7 +572,6 @@ int main(void)
 		cmocka_unit_test(test_undo_after_process_switch),
 		cmocka_unit_test(test_undo_and_redo_share_the_budget),
 		cmocka_unit_test(test_undo_keeps_under_half_the_free_memory),
-		cmocka_unit_test(test_free_memory_counts_cgroup_limits),
 		cmocka_unit_test(test_undo_skips_a_checkpoint_that_does_not_load),
 		cmocka_unit_test(test_undo_packs_a_big_map),
 		cmocka_unit_test(test_worker_matches_one_step),
