@@ -71,10 +71,46 @@ static void test_free_memory_counts_cgroup_limits(void **state)
 	assert_true(sysmem_available() > 0);
 }
 
+/* The page cache the kernel can drop at once (inactive_file, in v1 the
+ * hierarchy's total_inactive_file) counts as free: a job that wrote its
+ * output has a cgroup "using" up to its limit in cached file pages, and its
+ * undo would be refused with most of the limit reclaimable. */
+static void test_free_memory_counts_page_cache_as_free(void **state)
+{
+	(void)state;
+	char v1[256], v2[256], proc[256];
+	snprintf(v1, sizeof v1, "%s", tmp("c1"));
+	snprintf(v2, sizeof v2, "%s", tmp("c2"));
+	snprintf(proc, sizeof proc, "%s", tmp("cgroup2"));
+	make_dirs(v1, "job_2/task_0");
+	make_dirs(v2, "job_2/task_0");
+	put_file(testutil_tmpdir(), "cgroup2", "0::/job_2/task_0\n");
+	put_file(v2, "job_2/memory.max", "1000000\n");
+	put_file(v2, "job_2/memory.current", "900000\n");
+	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 100000);
+	put_file(v2, "job_2/memory.stat", "anon 100000\nfile 800000\nactive_file 300000\n"
+					   "inactive_file 500000\nslab 1000\n");
+	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 600000);
+	/* A stat that says more than the usage (read at another moment): all
+	 * of the limit, no wrap. */
+	put_file(v2, "job_2/memory.stat", "inactive_file 950000\n");
+	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 1000000);
+	put_file(testutil_tmpdir(), "cgroup2", "7:memory:/job_2/task_0\n0::/\n");
+	put_file(v1, "job_2/memory.limit_in_bytes", "1000000\n");
+	put_file(v1, "job_2/memory.usage_in_bytes", "900000\n");
+	/* v1: the group's own inactive_file leaves out its children's. */
+	put_file(v1, "job_2/memory.stat", "cache 800000\ninactive_file 1000\n"
+					   "total_cache 800000\ntotal_inactive_file 400000\n");
+	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 500000);
+	/* No cgroup file at all (no /proc): unknown, never 0. */
+	assert_int_equal(sysmem_cgroup_left(tmp("no-such-file"), v2, v1), SIZE_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_free_memory_counts_cgroup_limits),
+		cmocka_unit_test(test_free_memory_counts_page_cache_as_free),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -46,11 +46,40 @@ static bool cgroup_value(const char *dir, const char *name, unsigned long long *
 	return ok;
 }
 
+/* The page cache in memory.stat that the kernel drops at once, before it
+ * reclaims anything else (`key`: v2's inactive_file, v1's hierarchy-wide
+ * total_inactive_file); 0 when not there. The group's usage counts every
+ * cached page of the files it read or wrote, so a job that wrote its output
+ * sits near its limit with most of that free to take. */
+static unsigned long long cgroup_cache(const char *dir, const char *key)
+{
+	char path[700], line[128];
+	unsigned long long v = 0, n;
+	const size_t klen = strlen(key);
+	if (snprintf(path, sizeof path, "%s/memory.stat", dir) >= (int)sizeof path)
+		return 0;
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof line, fp))
+		if (strncmp(line, key, klen) == 0 && line[klen] == ' ' &&
+		    sscanf(line + klen, "%llu", &n) == 1) {
+			v = n;
+			break;
+		}
+	fclose(fp);
+	return v;
+}
+
+/* The names one hierarchy gives its files. */
+struct cgroup_files {
+	const char *max, *used, *cache;
+};
+
 /* What is left under the limits of `group` (a path under root) and of each
  * group above it: a limit may sit on an ancestor (Slurm's job or step, a
  * systemd slice) while the process's own group has none. */
-static size_t group_left(const char *root, const char *group, const char *max_name,
-			 const char *used_name)
+static size_t group_left(const char *root, const char *group, const struct cgroup_files *f)
 {
 	char path[400], dir[600];
 	size_t best = SIZE_MAX;
@@ -58,7 +87,9 @@ static size_t group_left(const char *root, const char *group, const char *max_na
 	for (;;) {
 		unsigned long long max, used;
 		snprintf(dir, sizeof dir, "%s%s", root, strcmp(path, "/") == 0 ? "" : path);
-		if (cgroup_value(dir, max_name, &max) && cgroup_value(dir, used_name, &used)) {
+		if (cgroup_value(dir, f->max, &max) && cgroup_value(dir, f->used, &used)) {
+			const unsigned long long cache = cgroup_cache(dir, f->cache);
+			used = cache < used ? used - cache : 0;
 			const unsigned long long left = used < max ? max - used : 0;
 			if (left < best)
 				best = left > SIZE_MAX ? SIZE_MAX : (size_t)left;
@@ -73,6 +104,9 @@ static size_t group_left(const char *root, const char *group, const char *max_na
 
 size_t sysmem_cgroup_left(const char *cgroup_file, const char *v2_root, const char *v1_root)
 {
+	static const struct cgroup_files v2 = {"memory.max", "memory.current", "inactive_file"};
+	static const struct cgroup_files v1 = {"memory.limit_in_bytes", "memory.usage_in_bytes",
+					       "total_inactive_file"};
 	FILE *fp = fopen(cgroup_file, "r");
 	char line[512], group[400];
 	size_t best = SIZE_MAX;
@@ -81,10 +115,9 @@ size_t sysmem_cgroup_left(const char *cgroup_file, const char *v2_root, const ch
 	while (fgets(line, sizeof line, fp)) {
 		size_t left = SIZE_MAX;
 		if (sscanf(line, "0::%399[^\n]", group) == 1)
-			left = group_left(v2_root, group, "memory.max", "memory.current");
+			left = group_left(v2_root, group, &v2);
 		else if (sscanf(line, "%*u:memory:%399[^\n]", group) == 1)
-			left = group_left(v1_root, group, "memory.limit_in_bytes",
-					  "memory.usage_in_bytes");
+			left = group_left(v1_root, group, &v1);
 		best = left < best ? left : best;
 	}
 	fclose(fp);

@@ -4,9 +4,10 @@
 #include <stddef.h>
 
 /* Bytes this process could still allocate without the machine swapping
- * or its memory cgroup reclaiming: the smaller of the kernel's
+ * or its memory cgroup reclaiming more than idle page cache: the smaller of the kernel's
  * MemAvailable and, under a memory cgroup's limit (v2 or v1, as a Slurm
- * job or a container sets), that limit less what the group uses.
+ * job or a container sets), that limit less what the group uses, its
+ * page cache the kernel drops first (inactive_file) counted as free.
  * SIZE_MAX when neither is known. */
 size_t sysmem_available(void);
 
