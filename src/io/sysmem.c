@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 /* MemAvailable from /proc/meminfo (free memory plus what the kernel can
- * reclaim at once); else the free pages sysconf counts. */
+ * reclaim at once); else the free pages sysconf counts; else SIZE_MAX,
+ * unknown (never 0, which would refuse every checkpoint). */
 static size_t machine_available(void)
 {
 	FILE *fp = fopen("/proc/meminfo", "r");
@@ -25,9 +26,13 @@ static size_t machine_available(void)
 			}
 		fclose(fp);
 	}
+	/* _SC_AVPHYS_PAGES is glibc's and musl's, not POSIX (macOS and the
+	 * BSDs have none): without it the machine's free memory is unknown. */
+#ifdef _SC_AVPHYS_PAGES
 	long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	if (pages > 0 && page > 0 && (unsigned long long)pages <= SIZE_MAX / (unsigned long long)page)
 		return (size_t)pages * (size_t)page;
+#endif
 	return SIZE_MAX;
 }
 
