@@ -151,5 +151,20 @@ grep -q "^gully run: --preset: 'my valley' is not a preset name (.*): rename $tm
 GULLY_PRESET_PATH=$tmp/pp $gully run -p "$tmp/pp/my valley.yaml" --particles 10 >/dev/null 2>"$tmp/err" ||
 	fail "the refused preset by its path: $(cat "$tmp/err")"
 
+# Such a file's name comes from the directory, not from gully: a control
+# byte in it (an escape sequence, a line break) is shown as '?', so the
+# listing stays one line a preset and the terminal's colours stay put.
+esc=$(printf '\033')
+mkdir "$tmp/pq"
+printf 'description: red\n' >"$tmp/pq/bad${esc}[31mred.yaml"
+printf 'description: two\n' >"$tmp/pq/two
+lines.yaml"
+GULLY_PRESET_PATH=$tmp/pq $gully presets --paths >"$tmp/list" || fail "presets with control bytes: exit $?"
+grep -q "$esc" "$tmp/list" && fail "the listing prints a file name's escape sequence: $(grep red "$tmp/list")"
+grep -q '^bad?\[31mred  *-  *(refused) bad?\[31mred\.yaml: .*\[.*/pq/bad?\[31mred\.yaml\]$' "$tmp/list" ||
+	fail "the name with an escape byte is not shown with '?': $(grep red "$tmp/list")"
+grep -q '^two?lines  *-  *(refused) two?lines\.yaml: ' "$tmp/list" ||
+	fail "the name with a line break is not one line: $(cat "$tmp/list")"
+
 [ $fails -eq 0 ] && echo "cli_preset: all passed"
 exit $((fails > 0))

@@ -1,5 +1,7 @@
 /* gully presets: the presets a name can find, or one preset's values. */
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +58,23 @@ static char **presets_check(const struct preset_entry *list, int n)
 	return why;
 }
 
+/* One piece of the table, a control byte in it shown as '?' (as in an
+ * error line): a refused file's name is whatever the directory holds (an
+ * escape sequence, a line break), and the table stays one line a preset. */
+__attribute__((format(printf, 1, 2)))
+static void put_shown(const char *fmt, ...)
+{
+	char text[PRESET_ERR_MAX + 4200 + 64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	for (char *c = text; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fputs(text, stdout);
+}
+
 /* The table's text for a preset that will not load: the loader's line,
  * the file by its base name (--paths gives the rest). */
 static void print_broken(const struct preset_entry *e, const char *why)
@@ -64,11 +83,11 @@ static void print_broken(const struct preset_entry *e, const char *why)
 	const char *base = strrchr(e->path, '/');
 	base = base ? base + 1 : e->path;
 	if (e->refused)
-		printf("(refused) %s: %s", base, why);
+		put_shown("(refused) %s: %s", base, why);
 	else if (strncmp(why, e->path, plen) == 0 && why[plen] == ':')
-		printf("%s %s%s", e->readable ? "(broken)" : "(unreadable)", base, why + plen);
+		put_shown("%s %s%s", e->readable ? "(broken)" : "(unreadable)", base, why + plen);
 	else
-		printf("%s %s", e->readable ? "(broken)" : "(unreadable)", why);
+		put_shown("%s %s", e->readable ? "(broken)" : "(unreadable)", why);
 }
 
 /* The table: name, process and description (and the file with --paths);
@@ -81,13 +100,13 @@ static void print_table(const struct preset_entry *list, char **why, int n, bool
 			w = (int)strlen(list[i].name);
 	for (int i = 0; i < n; i++) {
 		const struct preset_entry *e = &list[i];
-		printf("%-*s  %-10s  ", w, e->name, e->meta.process[0] ? e->meta.process : "-");
+		put_shown("%-*s  %-10s  ", w, e->name, e->meta.process[0] ? e->meta.process : "-");
 		if (why[i])
 			print_broken(e, why[i]);
 		else
-			printf("%s", e->meta.description);
+			put_shown("%s", e->meta.description);
 		if (paths)
-			printf("  [%s]", e->path);
+			put_shown("  [%s]", e->path);
 		printf("\n");
 	}
 }
