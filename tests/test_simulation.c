@@ -265,9 +265,6 @@ static void test_bad_snapshots_are_refused(void **state)
 	simulation_end(&a);
 }
 
-/* A key a process says its state keeps is a registry key of its own
- * section: a misspelt one would be skipped, and the change it names would
- * again do nothing unsaid. */
 /* An unstable run's line names what to change: on gully's own terrain the
  * droplets' parameters; on a map whose own heights (its base layer, as
  * made or imported) reach half the limit, the map's heights, whatever the
@@ -295,6 +292,9 @@ static void test_watch_names_what_to_change(void **state)
 	simulation_end(&s);
 }
 
+/* A key a process says its state keeps is a registry key of its own
+ * section: a misspelt one would be skipped, and the change it names would
+ * again do nothing unsaid. */
 static void test_made_with_names_registry_keys(void **unused)
 {
 	(void)unused;
