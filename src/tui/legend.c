@@ -159,11 +159,11 @@ static void ramp_rows(struct app *a, int y, int x, int w)
  * fits the panel; every value of a row in one style, so a row never mixes
  * "4e-05" with ".0002". */
 enum legend_style {
-	STYLE_PLAIN,   /* the row's format; a fitted row's decimals (0.00004) */
-	STYLE_COMPACT, /* the same without the 0 before the point (.00004) */
-	STYLE_EXP1,    /* a fitted row's exponent form, two digits (4.9e-5) */
-	STYLE_EXP0,    /* one digit (5e-5) */
-	STYLE_COUNT
+	LEGEND_PLAIN,   /* the row's format; a fitted row's decimals (0.00004) */
+	LEGEND_COMPACT, /* the same without the 0 before the point (.00004) */
+	LEGEND_EXP1,    /* a fitted row's exponent form, two digits (4.9e-5) */
+	LEGEND_EXP0,    /* one digit (5e-5) */
+	LEGEND_STYLES
 };
 
 /* Drops the '+' and the leading zeros of an exponent: 4.9e-05 as 4.9e-5. */
@@ -204,16 +204,16 @@ static void legend_value(char *out, size_t len, const char *fmt, double v,
 			 enum legend_style style)
 {
 	char buf[40];
-	if (fmt || style <= STYLE_COMPACT) {
+	if (fmt || style <= LEGEND_COMPACT) {
 		if (fmt)
 			snprintf(buf, sizeof buf, fmt, v);
 		else
 			plain_value(buf, sizeof buf, v);
 	} else {
-		snprintf(buf, sizeof buf, style == STYLE_EXP1 ? "%.1e" : "%.0e", v);
+		snprintf(buf, sizeof buf, style == LEGEND_EXP1 ? "%.1e" : "%.0e", v);
 		short_exponent(buf);
 	}
-	const bool compact = style == STYLE_COMPACT && buf[0] == '0' && buf[1] == '.';
+	const bool compact = style == LEGEND_COMPACT && buf[0] == '0' && buf[1] == '.';
 	snprintf(out, len, "%s", compact ? buf + 1 : buf);
 }
 
@@ -275,7 +275,7 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 		int at[3];
 		/* Too wide for the panel: the values without their leading 0s,
 		 * then (a fitted row) in exponent form, all three alike. */
-		const int styles = row->fmt ? STYLE_EXP1 : STYLE_COUNT;
+		const int styles = row->fmt ? LEGEND_EXP1 : LEGEND_STYLES;
 		for (int st = 0; st < styles; st++)
 			if (legend_row_text(row, scale, (enum legend_style)st, line, at) <= w)
 				break;
