@@ -413,7 +413,7 @@ static int check_vary_not_fixed(const struct sweep *s)
 
 /* A varied key of another process than the runs': every row would be the
  * same run, labelled with values that never acted (`--vary sph.jet1_speed`
- * without --process sph ran process 1 with identical rows). */
+ * without --process sph would run process 1 with identical rows). */
 static int check_vary_read(const struct sweep *s, const struct process_ops *proc)
 {
 	for (int i = 0; proc && i < s->naxes; i++) {

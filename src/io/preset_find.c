@@ -157,8 +157,8 @@ int preset_resolve(const char *arg, char *path, size_t len)
 }
 
 /* Why a name preset_name_ok refuses finds nothing: a file of that name on
- * the path is named, with what to do (the name is never looked up, so a
- * file "my valley.yaml" was simply "not found"). */
+ * the path is named, with what to do (the name is never looked up, so
+ * "not found" alone would leave the user staring at "my valley.yaml"). */
 static void refused_name(const char *name, char *err, size_t errlen)
 {
 	char path[4096], q[80];

@@ -326,8 +326,8 @@ int act_step(struct app *a, const struct key_binding *k)
 	trace_stop(a);
 	app_checkpoint(a);
 	/* Counted in the unit the panel counts: a process of time steps (sph)
-	 * in its steps, whose slice may release no particle at all (it said
-	 * "stepped 0 steps" while the panel's steps went on). */
+	 * in its steps, whose slice may release no particle at all (a count of
+	 * particles would say "stepped 0 steps" while the panel's steps go on). */
 	const bool timed = process_counts_time(a->proc);
 	const uint64_t before = timed ? counts_steps(a) : counts_particles(a);
 	int e = sim_run_slice(a, SLICE_SECONDS);

@@ -261,7 +261,7 @@ int legend_draw(struct app *a, int y, int x, int w, int bottom)
 	/* The overlays' rows still to draw: when they do not all fit, the last
 	 * row there is says how many went, rather than the legend ending as
 	 * if it were whole (at 80x24 with six overlays on, wetness, trees and
-	 * the droplet paths went without a word). */
+	 * the droplet paths would go without a word, their colours unnamed). */
 	int left = legend_lines(a) - 3;
 	for (int r = 0; r < NROWS && y < bottom; r++) {
 		const struct legend_row *row = &rows_of[r];
