@@ -489,30 +489,41 @@ static void test_numbers_ignore_the_locale(void **state)
 
 /* ---- finding presets ---- */
 
-static void test_find_list_complete(void **state)
+/* Two preset directories on $GULLY_PRESET_PATH, a and b (its names into
+ * a and b), and $XDG_DATA_HOME under tmpdir; made once, set each time. */
+static void find_dirs(char a[512], char b[512])
 {
-	(void)state;
-	char a[512], b[512], path[600], err[PRESET_ERR_MAX];
-	snprintf(a, sizeof a, "%s/a", tmpdir);
-	snprintf(b, sizeof b, "%s/b", tmpdir);
-	assert_int_equal(mkdir(a, 0700), 0);
-	assert_int_equal(mkdir(b, 0700), 0);
-	snprintf(path, sizeof path, "%s/river.yaml", a);
-	write_file(path, "description: from a\nworld: {seed: 1}\n", 36);
-	snprintf(path, sizeof path, "%s/river.yaml", b);
-	write_file(path, "description: from b\nworld: {seed: 2}\n", 36);
-	snprintf(path, sizeof path, "%s/rain.yaml", b);
-	write_file(path, "description: rain\nprocess: sph\nsph: {x: 1}\n", 43);
-	snprintf(path, sizeof path, "%s/notes.txt", b);
-	write_file(path, "x", 1);
-	/* A name -p cannot take: listed refused, said why, never completed. */
-	snprintf(path, sizeof path, "%s/ri valley.yaml", a);
-	write_file(path, "world: {seed: 3}\n", 17);
+	char path[600];
+	snprintf(a, 512, "%s/a", tmpdir);
+	snprintf(b, 512, "%s/b", tmpdir);
+	if (mkdir(a, 0700) != 0) {
+		assert_int_equal(errno, EEXIST);
+	} else {
+		assert_int_equal(mkdir(b, 0700), 0);
+		snprintf(path, sizeof path, "%s/river.yaml", a);
+		write_file(path, "description: from a\nworld: {seed: 1}\n", 36);
+		snprintf(path, sizeof path, "%s/river.yaml", b);
+		write_file(path, "description: from b\nworld: {seed: 2}\n", 36);
+		snprintf(path, sizeof path, "%s/rain.yaml", b);
+		write_file(path, "description: rain\nprocess: sph\nsph: {x: 1}\n", 43);
+		snprintf(path, sizeof path, "%s/notes.txt", b);
+		write_file(path, "x", 1);
+		/* A name -p cannot take: listed refused, said why, never completed. */
+		snprintf(path, sizeof path, "%s/ri valley.yaml", a);
+		write_file(path, "world: {seed: 3}\n", 17);
+	}
 	char env[1100];
 	snprintf(env, sizeof env, "%s::%s", a, b);
 	setenv("GULLY_PRESET_PATH", env, 1);
 	snprintf(env, sizeof env, "%s/xdg", tmpdir);
 	setenv("XDG_DATA_HOME", env, 1);
+}
+
+static void test_find_and_list(void **state)
+{
+	(void)state;
+	char a[512], b[512], path[600], err[PRESET_ERR_MAX];
+	find_dirs(a, b);
 
 	assert_true(preset_is_file("./river"));
 	assert_true(preset_is_file("river.yaml"));
@@ -567,9 +578,20 @@ static void test_find_list_complete(void **state)
 	preset_list_free(list, n);
 	assert_int_equal(preset_resolve("lake-chain", path, sizeof path), GULLY_OK);
 	assert_true(strncmp(path, a, strlen(a)) != 0 && strncmp(path, b, strlen(b)) != 0);
+	unsetenv("GULLY_PRESET_PATH");
+	unsetenv("XDG_DATA_HOME");
+}
 
-	/* Saving by name goes to $XDG_DATA_HOME/gully/presets, made on demand,
-	 * and is then found by name and completed. */
+/* Saving by name goes to $XDG_DATA_HOME/gully/presets, made on demand,
+ * and is then found by name and completed. */
+static void test_save_and_complete(void **state)
+{
+	(void)state;
+	char a[512], b[512], err[PRESET_ERR_MAX];
+	find_dirs(a, b);
+	struct params p;
+	struct preset_meta m;
+	int n;
 	params_defaults(&p);
 	p.world.seed = 1234;
 	struct preset_meta sm = {"mine", "particles"};
@@ -633,7 +655,8 @@ int main(void)
 		cmocka_unit_test(test_huge_and_deep_input),
 		cmocka_unit_test(test_binary_garbage_never_loads),
 		cmocka_unit_test(test_numbers_ignore_the_locale),
-		cmocka_unit_test(test_find_list_complete),
+		cmocka_unit_test(test_find_and_list),
+		cmocka_unit_test(test_save_and_complete),
 		cmocka_unit_test(test_peek_is_lenient),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, drop_tmpdir);
