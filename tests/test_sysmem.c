@@ -15,7 +15,7 @@ TESTUTIL_TMPDIR_FIXTURES("sysmem")
 static void put_file(const char *dir, const char *name, const char *text)
 {
 	char path[512];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(path, sizeof path, "%s%s%s", dir, name ? "/" : "", name ? name : "");
 	FILE *fp = fopen(path, "w");
 	assert_non_null(fp);
 	fputs(text, fp);
@@ -36,6 +36,15 @@ static void make_dirs(const char *root, const char *sub)
 	mkdir(path, 0755);
 }
 
+/* The fake v1 and v2 roots and /proc/self/cgroup file of one test, named
+ * after `tag` so that tests do not share them. */
+static void fake_roots(const char *tag, char v1[256], char v2[256], char proc[256])
+{
+	snprintf(v1, 256, "%s/%s-v1", testutil_tmpdir(), tag);
+	snprintf(v2, 256, "%s/%s-v2", testutil_tmpdir(), tag);
+	snprintf(proc, 256, "%s/%s-cgroup", testutil_tmpdir(), tag);
+}
+
 /* The free memory undo keeps to counts a memory cgroup's limit, on the
  * process's own group or any above it (Slurm puts it on the job, the task
  * below), in v2 ("max": none) or v1 (a huge number: none); the least left
@@ -44,12 +53,10 @@ static void test_free_memory_counts_cgroup_limits(void **state)
 {
 	(void)state;
 	char v1[256], v2[256], proc[256];
-	snprintf(v1, sizeof v1, "%s", tmp("v1"));
-	snprintf(v2, sizeof v2, "%s", tmp("v2"));
-	snprintf(proc, sizeof proc, "%s", tmp("cgroup"));
+	fake_roots("limits", v1, v2, proc);
 	make_dirs(v1, "job_1/step_0/task_0");
 	make_dirs(v2, "job_1/step_0");
-	put_file(testutil_tmpdir(), "cgroup", "9:cpu:/job_1\n4:memory:/job_1/step_0/task_0\n0::/\n");
+	put_file(proc, NULL, "9:cpu:/job_1\n4:memory:/job_1/step_0/task_0\n0::/\n");
 	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), SIZE_MAX);
 	put_file(v1, "job_1/step_0/task_0/memory.limit_in_bytes", "9223372036854771712\n");
 	put_file(v1, "job_1/step_0/task_0/memory.usage_in_bytes", "300000\n");
@@ -57,7 +64,7 @@ static void test_free_memory_counts_cgroup_limits(void **state)
 	put_file(v1, "job_1/memory.limit_in_bytes", "1000000\n");
 	put_file(v1, "job_1/memory.usage_in_bytes", "400000\n");
 	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 600000);
-	put_file(testutil_tmpdir(), "cgroup", "4:memory:/job_1/step_0/task_0\n0::/job_1/step_0\n");
+	put_file(proc, NULL, "4:memory:/job_1/step_0/task_0\n0::/job_1/step_0\n");
 	put_file(v2, "job_1/step_0/memory.max", "max\n");
 	put_file(v2, "job_1/step_0/memory.current", "450000\n");
 	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 600000);
@@ -79,12 +86,10 @@ static void test_free_memory_counts_page_cache_as_free(void **state)
 {
 	(void)state;
 	char v1[256], v2[256], proc[256];
-	snprintf(v1, sizeof v1, "%s", tmp("c1"));
-	snprintf(v2, sizeof v2, "%s", tmp("c2"));
-	snprintf(proc, sizeof proc, "%s", tmp("cgroup2"));
+	fake_roots("cache", v1, v2, proc);
 	make_dirs(v1, "job_2/task_0");
 	make_dirs(v2, "job_2/task_0");
-	put_file(testutil_tmpdir(), "cgroup2", "0::/job_2/task_0\n");
+	put_file(proc, NULL, "0::/job_2/task_0\n");
 	put_file(v2, "job_2/memory.max", "1000000\n");
 	put_file(v2, "job_2/memory.current", "900000\n");
 	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 100000);
@@ -95,7 +100,7 @@ static void test_free_memory_counts_page_cache_as_free(void **state)
 	 * of the limit, no wrap. */
 	put_file(v2, "job_2/memory.stat", "inactive_file 950000\n");
 	assert_int_equal(sysmem_cgroup_left(proc, v2, v1), 1000000);
-	put_file(testutil_tmpdir(), "cgroup2", "7:memory:/job_2/task_0\n0::/\n");
+	put_file(proc, NULL, "7:memory:/job_2/task_0\n0::/\n");
 	put_file(v1, "job_2/memory.limit_in_bytes", "1000000\n");
 	put_file(v1, "job_2/memory.usage_in_bytes", "900000\n");
 	/* v1: the group's own inactive_file leaves out its children's. */
