@@ -492,6 +492,11 @@ err_has "vary world.seed: 1 is given twice (values 1 and 2): their points would 
 [ -s "$T/out" ] && fail "--vary 1,1,2 emitted commands: $(cat "$T/out")"
 expect 2 "--vary with one number written two ways" -- $SW --vary particles.friction=0.1,2e-1,0.10
 err_has "vary particles.friction: 0.1 and 0.10 are the same value (values 1 and 3)"
+# A range whose STEP is lost in the 12 digits its values are written with
+# says so (it said "0.1 is given twice", which the user never typed).
+expect 2 "--vary with a range finer than its values' digits" -- \
+	$SW --vary particles.friction=0.1:0.1000000000001:0.00000000000001 --emit
+err_has "the range 0.1:0.1000000000001:0.00000000000001 gives 0.1 twice (a STEP that small is lost in 12 digits)"
 expect 0 "--vary with negative and exponent values" -- $SW --process hydrology --vary hydrology.sea_level=-1e-1,-2,5E-1
 [ "$(cut -f 1 "$T/out" | tr '\n' ' ')" = "hydrology.sea_level -1e-1 -2 5E-1 " ] ||
 	fail "negative and exponent values: $(cut -f 1 "$T/out")"

@@ -78,8 +78,9 @@ static int expand_range(struct sweep_axis *a, const char *spec, bool *was_range)
 
 /* Every value as the registry reads it; one the runs would take as another
  * (1,1,2; 0.1,0.10) is refused: its points would be the same runs again,
- * rows that look like a result and are a typo's cost. */
-static int check_values(const struct sweep_axis *a, int index)
+ * rows that look like a result and are a typo's cost. range: the
+ * START:STOP:STEP the values came from, or NULL. */
+static int check_values(const struct sweep_axis *a, int index, const char *range)
 {
 	struct params p;
 	params_defaults(&p);
@@ -100,7 +101,11 @@ static int check_values(const struct sweep_axis *a, int index)
 			if (taken[j] != taken[k])
 				continue;
 			char what[160];
-			if (strcmp(a->values[j], a->values[k]) == 0)
+			if (range) /* its values are written with 12 digits */
+				snprintf(what, sizeof what, "the range %s gives %s twice (a STEP that "
+					 "small is lost in 12 digits)", cli_quote(range),
+					 cli_quote(a->values[k]));
+			else if (strcmp(a->values[j], a->values[k]) == 0)
 				snprintf(what, sizeof what, "%s is given twice", cli_quote(a->values[k]));
 			else
 				snprintf(what, sizeof what, "%s and %s are the same value",
@@ -149,7 +154,7 @@ int sweep_parse_vary(struct sweep_axis *a, const char *arg)
 			v += n + 1;
 		}
 	}
-	return check_values(a, index);
+	return check_values(a, index, range ? eq + 1 : NULL);
 }
 
 void sweep_point_values(const struct sweep *s, long point, int *pick)
