@@ -150,6 +150,10 @@ grep -q "^gully run: --preset: 'my valley' is not a preset name (.*): rename $tm
 	"$tmp/err" || fail "-p 'my valley' does not say why: $(cat "$tmp/err")"
 GULLY_PRESET_PATH=$tmp/pp $gully run -p "$tmp/pp/my valley.yaml" --particles 10 >/dev/null 2>"$tmp/err" ||
 	fail "the refused preset by its path: $(cat "$tmp/err")"
+# gully info takes a preset's name too, and says why as -p does.
+GULLY_PRESET_PATH=$tmp/pp $gully info "my valley" >/dev/null 2>"$tmp/err" && fail "info 'my valley': exit 0"
+grep -q "^gully: my valley: no such file, and 'my valley' is not a preset name (.*): rename $tmp/pp/my valley.yaml to one" \
+	"$tmp/err" || fail "info 'my valley' does not say why: $(cat "$tmp/err")"
 
 # Such a file's name comes from the directory, not from gully: a control
 # byte in it (an escape sequence, a line break) is shown as '?', so the

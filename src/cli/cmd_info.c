@@ -8,8 +8,10 @@
 
 #include "cli/cli.h"
 #include "cli/run_output.h"
+#include "core/base/error.h"
 #include "config.h"
 #include "io/fileio.h"
+#include "io/preset.h"
 #include "io/snapshot.h"
 #include "core/sph/sph.h"
 
@@ -211,8 +213,15 @@ static int info_snapshot(const char *path, bool show_preset)
 {
 	FILE *fp = file_open_regular(path);
 	if (!fp && errno == ENOENT && !strchr(path, '/') && !strchr(path, '.')) {
-		cli_error("%s: no such file, and no preset by that name (see '%s presets')", path,
-			  cli_program);
+		/* A name no preset can have: the loader says why (and names the
+		 * file of that name on the preset path), as -p does. */
+		char why[PRESET_ERR_MAX];
+		struct params p;
+		if (!preset_name_ok(path) && preset_load(path, &p, NULL, why, sizeof why) != GULLY_OK)
+			cli_error("%s: no such file, and %s", path, why);
+		else
+			cli_error("%s: no such file, and no preset by that name (see '%s presets')",
+				  path, cli_program);
 		return 1;
 	}
 	if (!fp) {
