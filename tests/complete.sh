@@ -181,8 +181,16 @@ for f in "$srcdir"/src/cli/cmd_*.c "$srcdir/src/cli/cli.h"; do
 	cli.h) cmd=run ;;
 	*) cmd=$name ;;
 	esac
+	# Those the file lists as hidden (build and test aids) are not.
+	hide=,$(sed -n 's/.*_hidden\[\] = {\(.*\), NULL};.*/\1/p' "$f" | tr -d '" '),
 	for o in $(options "$f"); do
 		comp $cmd "--$o"
+		case $hide in
+		*",$o,"*)
+			grep -qxF -- "--$o" "$T/got" && fail "--$o, hidden, offered for '${cmd:-the explorer}'"
+			continue
+			;;
+		esac
 		grep -qxF -- "--$o" "$T/got" || fail "--$o ($(basename "$f")) not offered for '${cmd:-the explorer}'"
 		checked=$((checked + 1))
 	done

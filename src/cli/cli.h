@@ -42,6 +42,9 @@ struct cli_options {
 	const struct cli_value *values; /* ends with {NULL}; an option not in it takes nothing to offer */
 	const int *refused;
 	enum cli_value_kind bare;       /* what its bare arguments are */
+	/* Long options for the build and the tests (the man page's key list,
+	 * a frame count), in no --help: completion does not offer them. */
+	const char *const *hidden;
 };
 
 struct cli_command {

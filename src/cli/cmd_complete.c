@@ -187,6 +187,14 @@ static bool refused(const struct cli_options *opts, int val)
 	return false;
 }
 
+static bool hidden(const struct cli_options *opts, const char *name)
+{
+	for (const char *const *h = opts->hidden; h && *h; h++)
+		if (strcmp(*h, name) == 0)
+			return true;
+	return false;
+}
+
 /* The long option `name` (n bytes) names, as getopt_long finds it: exactly,
  * or by a prefix only one option (or its aliases) starts with; or NULL. */
 static const struct option *long_option(const struct cli_options *opts, const char *name, size_t n)
@@ -229,7 +237,7 @@ static void offer_option_value(const struct word *w, const struct cli_options *o
 static void offer_options(const struct word *w, const struct cli_options *opts)
 {
 	for (const struct option *o = opts->longopts; o->name; o++) {
-		if (refused(opts, o->val))
+		if (refused(opts, o->val) || hidden(opts, o->name))
 			continue;
 		char name[64];
 		snprintf(name, sizeof name, "--%s", o->name);

@@ -102,8 +102,9 @@ static const struct cli_value explore_values[] = {
 };
 /* The simulation options only `gully run` uses: refused with a word. */
 static const int explore_refused[] = {'o', OPT_JSON, OPT_PARTICLES, OPT_QUIET, OPT_RAIN, 0};
+static const char *const explore_hidden[] = {"keys-man", "frames", NULL};
 const struct cli_options explore_options = {SIM_SHORT_OPTIONS, explore_longopts, explore_values,
-					    explore_refused, CLI_VALUE_PRESET};
+					    explore_refused, CLI_VALUE_PRESET, explore_hidden};
 
 /* A simulation option (sim_options_take), less those only `gully run` has.
  * longindex: getopt_long's, so the refusal names the option as spelt in

@@ -264,7 +264,8 @@ static const struct option info_longopts[] = {
 };
 static const struct cli_value info_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
 /* FILE: a snapshot, or a preset by its name or file. */
-const struct cli_options info_options = {"h", info_longopts, info_values, NULL, CLI_VALUE_PRESET};
+const struct cli_options info_options = {"h", info_longopts, info_values, NULL, CLI_VALUE_PRESET,
+					  NULL};
 
 int cmd_info(int argc, char **argv)
 {

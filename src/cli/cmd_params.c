@@ -67,7 +67,7 @@ static const struct option params_longopts[] = {
 };
 static const struct cli_value params_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
 const struct cli_options params_options = {"h", params_longopts, params_values, NULL,
-					   CLI_VALUE_SECTION};
+					   CLI_VALUE_SECTION, NULL};
 
 int cmd_params(int argc, char **argv)
 {

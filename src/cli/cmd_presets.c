@@ -178,7 +178,7 @@ static const struct option presets_longopts[] = {
 };
 static const struct cli_value presets_values[] = {{NULL, CLI_VALUE_NONE, NULL}};
 const struct cli_options presets_options = {":h", presets_longopts, presets_values, NULL,
-					    CLI_VALUE_PRESET};
+					    CLI_VALUE_PRESET, NULL};
 
 int cmd_presets(int argc, char **argv)
 {

@@ -202,7 +202,7 @@ static const struct cli_value render_values[] = {
 	{NULL, CLI_VALUE_NONE, NULL},
 };
 const struct cli_options render_options = {":ho:", render_longopts, render_values, NULL,
-					   CLI_VALUE_FILE};
+					   CLI_VALUE_FILE, NULL};
 
 static int take_option(struct render_args *a, int opt, const char *arg, char **argv)
 {

@@ -267,7 +267,7 @@ static const struct cli_value run_values[] = {
 	{NULL, CLI_VALUE_NONE, NULL},
 };
 const struct cli_options run_options = {SIM_SHORT_OPTIONS, run_longopts, run_values, NULL,
-					CLI_VALUE_PRESET};
+					CLI_VALUE_PRESET, NULL};
 
 static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *overlays,
 		     const char **from)

@@ -205,7 +205,7 @@ static const struct cli_value sweep_values[] = {
  * file and print no preset. */
 static const int sweep_refused[] = {'o', OPT_DUMP_PRESET, 0};
 const struct cli_options sweep_options = {SIM_SHORT_OPTIONS, sweep_longopts, sweep_values,
-					  sweep_refused, CLI_VALUE_PRESET};
+					  sweep_refused, CLI_VALUE_PRESET, NULL};
 
 static int parse_args(struct sweep_args *a, int argc, char **argv)
 {
