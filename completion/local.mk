@@ -1,6 +1,6 @@
 # Tab completion for bash (and zsh through bashcompinit): installed where
 # bash-completion looks for a command's script by the command's name.
-bashcompletiondir = $(datadir)/bash-completion/completions
+# (bashcompletiondir comes from configure: --with-bash-completion-dir).
 EXTRA_DIST += completion/gully.bash
 
 install-data-local: install-bash-completion

@@ -10,7 +10,7 @@ man/gully.1: $(srcdir)/man/gully.1.in gully$(EXEEXT)
 	./gully$(EXEEXT) params --man > man/gully.1.params && \
 	./gully$(EXEEXT) --keys-man | sed -e '/^\.SH KEYS/s/^\.SH/.SS/' > man/gully.1.keys && \
 	sed -e 's/[@]VERSION[@]/$(PACKAGE_VERSION)/' -e 's|@PKGDATADIR@|$(pkgdatadir)|' \
-	    -e 's|@DATADIR@|$(datadir)|' \
+	    -e 's|@BASHCOMPLETIONDIR@|$(bashcompletiondir)|' \
 	    -e '/@PARAMETERS@/{r man/gully.1.params' -e 'd;}' \
 	    -e '/@KEYS@/{r man/gully.1.keys' -e 'd;}' \
 	    $(srcdir)/man/gully.1.in > $@.tmp && \
