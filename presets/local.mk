@@ -16,3 +16,11 @@ dist_presets_DATA += \
 	presets/sph-horizontal-jet.yaml \
 	presets/sph-two-jets.yaml \
 	presets/sph-rain-valley.yaml
+
+# A gully run from the build tree reads the presets of the source it was built
+# from through this link beside it (src/io/preset_find.c), installed gully or
+# not; the installed gully has no such link and reads $(pkgdatadir)/presets.
+all-local: gully-presets
+gully-presets:
+	$(AM_V_GEN)rm -f $@ && ln -s '$(abs_top_srcdir)/presets' $@
+CLEANFILES += gully-presets

@@ -143,7 +143,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test_preset tests/test_preset_shipped
 TESTS += tests/test_preset tests/test_preset_shipped
 tests_test_preset_SOURCES = tests/test_preset.c tests/testutil.h
-tests_test_preset_CFLAGS = $(TEST_CFLAGS)
+tests_test_preset_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_preset_LDADD = $(TEST_IO_LIBS)
 tests_test_preset_shipped_SOURCES = tests/test_preset_shipped.c tests/testutil.h
 tests_test_preset_shipped_CFLAGS = $(TEST_CFLAGS) -DGULLY_SRCDIR='"$(abs_top_srcdir)"'
@@ -415,3 +415,10 @@ EXTRA_DIST += tests/cli_user.sh
 # bash script that reads it (completion/gully.bash).
 TESTS += tests/complete.sh
 EXTRA_DIST += tests/complete.sh
+
+# make installcheck (run by make distcheck): the installed copy on its own.
+EXTRA_DIST += tests/installcheck.sh
+installcheck-local:
+	bindir='$(bindir)' pkgdatadir='$(pkgdatadir)' mandir='$(mandir)' \
+	bashcompletiondir='$(bashcompletiondir)' srcdir='$(srcdir)' \
+	sh '$(srcdir)/tests/installcheck.sh'

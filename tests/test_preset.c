@@ -659,5 +659,8 @@ int main(void)
 		cmocka_unit_test(test_save_and_complete),
 		cmocka_unit_test(test_peek_is_lenient),
 	};
+	/* The shipped presets: this source's (gully finds them through the link
+	 * beside it in the build tree; this program is not beside it). */
+	preset_set_shipped_dir(GULLY_SRCDIR "/presets");
 	return cmocka_run_group_tests(tests, make_tmpdir, drop_tmpdir);
 }

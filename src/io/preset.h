@@ -62,7 +62,8 @@ int preset_peek(const char *path, struct preset_meta *meta);
  * A name is looked up, first match wins, in every directory of
  * $GULLY_PRESET_PATH (colon-separated; for tests and the uninstalled build),
  * then $XDG_DATA_HOME/gully/presets (default ~/.local/share/gully/presets),
- * then the shipped presets, always (installed, else the source tree's). */
+ * then the shipped presets, always (installed, or for a gully run from its
+ * build tree, the source's, through the gully-presets link beside it). */
 
 /* True when arg is a file rather than a name: it has a '/' or ends in .yaml. */
 bool preset_is_file(const char *arg);
@@ -74,6 +75,9 @@ int preset_resolve(const char *arg, char *path, size_t len);
  * presets' directory, which every gully install has its own of; false for
  * one found on $GULLY_PRESET_PATH or in the user directory. */
 bool preset_found_shipped(const char *path);
+/* Makes dir the shipped presets' directory (NULL: back to finding it), for
+ * the unit tests, which do not run beside the build's link. */
+void preset_set_shipped_dir(const char *dir);
 /* Loads a name or a file (preset_resolve, then preset_load_file). */
 int preset_load(const char *arg, struct params *out, struct preset_meta *meta,
 		char *err, size_t errlen);

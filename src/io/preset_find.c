@@ -1,22 +1,29 @@
 /* Finding presets by name: the search path, listings and completion. */
+/* realpath(3) is XSI. */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
 #include "io/preset.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/base/error.h"
 #include "io/preset_scan.h"
 
-#ifndef GULLY_SOURCE_PRESETS
-#define GULLY_SOURCE_PRESETS ""
-#endif
 #ifndef GULLY_PKGDATADIR
 #define GULLY_PKGDATADIR "/usr/local/share/gully"
 #endif
+
+/* What a build tree puts beside its gully (presets/local.mk): a link to the
+ * source's presets. */
+#define BUILD_LINK "gully-presets"
 
 #define SUFFIX ".yaml"
 
@@ -51,14 +58,37 @@ int preset_user_dir(char *dir, size_t len)
 	return n < 0 || (size_t)n >= len ? GULLY_EINVAL : GULLY_OK;
 }
 
-/* The shipped presets' directory, searched last: the installed ones,
- * or, not installed, the source's, for a gully run from its build tree. */
+static char shipped_override[PATH_MAX];
+
+void preset_set_shipped_dir(const char *dir)
+{
+	snprintf(shipped_override, sizeof shipped_override, "%s", dir ? dir : "");
+}
+
+/* The shipped presets' directory, searched last. A gully run from its build
+ * tree finds the link its build made beside it and reads the presets of the
+ * source it was built from, whether some gully is installed or not (an
+ * installed one, perhaps older, must not stand in for them in make check);
+ * any other reads the installed ones. The binary holds no path into the
+ * tree it was built in. /proc/self/exe is Linux's; elsewhere only the
+ * installed presets are found. */
 static const char *shipped_dir(void)
 {
-	struct stat st;
-	return stat(GULLY_PKGDATADIR "/presets", &st) == 0 || !GULLY_SOURCE_PRESETS[0]
-		       ? GULLY_PKGDATADIR "/presets"
-		       : GULLY_SOURCE_PRESETS;
+	static char dir[PATH_MAX];
+	if (shipped_override[0])
+		return shipped_override;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash && (size_t)(slash + 1 - exe) + sizeof BUILD_LINK <= sizeof exe) {
+			memcpy(slash + 1, BUILD_LINK, sizeof BUILD_LINK);
+			if (realpath(exe, dir))
+				return dir;
+		}
+	}
+	return GULLY_PKGDATADIR "/presets";
 }
 
 /* The search path as a list of directories; calls fn for each in order until
