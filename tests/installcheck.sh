@@ -25,7 +25,8 @@ done
 # What the program itself holds (its debugging information names its
 # sources, as any -g build's does: make install-strip drops it).
 if command -v strip >/dev/null 2>&1 && strip -o "$T/gully" "$gully"; then
-	for dir in "$src" "$build"; do
+	# (Not the source's own directory: distcheck installs inside it.)
+	for dir in "$src/presets" "$src/src" "$build/"; do
 		grep -q -F -e "$dir" "$T/gully" && fail "the installed gully names $dir"
 	done
 else
@@ -37,7 +38,7 @@ unset GULLY_PRESET_PATH
 "$gully" presets --paths >"$T/installed" 2>&1 || fail "installed gully presets: $(cat "$T/installed")"
 grep -q "river-valley .*\[$pkgdatadir/presets/river-valley.yaml\]" "$T/installed" ||
 	fail "the installed gully does not read $pkgdatadir/presets: $(head -n 2 "$T/installed")"
-grep -q -F -e "$src" -e "$build" "$T/installed" && fail "the installed gully lists presets from the build"
+grep -q -F -e "$src/presets/" -e "$build/" "$T/installed" && fail "the installed gully lists presets from the build"
 ./gully presets --paths >"$T/built" 2>&1 || fail "build tree's gully presets: $(cat "$T/built")"
 grep -q "river-valley .*\[$src/presets/river-valley.yaml\]" "$T/built" ||
 	fail "the build tree's gully does not read $src/presets: $(head -n 2 "$T/built")"
