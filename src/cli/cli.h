@@ -183,8 +183,7 @@ const char *cli_process_name(int index, void *ctx);
 	"  --quiet              no progress bar\n" \
 	"  -p, --preset NAME|FILE  start from a preset (see `gully presets`); --set\n" \
 	"                       applies on top\n" \
-	"  --dump-preset        print the effective preset as YAML and run nothing\n" \
-	"  --help, --version\n"
+	"  --dump-preset        print the effective preset as YAML and run nothing\n"
 
 void sim_options_init(struct sim_options *o);
 void sim_options_free(struct sim_options *o);

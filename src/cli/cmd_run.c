@@ -38,15 +38,16 @@ static void usage(FILE *fp)
 		"refused; --seed, or a new world.seed, restarts its random stream).\n"
 		"Given a height map (.r16, .f32, .pgm, .png), starts from that terrain.\n"
 		"Given a preset (a name or a .yaml file), takes it as -p does, with a\n"
-		"height map or alone. Ctrl-C\n"
-		"or SIGTERM stops the run early: the -o files get what is done (a\n"
-		"snapshot marked interrupted, resumable exactly), then exit 130 or 143.\n\n"
+		"height map or alone. Ctrl-C or SIGTERM stops the run early: the -o\n"
+		"files get what is done (a snapshot marked interrupted, resumable\n"
+		"exactly), then exit 130 or 143.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
 		"  --threads N          threads this run uses (0: every CPU it may use),\n"
 		"                       whatever world.threads says; a -o snapshot keeps\n"
-		"                       world.threads as it was (what a sweep's runs use)\n",
+		"                       world.threads as it was (what a sweep's runs use)\n"
+		"  --help, --version\n",
 		cli_program, process_names());
 }
 
