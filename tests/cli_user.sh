@@ -562,5 +562,11 @@ expect 0 "the sph key with --process sph" -- \
 [ "$(cut -f 1,2 "$T/out" | tail -n 2 | tr '\n' ' ')" = "4	sph 8	sph " ] ||
 	fail "the sph sweep's rows: $(cat "$T/out")"
 
+# A refused fixed value names the ones taken, from the option's own table.
+expect 2 "--emit=x" -- "$GULLY" sweep --vary world.seed=1,2 --emit=x
+err_has "--emit=x: one of parallel, slurm"
+expect 2 "--theme blue" -- "$GULLY" --theme blue
+err_has "--theme: 'blue' is not dark or light"
+
 echo "checks done"
 finish

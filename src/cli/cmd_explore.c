@@ -159,8 +159,11 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		for (int t = 0; theme_name(t, NULL); t++)
 			if (strcmp(optarg, theme_name(t, NULL)) == 0)
 				o->theme = t;
-		if (o->theme < 0)
-			return cli_usage_error(CMD, "--theme: '%s' is not light or dark", optarg);
+		if (o->theme < 0) {
+			char names[32];
+			cli_join_names(names, sizeof names, " or ", theme_name, NULL);
+			return cli_usage_error(CMD, "--theme: '%s' is not %s", optarg, names);
+		}
 		return GO_ON;
 	case OPT_UTF8:
 		o->utf8 = 1;

@@ -120,8 +120,11 @@ static int take_sweep_option(struct sweep_args *a, int opt, const char *arg)
 		int i = 0; /* --emit alone: parallel */
 		while (arg && emit_name(i, NULL) && strcmp(arg, emit_name(i, NULL)) != 0)
 			i++;
-		if (!emit_name(i, NULL))
-			return cli_usage_error(CMD, "--emit=%s: one of parallel, slurm", arg);
+		if (!emit_name(i, NULL)) {
+			char names[64];
+			cli_join_names(names, sizeof names, ", ", emit_name, NULL);
+			return cli_usage_error(CMD, "--emit=%s: one of %s", arg, names);
+		}
 		a->emit = (enum sweep_emit)(SWEEP_EMIT_PARALLEL + i);
 		return 0;
 	}

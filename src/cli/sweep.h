@@ -60,6 +60,10 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 /* `gully sweep ... --point` without the index: what every emitted line or
  * job-array task runs. */
 int sweep_point_argv(struct argv_buf *b, const struct sweep *s, const char *argv0);
+/* The files --save-maps keeps of each point, by extension (run-NNNN.EXT):
+ * what its commands write and what --resume looks for. */
+extern const char *const sweep_map_kinds[];
+#define SWEEP_MAP_KINDS 2
 /* A word as a POSIX shell reads it back (single quotes unless plainly safe). */
 void sweep_shell_word(FILE *fp, const char *s);
 /* The same as a string, for a message that names a directory mid-sentence

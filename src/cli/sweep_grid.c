@@ -439,9 +439,8 @@ int sweep_run_argv(struct argv_buf *b, const struct sweep *s, const char *argv0,
 		 * whatever directory ssh or Slurm starts it. */
 		char dir[PATH_MAX], file[PATH_MAX + 32];
 		const char *maps = realpath(s->maps_dir, dir) ? dir : s->maps_dir;
-		static const char *const kinds[] = {"gsnap", "png"};
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-			sweep_file_name(file, sizeof file, maps, point, kinds[k]);
+		for (size_t k = 0; k < SWEEP_MAP_KINDS; k++) {
+			sweep_file_name(file, sizeof file, maps, point, sweep_map_kinds[k]);
 			bad |= argv_push(b, "-o", false) | argv_push(b, file, true);
 		}
 	}

@@ -129,15 +129,16 @@ enum sweep_row sweep_row_read(const struct sweep *s, const char *dir, long point
 	return SWEEP_ROW_OK;
 }
 
+const char *const sweep_map_kinds[SWEEP_MAP_KINDS] = {"gsnap", "png"};
+
 /* A point's --save-maps files, there when its row is: a sweep first run
  * without them, or maps deleted since, leave the point to run again. */
 static bool maps_there(const struct sweep *s, long point)
 {
-	static const char *const kinds[] = {"gsnap", "png"};
-	for (size_t k = 0; s->maps_dir && k < sizeof kinds / sizeof kinds[0]; k++) {
+	for (size_t k = 0; s->maps_dir && k < SWEEP_MAP_KINDS; k++) {
 		char path[4096];
 		struct stat st;
-		sweep_file_name(path, sizeof path, s->maps_dir, point, kinds[k]);
+		sweep_file_name(path, sizeof path, s->maps_dir, point, sweep_map_kinds[k]);
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			return false;
 	}
