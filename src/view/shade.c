@@ -392,8 +392,17 @@ int shade_overlays_parse(const char *list, unsigned *bits, char *err, size_t err
 		if (found >= 0)
 			*bits |= OVERLAY_BIT(found);
 		else if (!(n == 4 && strncmp(p, "none", 4) == 0)) {
-			snprintf(err, errlen, "'%.*s' is not an overlay (streams, pools, erosion, "
-				 "hardness, wetness, vegetation or none)", (int)(n > 40 ? 40 : n), p);
+			/* The names from the table parsing reads, then "or none". */
+			char names[160] = "";
+			size_t at = 0;
+			for (int o = 0; o < OVERLAY_COUNT && at < sizeof names; o++)
+				if (shade_overlay_listed(o))
+					at += (size_t)snprintf(names + at, sizeof names - at, "%s, ",
+							       overlay_names[o]);
+			if (at >= 2 && at < sizeof names)
+				names[at - 2] = '\0';
+			snprintf(err, errlen, "'%.*s' is not an overlay (%s or none)",
+				 (int)(n > 40 ? 40 : n), p, names);
 			return GULLY_EINVAL;
 		}
 		p += n;
