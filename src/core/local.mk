@@ -13,6 +13,7 @@ src_core_libgullycore_a_SOURCES = \
 	src/core/base/v2.h src/core/base/normal.c src/core/base/normal.h \
 	src/core/base/floatw.h src/core/base/bits.h src/core/base/normal_wide.h \
 	src/core/base/workers.c src/core/base/workers.h \
+	src/core/base/cpu.c src/core/base/cpu.h \
 	src/core/base/grid.h \
 	src/core/base/resample.c src/core/base/resample.h \
 	src/core/base/rain.c src/core/base/rain.h \

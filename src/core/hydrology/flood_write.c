@@ -10,6 +10,8 @@
  *   in f->dry, and the surface range leaves them out. */
 #include "core/hydrology/flood_internal.h"
 
+#include "core/base/cpu.h"
+
 /* SSE2 is the x86_64 baseline; elsewhere, or with -DGULLY_NO_SIMD, the
  * scalar loop (the same bits: see record_depths). */
 #if defined(__SSE2__) && !defined(GULLY_NO_SIMD)
@@ -236,8 +238,7 @@ bool flood_set_avx2(struct flood *f, bool on)
 	f->avx2 = false;
 #if FLOOD_HAVE_AVX2
 	if (on) {
-		__builtin_cpu_init();
-		f->avx2 = __builtin_cpu_supports("avx2");
+		f->avx2 = cpu_has_avx2();
 	}
 #else
 	(void)on;

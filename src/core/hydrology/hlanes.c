@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/base/bytes.h"
+#include "core/base/cpu.h"
 #include "core/base/error.h"
 #include "core/base/v2.h"
 #include "core/hydrology/hlanes_impl.h"
@@ -287,7 +288,7 @@ void hlanes_tick(struct hlanes *L, const struct hd_env *e, struct flood *f, int 
 bool hlanes_set_isa(struct hlanes *L, enum hlanes_isa isa)
 {
 #if HLANES_HAVE_SIMD
-	const bool avx2 = __builtin_cpu_supports("avx2");
+	const bool avx2 = cpu_has_avx2();
 	if (isa == HLANES_ISA_AUTO)
 		isa = avx2 ? HLANES_ISA_AVX2 : HLANES_ISA_SSE2;
 	if (isa == HLANES_ISA_AVX2 && !avx2)

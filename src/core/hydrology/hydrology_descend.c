@@ -2,6 +2,7 @@
 
 #include <math.h>
 
+#include "core/base/cpu.h"
 #include "core/hydrology/hydrology.h"
 
 void hydrology_descend_env(struct hd_env *e, const struct params *p, struct world *w,
@@ -54,7 +55,7 @@ void hydrology_descend_init(struct hd_env *e)
 	normal_consts_init(&e->nk, e->scale, e->symmetric);
 	v2_bounds_init(&e->bounds, e->width, e->height);
 #if HD_HAVE_AVX2
-	e->avx2 = __builtin_cpu_supports("avx2");
+	e->avx2 = cpu_has_avx2();
 #else
 	e->avx2 = false;
 #endif

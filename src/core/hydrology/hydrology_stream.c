@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/cpu.h"
 #include "core/base/error.h"
 #include "core/base/v2.h"
 #include "core/base/workers.h"
@@ -28,8 +29,7 @@ int hstream_init(struct hstream *hs, float *stream, uint8_t *track, size_t n)
 	hs->list = malloc((hs->ntiles ? hs->ntiles : 1) * sizeof *hs->list);
 	hs->lazy = n > HSTREAM_LAZY_CELLS;
 #if HSTREAM_HAVE_AVX
-	__builtin_cpu_init();
-	hs->avx = __builtin_cpu_supports("avx");
+	hs->avx = cpu_has_avx();
 #endif
 	return hs->stamp && hs->list ? GULLY_OK : GULLY_ENOMEM;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/bytes.h"
+#include "core/base/cpu.h"
 #include "core/base/error.h"
 #include "core/base/workers.h"
 #include "core/particles/lockstep_impl.h"
@@ -337,8 +338,7 @@ static bool lockstep_isa_supported(enum lockstep_isa isa)
 		return LOCKSTEP_HAVE_SIMD;
 	case LOCKSTEP_ISA_AVX2:
 #if LOCKSTEP_HAVE_SIMD
-		__builtin_cpu_init();
-		return __builtin_cpu_supports("avx2");
+		return cpu_has_avx2();
 #else
 		return false;
 #endif
