@@ -73,6 +73,9 @@ int cli_bad_option(const char *cmd, int opt, char **argv, const struct option *l
  * stdout: REASON" (once a process) and returns 1, else 0. Every command
  * that prints ends with it, as a run whose output vanished must not pass. */
 int cli_flush_stdout(const char *what);
+/* The version, the vector code in use, the cores, the libraries and the
+ * presets' search path (version.c). */
+void cli_print_version(FILE *fp);
 /* Prints "gully CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A value from the command line or a file as a message shows it: control

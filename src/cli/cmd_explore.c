@@ -141,7 +141,7 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:
-		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		cli_print_version(stdout);
 		return 0;
 	case OPT_KEYS_MAN:
 		tui_keys_man(stdout);

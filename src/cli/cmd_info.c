@@ -284,7 +284,7 @@ int cmd_info(int argc, char **argv)
 			return 0;
 		}
 		if (opt == OPT_VERSION) {
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return 0;
 		}
 		return cli_bad_option(CMD, opt, argv, longopts);

@@ -81,7 +81,7 @@ int cmd_params(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (opt == 'V') {
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return 0;
 		} else if (opt == 'm') {
 			man = true;

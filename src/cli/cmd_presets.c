@@ -200,7 +200,7 @@ int cmd_presets(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case OPT_VERSION_:
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return 0;
 		default:
 			return cli_bad_option(CMD, opt, argv, longopts);

@@ -324,7 +324,7 @@ int cmd_render(int argc, char **argv)
 			if (opt != OPT_VERSION)
 				usage(stdout);
 			else
-				printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+				cli_print_version(stdout);
 			free(a.outs);
 			return 0;
 		}

@@ -284,7 +284,7 @@ static int run_parse(int argc, char **argv, struct sim_options *o, unsigned *ove
 			return 0;
 		}
 		if (opt == OPT_VERSION) {
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return 0;
 		}
 		if (opt == '?' || opt == ':')

@@ -224,7 +224,7 @@ static int parse_args(struct sweep_args *a, int argc, char **argv)
 			return -1;
 		}
 		if (opt == OPT_VERSION) {
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return -1;
 		}
 		if (opt == '?' || opt == ':')

@@ -1,7 +1,7 @@
 bin_PROGRAMS += gully
 gully_SOURCES = \
 	src/cli/main.c src/cli/cli.h \
-	src/cli/options.c src/cli/suggest.c src/cli/heightmap.c \
+	src/cli/options.c src/cli/version.c src/cli/suggest.c src/cli/heightmap.c \
 	src/cli/metrics.c \
 	src/cli/progress.c \
 	src/cli/signals.c src/cli/signals.h \

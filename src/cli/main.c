@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 			return stdout_checked(0);
 		}
 		if (strcmp(argv[1], "--version") == 0) {
-			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			cli_print_version(stdout);
 			return stdout_checked(0);
 		}
 	}

@@ -13,5 +13,6 @@ src_io_libgullyio_a_SOURCES = \
 src_io_libgullyio_a_SOURCES += \
 	src/io/preset.c src/io/preset.h \
 	src/io/preset_scan.c src/io/preset_scan.h \
-	src/io/preset_find.c
+	src/io/preset_find.c \
+	src/io/versions.c src/io/versions.h
 src_io_libgullyio_a_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS) $(ZLIB_CFLAGS) $(CYAML_CFLAGS) $(YAML_CFLAGS)

@@ -65,6 +65,9 @@ int preset_peek(const char *path, struct preset_meta *meta);
  * then the shipped presets, always (installed, or for a gully run from its
  * build tree, the source's, through the gully-presets link beside it). */
 
+/* Calls fn for each directory of that search path, in order, until it
+ * returns non-zero; returns that value, or 0. */
+int preset_search_path(int (*fn)(const char *dir, void *ctx), void *ctx);
 /* True when arg is a file rather than a name: it has a '/' or ends in .yaml. */
 bool preset_is_file(const char *arg);
 /* A name is letters, digits, '.', '_' and '-', not starting with '.'. */

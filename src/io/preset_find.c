@@ -91,9 +91,7 @@ static const char *shipped_dir(void)
 	return GULLY_PKGDATADIR "/presets";
 }
 
-/* The search path as a list of directories; calls fn for each in order until
- * it returns non-zero. */
-static int each_dir(int (*fn)(const char *dir, void *ctx), void *ctx)
+int preset_search_path(int (*fn)(const char *dir, void *ctx), void *ctx)
 {
 	const char *env = getenv("GULLY_PRESET_PATH");
 	if (env) {
@@ -182,7 +180,7 @@ int preset_resolve(const char *arg, char *path, size_t len)
 	if (!preset_name_ok(arg))
 		return GULLY_ENOTFOUND;
 	struct resolve_ctx c = {arg, path, len};
-	int r = each_dir(resolve_in, &c);
+	int r = preset_search_path(resolve_in, &c);
 	return r > 0 ? GULLY_OK : r < 0 ? GULLY_EINVAL : GULLY_ENOTFOUND;
 }
 
@@ -194,7 +192,7 @@ static void refused_name(const char *name, char *err, size_t errlen)
 	char path[4096], q[80];
 	struct resolve_ctx c = {name, path, sizeof path};
 	preset_quote(q, sizeof q, name, 64);
-	if (name[0] && each_dir(resolve_in, &c) > 0)
+	if (name[0] && preset_search_path(resolve_in, &c) > 0)
 		snprintf(err, errlen, "'%s' is not a preset name (" PRESET_NAME_CHARS "): rename %s "
 			 "to one, or give its path", q, path);
 	else
@@ -337,7 +335,7 @@ static int by_name(const void *a, const void *b)
 int preset_list(struct preset_entry **list, int *count)
 {
 	struct list_ctx c = {0};
-	each_dir(list_in, &c);
+	preset_search_path(list_in, &c);
 	if (c.err) {
 		preset_list_free(c.list, c.count);
 		*list = NULL;

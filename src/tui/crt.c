@@ -107,6 +107,11 @@ static enum term_tier detect_tier(void)
 	return term_entry_tier();
 }
 
+const char *tui_library_version(void)
+{
+	return curses_version();
+}
+
 bool crt_colorfgbg_light(void)
 {
 	const char *v = getenv("COLORFGBG");

@@ -35,6 +35,9 @@ struct tui_options {
 /* The KEYS section of gully(1), generated from the key table. */
 void tui_keys_man(FILE *fp);
 
+/* The terminal library, as it names itself ("ncurses 6.4.20221231"). */
+const char *tui_library_version(void);
+
 /* Runs the explorer; returns an exit status. Errors before the screen starts
  * are printed as one line on stderr. */
 int tui_main(const struct tui_options *o);
