@@ -24,3 +24,9 @@ all-local: gully-presets
 gully-presets:
 	$(AM_V_GEN)rm -f $@ && ln -s '$(abs_top_srcdir)/presets' $@
 CLEANFILES += gully-presets
+
+# The presets' directories are gully's own (no other package shares them),
+# so uninstall takes them too once empty, after the files (a hook runs after
+# every uninstall rule); rmdir leaves them where a user put files of theirs.
+uninstall-hook:
+	-rmdir '$(DESTDIR)$(presetsdir)' '$(DESTDIR)$(pkgdatadir)' 2>/dev/null
