@@ -212,6 +212,8 @@ int cli_dump_preset(const struct params *p, struct preset_meta *meta, const char
 bool parse_u64(const char *s, uint64_t *out);
 /* A count as people write them: 200000, 200k, 2M, 1e6 (whole numbers only). */
 bool parse_count(const char *s, uint64_t *out);
+/* WIDTHxHEIGHT in whole numbers; a side over 1,000,000 reads as 1,000,001,
+ * which every range refuses. */
 bool parse_size(const char *s, int *w, int *h);
 /* MIN:MAX, two numbers a float32 holds (|v| <= FLT_MAX), MIN < MAX as floats. */
 bool parse_range(const char *s, double *min, double *max);

@@ -80,10 +80,12 @@ bool parse_size(const char *s, int *w, int *h)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	uint64_t a, b;
-	if (!parse_u64(buf, &a) || !parse_u64(x + 1, &b) || a > 1000000 || b > 1000000)
+	if (!parse_u64(buf, &a) || !parse_u64(x + 1, &b))
 		return false;
-	*w = (int)a;
-	*h = (int)b;
+	/* A side past any size's limit is still a size: the range check says
+	 * "outside", not "not a size". */
+	*w = a > 1000000 ? 1000001 : (int)a;
+	*h = b > 1000000 ? 1000001 : (int)b;
 	return true;
 }
 
@@ -180,8 +182,8 @@ static int take_size(struct sim_options *o, const char *cmd, const char *arg)
 	}
 	/* Checked here: 0 would read as "no --size" later. */
 	if (world_check_size(o->width, o->height)) {
-		cli_usage_error(cmd, "--size: %dx%d is outside %d to %d cells a side", o->width,
-				o->height, world_size_min(), world_size_max());
+		cli_usage_error(cmd, "--size: %s is outside %d to %d cells a side", cli_quote(arg),
+				world_size_min(), world_size_max());
 		o->width = o->height = 0;
 		return -1;
 	}
