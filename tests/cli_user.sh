@@ -219,6 +219,16 @@ expect 2 "params with a mistyped section" -- "$GULLY" params particle
 err_has "no section named 'particle' (did you mean particles? one of world|terrain|"
 expect 2 "params with an unknown section" -- "$GULLY" params xyz
 err_has "one of world|terrain|hardness|particles|hydrology|emitter|sph|view)"
+# One parameter by its key: its section's heading and its row, nothing else
+# (it said "no section named 'hydrology.normal'").
+expect 0 "params KEY" -- "$GULLY" params hydrology.normal
+[ "$(wc -l <"$T/out")" -eq 2 ] && head -1 "$T/out" | grep -q '^hydrology: ' &&
+	sed -n 2p "$T/out" | grep -q '^  hydrology.normal  *particles  *particles|2020' ||
+	fail "params hydrology.normal: $(cat "$T/out")"
+expect 0 "params SECTION starts with its heading" -- "$GULLY" params hydrology
+head -1 "$T/out" | grep -q '^hydrology: ' || fail "params hydrology starts with '$(head -1 "$T/out")'"
+expect 2 "params with a mistyped key" -- "$GULLY" params hydrology.nrmal
+err_has "unknown parameter 'hydrology.nrmal' (did you mean hydrology.normal?)"
 
 # ---- 15: a SIGINT ignored at start stays ignored in run and a sweep's runs ----
 # (gully(1), SIGNALS. run caught SIGINT for its chunks whatever it was given:

@@ -86,6 +86,8 @@ comp run --set=terrain.gen
 offers "--set=KEY" --set=terrain.generator=
 comp params h
 offers "params SECTION" hardness hydrology
+comp params hydrology.no
+offers "params KEY" hydrology.normal
 # Every key `gully params` lists, and every value of its enums and bools.
 "$GULLY" params | awk '/^  [a-z]/ {print $1, $3}' >"$T/keys"
 [ "$(wc -l <"$T/keys")" -gt 50 ] || fail "gully params listed $(wc -l <"$T/keys") keys"

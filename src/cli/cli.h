@@ -17,7 +17,7 @@
 /* What a value or a bare argument is, for `gully complete` (cmd_complete.c)
  * to offer: nothing (a number, free text), file or directory names, the
  * preset names -p finds (and files), a name from a fixed set, a comma list
- * of such names, a parameter key (`params SECTION`: a section), --set's
+ * of such names, `params`'s section or key, --set's
  * KEY=VALUE or --vary's KEY=V1,V2. */
 enum cli_value_kind {
 	CLI_VALUE_NONE, CLI_VALUE_FILE, CLI_VALUE_DIR, CLI_VALUE_PRESET, CLI_VALUE_NAME,
@@ -90,7 +90,8 @@ const char *cli_nearest(const char *word, const char *(*name)(int index, void *c
  * "", joined by sep into buf (cut at a whole name when buf is full). */
 void cli_join_names(char *buf, size_t len, const char *sep,
 		    const char *(*name)(int index, void *ctx), void *ctx);
-/* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error. */
+/* "OPT: unknown parameter 'KEY' (did you mean ...?)" as a usage error (opt
+ * NULL: no "OPT: "). */
 int cli_unknown_key(const char *cmd, const char *opt, const char *key);
 /* For an unknown "--NAME[=V]": " (did you mean --OPT?)" with the nearest of
  * longopts (may be NULL), or " (a parameter? --set KEY=VALUE)", or "". */

@@ -146,6 +146,25 @@ static void offer_param(struct word w, bool list)
 		offer(&w, params_def(i)->key, "=");
 }
 
+/* `gully params` takes a section or, once a '.' is typed, one key. */
+static void offer_section_or_key(const struct word *w)
+{
+	const char *typed = w->text + w->fixed;
+	const char *dot = strchr(typed, '.');
+	if (!dot) {
+		offer_names(w, section_name, NULL);
+		return;
+	}
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)(dot - typed), typed);
+	int s = params_section_find(name);
+	struct param_section sec;
+	if (s < 0 || !params_section(s, &sec))
+		return;
+	for (int i = sec.first; i < sec.first + sec.count; i++)
+		offer(w, params_def(i)->key, "");
+}
+
 static void offer_value(const struct word *w, enum cli_value_kind kind,
 			const char *(*names)(int, void *))
 {
@@ -170,7 +189,7 @@ static void offer_value(const struct word *w, enum cli_value_kind kind,
 			offer_list(*w, names, NULL);
 		break;
 	case CLI_VALUE_SECTION:
-		offer_names(w, section_name, NULL);
+		offer_section_or_key(w);
 		break;
 	case CLI_VALUE_PARAM_SET:
 	case CLI_VALUE_PARAM_VARY:

@@ -10,8 +10,9 @@
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "Usage: %s params [--man] [SECTION]\n\n"
-		"Lists every parameter: key, type, default, range and what it does.\n"
+	fprintf(fp, "Usage: %s params [--man] [SECTION | KEY]\n\n"
+		"Lists every parameter: key, default, range and what it does; those of\n"
+		"one section (hydrology), or one parameter (hydrology.normal).\n"
 		"Set one with --set KEY=VALUE or in a preset's SECTION mapping.\n\n"
 		"  --man     print the list as roff, for the manual page\n"
 		"  --help, --version\n", cli_program);
@@ -90,26 +91,36 @@ int cmd_params(int argc, char **argv)
 		}
 	}
 	const char *only = optind < argc ? argv[optind] : NULL;
-	if (only && params_section_find(only) < 0)
+	/* SECTION.KEY names one parameter: its section's heading and its row. */
+	int key = -1;
+	if (only && strchr(only, '.')) {
+		if ((key = params_find(only)) < 0)
+			return cli_unknown_key(CMD, NULL, only);
+	} else if (only && params_section_find(only) < 0) {
 		return no_section(only);
+	}
 	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "one section at most");
+		return cli_usage_error(CMD, "one section or parameter at most");
 
 	struct params defaults;
 	params_defaults(&defaults);
+	int shown = 0;
 	for (int s = 0; s < params_section_count(); s++) {
 		struct param_section sec;
 		params_section(s, &sec);
-		if (only && strcmp(only, sec.name) != 0)
+		if (key >= 0 ? key < sec.first || key >= sec.first + sec.count
+			     : only && strcmp(only, sec.name) != 0)
 			continue;
 		if (man) {
 			fprintf(stdout, ".SS %s \\(em ", sec.name);
 			roff_text(stdout, sec.help);
 			fputc('\n', stdout);
 		} else {
-			printf("%s%s: %s\n", s ? "\n" : "", sec.name, sec.help);
+			printf("%s%s: %s\n", shown++ ? "\n" : "", sec.name, sec.help);
 		}
 		for (int i = sec.first; i < sec.first + sec.count; i++) {
+			if (key >= 0 && i != key)
+				continue;
 			const struct param_def *d = params_def(i);
 			char def[64], range[160];
 			params_format(&defaults, i, def, sizeof def);

@@ -86,10 +86,13 @@ static const char *param_name(int index, void *ctx)
 int cli_unknown_key(const char *cmd, const char *opt, const char *key)
 {
 	const char *near = cli_nearest(key, param_name, NULL);
+	const char *sep = opt ? ": " : "";
+	opt = opt ? opt : "";
 	if (near)
-		return cli_usage_error(cmd, "%s: unknown parameter '%s' (did you mean %s?)", opt, key,
-				       near);
-	return cli_usage_error(cmd, "%s: unknown parameter '%s' (see `gully params`)", opt, key);
+		return cli_usage_error(cmd, "%s%sunknown parameter '%s' (did you mean %s?)", opt, sep,
+				       key, near);
+	return cli_usage_error(cmd, "%s%sunknown parameter '%s' (see `gully params`)", opt, sep,
+			       key);
 }
 
 /* cli_nearest walks the names in order and stops at the first NULL: the
