@@ -578,5 +578,18 @@ err_has "--emit=x: one of parallel, slurm"
 expect 2 "--theme blue" -- "$GULLY" --theme blue
 err_has "--theme: 'blue' is not dark or light"
 
+# ---- 28: a picture or height map given to info or render says what it is ----
+# (both said only "not a gully snapshot (wrong magic)" of a map gully itself
+# had written with run -o.)
+"$GULLY" run --quiet --size 32x32 --particles 0 -o "$T/hm.f32" -o "$T/pic.png" >/dev/null ||
+	fail "run -o hm.f32 -o pic.png"
+expect 2 "info HEIGHTMAP" -- "$GULLY" info "$T/hm.f32"
+err_has "is a picture or height map, not a snapshot (.gsnap); a height map becomes one with \`gully run "
+expect 2 "render PICTURE" -- "$GULLY" render "$T/pic.png" -o "$T/x.png"
+err_has "is a picture or height map, not a snapshot (.gsnap); a height map's terrain is pictured by"
+[ ! -e "$T/x.png" ] || fail "render wrote x.png from a picture"
+expect 1 "info of a missing map is still 'cannot open'" -- "$GULLY" info "$T/none.png"
+err_has "cannot open: No such file or directory"
+
 echo "checks done"
 finish

@@ -348,6 +348,12 @@ enum cli_arg_kind cli_arg_kind(const char *arg);
 /* The usage error for a CLI_ARG_MISSING argument of `cmd`: what it is not,
  * the preset it may have meant. Returns EXIT_USAGE. */
 int cli_arg_missing(const char *cmd, const char *arg, const char *what);
+/* For a command that reads snapshots: when arg is an existing file named as
+ * a picture or height map (.png, .ppm, .pgm, .r16, .f32), the usage error
+ * saying so and, after `todo` ("a height map becomes one with"), the
+ * `gully run` that reads it into `out`; else 0. */
+int cli_heightmap_not_snapshot(const char *cmd, const char *arg, const char *out,
+			       const char *todo);
 /* Prints the resolved values on stdout, section by section, marking those
  * the preset changes (or as JSON); returns an exit status, 1 when stdout
  * lost them (said). */

@@ -297,5 +297,7 @@ int cmd_info(int argc, char **argv)
 	/* A preset (a .yaml file or a name on the preset path) shows its values. */
 	if (info_is_preset(path))
 		return info_preset(path, false);
-	return info_snapshot(path, show_preset);
+	int status = cli_heightmap_not_snapshot(CMD, path, "MAP.gsnap",
+						"a height map becomes one with");
+	return status ? status : info_snapshot(path, show_preset);
 }

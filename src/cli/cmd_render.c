@@ -341,6 +341,9 @@ int cmd_render(int argc, char **argv)
 		status = cli_usage_error(CMD, "'%s' is a preset, not a snapshot: `%s run %s "
 					 "--particles 0 -o OUT.png` pictures its terrain",
 					 argv[optind], cli_program, argv[optind]);
+	if (!status)
+		status = cli_heightmap_not_snapshot(CMD, argv[optind], "OUT.png",
+						    "a height map's terrain is pictured by");
 	struct world *w = NULL;
 	struct snapshot_info info;
 	char err[512];

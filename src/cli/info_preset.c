@@ -60,6 +60,17 @@ int cli_arg_missing(const char *cmd, const char *arg, const char *what)
 	return cli_usage_error(cmd, "'%s' is no %s (see `%s presets`)", arg, what, cli_program);
 }
 
+int cli_heightmap_not_snapshot(const char *cmd, const char *arg, const char *out,
+			       const char *todo)
+{
+	if (image_format_from_path(arg) == IMAGE_NONE || snapshot_is_name(arg) ||
+	    access(arg, F_OK) != 0)
+		return 0;
+	return cli_usage_error(cmd, "'%s' is a picture or height map, not a snapshot (.gsnap); %s "
+			       "`%s run %s --particles 0 -o %s`", arg, todo, cli_program,
+			       cli_quote(arg), out);
+}
+
 void cli_json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
