@@ -192,7 +192,10 @@ static struct app *app_new(const struct tui_options *o)
 	a->fps = o->fps > 0 ? o->fps : 20;
 	a->fps_chosen = a->fps;
 	a->fps_asked = o->fps > 0;
-	a->running = !o->start_paused;
+	/* A snapshot or an autosave opens where it was saved: run at once, it
+	 * would move on from the point kept for later (a lesson prepared the
+	 * evening before) before anyone looked. */
+	a->running = !o->start_paused && !o->snapshot && !o->resume;
 	a->view.overlays = OVERLAY_BIT(OVERLAY_STREAMS) | OVERLAY_BIT(OVERLAY_POOLS);
 	return a;
 }

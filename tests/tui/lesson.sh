@@ -1,0 +1,31 @@
+#!/bin/sh
+# A geography lesson prepared the evening before: saved where it got to,
+# opened in class (from another directory too), pictures for the slides,
+# on a projector's small terminal. Each part is a defect a teacher met.
+. "$(dirname "$0")/lib.sh"
+
+# A saved lesson opens where it was saved: it ran on at once, so the
+# class never saw the state prepared the evening before (and [+] said it
+# had changed). Opened by a path from another directory, as in class.
+start 100 30 -- --seed 3 --size 64x64 --paused --set particles.budget=0
+wait_for "PAUSED"
+keys .
+wait_for "[+]"
+keys S
+wait_for "save snapshot to:"
+keys C-u "$TMPD/lesson.gsnap" Enter
+wait_for "saved "
+wait_gone "[+]"
+n=$(screen | sed -n 's/.*droplets  *\([0-9,]*\)$/\1/p' | head -n 1)
+[ -n "$n" ] || fail "no droplet count in the panel"
+stop
+start 100 30 -- "$TMPD/lesson.gsnap"
+wait_for "lesson.gsnap"
+wait_for "PAUSED"
+wait_for "Space:run"
+screen | grep -q "RUNNING" && fail "the saved lesson runs on by itself"
+screen | grep -F -q "[+]" && fail "the saved lesson is marked changed on opening"
+screen | grep -E -q "droplets +$n\$" || fail "the droplet count moved from $n"
+keys Space
+wait_for "RUNNING"
+quit_discarding
