@@ -1,6 +1,8 @@
 /* The help overlay, generated from the key table. Its name column is as
- * wide as the longest key group, so rows align at every width; when it
- * does not fit (80x24 shows about half) it scrolls with the list keys. */
+ * wide as the longest key group, so rows align at every width; a help text
+ * too wide for a narrow screen wraps onto rows of its own under it, and
+ * when the rows do not fit (80x24 shows about half) it scrolls with the
+ * list keys. */
 #include <curses.h>
 #include <string.h>
 
@@ -13,22 +15,51 @@
 #define HELP_NAME_W 13
 
 struct help_layout {
-	int groups, name_w, ncol, colw, per_col, shown;
+	int groups, name_w, ncol, colw, text_w, help_w, per_col, shown;
 	int box_w, box_h, y0, x0;
 };
+
+/* The length of the first row of `s` wrapped at `w` columns (at a space
+ * when there is one, else cut); *next gets where the row after starts. */
+static int wrap_row(const char *s, int w, const char **next)
+{
+	int len = (int)strlen(s);
+	if (len <= w) {
+		*next = s + len;
+		return len;
+	}
+	int cut = w;
+	while (cut > 0 && s[cut] != ' ')
+		cut--;
+	if (cut == 0)
+		cut = w;
+	*next = s + cut;
+	while (**next == ' ')
+		(*next)++;
+	return cut;
+}
+
+/* The rows a group takes: its names' own row when they are too long for
+ * the name column, then its help wrapped beside that column. */
+static int group_rows(const char *names, const char *help, int help_w)
+{
+	int n = strlen(names) > HELP_NAME_W ? 1 : 0;
+	const char *p = help;
+	do {
+		wrap_row(p, help_w, &p);
+		n++;
+	} while (*p);
+	return n;
+}
 
 static void layout(struct help_layout *L, int rows, int cols)
 {
 	char names[128];
-	L->groups = 0; /* rows, counting a long group's two */
 	L->name_w = HELP_NAME_W;
 	int help_w = 1;
-	for (int i = 0; i < keys_count();) {
-		int next = keys_group(i, "/", names, sizeof names);
+	for (int i = 0; i < keys_count(); i = keys_group(i, "/", names, sizeof names)) {
 		int h = (int)strlen(keys_get(i)->help);
-		L->groups += strlen(names) > HELP_NAME_W ? 2 : 1;
 		help_w = h > help_w ? h : help_w;
-		i = next;
 	}
 	int want = L->name_w + 1 + help_w;
 	/* Two columns when both fit whole; else one, as wide as the screen. */
@@ -36,6 +67,17 @@ static void layout(struct help_layout *L, int rows, int cols)
 	L->colw = L->ncol == 2 ? want + 2 : (cols - 4 < want ? cols - 4 : want);
 	if (L->colw < 1)
 		L->colw = 1;
+	/* Two columns keep a gap between them; one has the box's whole inside
+	 * but for a space at each border. A help text wider than what is left
+	 * beside the names goes on, wrapped, on the rows under it. */
+	L->text_w = L->ncol == 2 ? L->colw - 1 : L->colw;
+	L->help_w = L->text_w - L->name_w - 1 > 8 ? L->text_w - L->name_w - 1 : 8;
+	L->groups = 0; /* rows, counting a group's every row */
+	for (int i = 0; i < keys_count();) {
+		int next = keys_group(i, "/", names, sizeof names);
+		L->groups += group_rows(names, keys_get(i)->help, L->help_w);
+		i = next;
+	}
 	L->per_col = (L->groups + L->ncol - 1) / L->ncol;
 	L->box_w = L->ncol * L->colw + 4;
 	if (L->box_w > cols)
@@ -88,24 +130,25 @@ void help_draw(struct app *a, int rows, int cols)
 	for (int y = 0; y < L.box_h; y++)
 		mvprintw(L.y0 + y, L.x0, "%*s", L.box_w, "");
 	char names[128], row[256];
-	/* Two columns keep a gap between them; one has the box's whole inside
-	 * but for a space at each border. */
-	const int text_w = L.ncol == 2 ? L.colw - 1 : L.colw;
 	int g = 0; /* row of the list */
 	for (int i = 0; i < keys_count();) {
 		const struct key_binding *k = keys_get(i);
 		int next = keys_group(i, "/", names, sizeof names);
 		bool long_names = strlen(names) > HELP_NAME_W;
-		for (int part = 0; part <= (long_names ? 1 : 0); part++, g++) {
+		const char *p = k->help;
+		for (int part = 0; part == 0 || *p; part++, g++) {
 			int c = g / L.per_col, r = g % L.per_col - a->help_top;
-			if (r < 0 || r >= L.shown)
-				continue;
+			const char *rest = p;
+			int n = long_names && part == 0 ? 0 : wrap_row(p, L.help_w, &rest);
 			if (long_names && part == 0)
 				snprintf(row, sizeof row, "%s", names);
 			else
-				snprintf(row, sizeof row, "%-*s %s", L.name_w, long_names ? "" : names,
-					 k->help);
-			mvprintw(L.y0 + 1 + r, L.x0 + 2 + c * L.colw, "%-*.*s", text_w, text_w, row);
+				snprintf(row, sizeof row, "%-*s %.*s", L.name_w,
+					 long_names || part > 0 ? "" : names, n, p);
+			p = rest;
+			if (r >= 0 && r < L.shown)
+				mvprintw(L.y0 + 1 + r, L.x0 + 2 + c * L.colw, "%-*.*s", L.text_w,
+					 L.text_w, row);
 		}
 		i = next;
 	}

@@ -69,7 +69,7 @@ static const struct key_binding table[] = {
 	{'J', "J", ACT_PAN_Y, 2, act_pan_y, "pan half a screen up, down"},
 	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, act_redraw, "redraw the screen"},
 	{'S', "S", ACT_SAVE, 0, act_save, "save a snapshot (file name)"},
-	{KEY_MOUSE, "click", ACT_INSPECT, 0, act_inspect, "inspect a cell, or place the emitter/jet; wheel zooms (--mouse)"},
+	{KEY_MOUSE, "click", ACT_INSPECT, 0, act_inspect, "inspect a cell or place the emitter/jet; wheel zooms (--mouse)"},
 	{'P', "P", ACT_PRESET_LOAD, 0, act_preset_load, "load a preset (Tab completes)"},
 	{'W', "W", ACT_PRESET_SAVE, 0, act_preset_save, "write the parameters as a preset"},
 	{KEY_SLEFT, "S-Left", ACT_SOURCE_X, -1, act_source_move, "move the emitter, or the picked jet (sph)"},

@@ -29,3 +29,27 @@ screen | grep -E -q "droplets +$n\$" || fail "the droplet count moved from $n"
 keys Space
 wait_for "RUNNING"
 quit_discarding
+
+# The help on a projector's narrow terminal (64 columns, tall enough for
+# every row): a key's help too long for the box went off its edge ("undo
+# (runs, g, P, process switches, a terrain"); now it goes on, under its
+# start, on the next row. helptext: the box's rows, each continuation
+# (a blank key column) joined to the row above.
+helptext() {
+	screen | sed -n '/gully keys/,/└/p' | sed '1d;$d;s/^│//;s/ *│$//' |
+		awk '/^              / { sub(/^ +/, ""); line = line " " $0; next }
+		     { if (NR > 1) print line; line = $0 } END { print line }'
+}
+start 64 70 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys '?'
+wait_for "show or hide this help"
+screen | grep -F -q "rows 1-" && fail "the help scrolls at 64x70: the test wants it whole"
+for text in "undo (runs, g, P, process switches, a terrain remade)" \
+	"resume the newest autosave (Ctrl-C, a hang-up, TERM, QUIT)" \
+	"inspect a cell or place the emitter/jet; wheel zooms (--mouse)" \
+	"turn the emitter or the picked jet (sph) left, right" \
+	"the droplet to its end"; do
+	helptext | grep -F -q -- "$text" || fail "help row cut: '$text' not whole in: $(helptext)"
+done
+stop
