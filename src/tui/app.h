@@ -406,7 +406,7 @@ void trace_row(struct app *a, int y, int cols, const char *label, const char *va
  * between the map, the equations' box, the trace's and the cross-section,
  * top to bottom, on a map area `cols` wide (returns the map's rows);
  * class_draw: their marks on the map and their boxes; class_room_note: a
- * message when the equations are on but have no room (under the trace). */
+ * message when the equations or the cross-section are on but have no room. */
 void class_key(struct app *a, int action, int arg);
 int class_layout(struct app *a, int map_rows, int cols, int *equations, int *trace,
 		 int *profile);

@@ -16,6 +16,7 @@ void class_key(struct app *a, int action, int arg)
 		break;
 	case ACT_PROFILE:
 		profile_cycle(a);
+		class_room_note(a);
 		break;
 	case ACT_PROFILE_MOVE:
 		profile_move(a, arg);
@@ -86,6 +87,11 @@ void class_room_note(struct app *a)
 	if (a->equations && eq == 0)
 		app_message(a, "no room for the equations under the droplet's box: T hides it, "
 			       "or a bigger terminal shows both");
+	/* Else x said "cross-section along row 128" and showed none. */
+	else if (a->profile.mode != PROFILE_OFF && prof == 0)
+		app_message(a, "no room for the cross-section under the %s: %s, or a bigger "
+			       "terminal shows both",
+			    tr ? "droplet's box" : "equations", tr ? "T hides it" : "E hides them");
 }
 
 void class_draw(struct app *a, int shown, int equations, int trace, int profile, int cols)

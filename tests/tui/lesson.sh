@@ -53,3 +53,18 @@ for text in "undo (runs, g, P, process switches, a terrain remade)" \
 	helptext | grep -F -q -- "$text" || fail "help row cut: '$text' not whole in: $(helptext)"
 done
 stop
+
+# The droplet and the cross-section at 64x20: there is no room for the
+# cross-section under the droplet's box, yet x said "cross-section along
+# row 32" and showed none. Now the status line says why, and T, hiding
+# the droplet, brings the cross-section into sight.
+start 64 20 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys T
+wait_for "one droplet, step 0"
+keys x
+wait_for "no room for the cross-section under the droplet's box"
+screen | grep -F -q -- "- cross-section along row" && fail "the cross-section showed after all"
+keys T
+wait_for "- cross-section along row 32"
+stop
