@@ -325,10 +325,17 @@ void trace_draw(struct app *a, int y0, int rows, int cols)
 	mvhline(y0, 0, '-', cols);
 	mvprintw(y0, 1, "%.*s", cols - 2, title);
 	crt_attrset(A_DIM);
-	if (cols > TRACE_EQ_COL + 8)
-		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1,
-			 "from equation line (E shows them)");
-	else
+	if (cols > TRACE_EQ_COL + 8) {
+		/* The longest that fits whole: at 100 columns the first was cut
+		 * to "from equation line (E sho". */
+		static const char *const heads[] = {"from equation line (E shows them)",
+						    "from equation line (E)", "equation line (E)",
+						    "line of E"};
+		int h = 0;
+		while (h < 3 && (int)strlen(heads[h]) > cols - TRACE_EQ_COL - 1)
+			h++;
+		mvprintw(y0 + 1, TRACE_EQ_COL, "%.*s", cols - TRACE_EQ_COL - 1, heads[h]);
+	} else
 		mvprintw(y0 + 1, 1, "%.*s", cols - 2, "En: from line n of the equations (E)");
 	crt_attrset(A_NORMAL);
 	if (a->trace.kind == TRACE_EMITTER)

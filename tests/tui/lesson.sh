@@ -68,3 +68,14 @@ screen | grep -F -q -- "- cross-section along row" && fail "the cross-section sh
 keys T
 wait_for "- cross-section along row 32"
 stop
+
+# The droplet's box at 100x30 heads its column of equation lines whole: it
+# read "from equation line (E sho", cut at the box's edge.
+start 100 30 -- --seed 3 --size 64x64 --paused
+wait_for "PAUSED"
+keys T
+wait_for "one droplet, step 0"
+head=$(screen | grep -F "equation line" | sed 's/│.*//;s/ *$//')
+[ -n "$head" ] || fail "no heading over the equation lines"
+echo "$head" | grep -q ')$' || fail "the equation lines' heading cut: '$head'"
+stop
