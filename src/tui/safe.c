@@ -19,6 +19,7 @@
 #include "tui/app.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
+#include "view/shade.h"
 
 /* The directory's autosave and the numbered ones beside it: -2 .. -999. */
 #define AUTOSAVE_NUMBERED_MAX 1000
@@ -155,6 +156,23 @@ bool safe_picture_name(const char *path)
 	return false;
 }
 
+/* The render command that makes the picture the screen shows: gully
+ * render draws no overlay unless named, and the explorer starts with the
+ * streams and pools on, so a picture made as the hint once said lacked
+ * the rivers and lakes the class saw. The session's own file, when it
+ * holds what shows; else NAME.gsnap. */
+static void picture_hint(const struct app *a, const char *picture, char *out, size_t len)
+{
+	int n = snprintf(out, len, "gully render %s -o %s",
+			 a->file[0] && !a->dirty ? a->file : "NAME.gsnap", picture);
+	const char *sep = " --overlay ";
+	for (int o = 0; o < OVERLAY_COUNT && n > 0 && (size_t)n < len; o++)
+		if (shade_overlay_listed(o) && (a->view.overlays & OVERLAY_BIT(o))) {
+			n += snprintf(out + n, len - (size_t)n, "%s%s", sep, shade_overlay_name(o));
+			sep = ",";
+		}
+}
+
 bool safe_save_prompt(struct app *a)
 {
 	char buf[PATH_MAX];
@@ -172,9 +190,11 @@ bool safe_save_prompt(struct app *a)
 	/* S once wrote snapshot bytes into foo.png, which then opened nowhere. */
 	if (safe_picture_name(buf)) {
 		const char *base = strrchr(buf, '/');
-		app_message(a, "not saved: S writes a .gsnap snapshot, not %s; for a picture save"
-			       " a .gsnap, then gully render NAME.gsnap -o %s", base ? base + 1 : buf,
-			    base ? base + 1 : buf);
+		char hint[2 * PATH_MAX + 128];
+		picture_hint(a, base ? base + 1 : buf, hint, sizeof hint);
+		app_message(a, "not saved: S writes a .gsnap snapshot, not %s; for a picture%s%s",
+			    base ? base + 1 : buf,
+			    a->file[0] && !a->dirty ? ": " : " save a .gsnap, then ", hint);
 		a->running = was;
 		return false;
 	}

@@ -79,3 +79,20 @@ head=$(screen | grep -F "equation line" | sed 's/│.*//;s/ *$//')
 [ -n "$head" ] || fail "no heading over the equation lines"
 echo "$head" | grep -q ')$' || fail "the equation lines' heading cut: '$head'"
 stop
+
+# A picture for the slides: S refuses slide.png and names the command that
+# makes it. That command drew no overlay, so the picture lacked the streams
+# and pools on the screen; it names the overlays shown now, and the
+# saved lesson's own file when nothing has changed since.
+start 100 30 -- "$TMPD/lesson.gsnap"
+wait_for "PAUSED"
+keys e
+wait_for "erosion/deposition overlay: on"
+keys S
+wait_for "save snapshot to:"
+keys C-u slide.png Enter
+wait_for "not saved"
+wait_for "slide.png --overlay streams,pools,erosion"
+screen | tr -d '\n' | grep -F -q "gully render $TMPD/lesson.gsnap -o slide.png" ||
+	fail "the hint does not name the lesson's file"
+stop
