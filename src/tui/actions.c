@@ -161,6 +161,11 @@ static void preset_load_prompt(struct app *a)
 	a->running = false;
 	if (prompt_read_ex(a, " load preset (Tab completes): ", buf, sizeof buf, &comp) && buf[0]) {
 		char err[PRESET_ERR_MAX + 128];
+		if (safe_snapshot_file(buf)) {
+			if (!safe_open_key(a, buf))
+				a->running = was;
+			return; /* opened: paused, where it was saved */
+		}
 		if (!app_checkpoint_whole(a, "loading a preset")) {
 			app_message(a, "no preset loaded");
 		} else if (session_load_preset(a, buf, err, sizeof err) == GULLY_OK) {

@@ -70,7 +70,7 @@ static const struct key_binding table[] = {
 	{CTRL('L'), "Ctrl-L", ACT_REDRAW, 0, act_redraw, "redraw the screen"},
 	{'S', "S", ACT_SAVE, 0, act_save, "save a snapshot (file name)"},
 	{KEY_MOUSE, "click", ACT_INSPECT, 0, act_inspect, "inspect a cell or place the emitter/jet; wheel zooms (--mouse)"},
-	{'P', "P", ACT_PRESET_LOAD, 0, act_preset_load, "load a preset (Tab completes)"},
+	{'P', "P", ACT_PRESET_LOAD, 0, act_preset_load, "load a preset, or open a snapshot (Tab completes)"},
 	{'W', "W", ACT_PRESET_SAVE, 0, act_preset_save, "write the parameters as a preset"},
 	{KEY_SLEFT, "S-Left", ACT_SOURCE_X, -1, act_source_move, "move the emitter, or the picked jet (sph)"},
 	{KEY_SRIGHT, "S-Right", ACT_SOURCE_X, 1, act_source_move, "move the emitter, or the picked jet (sph)"},

@@ -16,6 +16,7 @@
 #include "core/base/error.h"
 #include "io/fileio.h"
 #include "io/image.h"
+#include "io/snapshot.h"
 #include "tui/app.h"
 #include "tui/safe.h"
 #include "tui/tui.h"
@@ -360,4 +361,36 @@ void safe_resume_key(struct app *a)
 			    a->proc->name, (unsigned long long)a->world->particles, a->proc->unit);
 	else
 		app_message(a, "%s", err);
+}
+
+bool safe_snapshot_file(const char *path)
+{
+	unsigned char magic[SNAPSHOT_MAGIC_LEN];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	bool is = fread(magic, 1, sizeof magic, f) == sizeof magic &&
+		  memcmp(magic, SNAPSHOT_MAGIC, sizeof magic) == 0;
+	fclose(f);
+	return is;
+}
+
+bool safe_open_key(struct app *a, const char *path)
+{
+	char err[PATH_MAX + 256];
+	if (a->dirty && !prompt_yes_no(a, " replace this unsaved session with the snapshot?")) {
+		app_message(a, "kept this session");
+		return false;
+	}
+	if (app_big_file(path)) {
+		app_message(a, "reading %s...", path);
+		app_draw_held(a);
+	}
+	if (session_load(a, path, err, sizeof err) != GULLY_OK) {
+		app_message(a, "%s", err);
+		return false;
+	}
+	app_message(a, "opened %s (%s, %llu %s), paused: Space runs it", path, a->proc->name,
+		    (unsigned long long)a->world->particles, a->proc->unit);
+	return true;
 }

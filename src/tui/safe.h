@@ -34,5 +34,12 @@ void safe_autosave_notice(struct app *a);
 int safe_open_autosave(struct app *a, char *err, size_t errlen);
 /* The R key: the same, asking first when this session is unsaved. */
 void safe_resume_key(struct app *a);
+/* P with a snapshot's file: the lesson saved the evening before, opened
+ * again for the next class without quitting (it said "no preset named
+ * 'lesson.gsnap'"). safe_snapshot_file: the file starts as a snapshot
+ * does; safe_open_key opens it (true), paused, asking first when this
+ * session holds unsaved work, as R does. */
+bool safe_snapshot_file(const char *path);
+bool safe_open_key(struct app *a, const char *path);
 
 #endif

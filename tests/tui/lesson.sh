@@ -96,3 +96,22 @@ wait_for "slide.png --overlay streams,pools,erosion"
 screen | tr -d '\n' | grep -F -q "gully render $TMPD/lesson.gsnap -o slide.png" ||
 	fail "the hint does not name the lesson's file"
 stop
+
+# Back to the start for the next class without quitting: P takes the saved
+# lesson's file (it said "no preset named"), asks first when the class's
+# session is unsaved, and opens it paused with its own count.
+start 100 30 -- "$TMPD/lesson.gsnap"
+wait_for "PAUSED"
+keys Space
+wait_for "RUNNING"
+wait_for "[+]"
+keys P
+wait_for "load preset"
+keys C-u "$TMPD/lesson.gsnap" Enter
+wait_for "replace this unsaved session with the snapshot?"
+keys y
+wait_for "opened $TMPD/lesson.gsnap"
+wait_for "PAUSED"
+screen | grep -F -q "[+]" && fail "the reopened lesson is marked changed"
+screen | grep -E -q "droplets +$n\$" || fail "the reopened lesson's count is not $n"
+stop
