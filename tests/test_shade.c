@@ -342,6 +342,17 @@ static void test_colour_reductions(void **state)
 	assert_int_equal(palette_to_ansi((struct rgb){250, 250, 250}, 16), 15);
 	assert_int_equal(palette_to_ansi((struct rgb){250, 250, 250}, 8), 7);
 	assert_int_equal(palette_to_ansi((struct rgb){10, 160, 20}, 8), 2);
+	/* But a colour: never it, else the nearest as palette_to_ansi finds
+	 * it (a glyph kept off its own background's colour). */
+	for (int n = 8; n <= 16; n += 8)
+		for (int not = 0; not < n; not++) {
+			struct rgb c = palette_from_ansi(not);
+			int b = palette_to_ansi_but(c, n, not);
+			assert_true(b != not && b >= 0 && b < n);
+			struct rgb other = palette_from_ansi((not + 1) % n);
+			assert_int_equal(palette_to_ansi_but(other, n, not), palette_to_ansi(other, n));
+		}
+	assert_int_equal(palette_to_ansi_but((struct rgb){10, 160, 20}, 8, 7), 2);
 	struct rgb q = palette_quantise((struct rgb){0x12, 0x34, 0xff}, 4);
 	assert_rgb(q, (struct rgb){0x18, 0x38, 0xf8});
 	assert_rgb(palette_quantise(q, 4), q);

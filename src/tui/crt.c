@@ -461,5 +461,13 @@ void crt_put_glyph(int y, int x, wchar_t wide, char ascii, struct rgb fg, struct
 		put_glyph(y, x, wc, A_NORMAL, 0);
 		return;
 	}
-	put_glyph(y, x, wc, A_NORMAL, pair_for(colour_of(fg), colour_of(bg)));
+	int f = colour_of(fg), b = colour_of(bg);
+	/* With 8 or 16 colours a glyph's colour can fall on its background's
+	 * (on the Linux console a bright background shows as its dim one):
+	 * the light theme's cross-section drew its light ground and its axis
+	 * white on the white sky, so the class saw no valley at all. */
+	int shown_b = crt.dark_bg && b >= 8 && b < 16 ? b - 8 : b;
+	if (f == shown_b && wc[0] != L' ' && (crt.tier == TIER_16 || crt.tier == TIER_8))
+		f = palette_to_ansi_but(fg, crt.tier == TIER_16 ? 16 : 8, shown_b);
+	put_glyph(y, x, wc, A_NORMAL, pair_for(f, b));
 }

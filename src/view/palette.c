@@ -296,6 +296,16 @@ int palette_to_ansi(struct rgb c, int ncolors)
 	return best;
 }
 
+int palette_to_ansi_but(struct rgb c, int ncolors, int not)
+{
+	int n = ncolors >= 16 ? 16 : 8;
+	int best = not == 0 ? 1 : 0;
+	for (int i = 0; i < n; i++)
+		if (i != not && dist2(c, ansi[i]) < dist2(c, ansi[best]))
+			best = i;
+	return best;
+}
+
 /* ---- 16 and 8 colours: two colours and a shading glyph per cell ----
  * Eight or sixteen flat colours band the height ramp into a few patches;
  * a foreground colour over a background one through a shading glyph

@@ -69,6 +69,9 @@ bool palette_256_lower(int column);
 struct rgb palette_from_256(int index);
 /* The nearest of the 8 (or 16, with bright) ANSI colours: 0-7 or 0-15. */
 int palette_to_ansi(struct rgb c, int ncolors);
+/* The nearest of them but `not`: a glyph whose colour and background fall
+ * on one colour would vanish (light ground on a light theme's white). */
+int palette_to_ansi_but(struct rgb c, int ncolors, int not);
 /* The RGB most terminals show for ANSI colour 0-15. */
 struct rgb palette_from_ansi(int index);
 

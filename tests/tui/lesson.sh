@@ -115,3 +115,40 @@ wait_for "PAUSED"
 screen | grep -F -q "[+]" && fail "the reopened lesson is marked changed"
 screen | grep -E -q "droplets +$n\$" || fail "the reopened lesson's count is not $n"
 stop
+
+# The light theme on 8 and 16 colours (plain xterm, the Linux console):
+# the cross-section drew its ground and its axis in white on its white sky,
+# so on a projector the valley was not there. No glyph of the screen may
+# be drawn in its own background's colour (the console shows a bright
+# background as its dim one, and bright text as bold).
+command -v perl >/dev/null 2>&1 || { echo "perl not installed: the rest skipped"; exit 0; }
+same_colour() {
+	T capture-pane -p -e -t g | perl -CSD -ne '
+		BEGIN { ($f, $b, $bold) = (-1, -1, 0) }
+		for my $t (/(\e\[[0-9;]*m|\e[^a-zA-Z]*[a-zA-Z]|.)/g) {
+			if ($t =~ /^\e\[([0-9;]*)m$/) {
+				for my $c (split /;/, ($1 eq "" ? "0" : $1)) {
+					if ($c == 0) { ($f, $b, $bold) = (-1, -1, 0) }
+					elsif ($c == 1) { $bold = 1 } elsif ($c == 22) { $bold = 0 }
+					elsif ($c >= 30 && $c <= 37) { $f = $c - 30 }
+					elsif ($c >= 90 && $c <= 97) { $f = $c - 82 }
+					elsif ($c == 39) { $f = -1 }
+					elsif ($c >= 40 && $c <= 47) { $b = $c - 40 }
+					elsif ($c >= 100 && $c <= 107) { $b = $c - 92 }
+					elsif ($c == 49) { $b = -1 }
+				}
+				next;
+			}
+			next if $t =~ /^\e/ || $t eq " " || $t eq "\n";
+			my $shown = $f >= 0 && $f < 8 && $bold ? $f + 8 : $f;
+			print "line $.: $t\n" if $shown >= 0 && $shown == $b;
+		}'
+}
+for term in xterm linux; do
+	start 80 24 TERM=$term -- --seed 3 --size 64x64 --paused --theme light
+	wait_for "PAUSED"
+	keys x
+	wait_for "- cross-section along row 32"
+	[ -z "$(same_colour)" ] || fail "TERM=$term: glyphs in their background's colour: $(same_colour | head -n 5)"
+	stop
+done
