@@ -305,8 +305,8 @@ EXTRA_DIST += $(TUI2_TESTS)
 TESTS += tests/tui/heightmap.sh tests/tui/hardness.sh
 EXTRA_DIST += tests/tui/heightmap.sh tests/tui/hardness.sh
 # The explorer on a classroom projector: small and big terminals, themes.
-TESTS += tests/tui/projector.sh tests/tui/lesson.sh
-EXTRA_DIST += tests/tui/projector.sh tests/tui/lesson.sh
+TESTS += tests/tui/projector.sh tests/tui/lesson.sh tests/tui/slowmotion.sh
+EXTRA_DIST += tests/tui/projector.sh tests/tui/lesson.sh tests/tui/slowmotion.sh
 # Process 4 at 80x24 as a new user meets it: step message, legend, help.
 TESTS += tests/tui/sph_screen.sh
 EXTRA_DIST += tests/tui/sph_screen.sh

@@ -15,7 +15,7 @@
 #define CMD NULL
 
 enum {
-	OPT_COLOR = 0x200, OPT_ASCII, OPT_UTF8, OPT_MOUSE, OPT_FPS, OPT_RESUME, OPT_PAUSED,
+	OPT_COLOR = 0x200, OPT_ASCII, OPT_UTF8, OPT_MOUSE, OPT_FPS, OPT_SPEED, OPT_RESUME, OPT_PAUSED,
 	OPT_KEYS_MAN, OPT_FRAMES, OPT_THEME,
 };
 
@@ -43,7 +43,9 @@ void explore_options_help(FILE *fp)
 		"  --mouse              a click on the map inspects a cell\n"
 		"  --fps N              at most N frames a second (default 20; without it,\n"
 		"                       fewer while a big map runs, so the simulation keeps\n"
-		"                       three quarters of the time)\n",
+		"                       three quarters of the time)\n"
+		"  --speed N            slow motion: at most N droplets (particles, sph\n"
+		"                       steps) a second, 1 to 100000; m and M change it\n",
 		process_names());
 }
 
@@ -70,6 +72,7 @@ static const struct option explore_longopts[] = {
 	{"utf8", no_argument, NULL, OPT_UTF8},
 	{"mouse", no_argument, NULL, OPT_MOUSE},
 	{"fps", required_argument, NULL, OPT_FPS},
+	{"speed", required_argument, NULL, OPT_SPEED},
 	{"resume", no_argument, NULL, OPT_RESUME},
 	{"paused", no_argument, NULL, OPT_PAUSED},
 	{"keys-man", no_argument, NULL, OPT_KEYS_MAN},
@@ -175,6 +178,12 @@ static int explore_option(struct tui_options *o, struct sim_options *so, int opt
 		if (!parse_u64(optarg, &n) || n < 1 || n > 120)
 			return cli_usage_error(CMD, "--fps: '%s' is not a whole number from 1 to 120", cli_quote(optarg));
 		o->fps = (double)n;
+		return GO_ON;
+	case OPT_SPEED:
+		if (!parse_u64(optarg, &n) || n < 1 || n > 100000)
+			return cli_usage_error(CMD, "--speed: '%s' is not a whole number from 1 to 100000",
+					       cli_quote(optarg));
+		o->speed = (double)n;
 		return GO_ON;
 	case OPT_FRAMES:
 		if (!parse_u64(optarg, &n) || n < 1 || n > 1000000)

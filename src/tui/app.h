@@ -160,6 +160,10 @@ struct app {
 
 	uint64_t slice_budget;       /* units per worker slice (~8 ms), measured */
 	double rate;                 /* units per second, smoothed */
+	double speed_cap;            /* at most this many units a second (m, M,
+				      * --speed): slow motion; 0 as fast as it goes */
+	double speed_credit;         /* units the cap allows now (pace.c) */
+	double speed_last;           /* when the credit was last topped up */
 	double fps;                  /* frames a second now: fps_chosen, or lower while
 				      * the terminal's output backs up */
 	double fps_chosen;           /* --fps, or as f/F set it */
@@ -505,6 +509,16 @@ void sim_worker_stop(struct app *a);
 
 /* pace.c: the frame rate. f (dir -1) and F (+1) step the chosen rate. */
 void fps_key(struct app *a, int dir);
+/* Slow motion: m (dir -1) and M (+1) step the units a second the run may
+ * take, from as fast as it goes down to one a second. speed_wait (the
+ * worker, before a slice) tops up the credit the cap allows and returns the
+ * seconds to wait for a unit of it (0: run now); speed_allow caps the
+ * budget of a slice `seconds` long at the credit or the cap's share of the
+ * slice (at least 1 unit), and speed_spend takes what it ran. */
+void speed_key(struct app *a, int dir);
+double speed_wait(struct app *a);
+uint64_t speed_allow(const struct app *a, uint64_t budget, double seconds);
+void speed_spend(struct app *a, uint64_t done);
 /* Called when a frame is due: lowers the rate while output backs up (a
  * write would block, or the last frame's writes waited, a->write_wait),
  * climbs back after; false when this frame is to be skipped. */

@@ -89,6 +89,8 @@ static const struct key_binding table[] = {
 	{'R', "R", ACT_RESUME, 0, act_resume, "resume the newest autosave (Ctrl-C, a hang-up, TERM, QUIT)"},
 	{'f', "f", ACT_FPS, -1, act_fps, "fewer, more frames a second"},
 	{'F', "F", ACT_FPS, 1, act_fps, "fewer, more frames a second"},
+	{'m', "m", ACT_SPEED, -1, act_speed, "slow motion: run slower, faster (to full speed)"},
+	{'M', "M", ACT_SPEED, 1, act_speed, "slow motion: run slower, faster (to full speed)"},
 	{'c', "c", ACT_REFIT, 0, act_class, "re-fit the height colours"},
 	{'x', "x", ACT_PROFILE, 0, act_class, "cross-section: row, column"},
 	{'(', "(", ACT_PROFILE_MOVE, -1, act_class, "move the cross-section"},

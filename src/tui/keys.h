@@ -40,6 +40,7 @@ enum key_action {
 	ACT_PARAM_END,    /* arg: -1 first, +1 last */
 	ACT_PARAM_FIND,
 	ACT_FPS,          /* arg: +1 more frames a second, -1 fewer */
+	ACT_SPEED,        /* arg: +1 faster (up to full speed), -1 slower */
 	ACT_REFIT,        /* fit the colour ramp to the heights of now */
 	ACT_PROFILE,      /* the cross-section: off, row, column */
 	ACT_PROFILE_MOVE, /* arg: +1/-1 */

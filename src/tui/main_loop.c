@@ -192,6 +192,7 @@ static struct app *app_new(const struct tui_options *o)
 	a->fps = o->fps > 0 ? o->fps : 20;
 	a->fps_chosen = a->fps;
 	a->fps_asked = o->fps > 0;
+	a->speed_cap = o->speed;
 	/* A snapshot or an autosave opens where it was saved: run at once, it
 	 * would move on from the point kept for later (a lesson prepared the
 	 * evening before) before anyone looked. */

@@ -2,6 +2,7 @@
  * keeps while the terminal's output backs up or while a frame costs the
  * simulation much of its time. No curses here. */
 #include <poll.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tui/app.h"
@@ -73,4 +74,86 @@ double pace_interval(struct app *a)
 	a->frame_cost = a->frame_cost > 0 ? 0.7 * a->frame_cost + 0.3 * cost : cost;
 	const double t = 1.0 / a->fps, paced = a->frame_cost / FRAME_SHARE;
 	return a->running && !a->fps_asked && paced > t ? paced : t;
+}
+
+/* ---- slow motion (m, M) ----
+ * Process 1 runs some 200,000 droplets a second: its budget is spent
+ * before a class has seen a thing. A cap on the units a second lets the
+ * terrain change as slowly as a teacher talks. The worker waits for the
+ * cap's credit on its condition variable (sim_worker), never spinning, and
+ * a slice's size never changes what a run of N units gives, so a slowed
+ * run ends on the same bits as a fast one. */
+static const double speed_steps[] = {1,    2,    5,    10,    20,    50,    100,   200,
+				     500,  1000, 2000, 5000,  10000, 20000, 50000, 100000};
+#define NSPEED ((int)(sizeof speed_steps / sizeof speed_steps[0]))
+/* The credit a pause or a slow frame may pile up: a twentieth of a second's
+ * worth, so a cap is kept over any stretch longer than that. */
+#define SPEED_BURST_SECONDS 0.05
+
+void speed_key(struct app *a, int dir)
+{
+	/* From full speed, m goes to the first step under what the run does
+	 * now: a step above it would change nothing. */
+	const double now = a->speed_cap > 0 ? a->speed_cap
+			 : a->rate > 0	    ? a->rate
+					    : speed_steps[NSPEED - 1] * 2;
+	double want = dir < 0 ? now : 0;
+	if (dir < 0) {
+		for (int i = NSPEED - 1; i >= 0; i--)
+			if (speed_steps[i] < now * (1 - 1e-9)) {
+				want = speed_steps[i];
+				break;
+			}
+	} else if (a->speed_cap > 0) {
+		for (int i = 0; i < NSPEED; i++)
+			if (speed_steps[i] > a->speed_cap * (1 + 1e-9)) {
+				want = speed_steps[i];
+				break;
+			}
+	}
+	a->speed_cap = want;
+	a->speed_credit = 0;
+	a->speed_last = 0;
+	char n[32];
+	num_count(n, sizeof n, (uint64_t)want);
+	/* "1 droplet": the units' names are plurals in s. */
+	const char *unit = a->proc->unit;
+	const int ulen = (int)strlen(unit) - (want == 1 && strlen(unit) > 1 ? 1 : 0);
+	if (want > 0)
+		app_message(a, "slow motion: at most %s %.*s a second%s (m slower, M faster)", n,
+			    ulen, unit, want <= speed_steps[0] ? ", the slowest" : "");
+	else
+		app_message(a, "full speed (m runs slower)");
+}
+
+double speed_wait(struct app *a)
+{
+	if (a->speed_cap <= 0)
+		return 0;
+	const double now = app_now();
+	if (a->speed_last > 0)
+		a->speed_credit += (now - a->speed_last) * a->speed_cap;
+	a->speed_last = now;
+	const double burst = a->speed_cap * SPEED_BURST_SECONDS;
+	if (a->speed_credit > (burst > 1 ? burst : 1))
+		a->speed_credit = burst > 1 ? burst : 1;
+	return a->speed_credit >= 1 ? 0 : (1 - a->speed_credit) / a->speed_cap;
+}
+
+uint64_t speed_allow(const struct app *a, uint64_t budget, double seconds)
+{
+	if (a->speed_cap <= 0)
+		return budget;
+	/* The credit, or the slice's own share of the cap (the step key's
+	 * 25 ms, which the worker's wait then pays back), or one unit. */
+	double c = a->speed_cap * seconds;
+	c = a->speed_credit > c ? a->speed_credit : c;
+	c = c > 1 ? c : 1;
+	return (double)budget > c ? (uint64_t)c : budget;
+}
+
+void speed_spend(struct app *a, uint64_t done)
+{
+	if (a->speed_cap > 0)
+		a->speed_credit -= (double)done;
 }

@@ -35,8 +35,9 @@ static void status_fields(struct app *a, bool compact, char *left, size_t len)
 	else
 		snprintf(zoom, sizeof zoom, "zoom %s", shade_zoom_name(a->view.zoom));
 	if (a->running)
-		snprintf(left, len, " RUNNING %s %s/s | %s%s | %.60s%s ", rate, a->proc->unit,
-			 budget, zoom, file, a->dirty ? " [+]" : "");
+		snprintf(left, len, " RUNNING %s %s/s%s | %s%s | %.60s%s ", rate, a->proc->unit,
+			 a->speed_cap > 0 ? " (slow)" : "", budget, zoom, file,
+			 a->dirty ? " [+]" : "");
 	else
 		snprintf(left, len, " PAUSED | %s%s | %.60s%s ", budget, zoom, file,
 			 a->dirty ? " [+]" : "");

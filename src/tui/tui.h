@@ -21,6 +21,7 @@ struct tui_options {
 	bool mouse;
 	int theme;              /* -1 from COLORFGBG, 0 dark, 1 light */
 	double fps;             /* frame cap */
+	double speed;           /* --speed: units a second at most; 0 full speed */
 	bool start_paused;      /* --paused: for tests and classes */
 	long frames;            /* hidden --frames N: quit after N frames (benchmarks) */
 	/* Optional: the first fresh world's heights (a height map given on the

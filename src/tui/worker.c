@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/base/error.h"
 #include "tui/app.h"
@@ -49,12 +50,25 @@ int sim_run_slice(struct app *a, double seconds)
 	uint64_t left = budget_left(a);
 	if (left > 0 && budget > left)
 		budget = left; /* stop exactly at the run's budget */
+	/* Slow motion: what the cap allows; the slice then says nothing of
+	 * what a slice could run, so the measure is kept for full speed. */
+	const uint64_t allowed = speed_allow(a, budget, seconds);
+	const bool slowed = allowed < budget;
+	budget = allowed;
 	double t0 = app_now();
 	uint64_t done = 0;
 	int e = session_step(a, budget, &done);
 	double dt = app_now() - t0;
+	speed_spend(a, done);
+	a->units_run += done;
 	if (dt < 1e-6)
 		dt = 1e-6;
+	if (slowed) {
+		/* The units a second the screen shows: the cap's, not the
+		 * speed of the few units run at once. */
+		a->rate = a->speed_cap;
+		return e;
+	}
 	double ratio = seconds / dt;
 	/* Grow at most 4x, shrink at most 2x a slice, so one slow slice (a busy
 	 * machine) does not swing the budget. */
@@ -64,7 +78,6 @@ int sim_run_slice(struct app *a, double seconds)
 		ratio = 0.5;
 	double next = (double)budget * ratio / scale;
 	a->slice_budget = next < 1 ? 1 : next > SLICE_BUDGET_MAX ? (uint64_t)SLICE_BUDGET_MAX : (uint64_t)next;
-	a->units_run += done;
 	double rate = (double)done / dt;
 	a->rate = a->rate > 0 ? 0.8 * a->rate + 0.2 * rate : rate;
 	return e;
@@ -83,6 +96,19 @@ static bool timed_checkpoint_ok(const struct app *a)
 {
 	size_t cell;
 	return world_check_layer(a->world, LAYER_HEIGHT, &cell) == GULLY_OK;
+}
+
+/* Waits up to `seconds` on the worker's condition variable (the lock
+ * released meanwhile); the interface's signal ends it early. */
+static void worker_sleep(struct sim_worker *w, double seconds)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	const double s = seconds > 1 ? 1 : seconds;
+	long ns = until.tv_nsec + (long)(s * 1e9);
+	until.tv_sec += ns / 1000000000L;
+	until.tv_nsec = ns % 1000000000L;
+	pthread_cond_timedwait(&w->wake, &w->lock, &until);
 }
 
 static void *worker_main(void *arg)
@@ -111,6 +137,13 @@ static void *worker_main(void *arg)
 		 * whole map); they are made whole when the interface takes the
 		 * session, a frame or a key. */
 		if (!budget_stop(a)) {
+			/* Slow motion: wait for the cap's next unit, woken early
+			 * by the interface wanting the session. */
+			const double wait = speed_wait(a);
+			if (wait > 0) {
+				worker_sleep(w, wait);
+				continue;
+			}
 			session_lag(a);
 			a->sim_error = sim_run_slice(a, WORKER_SLICE_SECONDS);
 		}
@@ -131,7 +164,16 @@ int sim_worker_start(struct app *a)
 		free(w);
 		return GULLY_ENOMEM;
 	}
-	if (pthread_cond_init(&w->wake, NULL) != 0) {
+	/* Slow motion's waits are timed on the monotonic clock: a change of
+	 * the wall clock must not stall or hurry them. */
+	pthread_condattr_t attr;
+	bool cond_ok = pthread_condattr_init(&attr) == 0;
+	if (cond_ok) {
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		cond_ok = pthread_cond_init(&w->wake, &attr) == 0;
+		pthread_condattr_destroy(&attr);
+	}
+	if (!cond_ok) {
 		pthread_mutex_destroy(&w->lock);
 		free(w);
 		return GULLY_ENOMEM;
