@@ -199,6 +199,15 @@ bool safe_save_prompt(struct app *a)
 		a->running = was;
 		return false;
 	}
+	/* A name without an extension ("lesson") gets the snapshot's: gully
+	 * knows a snapshot by it (gully lesson would look for a preset first,
+	 * a file manager or `ls *.gsnap` would not know it), as run -o asks
+	 * for one. The session's own file keeps the name it has. */
+	const char *base = strrchr(buf, '/');
+	base = base ? base + 1 : buf;
+	if (strcmp(buf, a->file) != 0 && base[0] && !strchr(base, '.') &&
+	    strlen(buf) + sizeof ".gsnap" <= sizeof buf)
+		strcat(buf, ".gsnap");
 	/* A FIFO, a directory or a link into nothing: refused before asking
 	 * "replace it?", whose yes could only fail. */
 	char *target = file_save_target(buf);

@@ -16,6 +16,13 @@ wait_for "save snapshot to:"
 keys C-u "$TMPD/lesson.gsnap" Enter
 wait_for "saved "
 wait_gone "[+]"
+# A name typed without an extension gets .gsnap, as gully knows a snapshot
+# by it ("lesson" was saved as it stood; `gully lesson` looks for a preset).
+keys S
+wait_for "save snapshot to:"
+keys C-u "$TMPD/plain" Enter
+wait_for "saved $TMPD/plain.gsnap"
+[ -f "$TMPD/plain.gsnap" ] && [ ! -e "$TMPD/plain" ] || fail "S plain did not write plain.gsnap"
 n=$(screen | sed -n 's/.*droplets  *\([0-9,]*\)$/\1/p' | head -n 1)
 [ -n "$n" ] || fail "no droplet count in the panel"
 stop
