@@ -122,7 +122,7 @@ void trace_start(struct app *a, double x, double y)
 	v->n = 0;
 	trace_remember(a);
 	a->dirty = true;
-	app_message(a, "a droplet at %.1f,%.1f: d takes a step, D runs it to its end%s", x, y,
+	app_message(a, "a droplet lands at %.1f,%.1f: d takes a step, D runs it to its end%s", x, y,
 		    undoable ? "" : " (too big a map to undo)");
 }
 
