@@ -53,22 +53,42 @@ static void profile_fit(struct app *a)
 	p->height = H;
 }
 
+/* The cell of the droplet T follows, where it is now: a cross-section
+ * through it shows the valley it runs down. False with none. */
+static bool droplet_cell(const struct app *a, int *x, int *y)
+{
+	const struct trace_view *v = &a->trace;
+	if (!v->on || v->n < 1 || v->world != a->world)
+		return false;
+	const float fx = v->x[v->n - 1], fy = v->y[v->n - 1];
+	if (!(fx >= 0 && fx < (float)a->world->width && fy >= 0 && fy < (float)a->world->height))
+		return false;
+	*x = (int)fx;
+	*y = (int)fy;
+	return true;
+}
+
 void profile_cycle(struct app *a)
 {
 	struct profile *p = &a->profile;
 	const struct world *w = a->world;
 	profile_fit(a);
 	p->picking = 0;
+	int dx, dy;
+	const bool droplet = droplet_cell(a, &dx, &dy);
+	const char *through = droplet ? ", through the droplet" : "";
 	switch (p->mode) {
 	case PROFILE_OFF:
 		p->mode = PROFILE_ROW;
-		p->row = w->height / 2;
-		app_message(a, "cross-section along row %d: ( ) move it, x turns it", p->row);
+		p->row = droplet ? dy : w->height / 2;
+		app_message(a, "cross-section along row %d%s: ( ) move it, x turns it", p->row,
+			    through);
 		break;
 	case PROFILE_ROW:
 		p->mode = PROFILE_COLUMN;
-		p->col = w->width / 2;
-		app_message(a, "cross-section along column %d: ( ) move it, x hides it", p->col);
+		p->col = droplet ? dx : w->width / 2;
+		app_message(a, "cross-section along column %d%s: ( ) move it, x hides it", p->col,
+			    through);
 		break;
 	default:
 		p->mode = PROFILE_OFF;

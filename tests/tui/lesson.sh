@@ -159,3 +159,25 @@ for term in xterm linux; do
 	[ -z "$(same_colour)" ] || fail "TERM=$term: glyphs in their background's colour: $(same_colour | head -n 5)"
 	stop
 done
+
+# A cross-section through the droplet a class follows: x put it across the
+# middle of the map wherever the droplet was. (The landing is printed
+# rounded, so the row or column may be the one below it.)
+near() { [ "$1" -eq "${2%%.*}" ] || [ "$1" -eq $((${2%%.*} - 1)) ]; }
+start 100 40 -- --seed 3 --size 64x64 --paused --set particles.budget=0
+wait_for "PAUSED"
+keys A
+wait_for "a droplet lands at"
+xy=$(screen | sed -n 's/.*a droplet lands at \([0-9.]*\),\([0-9.]*\):.*/\1 \2/p' | head -n 1)
+[ -n "$xy" ] || fail "no landing place on the screen"
+keys x
+wait_for "through the droplet: ( ) move it"
+r=$(screen | sed -n 's/.*cross-section along row \([0-9]*\), through the droplet.*/\1/p' | head -n 1)
+near "${r:--1}" "${xy#* }" || fail "row ${r:-none} is not the droplet's at $xy"
+keys x
+wait_for "through the droplet: ( ) move it, x hides it"
+c=$(screen | sed -n 's/.*cross-section along column \([0-9]*\), through the droplet.*/\1/p' | head -n 1)
+near "${c:--1}" "${xy%% *}" || fail "column ${c:-none} is not the droplet's at $xy"
+keys x
+wait_for "cross-section hidden"
+quit_discarding
