@@ -96,13 +96,15 @@ static bool autosave_name(char *path, size_t len, const char *base, int i)
 /* The autosave R resumes: of the directory's autosave and the numbered ones
  * beside it (autosave_target), the newest (by time, then by number); *count
  * (may be NULL) gets how many there are. */
-static bool autosave_newest(char *path, size_t len, int *count)
+static bool autosave_newest(char *path, size_t len, int *count, uint64_t *bytes)
 {
 	char base[PATH_MAX], name[PATH_MAX + 16];
 	int n = 0;
 	struct timespec best = {0, 0};
 	if (count)
 		*count = 0;
+	if (bytes)
+		*bytes = 0;
 	if (!tui_autosave_path(base, sizeof base))
 		return false;
 	for (int i = 1; i < AUTOSAVE_NUMBERED_MAX; i++) {
@@ -111,6 +113,8 @@ static bool autosave_newest(char *path, size_t len, int *count)
 		    !S_ISREG(st.st_mode))
 			continue;
 		const struct timespec t = st.st_mtim;
+		if (bytes)
+			*bytes += (uint64_t)st.st_size;
 		if (n++ == 0 || t.tv_sec > best.tv_sec ||
 		    (t.tv_sec == best.tv_sec && t.tv_nsec >= best.tv_nsec)) {
 			best = t;
@@ -125,7 +129,7 @@ static bool autosave_newest(char *path, size_t len, int *count)
 
 bool safe_autosave_exists(char *path, size_t len)
 {
-	return autosave_newest(path, len, NULL);
+	return autosave_newest(path, len, NULL, NULL);
 }
 
 void safe_default_name(const struct app *a, char *buf, size_t len)
@@ -310,11 +314,32 @@ void safe_autosave_notice(struct app *a)
 {
 	char path[PATH_MAX];
 	int count;
-	if (!autosave_newest(path, sizeof path, &count))
+	uint64_t bytes;
+	if (!autosave_newest(path, sizeof path, &count, &bytes))
 		return;
+	/* Each waits until resumed; of a big map each is hundreds of MB, so
+	 * say what they hold and where, for whoever wants the disk back. */
+	char *slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0';
+	char size[32];
+	const double kb = (double)bytes / 1024.0;
+	if (kb >= 1024.0 * 1024.0)
+		snprintf(size, sizeof size, "%.1f GB", kb / (1024.0 * 1024.0));
+	else if (kb >= 1024.0)
+		snprintf(size, sizeof size, "%.0f MB", kb / 1024.0);
+	else
+		snprintf(size, sizeof size, "%.0f KB", kb);
+	/* ~/.local/state/gully, as people write it: the row is short. */
+	const char *home = getenv("HOME"), *dir = slash ? path : ".", *tilde = "";
+	const size_t hn = home ? strlen(home) : 0;
+	if (hn > 1 && strncmp(dir, home, hn) == 0 && dir[hn] == '/') {
+		dir += hn;
+		tilde = "~";
+	}
 	if (count > 1)
-		app_message(a, "%d sessions were autosaved here: R resumes the newest, "
-			    "then the next", count);
+		app_message(a, "%d sessions were autosaved here (%s in %s%s): R resumes the "
+			    "newest, then the next", count, size, tilde, dir);
 	else
 		app_message(a, "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: "
 			    "R resumes it");
@@ -328,7 +353,7 @@ int safe_open_autosave(struct app *a, char *err, size_t errlen)
 		snprintf(err, errlen, "no saved session: neither XDG_STATE_HOME nor HOME is set");
 		return GULLY_ENOTFOUND;
 	}
-	if (!autosave_newest(path, sizeof path, NULL)) {
+	if (!autosave_newest(path, sizeof path, NULL, NULL)) {
 		snprintf(err, errlen, "no saved session for this directory (none at %s)", path);
 		return GULLY_ENOTFOUND;
 	}

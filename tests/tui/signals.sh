@@ -51,8 +51,14 @@ second=${save%.gsnap}-2.gsnap
 [ -f "$second" ] || fail "no numbered autosave beside the waiting one"
 grep -q "saved the session to $second (an earlier autosave waits too; gully --resume or R reopens this one, the newest, first)" "$TMPD/err" ||
 	fail "no word of the numbered autosave on stderr"
-rm -f "$second"
 stop
+# Several waiting say how much they hold and where (of a big map each is
+# hundreds of MB, kept until resumed).
+start 160 30 -- --paused --size 32x32
+kb=$(( ($(wc -c <"$save") + $(wc -c <"$second") + 512) / 1024 ))
+wait_for "2 sessions were autosaved here ($kb KB in $TMPD/state/gully): R resumes the newest"
+stop
+rm -f "$second"
 
 # A plain start says an autosave waits; R resumes it.
 start 140 30 -- --paused --size 32x32
