@@ -22,6 +22,8 @@ wait_for "gully keys"
 keys End
 wait_for "move the emitter, or the picked jet (sph)"
 wait_for "turn the emitter or the picked jet (sph) left, right"
+# (The click's row is the one over the last page's at 80x24.)
+keys Up Up
 wait_for "place the emitter/jet"
 keys Escape
 wait_gone "gully keys"
