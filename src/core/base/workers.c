@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -194,15 +195,28 @@ int workers_create(struct workers **out, int threads)
 	pthread_cond_init(&w->done, NULL);
 	pthread_cond_init(&w->for_done, NULL);
 	pthread_cond_init(&w->progress, NULL);
-	for (int i = 1; i < threads; i++) {
-		w->seats[i].pool = w;
-		w->seats[i].index = i;
-		if (pthread_create(&w->threads[i - 1], NULL, worker_main, &w->seats[i]) != 0) {
-			workers_stop(w, i - 1);
-			w->count = 1; /* nothing else to join */
-			workers_destroy(w);
-			return GULLY_ENOMEM;
-		}
+	/* Helpers take no signals (a thread inherits its creator's mask): a
+	 * signal for the process then goes to a thread that lets it in, the
+	 * one that waits on a terminal. Handled on a helper, it interrupted
+	 * nothing, and the explorer's interface thread, blocked on a terminal
+	 * that takes no output, never learnt of it. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int made = 1;
+	while (made < threads) {
+		w->seats[made].pool = w;
+		w->seats[made].index = made;
+		if (pthread_create(&w->threads[made - 1], NULL, worker_main, &w->seats[made]) != 0)
+			break;
+		made++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (made < threads) {
+		workers_stop(w, made - 1);
+		w->count = 1; /* nothing else to join */
+		workers_destroy(w);
+		return GULLY_ENOMEM;
 	}
 	*out = w;
 	return GULLY_OK;
