@@ -298,7 +298,8 @@ endif
 # The explorer's presets, emitter (keys and mouse) and class aids, in tmux.
 TUI2_TESTS = tests/tui/presets.sh tests/tui/emitter.sh tests/tui/aids.sh \
 	tests/tui/safe.sh tests/tui/terminals.sh tests/tui/slowlink.sh tests/tui/hangup.sh \
-	tests/tui/class.sh tests/tui/trace.sh tests/tui/sph.sh tests/tui/small.sh
+	tests/tui/class.sh tests/tui/trace.sh tests/tui/sph.sh tests/tui/small.sh \
+	tests/tui/stalled.sh
 TESTS += $(TUI2_TESTS)
 EXTRA_DIST += $(TUI2_TESTS)
 # The explorer opening a height map (issue 13), in tmux.

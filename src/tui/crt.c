@@ -4,16 +4,31 @@
 #include "tui/tui.h"
 #include "view/shade.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
 #include <curses.h>
 #include <term.h>
 #include <wchar.h>
 
 struct crt_state crt;
+
+/* The terminal's modes before curses, put back on stdin by crt_done when
+ * curses' own fd went to /dev/null (crt_drop_output). */
+static struct termios shell_modes;
+static bool shell_modes_saved;
+/* Written by a signal handler: whether stderr is the terminal too, and
+ * whether the terminal's output was dropped. */
+static volatile sig_atomic_t stderr_on_terminal;
+static volatile sig_atomic_t output_dropped;
 
 /* Quantisation for truecolor: 4 bits a channel (4096 colours, still finer
  * than the 256-colour cube) measured 9.9 KB per running frame at 160x48
@@ -182,9 +197,20 @@ void crt_attrset(attr_t attrs)
 	attr_set(attrs, 0, &pair);
 }
 
+/* Whether fds a and b are one terminal (stderr not redirected). */
+static bool same_terminal(int a, int b)
+{
+	struct stat sa, sb;
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && S_ISCHR(sa.st_mode) &&
+	       S_ISCHR(sb.st_mode) && sa.st_rdev == sb.st_rdev;
+}
+
 int crt_init(const struct crt_options *o, char *err, size_t errlen)
 {
 	memset(&crt, 0, sizeof crt);
+	shell_modes_saved = tcgetattr(STDIN_FILENO, &shell_modes) == 0;
+	stderr_on_terminal = same_terminal(STDOUT_FILENO, STDERR_FILENO);
+	output_dropped = 0;
 	crt.light = o->light >= 0 ? o->light != 0 : crt_colorfgbg_light();
 	crt.utf8 = o->utf8 >= 0 ? o->utf8 != 0 : term_locale_utf8();
 	/* --utf8 in a non-UTF-8 locale: curses needs a UTF-8 LC_CTYPE to write
@@ -305,9 +331,30 @@ void crt_done(void)
 	refresh();
 	curs_set(1);
 	endwin();
+	/* endwin's modes went to /dev/null with the output: stdin is still
+	 * the terminal, and TCSANOW waits for no output to drain. */
+	if (output_dropped && shell_modes_saved)
+		tcsetattr(STDIN_FILENO, TCSANOW, &shell_modes);
 	free(slots);
 	slots = NULL;
 	nslots = 0;
+}
+
+/* Async-signal-safe (open, dup2, close): a write blocked on the terminal
+ * returns once a signal interrupts it, since curses retries it on the new
+ * fd, and every later write is discarded. */
+void crt_drop_output(void)
+{
+	const int saved = errno;
+	int fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		if (stderr_on_terminal)
+			dup2(fd, STDERR_FILENO);
+		close(fd);
+		output_dropped = 1;
+	}
+	errno = saved;
 }
 
 static void put_glyph(int y, int x, const wchar_t *wc, attr_t attr, int pair)

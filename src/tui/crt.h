@@ -57,6 +57,11 @@ int crt_init(const struct crt_options *o, char *err, size_t errlen);
 int crt_getch(void);
 /* Restores the terminal; safe to call twice and from error paths. */
 void crt_done(void);
+/* Takes the terminal for gone (signals.c, when it takes no output after a
+ * signal asked gully to end): stdout, and stderr when it is the terminal
+ * too, go to /dev/null. Async-signal-safe. crt_done then restores only the
+ * terminal's modes, on stdin. */
+void crt_drop_output(void);
 
 /* A map cell holding two vertical pixels (UTF-8 half block), or one pixel
  * made of both (ASCII and monochrome: a density ramp; without colour '~'

@@ -144,8 +144,10 @@ static int run_loop(struct app *a, const struct tui_options *o)
 				break;
 		}
 	}
-	/* The last frame composed (--frames' last, or before a quit). */
-	app_frame_out(a);
+	/* The last frame composed (--frames' last, or before a quit); after a
+	 * signal none: the autosave comes first, and waits for no terminal. */
+	if (!signals_caught())
+		app_frame_out(a);
 	return e;
 }
 
