@@ -12,8 +12,10 @@
 #include "tui/crt_term.h"
 #include "term/tier.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <signal.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -127,16 +129,27 @@ static bool compile_direct(const char *base, char *dir, size_t len)
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int status = -1;
+	/* SIGCHLD ignored by whoever started gully (an ignored signal is
+	 * inherited) has the kernel reap tic itself: waitpid then fails with
+	 * ECHILD, and the loop retried it at full CPU for ever, before the
+	 * screen was up (SIGTERM and SIGHUP only set the loop's flag). Its
+	 * default action while tic runs lets its status be read. */
+	struct sigaction dfl, old;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &old);
 	if (ok && posix_spawn_file_actions_init(&fa) == 0) {
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 		char *argv[] = {"tic", "-x", "-o", dir, src, NULL};
 		if (posix_spawnp(&pid, "tic", &fa, NULL, argv, environ) == 0)
-			while (waitpid(pid, &status, 0) < 0)
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
 		posix_spawn_file_actions_destroy(&fa);
 	}
+	sigaction(SIGCHLD, &old, NULL);
 	if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		remove_tree(dir);
 		return false;
