@@ -23,6 +23,8 @@
 #include "view/shade.h"
 
 /* The directory's autosave and the numbered ones beside it: -2 .. -999. */
+/* Waiting autosaves that hold this much together are said with their size. */
+#define AUTOSAVE_SAY_BYTES ((uint64_t)100 << 20)
 #define AUTOSAVE_NUMBERED_MAX 1000
 
 /* A notice shown at start stays this long (a class may look away). */
@@ -317,29 +319,16 @@ void safe_autosave_notice(struct app *a)
 	uint64_t bytes;
 	if (!autosave_newest(path, sizeof path, &count, &bytes))
 		return;
-	/* Each waits until resumed; of a big map each is hundreds of MB, so
-	 * say what they hold and where, for whoever wants the disk back. */
-	char *slash = strrchr(path, '/');
-	if (slash)
-		*slash = '\0';
-	char size[32];
-	const double kb = (double)bytes / 1024.0;
-	if (kb >= 1024.0 * 1024.0)
-		snprintf(size, sizeof size, "%.1f GB", kb / (1024.0 * 1024.0));
-	else if (kb >= 1024.0)
-		snprintf(size, sizeof size, "%.0f MB", kb / 1024.0);
-	else
-		snprintf(size, sizeof size, "%.0f KB", kb);
-	/* ~/.local/state/gully, as people write it: the row is short. */
-	const char *home = getenv("HOME"), *dir = slash ? path : ".", *tilde = "";
-	const size_t hn = home ? strlen(home) : 0;
-	if (hn > 1 && strncmp(dir, home, hn) == 0 && dir[hn] == '/') {
-		dir += hn;
-		tilde = "~";
-	}
+	/* Each waits until resumed, and of a big map each is hundreds of MB:
+	 * past AUTOSAVE_SAY_BYTES their room is said, for whoever wants the
+	 * disk back (gully(1), FILES, says where). Below it the notice stays
+	 * short enough to leave PAUSED beside it at 80 columns. */
+	char size[32] = "";
+	if (bytes >= AUTOSAVE_SAY_BYTES)
+		snprintf(size, sizeof size, " (%.1f GB)", (double)bytes / (1024.0 * 1024.0 * 1024.0));
 	if (count > 1)
-		app_message(a, "%d sessions were autosaved here (%s in %s%s): R resumes the "
-			    "newest, then the next", count, size, tilde, dir);
+		app_message(a, "%d sessions were autosaved here%s: R resumes the newest, then the next",
+			    count, size);
 	else
 		app_message(a, "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: "
 			    "R resumes it");

@@ -3,6 +3,20 @@
 # and the room may want a light theme. Each part below is a defect a
 # teacher met: what must show, shows whole and readable.
 . "$(dirname "$0")/lib.sh"
+
+# Nothing here is about autosaves: a session stopped with unsaved work
+# leaves one, and its notice at the next start hid the status line (PAUSED,
+# the key hints) for half a minute, a dozen times: this test took 7 minutes.
+# stop waits for the gully to end, then drops its autosave.
+stop() {
+	tmux -L "$SOCK" kill-server >/dev/null 2>&1 || true
+	i=0
+	while [ -n "$(test_gullys)" ] && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rm -f "$TMPD"/state/gully/autosave-*
+}
 command -v perl >/dev/null 2>&1 || { echo "perl not installed: skipped"; exit 77; }
 
 # box_rows: what is inside the help box (between its borders, the border

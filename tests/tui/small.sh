@@ -32,7 +32,7 @@ start 80 24 -- --size 64x64 --paused
 # (The session stopped above may have left one too: then the notice counts.)
 wait_for "resumes"
 # (A long notice goes on, at a space, on the row under its head.)
-screen | tail -n 2 | tr -d '\n' | grep -E -q "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: R resumes it|[0-9]+ sessions were autosaved here \([0-9.]+ [KMG]B in [^)]*\): R resumes the newest, then the next" ||
+screen | tail -n 2 | tr -d '\n' | grep -E -q "a session was autosaved here at Ctrl-C, a hang-up, TERM or QUIT: R resumes it|[0-9]+ sessions were autosaved here: R resumes the newest, then the next" ||
 	fail "the autosave notice is cut: $(screen | tail -n 2)"
 stop
 
