@@ -237,6 +237,32 @@ done
 grep -q -- "--rain $T/rain.pgm" "$T/out" || fail "sweep --emit lost --rain"
 ok "--rain"
 
+# gully run -o .r16/.pgm stretches the heights as render does, so it says
+# over what, as render does: without it the file's heights are lost, and a
+# long run's output would have to be rendered again from a snapshot.
+"$GULLY" run --size 48x32 --seed 3 --particles 300 -o "$T/run_48x32.r16" -o "$T/run.pgm" \
+	-o "$T/run.gsnap" >/dev/null 2>"$T/err" || fail "run -o .r16 .pgm: $(cat "$T/err")"
+for f in run_48x32.r16 run.pgm; do
+	"$GULLY" render "$T/run.gsnap" -o "$T/re-$f" 2>"$T/rerr" || fail "render $f"
+	want=$(sed -n 's/.*\(height .* stretched over 0..65535 (read back with --range [^)]*)\).*/\1/p' \
+		"$T/rerr")
+	[ -n "$want" ] && grep -qF "$T/$f: $want" "$T/err" ||
+		fail "run -o $f did not say its range ($want): $(cat "$T/err")"
+	cmp -s "$T/$f" "$T/re-$f" || fail "run -o $f differs from render's"
+done
+range=$(sed -n 's/.*run_48x32.r16.*read back with --range \([^)]*\)).*/\1/p' "$T/err")
+"$GULLY" run --quiet --particles 0 --range "$range" "$T/run_48x32.r16" -o "$T/run-back.f32" \
+	>/dev/null || fail "run_48x32.r16 --range $range"
+"$GULLY" render "$T/run.gsnap" -o "$T/run.f32"
+d=$(max_diff "$T/run.f32" "$T/run-back.f32")
+awk -v d="$d" -v r="$range" 'BEGIN { split(r, a, ":"); exit !(a[1] < a[2] &&
+	d <= (a[2] - a[1]) / 65535 / 2 * 1.001 + 1e-6) }' ||
+	fail "run -o .r16 with the range it said came back off by $d"
+"$GULLY" run --size 32x32 --particles 0 --quiet -o "$T/q.r16" >/dev/null 2>"$T/err"
+grep -q "q.r16: height .* (read back with --range" "$T/err" ||
+	fail "run --quiet -o .r16 kept its range to itself: $(cat "$T/err")"
+ok "run -o .r16 .pgm say their range"
+
 # Refusals: one line, exit 2 (usage) or 1 (the file).
 "$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||

@@ -157,17 +157,8 @@ static int render_one(const char *out, const struct world *w, const struct param
 	}
 	int fmt = image_format_from_path(out);
 	bool picture = (fmt == IMAGE_PNG && !a->po.values.grey16) || fmt == IMAGE_PPM;
-	/* A constant layer has no span to stretch: every sample is 0, and
-	 * --range MIN:MAX wants MIN < MAX, so any range from the value reads it
-	 * back exactly. */
-	if (span.stretched && !(span.max > span.min))
-		fprintf(stderr, "%s: %s is constant at %.9g, every sample 0 (read back with "
-			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.min,
-			(double)span.min + 1);
-	else if (span.stretched)
-		fprintf(stderr, "%s: %s %.9g to %.9g stretched over 0..65535 (read back with "
-			"--range %.9g:%.9g)\n", out, a->layer_name, span.min, span.max, span.min,
-			span.max);
+	if (span.stretched)
+		picture_span_note(out, a->layer_name, &span);
 	else if (picture && datamap_find(a->layer_name) >= 0)
 		ramp_note(out, a->layer_name, mn, mx);
 	if (picture && (a->po.overlays & OVERLAY_BIT(OVERLAY_EROSION)))

@@ -189,3 +189,18 @@ int picture_export_named(const char *path, const struct world *w, const char *la
 		*ramp_max = mx;
 	return e;
 }
+
+void picture_span_note(const char *path, const char *layer_name, const struct image_span *span)
+{
+	/* A constant layer has no span to stretch: every sample is 0, and
+	 * --range MIN:MAX wants MIN < MAX, so any range from the value reads it
+	 * back exactly. */
+	if (!(span->max > span->min))
+		fprintf(stderr, "%s: %s is constant at %.9g, every sample 0 (read back with "
+			"--range %.9g:%.9g)\n", path, layer_name, span->min, span->min,
+			(double)span->min + 1);
+	else
+		fprintf(stderr, "%s: %s %.9g to %.9g stretched over 0..65535 (read back with "
+			"--range %.9g:%.9g)\n", path, layer_name, span->min, span->max, span->min,
+			span->max);
+}

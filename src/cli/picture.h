@@ -45,5 +45,9 @@ int picture_export_named(const char *path, const struct world *w, const char *la
 			 const struct params *p, const struct picture_opts *po,
 			 struct image_span *span, float *ramp_min, float *ramp_max, char *err,
 			 size_t errlen);
+/* Says on stderr what a 16-bit file's 0..65535 stand for (span from
+ * picture_export_named, stretched), with the --range that reads it back:
+ * the file itself cannot say it. */
+void picture_span_note(const char *path, const char *layer_name, const struct image_span *span);
 
 #endif

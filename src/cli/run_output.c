@@ -156,15 +156,20 @@ int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
 	char err[512];
 	for (int i = 0; i < o->noutputs; i++) {
 		const char *path = o->outputs[i];
+		struct picture_opts po = {.overlays = overlays};
+		struct image_span span = {0};
 		progress_note(o->quiet, "writing", path);
 		int e = image_format_from_path(path) == IMAGE_NONE
 				? simulation_save(sim, path, err, sizeof err)
-				: picture_export_view(path, sim->world, LAYER_HEIGHT, &sim->params,
-						      overlays, err, sizeof err);
+				: picture_export_named(path, sim->world, "height", &sim->params, &po,
+						       &span, NULL, NULL, err, sizeof err);
 		progress_note_clear(o->quiet);
 		if (e) {
 			cli_error("%s", err);
 			status = 1;
+		} else if (span.stretched) {
+			/* Even with --quiet: it is the only record of the heights. */
+			picture_span_note(path, "height", &span);
 		}
 	}
 	return status;
