@@ -180,4 +180,24 @@ grep -q "^particles: *$(col total_particles) released\$" "$T/info" ||
 	fail "info: the particles line does not say released: $(grep "^particles" "$T/info")"
 [ "$(col splash_volume)" != 0 ] || fail "the sph run for info splashed nothing"
 
+# info says where the terrain came from, for whoever cites the run: the
+# parameters' generator and seed when they make the base layer, and not
+# when the map began as a height map of its own or the seed changed since
+# (--seed on a snapshot restarts only the random stream).
+"$GULLY" run --quiet --size 48x32 --seed 5 -p river-valley --particles 200 \
+	-o "$T/t.gsnap" -o "$T/t_48x32.f32" >/dev/null || fail "run for the terrain line"
+"$GULLY" info "$T/t.gsnap" >"$T/info"
+grep -q "^terrain: *terrain.generator=valley, world.seed=5 (the base layer is what they make)" \
+	"$T/info" || fail "info on a made terrain: $(grep -A1 '^terrain' "$T/info")"
+"$GULLY" run --quiet "$T/t_48x32.f32" --particles 200 -o "$T/own.gsnap" >/dev/null ||
+	fail "run on a height map"
+"$GULLY" info "$T/own.gsnap" >"$T/info"
+grep -q "^terrain: *not what terrain.generator=fbm, world.seed=42 make: a height map" "$T/info" ||
+	fail "info on an imported terrain: $(grep -A1 '^terrain' "$T/info")"
+"$GULLY" run --quiet "$T/t.gsnap" --seed 6 --particles 10 -o "$T/s6.gsnap" >/dev/null ||
+	fail "run --seed on a snapshot"
+"$GULLY" info "$T/s6.gsnap" >"$T/info"
+grep -q "^terrain: *not what terrain.generator=valley, world.seed=6 make" "$T/info" ||
+	fail "info after --seed: $(grep -A1 '^terrain' "$T/info")"
+
 finish

@@ -14,6 +14,7 @@
 #include "io/preset.h"
 #include "io/snapshot.h"
 #include "core/sph/sph.h"
+#include "core/terrain/terrain.h"
 
 #define CMD "info"
 
@@ -23,10 +24,12 @@ static void usage(FILE *fp)
 		"Given a preset (a .yaml file or a preset's name), prints every resolved\n"
 		"value, marking those the preset changes. Given a snapshot, prints what\n"
 		"it holds: size, process, counters, tallies, the parameters that differ\n"
-		"from the defaults, whether a run was interrupted, the process's own\n"
-		"totals (sph: its particles, time and soil books), and each layer's\n"
-		"minimum, maximum, mean and CRC check. Exits 1 when the file is damaged\n"
-		"(a layer whose CRC does not match is shown, then reported).\n\n"
+		"from the defaults, whether the terrain is what terrain.generator and\n"
+		"world.seed make (or a height map of its own), whether a run was\n"
+		"interrupted, the process's own totals (sph: its particles, time and\n"
+		"soil books), and each layer's minimum, maximum, mean and CRC check.\n"
+		"Exits 1 when the file is damaged (a layer whose CRC does not match is\n"
+		"shown, then reported).\n\n"
 		"Options:\n"
 		"  --preset             also print the snapshot's embedded preset text\n"
 		"  --help, --version\n", cli_program);
@@ -160,6 +163,35 @@ static void print_params_changed(const struct params *p)
 		printf("  (none)\n");
 }
 
+/* Where the terrain came from, for whoever cites the run: the parameters
+ * name a generator and a seed, but the map may have started from a height
+ * map of its own, or the seed may have changed since (`run --seed` on a
+ * snapshot restarts only the random stream). The base layer is the terrain
+ * as it was made, so making it again from the parameters tells them apart. */
+static void print_terrain_source(const struct world *w, const struct snapshot_info *info,
+				 const struct snapshot_report *rep)
+{
+	char gen[64];
+	params_format(&info->params, params_find("terrain.generator"), gen, sizeof gen);
+	printf("terrain:          ");
+	struct world *made = NULL;
+	if (!rep->present[LAYER_BASE] || !rep->crc_ok[LAYER_BASE] ||
+	    world_create(&made, w->width, w->height)) {
+		printf("(cannot tell)\n");
+		return;
+	}
+	terrain_generate(made, &info->params);
+	size_t bytes = world_cells(w) * sizeof(float);
+	if (memcmp(made->layer[LAYER_BASE], w->layer[LAYER_BASE], bytes) == 0)
+		printf("terrain.generator=%s, world.seed=%d (the base layer is what they make)\n",
+		       gen, info->params.world.seed);
+	else
+		printf("not what terrain.generator=%s, world.seed=%d make: a height map of its\n"
+		       "                  own, or made with another seed (the base layer holds it)\n",
+		       gen, info->params.world.seed);
+	world_destroy(made);
+}
+
 /* sph's own totals, in the metrics' names and units (cells^3). */
 static void print_sph(const struct snapshot_info *info)
 {
@@ -240,6 +272,7 @@ static int info_snapshot(const char *path, bool show_preset)
 	}
 	print_header(path, w, &info, &rep);
 	print_params_changed(&info.params);
+	print_terrain_source(w, &info, &rep);
 	print_preset(&info, show_preset);
 	if (info.state)
 		printf("process state:    %zu bytes\n", info.state_len);
