@@ -77,7 +77,7 @@ err_has "big.f32: cell 1 (x 1, y 0) is 1.5, outside 0 to 1"
 one_line
 f32 "$T/nan.f32" 0 0 nan 0
 expect 1 "NaN" -- $RUN --hardness "$T/nan.f32"
-err_has "nan.f32: cell 2 is not a finite number"
+err_has "nan.f32: cell 2 (x 0, y 1) is not a finite number"
 one_line
 # Any size is stretched over the map: a 4x2 one over 128x64 and over 64x64.
 f32 "$T/wide_4x2.f32" 0 1 1 0 0 1 1 0

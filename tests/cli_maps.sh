@@ -263,6 +263,27 @@ grep -q "q.r16: height .* (read back with --range" "$T/err" ||
 	fail "run --quiet -o .r16 kept its range to itself: $(cat "$T/err")"
 ok "run -o .r16 .pgm say their range"
 
+# A .f32 is row-major, top row first, x along the row: a bad cell in row 2,
+# column 5 of a 48x32 map is named (x 5, y 2), NaN as a height out of range,
+# and with --transpose the same file's cell is the map's (x 2, y 5) of 32x48.
+bad_f32() { # FILE BITS: a 48x32 float32 grid of 0.5 with cell 2*48+5 as BITS
+	awk -v bits="$2" 'BEGIN { for (i = 0; i < 48 * 32; i++)
+		printf "%s", (i == 2 * 48 + 5) ? bits : "0000003f" }' |
+		sed 's/../\\x&/g' | xargs -0 printf >"$1"
+}
+bad_f32 "$T/nan_48x32.f32" 0000c07f
+bad_f32 "$T/big_48x32.f32" 000000cb
+for f in nan big; do
+	"$GULLY" run --quiet --particles 0 "$T/${f}_48x32.f32" >/dev/null 2>"$T/err"
+	[ $? -eq 1 ] && grep -q "cell 101 (x 5, y 2) is" "$T/err" ||
+		fail "$f in row 2, column 5: $(cat "$T/err")"
+done
+cp "$T/nan_48x32.f32" "$T/nan.f32"
+"$GULLY" run --quiet --particles 0 --size 32x48 --transpose "$T/nan.f32" >/dev/null 2>"$T/err"
+[ $? -eq 1 ] && grep -q "cell 162 (x 2, y 5) is not a finite number" "$T/err" ||
+	fail "NaN in a transposed .f32: $(cat "$T/err")"
+ok "a bad cell named by x and y"
+
 # Refusals: one line, exit 2 (usage) or 1 (the file).
 "$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||

@@ -246,11 +246,14 @@ static int convert(const char *path, const unsigned char *u, const struct grid *
 			return io_fail(err, errlen, GULLY_EFORMAT, path, "sample above maxval %lu",
 				       g->maxval);
 		float v = sample(p, g, f32, lo, hi);
-		if (!isfinite(v))
-			return io_fail(err, errlen, GULLY_EFORMAT, path, "cell %zu is not a finite number",
-				       i);
 		/* Transposed: the file runs down columns (x-major). */
 		size_t at = transpose ? (i % g->h) * g->w + i / g->h : i;
+		/* Named as the map's cell, as image_check_heights names one, so
+		 * the user finds it with --transpose too. */
+		if (!isfinite(v))
+			return io_fail(err, errlen, GULLY_EFORMAT, path,
+				       "cell %zu (x %zu, y %zu) is not a finite number", at, at % g->w,
+				       at / g->w);
 		out[at] = v;
 	}
 	return GULLY_OK;
