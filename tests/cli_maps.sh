@@ -284,6 +284,17 @@ cp "$T/nan_48x32.f32" "$T/nan.f32"
 	fail "NaN in a transposed .f32: $(cat "$T/err")"
 ok "a bad cell named by x and y"
 
+# What gully(1) tells a reader in numpy: a .pgm's samples are the .r16's,
+# big-endian after the header, row by row as the .f32.
+"$GULLY" render "$T/run.gsnap" -o "$T/o.pgm" -o "$T/o.r16" 2>/dev/null
+tail -c $((48 * 32 * 2)) "$T/o.pgm" | od -An -v -tx1 | tr -s ' \n' '\n\n' | grep . |
+	paste - - | awk '{ print $2 $1 }' >"$T/pgm.hex"
+od -An -v -tx1 "$T/o.r16" | tr -s ' \n' '\n\n' | grep . | paste - - | awk '{ print $1 $2 }' \
+	>"$T/r16.hex"
+[ "$(head -c 15 "$T/o.pgm")" = "$(printf 'P5\n48 32\n65535\n')" ] && cmp -s "$T/pgm.hex" "$T/r16.hex" ||
+	fail "a .pgm is not the .r16's samples big-endian"
+ok ".pgm and .r16 as the manual reads them"
+
 # Refusals: one line, exit 2 (usage) or 1 (the file).
 "$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||
