@@ -16,6 +16,9 @@ void cli_signals_progress(bool shown)
 	(void)shown;
 }
 
+/* main.c's, for the lines off a terminal. */
+const char *cli_program = "gully";
+
 static void test_fits_every_width(void **state)
 {
 	(void)state;
@@ -119,6 +122,41 @@ static void test_eta_follows_the_recent_rate(void **state)
 	assert_true(progress_eta(&pg, 81.0, 1000) == 0);
 }
 
+/* Off a terminal (nohup.out, 2>log) a long run logs a line a minute, so
+ * whoever looks at the log later sees how far it got and what is left; a
+ * run shorter than a minute, and --quiet, log nothing. */
+static void test_log_a_line_a_minute(void **state)
+{
+	(void)state;
+	struct progress pg;
+	progress_begin(&pg, 2000000, "droplets", false);
+	pg.enabled = false; /* as on a log file, whatever the test's stderr is */
+	pg.log = true;
+	pg.started = pg.last_log = 100.0;
+	int lines = 0;
+	for (double t = 100.0; t < 100.0 + 59.9; t += 0.5)
+		lines += progress_log_due(&pg, t, (uint64_t)((t - 100.0) * 1000));
+	assert_int_equal(lines, 0);
+	/* Ten minutes: ten lines, one a minute. */
+	for (double t = 160.0; t < 700.0; t += 0.5)
+		lines += progress_log_due(&pg, t, (uint64_t)((t - 100.0) * 1000));
+	assert_int_equal(lines, 9);
+	/* Done: no line, the row follows. */
+	assert_false(progress_log_due(&pg, 2000.0, 2000000));
+	/* --quiet, or a terminal's bar: no lines. */
+	struct progress q;
+	progress_begin(&q, 100, "droplets", true);
+	q.started = q.last_log = 0;
+	assert_false(q.log);
+	assert_false(progress_log_due(&q, 1000.0, 50));
+	char line[256];
+	progress_log_line(line, sizeof line, 700000, 2000000, "droplets", 130.0, 241.0);
+	assert_string_equal(line, "gully: 35% 700000/2000000 droplets, 2m10s in, 4m01s left");
+	/* Floored: never 100% before the end. */
+	progress_log_line(line, sizeof line, 1999999, 2000000, "droplets", 3700.0, 0.1);
+	assert_string_equal(line, "gully: 99% 1999999/2000000 droplets, 1h01m in, 0.1s left");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_eta_follows_the_recent_rate),
+		cmocka_unit_test(test_log_a_line_a_minute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

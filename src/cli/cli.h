@@ -184,7 +184,7 @@ const char *cli_process_name(int index, void *ctx);
 	"                       layer by extension (.png .ppm .pgm .r16 .f32, as gully\n" \
 	"                       render); repeatable, each checked before the run\n" \
 	"  --json               print metrics as one JSON object instead of TSV\n" \
-	"  --quiet              no progress bar\n" \
+	"  --quiet              no progress bar (off a terminal: no line a minute)\n" \
 	"  -p, --preset NAME|FILE  start from a preset (see `gully presets`); --set\n" \
 	"                       applies on top\n" \
 	"  --dump-preset        print the effective preset as YAML and run nothing\n"
@@ -278,11 +278,16 @@ void metrics_print_header(FILE *fp);
 void metrics_print_row(FILE *fp, const struct run_metrics *m);
 void metrics_print_json(FILE *fp, const struct run_metrics *m);
 
-/* progress.c: a bar on stderr when it is a terminal. */
+/* progress.c: a bar on stderr when it is a terminal, else a line a minute. */
 /* The samples the time left is worked out from: one a second at most. */
 #define PROGRESS_SAMPLES 16
+/* Off a terminal (nohup, 2>log) a plain line this often, so a long run's
+ * log says how far it got; none for a run shorter than that. */
+#define PROGRESS_LOG_SECONDS 60.0
 struct progress {
 	bool enabled;
+	bool log;                   /* not a terminal: progress_log_line's lines */
+	double last_log;
 	uint64_t total;
 	const char *unit;
 	double started, last_draw;
@@ -311,6 +316,14 @@ int cli_terminal_columns(int fd);
  * shrinks (30 cells at most), then the counts go, then the text is cut. */
 void progress_format(char *buf, size_t len, int columns, uint64_t done, uint64_t total,
 		     const char *unit, double eta);
+/* The line a run off a terminal logs: "gully: 35% 700000/2000000 droplets,
+ * 2m10s in, 4m01s left", into buf (no newline). */
+void progress_log_line(char *buf, size_t len, uint64_t done, uint64_t total, const char *unit,
+		       double elapsed, double eta);
+/* Whether a run off a terminal logs a line at `now`: PROGRESS_LOG_SECONDS
+ * after the start or the last line, and not when it is done (the row says
+ * that). Marks the line as written when it says yes. */
+bool progress_log_due(struct progress *pg, double now, uint64_t done);
 double clock_seconds(void);
 
 /* One per subcommand. */

@@ -1,6 +1,7 @@
 /* The progress bar of run and sweep: one line on stderr, fitted to the
  * terminal's width so it is redrawn in place and never wraps (a wrapped
- * line cannot be gone back to with \r: each update became a new line). */
+ * line cannot be gone back to with \r: each update became a new line).
+ * Off a terminal (a log, nohup.out) a plain line a minute instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,19 +139,57 @@ void progress_note_clear(bool quiet)
 	cli_signals_progress(false);
 }
 
+void progress_log_line(char *buf, size_t len, uint64_t done, uint64_t total, const char *unit,
+		       double elapsed, double eta)
+{
+	char in[32], left[32];
+	progress_duration(in, sizeof in, elapsed);
+	progress_duration(left, sizeof left, eta);
+	double frac = total ? (double)done / (double)total : 1.0;
+	/* Floored: a line never says 100% before the run is done. */
+	snprintf(buf, len, "%s: %d%% %llu/%llu %s, %s in, %s left", cli_program,
+		 (int)(frac * 100), (unsigned long long)done, (unsigned long long)total, unit, in,
+		 left);
+}
+
+bool progress_log_due(struct progress *pg, double now, uint64_t done)
+{
+	if (!pg->log || done >= pg->total || now - pg->last_log < PROGRESS_LOG_SECONDS)
+		return false;
+	pg->last_log = now;
+	return true;
+}
+
 void progress_begin(struct progress *pg, uint64_t total, const char *unit, bool quiet)
 {
 	memset(pg, 0, sizeof *pg);
 	pg->enabled = !quiet && isatty(STDERR_FILENO);
+	pg->log = !quiet && !pg->enabled;
 	pg->total = total;
 	pg->unit = unit;
 	pg->started = clock_seconds();
+	pg->last_log = pg->started;
 	pg->last_draw = 0;
 	cli_signals_progress(pg->enabled);
 }
 
+/* Off a terminal: a whole line now and then, for a log to be read later. */
+static void progress_log(struct progress *pg, uint64_t done)
+{
+	double now = clock_seconds();
+	const double eta = progress_eta(pg, now, done); /* a sample each time */
+	if (!progress_log_due(pg, now, done))
+		return;
+	char line[256];
+	progress_log_line(line, sizeof line, done, pg->total, pg->unit, now - pg->started, eta);
+	fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
 void progress_update(struct progress *pg, uint64_t done)
 {
+	if (pg->log)
+		progress_log(pg, done);
 	if (!pg->enabled)
 		return;
 	double now = clock_seconds();
