@@ -200,4 +200,22 @@ grep -q "^terrain: *not what terrain.generator=fbm, world.seed=42 make: a height
 grep -q "^terrain: *not what terrain.generator=valley, world.seed=6 make" "$T/info" ||
 	fail "info after --seed: $(grep -A1 '^terrain' "$T/info")"
 
+# What to cite: --version names the commit gully was built from (a git
+# checkout's; "0.1.0" alone named every build), and info says which gully
+# wrote a snapshot, as the preset text inside it records.
+src=${srcdir:-.}
+"$GULLY" --version >"$T/out"
+if [ -e "$src/.git" ] && head=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null); then
+	grep -q "^gully [0-9][0-9.]* (git $head\(-dirty\)\?)\$" "$T/out" ||
+		fail "--version does not name the commit $head: $(head -n 1 "$T/out")"
+else
+	echo "ok: (no git checkout at $src: --version without a commit)"
+fi
+"$GULLY" info "$T/t.gsnap" >"$T/info"
+want=$(head -n 1 "$T/out")
+grep -q "^written by: *$want\$" "$T/info" ||
+	fail "info does not say which gully wrote it ($want): $(sed -n 2p "$T/info")"
+"$GULLY" info --preset "$T/t.gsnap" | grep -q "^  | # gully preset, written by $want:" ||
+	fail "the snapshot's preset text does not name $want"
+
 finish

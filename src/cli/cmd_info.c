@@ -23,11 +23,12 @@ static void usage(FILE *fp)
 	fprintf(fp, "Usage: %s info [--preset] SNAPSHOT|PRESET\n\n"
 		"Given a preset (a .yaml file or a preset's name), prints every resolved\n"
 		"value, marking those the preset changes. Given a snapshot, prints what\n"
-		"it holds: size, process, counters, tallies, the parameters that differ\n"
-		"from the defaults, whether the terrain is what terrain.generator and\n"
-		"world.seed make (or a height map of its own), whether a run was\n"
-		"interrupted, the process's own totals (sph: its particles, time and\n"
-		"soil books), and each layer's minimum, maximum, mean and CRC check.\n"
+		"it holds: the gully that wrote it, size, process, counters, tallies,\n"
+		"the parameters that differ from the defaults, whether the terrain is\n"
+		"what terrain.generator and world.seed make (or a height map of its\n"
+		"own), whether a run was interrupted, the process's own totals (sph:\n"
+		"its particles, time and soil books), and each layer's minimum,\n"
+		"maximum, mean and CRC check.\n"
 		"Exits 1 when the file is damaged (a layer whose CRC does not match is\n"
 		"shown, then reported).\n\n"
 		"Options:\n"
@@ -125,12 +126,37 @@ static void print_preset(const struct snapshot_info *info, bool show)
 		printf("  (none)\n");
 }
 
+/* The gully that wrote the file, as its preset text's first comment names
+ * it ("# gully preset, written by gully 0.1.0 (git 1a2b3c4): ..."): what
+ * a report or a thesis cites beside the parameters. */
+static void print_writer(const struct snapshot_info *info)
+{
+	static const char intro[] = "# gully preset, written by ";
+	const char *y = info->preset_yaml, *at = y ? strstr(y, intro) : NULL;
+	if (at && at != y && at[-1] != '\n')
+		at = NULL;
+	if (!at) {
+		printf("written by:       (not recorded)\n");
+		return;
+	}
+	at += strlen(intro);
+	size_t len = strcspn(at, "\n");
+	const char *end = strstr(at, ": every parameter");
+	if (end && (size_t)(end - at) < len)
+		len = (size_t)(end - at);
+	char who[128];
+	snprintf(who, sizeof who, "%.*s", (int)len, at);
+	printf("written by:");
+	print_text(who, "       ");
+}
+
 /* The header's fields: file, size, process, counters, RNG and tallies. */
 static void print_header(const char *path, const struct world *w,
 			 const struct snapshot_info *info, const struct snapshot_report *rep)
 {
 	printf("file:             %s (%" PRIu64 " bytes, snapshot format %" PRIu32 ")\n", path,
 	       rep->file_size, rep->version);
+	print_writer(info);
 	printf("size:             %dx%d\n", w->width, w->height);
 	printf("process:          %s\n", info->process);
 	/* Released since the terrain was made (total_particles), by every

@@ -31,7 +31,7 @@ void cli_print_version(FILE *fp)
 	char libs[256];
 	long cpus = workers_cpus();
 	io_library_versions(libs, sizeof libs);
-	fprintf(fp, "%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	fprintf(fp, "%s\n", gully_version());
 	fprintf(fp, "simulation: %s code on this processor; %ld core%s for world.threads 0\n",
 		cpu_simd_in_use(), cpus, cpus == 1 ? "" : "s");
 	fprintf(fp, "libraries:  %s, %s\n", tui_library_version(), libs);

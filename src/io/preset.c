@@ -16,6 +16,7 @@
 #include "core/base/process.h"
 #include "io/fileio.h"
 #include "io/preset_scan.h"
+#include "io/versions.h"
 
 /* ---- the libcyaml schema, made from the registry ----
  *
@@ -429,9 +430,9 @@ static void shortest(char *buf, size_t len, double v)
 
 static void format_locked(struct sbuf *b, const struct params *p, const struct preset_meta *meta)
 {
-	sb_printf(b, "# gully preset, written by %s %s: every parameter, each with its help\n"
+	sb_printf(b, "# gully preset, written by %s: every parameter, each with its help\n"
 		  "# and range. A preset may name only what it changes; the rest default.\n",
-		  PACKAGE_NAME, PACKAGE_VERSION);
+		  gully_version());
 	if (meta && meta->description[0]) {
 		sb_printf(b, "description: ");
 		sb_quoted(b, meta->description);
