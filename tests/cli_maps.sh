@@ -236,6 +236,27 @@ done
 "$GULLY" sweep --vary particles.dt=1 --rain "$T/rain.pgm" --emit >"$T/out"
 grep -q -- "--rain $T/rain.pgm" "$T/out" || fail "sweep --emit lost --rain"
 ok "--rain"
+# The mask is not in the snapshot: the snapshot names it (info shows it),
+# and going on from it without --rain says so rather than change the run
+# silently (an interrupted run's rest would no longer end as one that never
+# stopped).
+"$GULLY" info "$T/rain-with.gsnap" >"$T/info"
+mask=$(cd "$T" && pwd -P)/rain.pgm
+grep -q "^rain mask: *$mask\$" "$T/info" || fail "info does not name the rain mask: $(cat "$T/info")"
+"$GULLY" info "$T/rain-without.gsnap" | grep -q "^rain mask" &&
+	fail "info names a rain mask a run without one did not have"
+"$GULLY" run --quiet --particles 10 "$T/rain-with.gsnap" >/dev/null 2>"$T/err" ||
+	fail "going on from a rain run"
+grep -q "rain-with.gsnap: its droplets started by the rain mask $mask, .* (--rain $mask goes on as it did)" \
+	"$T/err" || fail "going on without the mask said nothing: $(cat "$T/err")"
+"$GULLY" run --quiet --particles 10 "$T/rain-with.gsnap" --rain "$T/rain.pgm" -o "$T/again.gsnap" \
+	>/dev/null 2>"$T/err" || fail "going on with the mask"
+[ -s "$T/err" ] && fail "going on with the mask warned: $(cat "$T/err")"
+"$GULLY" info "$T/again.gsnap" | grep -q "^rain mask: *$mask\$" ||
+	fail "the continued snapshot lost the mask's name"
+"$GULLY" run --quiet --particles 10 "$T/rain-without.gsnap" >/dev/null 2>"$T/err"
+[ -s "$T/err" ] && fail "a run without a mask warned: $(cat "$T/err")"
+ok "a rain mask named in the snapshot"
 
 # gully run -o .r16/.pgm stretches the heights as render does, so it says
 # over what, as render does: without it the file's heights are lost, and a

@@ -115,6 +115,12 @@ static void print_preset(const struct snapshot_info *info, bool show)
 		printf("interrupted:      after");
 		print_text(line, "");
 	}
+	char mask[4096];
+	if (run_rain_mark(y, mask, sizeof mask)) {
+		printf("rain mask:        ");
+		print_text(mask, "");
+		printf("                  (not in the snapshot: --rain it again to go on as it did)\n");
+	}
 	if (!show) {
 		printf("preset:           %s\n", y ? "embedded (shown with --preset)" : "none");
 		return;

@@ -1,6 +1,7 @@
 /* gully run: simulate without a screen and print one row of metrics. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +388,37 @@ static uint64_t interrupted_rest(const struct sim_options *o, const char *from,
 	return total - done;
 }
 
+/* The lines before a -o snapshot's preset text: an interrupted run's mark
+ * first (interrupted_rest reads it there), then the rain mask's, by its
+ * full path so a run from another directory finds it. "" for none. */
+static void run_note(const struct sim_options *o, int stopped, uint64_t done, uint64_t budget,
+		     char *note, size_t len)
+{
+	note[0] = '\0';
+	size_t k = 0;
+	if (stopped)
+		k = (size_t)snprintf(note, len, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
+				     (unsigned long long)done, (unsigned long long)budget);
+	if (o->rain && k < len) {
+		char full[PATH_MAX];
+		snprintf(note + k, len - k, "%s%s%s", k ? "\n" : "", RUN_RAIN_MARK,
+			 realpath(o->rain, full) ? full : o->rain);
+	}
+}
+
+/* A snapshot of a run with --rain, continued without it, would start its
+ * droplets anywhere from here on: said, since the maps then differ from a
+ * run that never stopped. */
+static void rain_warn(const struct sim_options *o, const char *from,
+		      const struct snapshot_info *snap)
+{
+	char mask[PATH_MAX];
+	if (o->rain || !run_rain_mark(snap->preset_yaml, mask, sizeof mask))
+		return;
+	cli_error("%s: its droplets started by the rain mask %s, which a snapshot does not keep: "
+		  "these start anywhere (--rain %s goes on as it did)", from, mask, mask);
+}
+
 /* Runs the budget (without --particles: `rest`, else 200,000), prints the
  * metrics and writes the -o files (the map is written even when stdout is
  * closed, and after an interruption), their world.threads `threads`, not
@@ -413,11 +445,10 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 	}
 	metrics_collect(&m, sim->world, sim->proc, sim->state);
 	int out_err = run_print_metrics(o, &m);
-	char note[128];
+	char note[PATH_MAX + 256];
+	run_note(o, stopped, done, budget, note, sizeof note);
+	sim->note = note[0] ? note : NULL;
 	if (stopped) {
-		snprintf(note, sizeof note, "%s %llu of %llu", RUN_INTERRUPTED_MARK,
-			 (unsigned long long)done, (unsigned long long)budget);
-		sim->note = note;
 		cli_error("interrupted (%s) after %llu of %llu %s; %s", strsignal(stopped),
 			  (unsigned long long)done, (unsigned long long)budget, proc->unit,
 			  o->noutputs ? "the -o files hold them, what is in flight included"
@@ -474,6 +505,8 @@ static int run(const struct sim_options *o, const char *from, unsigned overlays)
 				   sizeof msg);
 	const uint64_t rest =
 		!err && from && !is_heightmap ? interrupted_rest(o, from, &snap, proc->unit) : 0;
+	if (!err && from && !is_heightmap)
+		rain_warn(o, from, &snap);
 	snapshot_info_free(&snap);
 	if (err) {
 		cli_error("%s", msg);

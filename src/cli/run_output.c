@@ -174,3 +174,13 @@ int run_outputs_write(const struct sim_options *o, const struct simulation *sim,
 	}
 	return status;
 }
+
+bool run_rain_mark(const char *preset_yaml, char *buf, size_t len)
+{
+	const char *at = preset_yaml ? strstr(preset_yaml, RUN_RAIN_MARK) : NULL;
+	if (!at || (at != preset_yaml && at[-1] != '\n'))
+		return false;
+	at += strlen(RUN_RAIN_MARK);
+	snprintf(buf, len, "%.*s", (int)strcspn(at, "\n"), at);
+	return buf[0] != '\0';
+}

@@ -8,6 +8,13 @@
 /* The first line of an interrupted run's preset text in its snapshot
  * (simulation.note), followed by "DONE of BUDGET". */
 #define RUN_INTERRUPTED_MARK "# gully run: interrupted after"
+/* A line of the preset text of a run with --rain, followed by the mask's
+ * path: the mask is not in the snapshot, so going on from it without the
+ * mask would change the run without a word. */
+#define RUN_RAIN_MARK "# gully run: droplets started by the rain mask "
+/* The path a snapshot's preset text names after RUN_RAIN_MARK, into buf;
+ * false when it names none. */
+bool run_rain_mark(const char *preset_yaml, char *buf, size_t len);
 
 
 /* One output path, before any work: what it names through symlinks is a
