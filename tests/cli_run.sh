@@ -138,6 +138,15 @@ if interrupt INT 130; then
 	balanced || fail "after landing, the soil books do not balance"
 fi
 interrupt TERM 143
+# A hang-up too (the SSH connection dropped under a run in the foreground):
+# what is done is written and resumable, as the explorer autosaves; before,
+# the run died at once and a day's work was gone.
+rm -f "$T/i.gsnap"
+if interrupt HUP 129; then
+	"$GULLY" info "$T/i.gsnap" 2>&1 | grep -q "^interrupted: *after [0-9]* of $budget\$" ||
+		fail "SIGHUP: no snapshot marked interrupted"
+	err_has "interrupted (Hangup)"
+fi
 
 # sph counts time, not droplets: its water stays in flight at a run's end,
 # so a run saved and continued is the run that never stopped.

@@ -39,9 +39,9 @@ static void usage(FILE *fp)
 		"refused; --seed, or a new world.seed, restarts its random stream).\n"
 		"Given a height map (.r16, .f32, .pgm, .png), starts from that terrain.\n"
 		"Given a preset (a name or a .yaml file), takes it as -p does, with a\n"
-		"height map or alone. Ctrl-C or SIGTERM stops the run early: the -o\n"
-		"files get what is done (a snapshot marked interrupted, resumable\n"
-		"exactly), then exit 130 or 143.\n\n"
+		"height map or alone. Ctrl-C, SIGTERM or a hang-up stops the run early:\n"
+		"the -o files get what is done (a snapshot marked interrupted,\n"
+		"resumable exactly), then exit 130, 143 or 129.\n\n"
 		"Options:\n" SIM_OPTIONS_HELP
 		"  --overlay LIST       with -o a .png or .ppm: overlays on the picture,\n"
 		"                       streams,pools,erosion,hardness,wetness,vegetation\n"
@@ -155,15 +155,17 @@ static void on_stop_signal(int sig)
 	run_signal = sig;
 }
 
-/* SIGINT and SIGTERM end the run between chunks instead of killing it, so
- * what is done is written and the run can resume. One ignored when gully
+/* SIGINT, SIGTERM and SIGHUP end the run between chunks instead of killing
+ * it, so what is done is written and the run can resume: a hang-up is the
+ * SSH connection that dropped under a run in the foreground, whose work
+ * the explorer would have autosaved. One ignored when gully
  * started stays ignored (gully(1), SIGNALS): a shell's background job is
  * not for ^C, and a sweep's runs get what the sweep was given, so a sweep
  * that ignores SIGINT does not see its runs fail on a ^C meant for another
  * program. cli_signals_install left such a one at SIG_IGN. */
 static void catch_stop_signals(bool on)
 {
-	static const int stops[] = {SIGINT, SIGTERM};
+	static const int stops[] = {SIGINT, SIGTERM, SIGHUP};
 	static bool ignored[sizeof stops / sizeof stops[0]];
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -434,7 +436,7 @@ static int run_and_report(const struct sim_options *o, struct simulation *sim,
 	int stopped = 0;
 	char msg[512] = "";
 	int err = run_budget(sim, budget, o->quiet, &m, &done, &stopped, msg, sizeof msg);
-	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT and TERM at SIG_DFL */
+	cli_signals_install(CLI_SIGNALS_DIE); /* run_budget left INT, TERM and HUP at SIG_DFL */
 	if (err) {
 		/* An unstable run's world is no result: no row, no files. */
 		if (msg[0])
