@@ -316,6 +316,13 @@ od -An -v -tx1 "$T/o.r16" | tr -s ' \n' '\n\n' | grep . | paste - - | awk '{ pri
 	fail "a .pgm is not the .r16's samples big-endian"
 ok ".pgm and .r16 as the manual reads them"
 
+# terrain.vertical_scale is how many cells high a height of 1 stands (the
+# slope is the height difference times it): its help said "height units per
+# cell", the other way round, and a reader converting to metres got it wrong.
+"$GULLY" params terrain | grep -q "^  terrain.vertical_scale .* a height of 1 in cells, for normals and slopes\$" ||
+	fail "vertical_scale's help: $("$GULLY" params terrain | grep vertical_scale)"
+ok "vertical_scale's help says its unit"
+
 # Refusals: one line, exit 2 (usage) or 1 (the file).
 "$GULLY" run --quiet --particles 0 "$T/rt_96x40.r16" --size 40x96 >/dev/null 2>"$T/err"
 [ $? -eq 1 ] && grep -q "name says 96x40, not the 40x96 --size gives" "$T/err" ||

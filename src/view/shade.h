@@ -40,7 +40,7 @@ struct shade_view {
 	double azimuth;       /* degrees clockwise from up */
 	double altitude;      /* degrees above the horizon */
 	double shading;       /* 0 = flat ramp, 1 = normal, 2 = strong */
-	double vertical_scale;/* height units per cell, as terrain.vertical_scale */
+	double vertical_scale;/* cells a height of 1 stands for, as terrain.vertical_scale */
 	/* The layer the colour ramp shows, stretched from ramp_min..ramp_max
 	 * onto it; NULL (the explorer) shows heights as they are. Shading
 	 * always follows the height's slopes. */
