@@ -585,17 +585,6 @@ int act_resume(struct app *a, const struct key_binding *k)
 	return 0;
 }
 
-int act_fps(struct app *a, const struct key_binding *k)
-{
-	fps_key(a, k->arg);
-	return 0;
-}
-
-int act_speed(struct app *a, const struct key_binding *k)
-{
-	speed_key(a, k->arg);
-	return 0;
-}
 
 /* The class aids: the colours' re-fit, the cross-section, the trace. */
 int act_class(struct app *a, const struct key_binding *k)

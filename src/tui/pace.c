@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tui/actions.h"
 #include "tui/app.h"
 
 /* The frame-rate steps f and F walk; --fps sets any rate in between. */
@@ -156,4 +157,17 @@ void speed_spend(struct app *a, uint64_t done)
 {
 	if (a->speed_cap > 0)
 		a->speed_credit -= (double)done;
+}
+
+/* The keys: f/F and m/M (keys.c). */
+int act_fps(struct app *a, const struct key_binding *k)
+{
+	fps_key(a, k->arg);
+	return 0;
+}
+
+int act_speed(struct app *a, const struct key_binding *k)
+{
+	speed_key(a, k->arg);
+	return 0;
 }
