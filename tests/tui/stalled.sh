@@ -48,9 +48,11 @@ grep -q "saved the session to" "$TMPD/err" || stalled_fail "no word of the autos
 # The terminal back: the status, and line editing and echo (the screen's
 # restore went nowhere, the terminal's modes did not). The shell's line
 # follows the rest of the frame whose write blocked, wherever it ended: -J
-# joins it if it wrapped.
+# joins it if it wrapped. That write may have stopped inside a character's
+# UTF-8 bytes, which then take the line's first letter with them (seen
+# once in CI: "ully exited 143"), so the letter is not asked for.
 resume
 wait_for "modes shown"
-T capture-pane -p -J -t g | grep -F -q "gully exited 143" || fail "expected exit status 143"
+T capture-pane -p -J -t g | grep -F -q "ully exited 143" || fail "expected exit status 143"
 screen | grep -E -q '^icanon echo' || fail "terminal modes not restored"
 echo ok
